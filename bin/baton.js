@@ -1,0 +1,10 @@
+#!/usr/bin/env node
+// Runs the compiled CLI. `npm install` builds dist/ (the "prepare" script).
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+const entry = new URL("../dist/bot/cli.js", import.meta.url);
+if (!existsSync(fileURLToPath(entry))) {
+  console.error("baton: dist/ is missing. Run `npm install` (or `npm run build`) in the Baton folder first.");
+  process.exit(1);
+}
+await import(entry.href);
