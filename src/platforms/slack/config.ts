@@ -1,0 +1,22 @@
+import { z } from "zod";
+
+// Kept apart from the adapter so the config loader can validate without loading Bolt.
+export const slackConfigSchema = z
+  .object({
+    kind: z.literal("slack").optional(),
+    enabled: z.boolean().default(true),
+    bot_token: z.string().min(1).describe("xoxb-… bot token"),
+    app_token: z.string().min(1).optional().describe("xapp-… app-level token (Socket Mode)"),
+    api_url: z.url().optional().describe("Slack Web API base URL, e.g. for GovSlack or tests (ends with /api/)"),
+    mode: z.enum(["socket", "http"]).default("socket"),
+    signing_secret: z.string().min(1).optional().describe("Required in http mode"),
+    listen: z.string().default("127.0.0.1:3000").describe("host:port of the HTTP receiver (http mode)"),
+    listen_all_in: z.array(z.string()).default([]).describe("Routes where every message counts as addressed"),
+    min_edit_gap_ms: z.number().int().positive().optional(),
+    max_file_bytes: z.number().int().positive().default(20 * 1024 * 1024),
+  })
+  .strict()
+  .refine((c) => c.mode !== "socket" || !!c.app_token, { message: "socket mode needs app_token (xapp-…)", path: ["app_token"] })
+  .refine((c) => c.mode !== "http" || !!c.signing_secret, { message: "http mode needs signing_secret", path: ["signing_secret"] });
+
+export type SlackAdapterConfig = z.infer<typeof slackConfigSchema>;

@@ -1,0 +1,25 @@
+import { z } from "zod";
+
+// Kept apart from the adapter so the config loader can validate without loading grammy.
+export const telegramConfigSchema = z
+  .object({
+    kind: z.literal("telegram").optional(),
+    enabled: z.boolean().default(true),
+    token: z.string().min(1).describe("Bot token from @BotFather, e.g. ${TELEGRAM_BOT_TOKEN}"),
+    api_root: z.url().optional().describe("Bot API server root, for a self-hosted Bot API server (no trailing slash)"),
+    mode: z.enum(["polling", "webhook"]).default("polling"),
+    webhook: z
+      .object({
+        url: z.url().describe("Public HTTPS URL Telegram posts updates to"),
+        listen: z.string().default("127.0.0.1:8443").describe("host:port the webhook server binds"),
+        secret_token: z.string().min(1).describe("Checked against X-Telegram-Bot-Api-Secret-Token"),
+      })
+      .optional(),
+    allow_groups: z.boolean().default(true).describe("Answer in groups at all (still only when addressed)"),
+    listen_all_in: z.array(z.string()).default([]).describe("Routes where every message counts as addressed"),
+    min_edit_gap_ms: z.number().int().positive().optional(),
+    max_file_bytes: z.number().int().positive().default(20 * 1024 * 1024),
+  })
+  .strict();
+
+export type TelegramAdapterConfig = z.infer<typeof telegramConfigSchema>;
