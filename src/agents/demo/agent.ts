@@ -1,0 +1,187 @@
+// Baton's bundled demo agent: a real ACP agent on stdio, built on the SDK's agent side. It lets a
+// newcomer try Baton with no agent CLI installed and lets tests drive every path of the
+// supervisor through a real process. Prompts starting with `demo:` trigger test behaviour.
+import { Readable, Writable } from "node:stream";
+import { randomUUID } from "node:crypto";
+import * as acp from "@agentclientprotocol/sdk";
+import { DemoSessionStore, demoDataDir, demoSessionsDir } from "./store.js";
+import { longMarkdown, NO_AGENT_NOTICE } from "./texts.js";
+
+const CHUNK_DELAY_MS = 25;
+const SLOW_TOTAL_MS = 30_000;
+const SLOW_TICK_MS = 500;
+
+type Client = acp.AgentContext;
+
+export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentConnection {
+  const store = new DemoSessionStore(demoSessionsDir(demoDataDir(env)));
+  const running = new Map<string, AbortController>();
+  const advertiseResume = env.BATON_DEMO_NO_RESUME !== "1";
+
+  const app = acp
+    .agent({ name: "baton-demo" })
+    .onRequest(acp.methods.agent.initialize, () => ({
+      protocolVersion: acp.PROTOCOL_VERSION,
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: false, embeddedContext: true },
+        sessionCapabilities: { list: {}, ...(advertiseResume ? { resume: {} } : {}) },
+      },
+      agentInfo: { name: "baton-demo", title: "Baton demo agent", version: "1" },
+      authMethods: [],
+    }))
+    .onRequest(acp.methods.agent.authenticate, () => ({}))
+    .onRequest(acp.methods.agent.session.new, ({ params }) => {
+      const sessionId = randomUUID();
+      store.create(sessionId, params.cwd);
+      return { sessionId };
+    })
+    .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+      if (!store.exists(params.sessionId)) throw acp.RequestError.sessionNotFound(params.sessionId);
+      // session/load replays the conversation before it answers.
+      for (const line of store.read(params.sessionId)) {
+        if (line.type === "prompt") await update(client, params.sessionId, { sessionUpdate: "user_message_chunk", content: { type: "text", text: line.text } });
+        if (line.type === "reply") await update(client, params.sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: line.text } });
+      }
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.resume, ({ params }) => {
+      if (!store.exists(params.sessionId)) throw acp.RequestError.sessionNotFound(params.sessionId);
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.list, ({ params }) => ({
+      sessions: store.list(params.cwd ?? undefined).map((s) => ({ sessionId: s.sessionId, cwd: s.cwd, title: s.title, updatedAt: s.updatedAt })),
+    }))
+    .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+      running.get(params.sessionId)?.abort();
+    })
+    .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
+      const sessionId = params.sessionId;
+      if (!store.exists(sessionId)) throw acp.RequestError.sessionNotFound(sessionId);
+      const text = params.prompt
+        .map((b) => (b.type === "text" ? b.text : b.type === "resource_link" ? `[file ${b.name}${b.size != null ? `, ${b.size} bytes` : ""}]` : ""))
+        .join(" ")
+        .trim();
+      const history = store.read(sessionId);
+      const earlier = history.filter((l) => l.type === "prompt").map((l) => (l as { text: string }).text);
+      store.append(sessionId, { type: "prompt", text, at: new Date().toISOString() });
+      const abort = new AbortController();
+      running.set(sessionId, abort);
+      const turn = { client, sessionId, signal: abort.signal, replied: [] as string[], store };
+      try {
+        if (earlier.length === 0 && env.BATON_DEMO_NOTICE === "1") await say(turn, NO_AGENT_NOTICE + "\n\n");
+        const stopReason = await respond(turn, text, earlier);
+        return { stopReason };
+      } finally {
+        running.delete(sessionId);
+        if (turn.replied.length > 0) store.append(sessionId, { type: "reply", text: turn.replied.join(""), at: new Date().toISOString() });
+      }
+    });
+
+  const stream = acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
+  return app.connect(stream);
+}
+
+interface Turn {
+  client: Client;
+  sessionId: string;
+  signal: AbortSignal;
+  replied: string[];
+  store: DemoSessionStore;
+}
+
+async function respond(turn: Turn, text: string, earlier: string[]): Promise<acp.StopReason> {
+  const command = text.toLowerCase();
+  if (command === "recall") {
+    const list = earlier.length === 0 ? "Nothing yet: this is the first prompt of the session." : earlier.map((p, i) => `${i + 1}. ${p}`).join("\n");
+    await say(turn, `Earlier prompts of session ${turn.sessionId}:\n${list}`);
+    return "end_turn";
+  }
+  switch (command) {
+    case "demo:plan":
+      await update(turn.client, turn.sessionId, {
+        sessionUpdate: "plan",
+        entries: [
+          { content: "Read the code", priority: "high", status: "completed" },
+          { content: "Write the change", priority: "high", status: "in_progress" },
+          { content: "Run the tests", priority: "medium", status: "pending" },
+        ],
+      });
+      await say(turn, "Here is my plan.");
+      return "end_turn";
+    case "demo:tool":
+      for (const [i, title] of ["Read src/index.ts", "Run npm test"].entries()) {
+        const toolCallId = `tool-${i + 1}`;
+        await update(turn.client, turn.sessionId, { sessionUpdate: "tool_call", toolCallId, title, kind: i === 0 ? "read" : "execute", status: "in_progress" });
+        await sleep(CHUNK_DELAY_MS);
+        await update(turn.client, turn.sessionId, { sessionUpdate: "tool_call_update", toolCallId, status: "completed" });
+        turn.store.append(turn.sessionId, { type: "tool", title, status: "completed", at: new Date().toISOString() });
+      }
+      await say(turn, "Both tools ran.");
+      return "end_turn";
+    case "demo:permission": {
+      const toolCall = { toolCallId: "perm-1", title: "Run `rm -rf build/`", kind: "execute" as const, status: "pending" as const, rawInput: { command: "rm -rf build/" } };
+      await update(turn.client, turn.sessionId, { sessionUpdate: "tool_call", ...toolCall });
+      const answer = await turn.client.request(acp.methods.client.session.requestPermission, {
+        sessionId: turn.sessionId,
+        toolCall,
+        options: [
+          { optionId: "allow-once", name: "Allow once", kind: "allow_once" },
+          { optionId: "allow-always", name: "Always allow", kind: "allow_always" },
+          { optionId: "reject", name: "Reject", kind: "reject_once" },
+        ],
+      }) as acp.RequestPermissionResponse;
+      const chosen = answer.outcome.outcome === "selected" ? answer.outcome.optionId : "cancelled";
+      const allowed = chosen.startsWith("allow");
+      await update(turn.client, turn.sessionId, { sessionUpdate: "tool_call_update", toolCallId: "perm-1", status: allowed ? "completed" : "failed" });
+      await say(turn, `Permission answer: ${chosen}.`);
+      return chosen === "cancelled" ? "cancelled" : "end_turn";
+    }
+    case "demo:long":
+      await say(turn, longMarkdown(), 8);
+      return "end_turn";
+    case "demo:slow": {
+      const started = Date.now();
+      let tick = 0;
+      while (Date.now() - started < SLOW_TOTAL_MS) {
+        if (turn.signal.aborted) return "cancelled";
+        await say(turn, `Working… step ${++tick}\n`, 1);
+        await sleep(SLOW_TICK_MS, turn.signal);
+      }
+      return "end_turn";
+    }
+    case "demo:crash":
+      process.stderr.write("demo agent: simulated crash (demo:crash)\nsomething went badly wrong\n");
+      await say(turn, "About to crash…", 1);
+      setTimeout(() => process.exit(3), 10);
+      await sleep(10_000);
+      return "end_turn";
+    case "demo:auth":
+      throw acp.RequestError.authRequired(undefined, "Authentication required: run `demo login` first");
+  }
+  await say(turn, `Turn ${earlier.length + 1} of session ${turn.sessionId}: you said "${text}"`);
+  return "end_turn";
+}
+
+/** Streams `text` as several agent_message_chunk updates, as a real model would. */
+async function say(turn: Turn, text: string, chunks = 4): Promise<void> {
+  const size = Math.max(1, Math.ceil(text.length / chunks));
+  for (let i = 0; i < text.length; i += size) {
+    if (turn.signal.aborted) return;
+    const piece = text.slice(i, i + size);
+    turn.replied.push(piece);
+    await update(turn.client, turn.sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: piece } });
+    if (i + size < text.length) await sleep(CHUNK_DELAY_MS);
+  }
+}
+
+function update(client: Client, sessionId: string, update: acp.SessionUpdate): Promise<void> {
+  return client.notify(acp.methods.client.session.update, { sessionId, update });
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => { clearTimeout(timer); resolve(); }, { once: true });
+  });
+}

@@ -1,0 +1,197 @@
+// One ACP agent process serving one thread: spawn → initialize → session new/resume/load → prompts.
+// The host is ephemeral; the thread and the agent's own session store outlive it.
+import { spawn, type ChildProcess } from "node:child_process";
+import { Readable, Writable } from "node:stream";
+import * as acp from "@agentclientprotocol/sdk";
+import { AgentError } from "../bot/errors.js";
+import type { AgentKind } from "./kinds/index.js";
+
+const STDERR_TAIL_LINES = 12;
+const STOP_GRACE_MS = 2_000;
+const AUTH_REQUIRED_CODE = -32000;
+const EXIT_SETTLE_MS = 300;
+
+export interface HostSink {
+  /** A session/update from the agent. `replay` is true while session/load replays old history. */
+  onUpdate(update: acp.SessionUpdate, replay: boolean): void;
+  /** A permission request; resolves with the user's answer. Never auto-allowed. */
+  requestPermission(request: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse>;
+  /** The process exited (any reason). `expected` is true after stop(). */
+  onExit(info: { code: number | null; signal: string | null; stderrTail: string; expected: boolean }): void;
+}
+
+export interface HostSpec {
+  kind: AgentKind;
+  cwd: string;
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  sink: HostSink;
+}
+
+export interface OpenedSession {
+  sessionId: string;
+  /** How the session was opened: new, resume, load — or new because resuming failed. */
+  how: "new" | "resume" | "load" | "new-after-failed-resume";
+  note?: string;
+}
+
+export class AgentHost {
+  private child?: ChildProcess;
+  private connection?: acp.ClientConnection;
+  private capabilities: acp.AgentCapabilities = {};
+  private stderrLines: string[] = [];
+  private replaying = false;
+  private stopping = false;
+  private exitInfo?: { code: number | null; signal: string | null };
+  private readonly exited: Promise<void>;
+  private markExited!: () => void;
+  sessionId?: string;
+
+  constructor(private readonly spec: HostSpec) {
+    this.exited = new Promise((resolve) => (this.markExited = resolve));
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  get alive(): boolean {
+    return !!this.child && !this.exitInfo;
+  }
+
+  async start(): Promise<void> {
+    const { command, args, cwd, env, kind } = this.spec;
+    const child = spawn(command, args, { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+    this.child = child;
+    const spawned = new Promise<void>((resolve, reject) => {
+      child.once("spawn", resolve);
+      child.once("error", (error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOENT") {
+          reject(new AgentError(`${kind.displayName} is not installed: \`${command}\` was not found on PATH. Install it: ${kind.installHint}`, { fatal: true, cause: error }));
+        } else reject(new AgentError(`Could not start ${kind.displayName}: ${error.message}`, { fatal: true, cause: error }));
+      });
+    });
+    child.stderr!.setEncoding("utf8");
+    child.stderr!.on("data", (chunk: string) => {
+      this.stderrLines.push(...chunk.split("\n").filter((l) => l.trim().length > 0));
+      if (this.stderrLines.length > STDERR_TAIL_LINES) this.stderrLines.splice(0, this.stderrLines.length - STDERR_TAIL_LINES);
+    });
+    child.on("exit", (code, signal) => {
+      this.exitInfo = { code, signal };
+      this.markExited();
+      this.connection?.close();
+      this.spec.sink.onExit({ code, signal, stderrTail: this.stderrTail(), expected: this.stopping });
+    });
+    await spawned;
+
+    const stream = acp.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>);
+    this.connection = acp
+      .client({ name: "baton" })
+      .onNotification(acp.methods.client.session.update, ({ params }) => this.spec.sink.onUpdate(params.update, this.replaying))
+      .onRequest(acp.methods.client.session.requestPermission, ({ params }) => this.spec.sink.requestPermission(params))
+      .connect(stream);
+
+    const init = await this.call(() =>
+      this.connection!.agent.request(acp.methods.agent.initialize, {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+        clientInfo: { name: "baton", version: "0.1.0" },
+      }),
+    );
+    this.capabilities = init.agentCapabilities ?? {};
+  }
+
+  get supportsImages(): boolean {
+    return !!this.capabilities.promptCapabilities?.image;
+  }
+
+  /** Opens the thread's session: resume where advertised, else load (replay hidden from chat), else new. */
+  async openSession(sessionId: string | undefined, mcpServers: acp.McpServer[] = []): Promise<OpenedSession> {
+    const cwd = this.spec.cwd;
+    if (sessionId) {
+      const caps = this.capabilities;
+      try {
+        if (caps.sessionCapabilities?.resume) {
+          await this.call(() => this.connection!.agent.request(acp.methods.agent.session.resume, { sessionId, cwd, mcpServers }));
+          this.sessionId = sessionId;
+          return { sessionId, how: "resume" };
+        }
+        if (caps.loadSession) {
+          this.replaying = true;
+          try {
+            await this.call(() => this.connection!.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers }));
+          } finally {
+            this.replaying = false;
+          }
+          this.sessionId = sessionId;
+          return { sessionId, how: "load" };
+        }
+      } catch (error) {
+        if (error instanceof AgentError && error.fatal) throw error;
+        const created = await this.newSession(mcpServers);
+        return { sessionId: created, how: "new-after-failed-resume", note: `Could not resume session ${sessionId.slice(0, 8)} (${(error as Error).message}); started a new session.` };
+      }
+      const created = await this.newSession(mcpServers);
+      return { sessionId: created, how: "new-after-failed-resume", note: `${this.spec.kind.displayName} cannot resume sessions over ACP; started a new session.` };
+    }
+    return { sessionId: await this.newSession(mcpServers), how: "new" };
+  }
+
+  private async newSession(mcpServers: acp.McpServer[]): Promise<string> {
+    const res = await this.call(() => this.connection!.agent.request(acp.methods.agent.session.new, { cwd: this.spec.cwd, mcpServers }));
+    this.sessionId = res.sessionId;
+    return res.sessionId;
+  }
+
+  async prompt(prompt: acp.ContentBlock[]): Promise<acp.StopReason> {
+    if (!this.sessionId) throw new Error("prompt before openSession");
+    const sessionId = this.sessionId;
+    const res = await this.call(() => this.connection!.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt }));
+    return res.stopReason;
+  }
+
+  cancel(): void {
+    if (!this.sessionId || !this.connection || !this.alive) return;
+    void this.connection.agent.notify(acp.methods.agent.session.cancel, { sessionId: this.sessionId }).catch(() => {});
+  }
+
+  /** Stops the process: stdin closed, then SIGTERM, then SIGKILL after a grace period. */
+  async stop(): Promise<void> {
+    if (!this.child || this.exitInfo) return;
+    this.stopping = true;
+    this.connection?.close();
+    this.child.stdin?.end();
+    this.child.kill("SIGTERM");
+    const timer = setTimeout(() => this.child?.kill("SIGKILL"), STOP_GRACE_MS);
+    await this.exited;
+    clearTimeout(timer);
+  }
+
+  stderrTail(): string {
+    return this.stderrLines.join("\n");
+  }
+
+  /** Runs an ACP request, turning protocol errors into AgentErrors a chat can show. */
+  private async call<T>(op: () => Promise<T>): Promise<T> {
+    try {
+      return await op();
+    } catch (error) {
+      if (error instanceof acp.RequestError && error.code === AUTH_REQUIRED_CODE) {
+        throw new AgentError(`${this.spec.kind.displayName} needs you to log in (${error.message}). Run \`${this.spec.kind.cliCommand ?? this.spec.kind.id}\` once in a terminal on the Baton machine and log in, then send your message again.`, { fatal: true, cause: error });
+      }
+      // A request can fail because the process is dying; its exit event may lag the rejection.
+      await Promise.race([this.exited, new Promise((r) => setTimeout(r, EXIT_SETTLE_MS))]);
+      if (this.exitInfo) throw new HostExitedError(this.exitInfo.code, this.stderrTail());
+      if (error instanceof acp.RequestError) throw new AgentError(`${this.spec.kind.displayName} refused: ${error.message}`, { cause: error });
+      throw error;
+    }
+  }
+}
+
+/** The agent process died while a request was outstanding. */
+export class HostExitedError extends AgentError {
+  constructor(readonly code: number | null, readonly stderrTail: string) {
+    super(`Agent exited unexpectedly (code ${code ?? "unknown"})${stderrTail ? `:\n${stderrTail}` : ""}`);
+  }
+}

@@ -1,0 +1,40 @@
+// What Baton knows about one agent product: how to start its ACP server, how to find it, and how
+// to help a user who has not installed it. Terminal commands (native resume, new session from a
+// prompt) live with the session-store runtimes in src/agents/runtimes/.
+import { accessSync, constants } from "node:fs";
+import { delimiter, isAbsolute, join } from "node:path";
+
+export interface AgentKind {
+  id: string;
+  displayName: string;
+  /** The runtime id of src/agents/runtimes/ and the handoff CLI (claude, codex, gemini, …). */
+  runtime: string;
+  /** ACP server launch: executable and arguments. Never an approval-bypass flag. */
+  acpCommand(): { command: string; args: string[] };
+  /** The agent's own CLI, checked by `baton doctor` (the ACP adapter may be a separate package). */
+  cliCommand?: string;
+  /** How to install what is missing. */
+  installHint: string;
+  /** Environment variables removed before spawning, because they would turn approvals off. */
+  unsafeEnv?: string[];
+  /** Arguments or env that select a model. */
+  modelArgs?(model: string): { args?: string[]; env?: Record<string, string> };
+}
+
+/** Finds an executable on PATH (or checks an absolute path). */
+export function which(command: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const candidates = isAbsolute(command) ? [command] : (env.PATH ?? "").split(delimiter).filter(Boolean).map((dir) => join(dir, command));
+  for (const candidate of candidates) {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+export function isInstalled(kind: AgentKind, env: NodeJS.ProcessEnv = process.env): boolean {
+  return which(kind.acpCommand().command, env) !== undefined;
+}

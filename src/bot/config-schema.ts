@@ -1,0 +1,104 @@
+// The config file's shape. Every key is documented in config.example.yaml; `baton config schema`
+// prints this as JSON Schema for editors.
+import { z } from "zod";
+import { PLATFORM_KINDS } from "../platforms/registry.js";
+
+const durationMs = z
+  .union([z.number().int().nonnegative(), z.string().regex(/^\d+(ms|s|m|h)$/, "a duration such as 500ms, 30s, 10m or 1h")])
+  .transform((v) => (typeof v === "number" ? v : parseDuration(v)));
+
+export function parseDuration(text: string): number {
+  const m = /^(\d+)(ms|s|m|h)$/.exec(text);
+  if (!m) throw new Error(`not a duration: ${text}`);
+  const n = Number(m[1]);
+  return m[2] === "ms" ? n : m[2] === "s" ? n * 1000 : m[2] === "m" ? n * 60_000 : n * 3_600_000;
+}
+
+const profileSchema = z
+  .object({
+    agent: z.string().describe("Agent kind this profile varies: claude, codex, gemini, opencode, qwen, goose, demo"),
+    args: z.array(z.string()).default([]).describe("Extra arguments for the ACP launch command"),
+    env: z.record(z.string(), z.string()).default({}).describe("Extra environment for the agent process"),
+    model: z.string().optional().describe("Model name, passed as the kind's model flag or env where it has one"),
+    command: z.string().optional().describe("Override the executable (an absolute path or a name on PATH)"),
+  })
+  .strict();
+
+const renderingSchema = z
+  .object({
+    flush_debounce_ms: z.number().int().nonnegative().default(500),
+    min_edit_gap_ms: z.number().int().nonnegative().default(1000),
+    show_thoughts: z.boolean().default(false),
+    show_tools: z.boolean().default(true),
+  })
+  .strict();
+
+export const configSchema = z
+  .object({
+    data_dir: z.string().optional().describe("Where threads, tokens and caches live (default ~/.baton)"),
+    log: z
+      .object({
+        level: z.enum(["trace", "debug", "info", "warn", "error", "silent"]).default("info"),
+        format: z.enum(["pretty", "json"]).default("pretty"),
+      })
+      .strict()
+      .default({ level: "info", format: "pretty" }),
+    access: z
+      .object({
+        allow: z.array(z.string().regex(/^[a-z0-9_]+:.+$/, "a user id with its platform, such as telegram:123456")).default([]),
+        refusal_interval: durationMs.default(60_000).describe("At most one refusal reply per stranger in this interval"),
+      })
+      .strict()
+      .default({ allow: [], refusal_interval: 60_000 }),
+    agents: z
+      .object({
+        default: z.string().default("auto").describe("Agent kind or profile for new threads; auto = first installed, else demo"),
+        max_live_hosts: z.number().int().positive().default(8),
+        idle_shutdown: durationMs.default(600_000),
+        profiles: z.record(z.string(), profileSchema).default({}),
+      })
+      .strict()
+      .default({ default: "auto", max_live_hosts: 8, idle_shutdown: 600_000, profiles: {} }),
+    workspaces: z
+      .object({
+        roots: z.array(z.string()).default([]).describe("Directories under which agents may run; empty = the home directory"),
+        default: z.string().optional().describe("Workspace for new threads (default: the directory baton started in)"),
+        named: z.record(z.string(), z.string()).default({}).describe("Short names for /workspace --switch"),
+      })
+      .strict()
+      .default({ roots: [], named: {} }),
+    rendering: renderingSchema.default(renderingSchema.parse({})),
+    handover: z
+      .object({
+        code_ttl: durationMs.default(120_000),
+        failed_per_sender_per_min: z.number().int().positive().default(5),
+        failed_total_per_min: z.number().int().positive().default(60),
+        mcp_listen: z.string().default("127.0.0.1:0"),
+      })
+      .strict()
+      .default({ code_ttl: 120_000, failed_per_sender_per_min: 5, failed_total_per_min: 60, mcp_listen: "127.0.0.1:0" }),
+    store: z
+      .object({ kv: z.string().default("memory").describe("memory, or redis://host:port for pickup codes and rate limits") })
+      .strict()
+      .default({ kv: "memory" }),
+    platforms: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
+  })
+  .strict();
+
+export type BatonConfig = z.output<typeof configSchema>;
+export type ProfileConfig = z.output<typeof profileSchema>;
+
+/** Resolves the platform kind of an instance: its `kind` key, else its name (`slack_acme` needs `kind: slack`). */
+export function platformKindOf(name: string, section: Record<string, unknown>): string | undefined {
+  const kind = typeof section.kind === "string" ? section.kind : name;
+  return PLATFORM_KINDS[kind] ? kind : undefined;
+}
+
+/** JSON Schema for editors: the core schema with each platform kind's schema under `platforms`. */
+export function configJsonSchema(): unknown {
+  const platformSchemas = Object.values(PLATFORM_KINDS).map((k) => k.schema);
+  const withPlatforms = configSchema.extend({
+    platforms: z.record(z.string(), z.union(platformSchemas as [z.ZodType, z.ZodType, ...z.ZodType[]])).optional(),
+  });
+  return z.toJSONSchema(withPlatforms, { io: "input", unrepresentable: "any" });
+}

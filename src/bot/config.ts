@@ -1,0 +1,138 @@
+// Loads the one YAML config file: finds it, interpolates ${ENV}, validates with zod, and turns
+// every mistake into a ConfigError that names the key path and the line.
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { LineCounter, parseDocument, isNode, type Document } from "yaml";
+import type { z } from "zod";
+import { ConfigError } from "./errors.js";
+import { configSchema, platformKindOf, type BatonConfig } from "./config-schema.js";
+import { PLATFORM_KINDS } from "../platforms/registry.js";
+
+export interface LoadedConfig {
+  config: BatonConfig;
+  /** The file it came from; undefined for the embedded default. */
+  path?: string;
+  /** Validated platform sections by instance name, with their kind. */
+  platforms: Array<{ name: string; kind: string; config: Record<string, unknown> }>;
+}
+
+export interface ConfigLocation {
+  flag?: string;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+/** `--config`, else BATON_CONFIG, else ./baton.yaml, else ~/.config/baton/config.yaml, else none. */
+export function findConfigFile({ flag, env = process.env, cwd = process.cwd() }: ConfigLocation): string | undefined {
+  if (flag) return resolve(cwd, flag);
+  if (env.BATON_CONFIG) return resolve(cwd, env.BATON_CONFIG);
+  for (const candidate of [resolve(cwd, "baton.yaml"), resolve(homedir(), ".config/baton/config.yaml")]) {
+    if (existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+export function expandHome(path: string): string {
+  return path === "~" ? homedir() : path.startsWith("~/") ? resolve(homedir(), path.slice(2)) : path;
+}
+
+export function loadConfigFile(path: string, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new ConfigError(`Cannot read the config file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  return parseConfigText(text, path, env);
+}
+
+export function parseConfigText(text: string, source: string, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const where = (path: PropertyKey[]) => `${source}:${lineOf(doc, lines, path)}`;
+  if (doc.errors.length > 0) {
+    const err = doc.errors[0];
+    const line = lines.linePos(err.pos[0]).line;
+    throw new ConfigError(`${source}:${line}: the YAML does not parse: ${err.message.split("\n")[0]}`);
+  }
+  const raw = interpolate(doc.toJS() ?? {}, [], env, where);
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) throw zodToConfigError(parsed.error, [], where);
+  const config = parsed.data;
+
+  const platforms: LoadedConfig["platforms"] = [];
+  for (const [name, section] of Object.entries(config.platforms)) {
+    const kind = platformKindOf(name, section);
+    if (!kind) {
+      const kinds = Object.keys(PLATFORM_KINDS).join(", ");
+      throw new ConfigError(`${where(["platforms", name])}: platforms.${name}: unknown platform; name it after a kind (${kinds}) or add kind: <one of them>`);
+    }
+    const result = PLATFORM_KINDS[kind].schema.safeParse(section);
+    if (!result.success) throw zodToConfigError(result.error, ["platforms", name], where);
+    const value = result.data as Record<string, unknown>;
+    if (value.enabled !== false) platforms.push({ name, kind, config: value });
+  }
+  return { config, path: source, platforms };
+}
+
+/** The embedded default: web chat on loopback, first installed agent (else demo). */
+export function defaultConfig(): LoadedConfig {
+  const config = configSchema.parse({ platforms: { web: {} } });
+  return { config, platforms: [{ name: "web", kind: "web", config: PLATFORM_KINDS.web.schema.parse({}) as Record<string, unknown> }] };
+}
+
+const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+function interpolate(value: unknown, path: PropertyKey[], env: NodeJS.ProcessEnv, where: (p: PropertyKey[]) => string): unknown {
+  if (typeof value === "string") {
+    return value.replace(ENV_REF, (_match, name: string, fallback: string | undefined) => {
+      const found = env[name];
+      if (found !== undefined && found !== "") return found;
+      if (fallback !== undefined) return fallback;
+      throw new ConfigError(`${where(path)}: ${formatPath(path)}: environment variable ${name} is not set (use \${${name}:-default} for a default)`);
+    });
+  }
+  if (Array.isArray(value)) return value.map((v, i) => interpolate(v, [...path, i], env, where));
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v, [...path, k], env, where)]));
+  }
+  return value;
+}
+
+function zodToConfigError(error: z.ZodError, prefix: PropertyKey[], where: (p: PropertyKey[]) => string): ConfigError {
+  const issue = error.issues[0];
+  let path = [...prefix, ...issue.path];
+  let message = issue.message;
+  if (issue.code === "unrecognized_keys") {
+    const key = issue.keys[0];
+    path = [...path, key];
+    message = `unknown key "${key}"`;
+  }
+  const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more)` : "";
+  return new ConfigError(`${where(path)}: ${formatPath(path) || "(top level)"}: ${message}${more}`);
+}
+
+function formatPath(path: PropertyKey[]): string {
+  return path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join("");
+}
+
+/** Line of the deepest node that exists along `path` (a missing key points at its parent). */
+function lineOf(doc: Document, lines: LineCounter, path: PropertyKey[]): number {
+  for (let depth = path.length; depth >= 0; depth--) {
+    const node = depth === 0 ? doc.contents : doc.getIn(path.slice(0, depth) as (string | number)[], true);
+    if (isNode(node) && node.range) {
+      // For a map entry, point at the key's line rather than its value's.
+      const parent = depth > 0 ? doc.getIn(path.slice(0, depth - 1) as (string | number)[], true) : undefined;
+      const keyNode = parent && isNode(parent) && "items" in parent ? findKeyNode(parent, path[depth - 1]) : undefined;
+      const offset = keyNode?.range?.[0] ?? node.range[0];
+      return lines.linePos(offset).line;
+    }
+  }
+  return 1;
+}
+
+function findKeyNode(map: object, key: PropertyKey): { range?: [number, number, number] } | undefined {
+  const items = (map as { items: Array<{ key?: { value?: unknown; range?: [number, number, number] } }> }).items;
+  return items.find((pair) => pair.key && pair.key.value === key)?.key;
+}
