@@ -1,0 +1,104 @@
+// Launch commands for the runtimes: native resume (`/handover`, `baton handoff resume`) and a new
+// session whose first message points at a brief (`/switch host`, `resume --agent`).
+
+import { BatonError } from "../../bot/errors.js";
+import type { StoredSession } from "../stores/types.js";
+import { RUNTIMES, type RuntimeSpec } from "./table.js";
+
+export type { RuntimeSpec } from "./table.js";
+export { promptHash } from "./table.js";
+
+/** What to run: the exact argument vector (never a shell string) and environment changes. */
+export interface LaunchCommand {
+  executable: string;
+  args: string[];
+  /** Variables to set (string) or remove (null) in the launched runtime's environment. */
+  env: Record<string, string | null>;
+  dir: string;
+}
+
+/** A runtime cannot do what was asked; the message says what would work instead. */
+export class RuntimeRefusal extends BatonError {}
+
+/** Seed names that are accepted as aliases of our ids (telemetry-style names). */
+const ALIASES: Record<string, string> = { claude_code: "claude", "claude-code": "claude", "cursor-agent": "cursor", "prime-agent": "prime", factory: "droid", "kiro-cli": "kiro" };
+
+export function listRuntimes(): RuntimeSpec[] {
+  return RUNTIMES;
+}
+
+export function getRuntime(id: string): RuntimeSpec | undefined {
+  const key = ALIASES[id] ?? id;
+  return RUNTIMES.find((r) => r.id === key);
+}
+
+export function requireRuntime(id: string): RuntimeSpec {
+  const rt = getRuntime(id);
+  if (!rt) throw new RuntimeRefusal(`Unknown runtime "${id}". Known: ${RUNTIMES.map((r) => r.id).join(", ")}.`);
+  return rt;
+}
+
+function envFor(rt: RuntimeSpec): Record<string, string | null> {
+  const env: Record<string, string | null> = {};
+  for (const name of rt.envRemove ?? []) env[name] = null;
+  Object.assign(env, rt.envSet ?? {});
+  return env;
+}
+
+/** True when the runtime's CLI has a command that reopens a session of its own. */
+export function canResumeNatively(runtimeId: string): boolean {
+  const rt = getRuntime(runtimeId);
+  return !!rt && !rt.notStartable && !!rt.resumeArgs;
+}
+
+/** The command that reopens `session` in its own runtime, in `dir` (default: its recorded cwd). */
+export function nativeResumeCommand(session: StoredSession, dir?: string): LaunchCommand {
+  const rt = requireRuntime(session.runtime);
+  if (rt.notStartable) throw new RuntimeRefusal(`Baton cannot start ${rt.label}: ${rt.notStartable}.`);
+  if (!rt.resumeArgs) throw new RuntimeRefusal(`${rt.label} has no command that reopens a session.`);
+  if (session.native && !session.native.ok) throw new RuntimeRefusal(`This ${rt.label} session cannot be reopened natively: ${session.native.reason ?? "its CLI cannot load it"}.`);
+  const where = dir ?? session.cwd;
+  if (!where) throw new RuntimeRefusal(`The ${rt.label} session ${session.id} records no directory; pass --cwd.`);
+  return { executable: rt.executable, args: rt.resumeArgs(session), env: envFor(rt), dir: where };
+}
+
+/** The command that starts a new `runtimeId` session in `dir` whose first message is `prompt`. */
+export function newSessionCommand(runtimeId: string, prompt: string, dir: string): LaunchCommand {
+  const rt = requireRuntime(runtimeId);
+  if (rt.notStartable) throw new RuntimeRefusal(`Baton cannot start ${rt.label}: ${rt.notStartable}.`);
+  if (!rt.newArgs) throw new RuntimeRefusal(`${rt.noNewSession ?? `${rt.label} cannot start a session from a prompt`}.`);
+  return { executable: rt.executable, args: rt.newArgs(prompt), env: envFor(rt), dir };
+}
+
+/** The marker that links a new session to the one it continues. A claim in text, not an identity. */
+export function handoffMarker(fromRuntime: string, sessionId: string): string {
+  return `[baton-handoff from=${fromRuntime} session=${sessionId}]`;
+}
+
+/** Parses a handoff marker out of a prompt, if it carries one. */
+export function parseHandoffMarker(text: string): { fromRuntime: string; sessionId: string } | undefined {
+  const m = /\[baton-handoff from=([\w.-]+) session=([\w.:@-]+)\]\s*$/.exec(text);
+  return m ? { fromRuntime: m[1], sessionId: m[2] } : undefined;
+}
+
+/**
+ * The first message of a session continued from a brief. It names the brief by path (a command
+ * line is visible to every local user, so the brief itself is never inlined) and ends with the marker.
+ */
+export function handoffPrompt(briefPath: string, fromRuntime: string, sessionId: string): string {
+  return [
+    `You are continuing work from another agent session. Read the handoff brief at ${briefPath} first.`,
+    "Then check the working tree, tell me what you understand the task to be, and confirm it with me before changing anything.",
+    "",
+    handoffMarker(fromRuntime, sessionId),
+  ].join("\n");
+}
+
+/** One-line shell rendering of a command, for showing to a person (never executed by a shell). */
+export function displayCommand(cmd: Pick<LaunchCommand, "executable" | "args" | "env">): string {
+  const q = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+  const sets = Object.entries(cmd.env).filter(([, v]) => v !== null).map(([k, v]) => `${k}=${q(v as string)}`);
+  const unsets = Object.entries(cmd.env).filter(([, v]) => v === null).map(([k]) => k);
+  const prefix = unsets.length ? `env ${unsets.map((u) => `-u ${u}`).join(" ")} ` : "";
+  return `${prefix}${[...sets, cmd.executable, ...cmd.args].map((p, i) => (i < sets.length ? p : q(p))).join(" ")}`;
+}

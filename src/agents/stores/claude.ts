@@ -1,0 +1,103 @@
+// Claude Code: `${CLAUDE_CONFIG_DIR:-~/.claude}/projects/<encoded cwd>/<sessionId>.jsonl`.
+// The folder name is a lossy encoding of the cwd, so the cwd is read from the lines, never decoded.
+// Subagents: `<enc>/<sessionId>/subagents/agent-*.jsonl`, or (older) `<enc>/agent-*.jsonl`.
+
+import path from "node:path";
+import type { SessionStep, StoreReader, StoredSession } from "./types.js";
+import { entries, findFiles, LIST_CONCURRENCY, mapLimit } from "./files.js";
+import { type Interpret, type RecordInfo, sessionFrom, streamJsonlSteps, summarizeJsonl, TitleRank } from "./jsonl.js";
+import { arr, brief, clip, contentText, obj, str } from "./text.js";
+
+/** User lines that are harness noise rather than something the person typed. */
+const NOISE = /^\s*(<command-name>|<command-message>|<local-command-stdout>|<local-command-stderr>|<system-reminder>|Caveat: )/;
+const FILE_TOOLS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
+
+export function claudeToolStep(name: string, input: Record<string, unknown>, at?: string): SessionStep | undefined {
+  if (name === "Bash") return { kind: "command", text: clip(str(input.command) ?? ""), at };
+  if (FILE_TOOLS.has(name)) {
+    const file = str(input.file_path) ?? str(input.notebook_path) ?? "";
+    return { kind: "file_change", text: `${name} ${file}`, path: file, at };
+  }
+  if (name.startsWith("mcp__")) return { kind: "mcp", text: clip(`${name} ${brief(input)}`), at };
+  return undefined; // reads, searches and planning tools are left out of briefs
+}
+
+const interpret: Interpret = (rec) => {
+  const at = str(rec.timestamp);
+  const base: RecordInfo = { id: str(rec.sessionId), cwd: str(rec.cwd), branch: str(rec.gitBranch), at };
+  switch (rec.type) {
+    case "custom-title":
+      return { title: str(rec.customTitle) ?? str(rec.title), titleRank: TitleRank.custom };
+    case "ai-title":
+      return { title: str(rec.aiTitle) ?? str(rec.title), titleRank: TitleRank.generated };
+    case "last-prompt":
+      return { title: str(rec.lastPrompt), titleRank: TitleRank.lastPrompt };
+    case "summary":
+      return { title: str(rec.summary), titleRank: TitleRank.summary };
+    case "user": {
+      const msg = obj(rec.message);
+      const steps: SessionStep[] = [];
+      if (typeof msg?.content === "string") {
+        if (!rec.isMeta && !NOISE.test(msg.content)) steps.push({ kind: "prompt", text: clip(msg.content), at });
+      } else {
+        for (const block of arr(msg?.content)) {
+          const b = obj(block);
+          if (b?.type === "text" && typeof b.text === "string" && !rec.isMeta && !NOISE.test(b.text)) steps.push({ kind: "prompt", text: clip(b.text), at });
+          if (b?.type === "tool_result" && b.is_error === true) steps.push({ kind: "tool_failure", text: clip(contentText(b.content)), at });
+        }
+      }
+      return { ...base, steps };
+    }
+    case "assistant": {
+      const steps: SessionStep[] = [];
+      for (const block of arr(obj(rec.message)?.content)) {
+        const b = obj(block);
+        if (b?.type === "text" && typeof b.text === "string" && b.text.trim()) steps.push({ kind: "reply", text: clip(b.text), at });
+        if (b?.type === "tool_use") {
+          const step = claudeToolStep(str(b.name) ?? "", obj(b.input) ?? {}, at);
+          if (step) steps.push(step);
+        }
+      }
+      return { ...base, steps };
+    }
+    default:
+      return rec.sessionId ? base : undefined;
+  }
+};
+
+async function listFile(file: string, parentFromDir: string | undefined): Promise<StoredSession> {
+  const summary = await summarizeJsonl(file, interpret);
+  const base = path.basename(file, ".jsonl");
+  if (base.startsWith("agent-")) {
+    // A subagent's lines carry the parent's sessionId; its own id is the file name.
+    const parent = parentFromDir ?? summary.id;
+    return sessionFrom("claude", file, { ...summary, id: base }, base, {
+      ...(parent ? { subagentOf: parent } : {}),
+      native: { ok: false, reason: "Claude Code cannot reopen a subagent transcript" },
+    });
+  }
+  return sessionFrom("claude", file, summary, base, { native: { ok: true } });
+}
+
+export const claudeReader: StoreReader = {
+  runtime: "claude",
+  label: "Claude Code",
+  defaultDir: (env, home) => path.join(env.CLAUDE_CONFIG_DIR || path.join(home, ".claude"), "projects"),
+  async list(ctx) {
+    const jobs: Array<{ file: string; parent?: string }> = [];
+    for (const project of await entries(ctx.dir)) {
+      if (!project.isDirectory()) continue;
+      const pdir = path.join(ctx.dir, project.name);
+      for (const ent of await entries(pdir)) {
+        if (ent.isFile() && ent.name.endsWith(".jsonl")) {
+          if (!ent.name.startsWith("agent-") || ctx.includeSubagents) jobs.push({ file: path.join(pdir, ent.name) });
+        } else if (ent.isDirectory() && ctx.includeSubagents) {
+          const subs = await findFiles(path.join(pdir, ent.name, "subagents"), (n) => n.startsWith("agent-") && n.endsWith(".jsonl"), 0);
+          for (const file of subs) jobs.push({ file, parent: ent.name });
+        }
+      }
+    }
+    return mapLimit(jobs, LIST_CONCURRENCY, (j) => listFile(j.file, j.parent), (j, err) => ctx.warn(`Claude Code: cannot read ${j.file}: ${(err as Error).message}`));
+  },
+  readSteps: (session, ctx, emit) => streamJsonlSteps(session.file, interpret, emit, ctx.warn),
+};

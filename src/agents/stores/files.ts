@@ -1,0 +1,147 @@
+// File helpers shared by the readers. Listing reads only the head and tail of each transcript,
+// so `handoff list` stays fast over gigabytes of sessions; briefs stream whole files line by line.
+
+import { createReadStream, promises as fs } from "node:fs";
+import path from "node:path";
+import { createInterface } from "node:readline";
+
+/** Bytes read from the start of a transcript when listing: enough for metadata and the first prompt. */
+export const HEAD_BYTES = 32 * 1024;
+/** Bytes read from the end of a transcript when listing: the latest activity and appended titles. */
+export const TAIL_BYTES = 16 * 1024;
+/** Files read in parallel while listing; more only adds seek contention. */
+export const LIST_CONCURRENCY = 32;
+
+export interface HeadTail {
+  /** Complete lines of the head (a line cut by the head boundary is dropped). */
+  head: string[];
+  /** Complete lines of the tail; empty when the head already covered the whole file. */
+  tail: string[];
+  size: number;
+  mtime: Date;
+  /** True when the middle of the file was not read. */
+  partial: boolean;
+}
+
+/** Reads the head and tail lines of a text file without reading the middle. */
+export async function readHeadTail(file: string, headBytes = HEAD_BYTES, tailBytes = TAIL_BYTES): Promise<HeadTail> {
+  const handle = await fs.open(file, "r");
+  try {
+    const stat = await handle.stat();
+    const size = stat.size;
+    if (size <= headBytes + tailBytes) {
+      const buf = Buffer.alloc(size);
+      await handle.read(buf, 0, size, 0);
+      return { head: splitLines(buf.toString("utf8"), false, false), tail: [], size, mtime: stat.mtime, partial: false };
+    }
+    const headBuf = Buffer.alloc(headBytes);
+    const tailBuf = Buffer.alloc(tailBytes);
+    await Promise.all([handle.read(headBuf, 0, headBytes, 0), handle.read(tailBuf, 0, tailBytes, size - tailBytes)]);
+    return {
+      head: splitLines(headBuf.toString("utf8"), false, true),
+      tail: splitLines(tailBuf.toString("utf8"), true, false),
+      size,
+      mtime: stat.mtime,
+      partial: true,
+    };
+  } finally {
+    await handle.close();
+  }
+}
+
+function splitLines(text: string, dropFirst: boolean, dropLast: boolean): string[] {
+  const lines = text.split("\n");
+  if (dropFirst) lines.shift();
+  if (dropLast) lines.pop();
+  return lines.filter((l) => l.trim().length > 0);
+}
+
+/** Parses one JSON line; a torn or invalid line gives undefined (never fatal). */
+export function parseLine(line: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Parses head/tail lines into records, skipping torn ones. */
+export function parseLines(lines: string[]): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const line of lines) {
+    const rec = parseLine(line);
+    if (rec) out.push(rec);
+  }
+  return out;
+}
+
+/** Streams every JSON record of a JSONL file; torn lines are skipped and counted. */
+export async function forEachJsonLine(file: string, fn: (rec: Record<string, unknown>) => void): Promise<{ torn: number }> {
+  const rl = createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
+  let torn = 0;
+  for await (const line of rl) {
+    if (!line.trim()) continue;
+    const rec = parseLine(line);
+    if (rec) fn(rec);
+    else torn++;
+  }
+  return { torn };
+}
+
+export async function readJsonFile(file: string): Promise<Record<string, unknown> | undefined> {
+  try {
+    return parseLine(await fs.readFile(file, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+export async function exists(p: string): Promise<boolean> {
+  try {
+    await fs.access(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Directory entries, or [] when the directory is missing. Other errors propagate. */
+export async function entries(dir: string): Promise<import("node:fs").Dirent[]> {
+  try {
+    return await fs.readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw err;
+  }
+}
+
+/** Files under `dir` (recursively, to `depth` levels) whose name passes `match`. */
+export async function findFiles(dir: string, match: (name: string) => boolean, depth: number): Promise<string[]> {
+  const out: string[] = [];
+  for (const ent of await entries(dir)) {
+    const full = path.join(dir, ent.name);
+    if (ent.isDirectory() && depth > 0) out.push(...(await findFiles(full, match, depth - 1)));
+    else if (ent.isFile() && match(ent.name)) out.push(full);
+  }
+  return out;
+}
+
+/** Maps with bounded concurrency; a failing item is reported and skipped. */
+export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R | undefined>, onError: (item: T, err: unknown) => void): Promise<R[]> {
+  const out: R[] = [];
+  let next = 0;
+  async function worker(): Promise<void> {
+    while (next < items.length) {
+      const item = items[next++];
+      try {
+        const r = await fn(item);
+        if (r !== undefined) out.push(r);
+      } catch (err) {
+        onError(item, err);
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}

@@ -1,0 +1,137 @@
+// The one entry point to every runtime's session store: list (newest first) and find by id or
+// unique prefix. Used by `baton handoff` and by the daemon's /session, /pickup and get_session_id.
+
+import os from "node:os";
+import path from "node:path";
+import type { ReaderContext, StoredSession, StoreReader } from "./types.js";
+import { MIN_PREFIX_CHARS, SessionLookupError } from "./errors.js";
+import { READERS } from "./registry.js";
+
+export type { StoredSession, StoreReader, SessionStep, StepKind, SessionCounts, ReaderContext } from "./types.js";
+export { SessionLookupError, StoreReadError, MIN_PREFIX_CHARS } from "./errors.js";
+
+export interface StoreOptions {
+  /** Only this runtime. */
+  runtime?: string;
+  /** Store locations by runtime id, overriding the defaults (`--store-dir`). */
+  storeDirs?: Record<string, string>;
+  /** Baton's data dir (for the demo agent's store); defaults to $BATON_DATA_DIR or ~/.baton. */
+  dataDir?: string;
+  /** Environment used to resolve default locations; defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Home directory used for default locations; defaults to os.homedir(). */
+  home?: string;
+}
+
+export interface ListOptions extends StoreOptions {
+  /** Only sessions that ran in this directory or below it. */
+  dir?: string;
+  includeSubagents?: boolean;
+  /** Maximum sessions; 0 or undefined lists all. */
+  limit?: number;
+}
+
+export function listReaders(): StoreReader[] {
+  return READERS;
+}
+
+export function getReader(runtime: string): StoreReader | undefined {
+  return READERS.find((r) => r.runtime === runtime);
+}
+
+/** The store location a reader will use under these options. */
+export function storeDirFor(reader: StoreReader, opts: StoreOptions): string {
+  const override = opts.storeDirs?.[reader.runtime];
+  if (override) return path.resolve(override);
+  const env = opts.env ?? process.env;
+  const home = opts.home ?? os.homedir();
+  if (reader.runtime === "demo" && opts.dataDir) return path.join(opts.dataDir, "demo-agent", "sessions");
+  return reader.defaultDir(env, home);
+}
+
+export function contextFor(reader: StoreReader, opts: StoreOptions & { includeSubagents?: boolean }, warnings: string[]): ReaderContext {
+  return {
+    dir: storeDirFor(reader, opts),
+    env: opts.env ?? process.env,
+    home: opts.home ?? os.homedir(),
+    includeSubagents: opts.includeSubagents ?? false,
+    warn: (m) => warnings.push(m),
+  };
+}
+
+function selectReaders(runtime: string | undefined): StoreReader[] {
+  if (!runtime) return READERS;
+  const reader = getReader(runtime);
+  if (!reader) {
+    throw new SessionLookupError("not_found", `Unknown runtime "${runtime}". Readable runtimes: ${READERS.map((r) => r.runtime).join(", ")}.`);
+  }
+  return [reader];
+}
+
+function within(cwd: string | null, dir: string): boolean {
+  if (!cwd) return false;
+  const rel = path.relative(dir, cwd);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+/** Sessions from every readable store, newest first. An unreadable store becomes a warning. */
+export async function listSessions(opts: ListOptions = {}): Promise<{ sessions: StoredSession[]; warnings: string[] }> {
+  const warnings: string[] = [];
+  const readers = selectReaders(opts.runtime);
+  const results = await Promise.all(
+    readers.map(async (reader) => {
+      const ctx = contextFor(reader, opts, warnings);
+      try {
+        return await reader.list(ctx);
+      } catch (err) {
+        warnings.push(`${reader.label}: cannot read ${ctx.dir}: ${(err as Error).message}`);
+        return [];
+      }
+    }),
+  );
+  let sessions = results.flat();
+  if (!opts.includeSubagents) sessions = sessions.filter((s) => !s.subagentOf);
+  if (opts.dir) {
+    const dir = path.resolve(opts.dir);
+    sessions = sessions.filter((s) => within(s.cwd, dir));
+  }
+  sessions.sort((a, b) => (a.lastActivity < b.lastActivity ? 1 : a.lastActivity > b.lastActivity ? -1 : 0));
+  if (opts.limit && opts.limit > 0) sessions = sessions.slice(0, opts.limit);
+  return { sessions, warnings };
+}
+
+/** One line per candidate, for the ambiguous-prefix error. */
+export function describeCandidate(s: StoredSession): string {
+  return `${s.runtime} ${s.id}  ${s.title}${s.cwd ? `  (${s.cwd})` : ""}`;
+}
+
+/**
+ * The session with this id, or the only one whose id starts with this prefix (≥ 6 chars).
+ * Subagents are searched too, since an id can name one directly.
+ */
+export async function findSession(idOrPrefix: string, opts: StoreOptions = {}): Promise<StoredSession> {
+  const needle = idOrPrefix.trim();
+  const { sessions } = await listSessions({ ...opts, includeSubagents: true });
+  const exact = sessions.filter((s) => s.id === needle);
+  if (exact.length === 1) return exact[0];
+  if (exact.length > 1) throw ambiguous(needle, exact);
+  if (needle.length < MIN_PREFIX_CHARS) {
+    throw new SessionLookupError("too_short", `A session id prefix needs at least ${MIN_PREFIX_CHARS} characters; "${needle}" has ${needle.length}.`);
+  }
+  const matches = sessions.filter((s) => s.id.startsWith(needle));
+  if (matches.length === 1) return matches[0];
+  if (matches.length === 0) {
+    const where = opts.runtime ? ` in the ${opts.runtime} store` : "";
+    throw new SessionLookupError("not_found", `No session ${needle}${where}. Try \`baton handoff list\`.`);
+  }
+  throw ambiguous(needle, matches);
+}
+
+function ambiguous(needle: string, matches: StoredSession[]): SessionLookupError {
+  const lines = matches.slice(0, 10).map((s) => `  ${describeCandidate(s)}`);
+  return new SessionLookupError(
+    "ambiguous",
+    `"${needle}" matches ${matches.length} sessions; give more of the id or pass --harness:\n${lines.join("\n")}`,
+    matches,
+  );
+}

@@ -1,0 +1,121 @@
+// Shared machinery for transcript-per-file stores. A runtime describes how to read one record
+// (`Interpret`); listing applies it to a file's head and tail, a brief applies it to every line.
+
+import type { SessionCounts, SessionStep, StoredSession } from "./types.js";
+import { forEachJsonLine, parseLines, readHeadTail } from "./files.js";
+import { later, titleOf } from "./text.js";
+import { redactSecrets } from "../../handover/brief/redact.js";
+
+/** Title sources, weakest first; a stronger source wins, and among equals the later one. */
+export const TitleRank = { firstPrompt: 0, summary: 1, lastPrompt: 2, generated: 3, custom: 4 } as const;
+
+export interface RecordInfo {
+  id?: string;
+  cwd?: string;
+  branch?: string;
+  title?: string;
+  titleRank?: number;
+  at?: string;
+  /** Parent session id, for subagent transcripts that name it inside. */
+  parent?: string;
+  steps?: SessionStep[];
+  /** Free-form values a reader wants back in `extra` (session kind, key, …). */
+  meta?: Record<string, string>;
+}
+
+export type Interpret = (rec: Record<string, unknown>) => RecordInfo | undefined;
+
+export interface Summary {
+  id?: string;
+  cwd?: string;
+  branch?: string;
+  title: string;
+  lastActivity?: string;
+  parent?: string;
+  counts: SessionCounts;
+  meta: Record<string, string>;
+  mtime: Date;
+  size: number;
+}
+
+class Summarizer {
+  id?: string;
+  cwd?: string;
+  branch?: string;
+  parent?: string;
+  lastAt?: string;
+  title?: string;
+  rank = -1;
+  counts: SessionCounts = { prompts: 0, replies: 0, tools: 0 };
+  meta: Record<string, string> = {};
+
+  add(info: RecordInfo | undefined): void {
+    if (!info) return;
+    this.id ??= info.id;
+    // The latest cwd/branch wins: sessions that moved directory resume where they last ran.
+    if (info.cwd) this.cwd = info.cwd;
+    if (info.branch) this.branch = info.branch;
+    this.parent ??= info.parent;
+    if (info.meta) Object.assign(this.meta, info.meta);
+    this.lastAt = later(this.lastAt, info.at);
+    if (info.title && (info.titleRank ?? 0) >= this.rank && (info.titleRank ?? 0) > TitleRank.firstPrompt) {
+      this.title = info.title;
+      this.rank = info.titleRank ?? 0;
+    }
+    for (const step of info.steps ?? []) {
+      if (step.kind === "prompt") {
+        this.counts.prompts++;
+        if (this.rank < TitleRank.firstPrompt) {
+          this.title = step.text;
+          this.rank = TitleRank.firstPrompt;
+        }
+      } else if (step.kind === "reply") this.counts.replies++;
+      else this.counts.tools++;
+    }
+  }
+}
+
+/** Summarizes a JSONL transcript from its head and tail only. */
+export async function summarizeJsonl(file: string, interpret: Interpret): Promise<Summary> {
+  const ht = await readHeadTail(file);
+  const s = new Summarizer();
+  for (const rec of parseLines(ht.head)) s.add(interpret(rec));
+  for (const rec of parseLines(ht.tail)) s.add(interpret(rec));
+  return {
+    id: s.id,
+    cwd: s.cwd,
+    branch: s.branch,
+    title: titleOf(s.title && redactSecrets(s.title)),
+    lastActivity: s.lastAt,
+    parent: s.parent,
+    counts: ht.partial ? { ...s.counts, approximate: true } : s.counts,
+    meta: s.meta,
+    mtime: ht.mtime,
+    size: ht.size,
+  };
+}
+
+/** Streams a JSONL transcript's steps; reports torn lines through `warn`. */
+export async function streamJsonlSteps(file: string, interpret: Interpret, emit: (step: SessionStep) => void, warn?: (m: string) => void): Promise<void> {
+  const { torn } = await forEachJsonLine(file, (rec) => {
+    for (const step of interpret(rec)?.steps ?? []) emit(step);
+  });
+  if (torn > 0) warn?.(`${file}: skipped ${torn} unreadable line(s)`);
+}
+
+/** Builds the listed session from a summary, with the file's mtime as a last resort for activity. */
+export function sessionFrom(runtime: string, file: string, s: Summary, fallbackId: string, more: Partial<StoredSession> = {}): StoredSession {
+  return {
+    id: s.id ?? fallbackId,
+    runtime,
+    title: s.title || "(untitled)",
+    cwd: s.cwd ?? null,
+    ...(s.branch ? { branch: s.branch } : {}),
+    lastActivity: s.lastActivity ?? s.mtime.toISOString(),
+    file,
+    counts: s.counts,
+    ...(s.parent ? { subagentOf: s.parent } : {}),
+    ...(Object.keys(s.meta).length ? { extra: s.meta } : {}),
+    ...more,
+  };
+}

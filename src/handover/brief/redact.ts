@@ -1,0 +1,45 @@
+// Secret redaction for everything that goes into a brief. Over-redacting a harmless value is
+// acceptable; letting a token through is not, so the patterns err on the wide side.
+
+const R = "[REDACTED]";
+
+/** Each rule replaces what it matches; order matters (whole blocks before fragments). */
+const RULES: Array<[RegExp, string | ((...m: string[]) => string)]> = [
+  // PEM private keys, including a block cut off before its END line.
+  [/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g, "[REDACTED PRIVATE KEY]"],
+  // Authorization headers.
+  [/\b(Bearer|Basic|Token)(\s+)[A-Za-z0-9._~+/=-]{8,}/gi, (_m, scheme: string, sp: string) => `${scheme}${sp}${R}`],
+  // Slack bot/user/app tokens and webhooks.
+  [/\bxox[abposre]-[A-Za-z0-9-]{8,}/g, R],
+  [/\bxapp-[A-Za-z0-9-]{8,}/g, R],
+  [/https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]+/g, R],
+  // Telegram bot tokens: <bot id>:<35 chars>.
+  [/\b\d{6,12}:[A-Za-z0-9_-]{30,}/g, R],
+  // GitHub tokens.
+  [/\bgh[pousr]_[A-Za-z0-9]{20,}/g, R],
+  [/\bgithub_pat_[A-Za-z0-9_]{20,}/g, R],
+  // AWS access key ids (the secret key is caught by the key=value rule below).
+  [/\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[A-Z0-9]{16}\b/g, R],
+  // OpenAI / Anthropic / generic sk- keys, Google API keys, npm tokens, JWTs.
+  [/\bsk-[A-Za-z0-9_-]{16,}/g, R],
+  [/\bAIza[0-9A-Za-z_-]{30,}/g, R],
+  [/\bnpm_[A-Za-z0-9]{30,}/g, R],
+  [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, R],
+  // Credentials inside URLs: scheme://user:password@host.
+  [/\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+):[^\s@/]+@/gi, (_m, pre: string) => `${pre}:${R}@`],
+  // key=value and "key": "value" where the key names a secret.
+  [
+    /(["']?)([A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|credential|private[_-]?key)[A-Za-z0-9_.-]*)\1(\s*[:=]\s*)("[^"\n]*"|'[^'\n]*'|[^\s,;)}\]]+)/gi,
+    (_m, q: string, key: string, sep: string, value: string) => {
+      const quote = value.startsWith('"') ? '"' : value.startsWith("'") ? "'" : "";
+      return `${q}${key}${q}${sep}${quote}${R}${quote}`;
+    },
+  ],
+];
+
+/** Text with every recognised secret replaced by [REDACTED]. */
+export function redactSecrets(text: string): string {
+  let out = text;
+  for (const [re, rep] of RULES) out = out.replace(re, rep as (substring: string, ...args: string[]) => string);
+  return out;
+}
