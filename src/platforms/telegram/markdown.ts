@@ -1,0 +1,167 @@
+// CommonMark + GFM → Telegram's HTML parse mode. Telegram knows only inline styles, links, code,
+// pre and blockquote (no headings, lists or tables), so block structure is rendered as text:
+// headings bold, list items with bullets and indentation, tables as a monospace block.
+// Only `<`, `>` and `&` (and `"` inside attributes) need escaping.
+import { fromMarkdown } from "mdast-util-from-markdown";
+import { gfmFromMarkdown } from "mdast-util-gfm";
+import { gfm } from "micromark-extension-gfm";
+import type { Nodes, Parents, Root, Table, List, Definition } from "mdast";
+
+const LINK_PROTOCOLS = /^(https?:|tg:|mailto:)/i;
+const LIST_INDENT = "  ";
+const BULLETS = ["•", "◦", "▪"];
+const HORIZONTAL_RULE = "──────────";
+
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+function escapeAttribute(text: string): string {
+  return escapeHtml(text).replace(/"/g, "&quot;");
+}
+
+interface RenderState {
+  definitions: Map<string, Definition>;
+  listDepth: number;
+  inBlockquote: boolean;
+  inLink: boolean;
+}
+
+export function markdownToTelegramHtml(markdown: string): string {
+  const tree = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  const state: RenderState = { definitions: collectDefinitions(tree), listDepth: 0, inBlockquote: false, inLink: false };
+  return renderBlocks(tree, state).trim();
+}
+
+function collectDefinitions(tree: Root): Map<string, Definition> {
+  const definitions = new Map<string, Definition>();
+  const visit = (node: Nodes): void => {
+    if (node.type === "definition") definitions.set(node.identifier.toLowerCase(), node);
+    if ("children" in node) for (const child of node.children) visit(child as Nodes);
+  };
+  visit(tree);
+  return definitions;
+}
+
+function renderBlocks(parent: Parents, state: RenderState, separator = "\n\n"): string {
+  return parent.children
+    .map((child) => renderNode(child as Nodes, state))
+    .filter((rendered) => rendered.length > 0)
+    .join(separator);
+}
+
+function renderInline(parent: Parents, state: RenderState): string {
+  return parent.children.map((child) => renderNode(child as Nodes, state)).join("");
+}
+
+function renderNode(node: Nodes, state: RenderState): string {
+  switch (node.type) {
+    case "root":
+      return renderBlocks(node, state);
+    case "paragraph":
+      return renderInline(node, state);
+    case "heading":
+      return `<b>${renderInline(node, state)}</b>`;
+    case "thematicBreak":
+      return HORIZONTAL_RULE;
+    case "blockquote": {
+      // Telegram rejects a blockquote inside a blockquote: only the outermost one becomes a tag.
+      if (state.inBlockquote) return renderBlocks(node, state, "\n");
+      const inner = renderBlocks(node, { ...state, inBlockquote: true }, "\n");
+      return `<blockquote>${inner}</blockquote>`;
+    }
+    case "list":
+      return renderList(node, state);
+    case "listItem":
+      return renderBlocks(node, state, "\n");
+    case "code": {
+      const language = node.lang?.replace(/[^\w+#.-]/g, "");
+      const body = escapeHtml(node.value);
+      return language ? `<pre><code class="language-${language}">${body}</code></pre>` : `<pre>${body}</pre>`;
+    }
+    case "html":
+      return escapeHtml(node.value);
+    case "table":
+      return renderTable(node);
+    case "definition":
+      return "";
+    case "footnoteDefinition":
+      return `[^${escapeHtml(node.label ?? node.identifier)}]: ${renderBlocks(node, state, "\n")}`;
+    case "text":
+      return escapeHtml(node.value);
+    case "emphasis":
+      return `<i>${renderInline(node, state)}</i>`;
+    case "strong":
+      return `<b>${renderInline(node, state)}</b>`;
+    case "delete":
+      return `<s>${renderInline(node, state)}</s>`;
+    case "inlineCode":
+      return `<code>${escapeHtml(node.value)}</code>`;
+    case "break":
+      return "\n";
+    case "link":
+      return renderLink(node.url, renderInline(node, { ...state, inLink: true }), state);
+    case "image":
+      return renderLink(node.url, escapeHtml(node.alt || "image"), state);
+    case "linkReference":
+    case "imageReference": {
+      const label = node.type === "imageReference" ? escapeHtml(node.alt || "image") : renderInline(node, { ...state, inLink: true });
+      const definition = state.definitions.get(node.identifier.toLowerCase());
+      return definition ? renderLink(definition.url, label, state) : label;
+    }
+    case "footnoteReference":
+      return `[^${escapeHtml(node.label ?? node.identifier)}]`;
+    default:
+      return "children" in node ? renderInline(node as Parents, state) : "";
+  }
+}
+
+function renderLink(url: string, label: string, state: RenderState): string {
+  // Telegram refuses relative or odd URLs in href; such links keep their text and show the target.
+  if (state.inLink) return label;
+  if (!LINK_PROTOCOLS.test(url)) return url && url !== label ? `${label} (${escapeHtml(url)})` : label;
+  return `<a href="${escapeAttribute(url)}">${label || escapeHtml(url)}</a>`;
+}
+
+function renderList(list: List, state: RenderState): string {
+  const indent = LIST_INDENT.repeat(state.listDepth);
+  const bullet = BULLETS[Math.min(state.listDepth, BULLETS.length - 1)];
+  const nested = { ...state, listDepth: state.listDepth + 1 };
+  const start = list.start ?? 1;
+  return list.children
+    .map((item, index) => {
+      const marker = list.ordered ? `${start + index}.` : bullet;
+      const check = item.checked === true ? "☑ " : item.checked === false ? "☐ " : "";
+      const parts = item.children.map((child) => renderNode(child as Nodes, nested)).filter((part) => part.length > 0);
+      const [first = "", ...rest] = parts;
+      // Continuation paragraphs line up under the item's text; nested lists carry their own indent.
+      const continuation = rest.map((part, i) =>
+        item.children[i + 1]?.type === "list" ? part : part.split("\n").map((line) => `${indent}${LIST_INDENT}${line}`).join("\n"),
+      );
+      return [`${indent}${marker} ${check}${first}`, ...continuation].join("\n");
+    })
+    .join("\n");
+}
+
+function renderTable(table: Table): string {
+  const rows = table.children.map((row) => row.children.map((cell) => plainText(cell).trim()));
+  const columnCount = Math.max(...rows.map((row) => row.length));
+  const widths = Array.from({ length: columnCount }, (_, column) => Math.max(...rows.map((row) => (row[column] ?? "").length)));
+  const lines = rows.map((row) => widths.map((width, column) => (row[column] ?? "").padEnd(width)).join(" | ").trimEnd());
+  if (lines.length > 1) lines.splice(1, 0, widths.map((width) => "-".repeat(width)).join("-|-"));
+  return `<pre>${escapeHtml(lines.join("\n"))}</pre>`;
+}
+
+function plainText(node: Nodes): string {
+  if (node.type === "text" || node.type === "inlineCode") return node.value;
+  if ("children" in node) return node.children.map((child) => plainText(child as Nodes)).join("");
+  return "";
+}
+
+/** What Telegram counts against its 4096 limit: the text after entity parsing (UTF-16 units). */
+export function visibleLength(html: string): number {
+  return html
+    .replace(/<[^>]*>/g, "")
+    .replace(/&(lt|gt|amp|quot);/g, "_")
+    .replace(/&#x?[0-9a-f]+;/gi, "_").length;
+}
