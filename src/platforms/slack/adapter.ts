@@ -1,0 +1,270 @@
+// SlackAdapter: the PlatformAdapter for one Slack workspace. It translates, it never routes: Slack
+// events become InboundMessage / ActionPress for the core, and the core's send / edit become
+// chat.postMessage / chat.update in the right channel and thread.
+import { PlatformError } from "../../bot/errors.js";
+import type {
+  ActionPress,
+  MessageRef,
+  OutboundMessage,
+  PlatformAdapter,
+  PlatformCapabilities,
+  PlatformCore,
+  PlatformEnv,
+  StartInfo,
+} from "../contract.js";
+import { SlackApi, slackErrorCode, toPlatformError } from "./api.js";
+import type { SlackApiResult } from "./api.js";
+import { buttonIdFromActionId, renderOutbound, renderPlainFallback } from "./blocks.js";
+import type { SlackAdapterConfig } from "./config.js";
+import { createSlackConnection } from "./connection.js";
+import type { BlockActionPayload, SlackConnection, SlashCommandPayload } from "./connection.js";
+import { FileDownloader } from "./files.js";
+import { MessageTranslator, slashCommandText, userOf } from "./inbound.js";
+import type { SlackMessageEvent } from "./inbound.js";
+import { KeyedQueue } from "./memory.js";
+import { formatSlackRoute, parseSlackRoute, slackUserIdOf } from "./routes.js";
+import type { SlackRoute } from "./routes.js";
+import { TurnStatusIndicator } from "./status.js";
+
+/** Markdown per chunk from the core: leaves room for mrkdwn escaping within Slack's 3000-char section. */
+export const SLACK_MAX_MESSAGE_CHARS = 2900;
+/** chat.update is Tier 3 (~50 a minute per workspace): one edit of a message every 1.5 s at most. */
+export const SLACK_DEFAULT_MIN_EDIT_GAP_MS = 1500;
+/** Slack errors that mean "your formatting", answered by resending the same text plain. */
+const FORMATTING_ERRORS = new Set(["invalid_blocks", "invalid_blocks_format", "invalid_attachments", "msg_too_long"]);
+
+/** Options the tests (and only they) pass beside the config. */
+export interface SlackAdapterTestOptions {
+  retryConfig?: { retries: number; factor?: number };
+}
+
+interface QueuedEdit {
+  message: OutboundMessage;
+  done: Promise<void>;
+}
+
+export class SlackAdapter implements PlatformAdapter {
+  readonly kind = "slack";
+  readonly capabilities: PlatformCapabilities;
+  private core?: PlatformCore;
+  private api?: SlackApi;
+  private connection?: SlackConnection;
+  private translator?: MessageTranslator;
+  private files?: FileDownloader;
+  private status?: TurnStatusIndicator;
+  private teamId = "";
+  private readonly inboundQueue = new KeyedQueue();
+  /** Edits not yet started, by `channel:ts`: a newer edit replaces the text of a queued one. */
+  private readonly queuedEdits = new Map<string, QueuedEdit>();
+
+  constructor(
+    readonly name: string,
+    private readonly config: SlackAdapterConfig,
+    private readonly env: PlatformEnv,
+    private readonly testOptions: SlackAdapterTestOptions = {},
+  ) {
+    this.capabilities = {
+      maxMessageLength: SLACK_MAX_MESSAGE_CHARS,
+      edits: true,
+      buttons: true,
+      typing: false,
+      minEditGapMs: config.min_edit_gap_ms ?? SLACK_DEFAULT_MIN_EDIT_GAP_MS,
+      dialect: "slack-mrkdwn",
+    };
+  }
+
+  async start(core: PlatformCore): Promise<StartInfo> {
+    this.core = core;
+    const api = new SlackApi({ botToken: this.config.bot_token, apiUrl: this.config.api_url, retryConfig: this.testOptions.retryConfig, log: core.log });
+    this.api = api;
+    const auth = await this.authTest(api);
+    this.teamId = auth.team_id;
+    this.translator = new MessageTranslator({ instance: this.name, botUserId: auth.user_id, teamId: auth.team_id, listenAllIn: this.config.listen_all_in });
+    this.status = new TurnStatusIndicator(api, core.log, auth.response_metadata?.scopes ?? []);
+    this.files = new FileDownloader({
+      botToken: this.config.bot_token,
+      cacheDir: this.env.cacheDir,
+      maxFileBytes: this.config.max_file_bytes,
+      apiHost: this.config.api_url ? new URL(this.config.api_url).host : undefined,
+      log: core.log,
+    });
+    this.connection = createSlackConnection({
+      config: this.config,
+      botUserId: auth.user_id,
+      botId: auth.bot_id,
+      clientOptions: { slackApiUrl: this.config.api_url, retryConfig: this.testOptions.retryConfig },
+      log: core.log,
+      handlers: {
+        onMessage: (event, teamId) => this.onMessage(event, teamId),
+        onSlashCommand: (command) => this.onSlashCommand(command),
+        onAction: (body, actionId) => this.onAction(body, actionId),
+      },
+    });
+    try {
+      await this.connection.start();
+    } catch (error) {
+      throw new PlatformError(`Slack: could not connect (${this.config.mode} mode)`, { reason: "network", detail: errorText(error), cause: error });
+    }
+    const where = auth.team ? `${auth.team}` : auth.team_id;
+    return { description: `${this.name}: connected as @${auth.user} in ${where}` };
+  }
+
+  async stop(): Promise<void> {
+    const connection = this.connection;
+    this.connection = undefined;
+    await connection?.stop();
+  }
+
+  async send(route: string, message: OutboundMessage): Promise<MessageRef> {
+    const target = this.target(route);
+    const api = this.requireApi();
+    const thread = target.threadTs ? { thread_ts: target.threadTs } : {};
+    return api.inChannelOrder(target.channel, async () => {
+      const result = await this.withPlainFallback("chat.postMessage", message, (body) =>
+        api.call("chat.postMessage", { channel: target.channel, ...thread, ...body, unfurl_links: false, unfurl_media: false }),
+      );
+      const ts = String(result.ts ?? "");
+      if (target.threadTs) this.translator?.rememberThread(target.channel, target.threadTs);
+      return { id: ts };
+    });
+  }
+
+  edit(route: string, ref: MessageRef, message: OutboundMessage): Promise<void> {
+    const target = this.target(route);
+    const api = this.requireApi();
+    const key = `${target.channel}:${ref.id}`;
+    // Streaming sends many edits; while one waits its turn (or a rate limit) only the newest text matters.
+    const queued = this.queuedEdits.get(key);
+    if (queued) {
+      queued.message = message;
+      return queued.done;
+    }
+    const entry: QueuedEdit = { message, done: Promise.resolve() };
+    entry.done = api.inChannelOrder(target.channel, async () => {
+      this.queuedEdits.delete(key);
+      await this.withPlainFallback("chat.update", entry.message, (body) => api.call("chat.update", { channel: target.channel, ts: ref.id, ...body }));
+    });
+    this.queuedEdits.set(key, entry);
+    return entry.done;
+  }
+
+  async delete(route: string, ref: MessageRef): Promise<void> {
+    const target = this.target(route);
+    const api = this.requireApi();
+    await api.inChannelOrder(target.channel, () => api.call("chat.delete", { channel: target.channel, ts: ref.id }));
+  }
+
+  async turnStatus(route: string, state: "running" | "idle", promptMessageId?: string): Promise<void> {
+    await this.status?.update(route, state, promptMessageId);
+  }
+
+  async notifyUser(route: string, userId: string, text: string): Promise<void> {
+    const target = this.target(route);
+    const thread = target.threadTs ? { thread_ts: target.threadTs } : {};
+    const body = renderOutbound({ text });
+    await this.requireApi().call("chat.postEphemeral", { channel: target.channel, user: slackUserIdOf(userId), ...thread, ...body });
+  }
+
+  // ── inbound ──────────────────────────────────────────────────────────────────────────────
+
+  private onMessage(event: SlackMessageEvent, teamId: string | undefined): void {
+    const translated = this.translator?.translate(event, teamId);
+    if (!translated) return;
+    const { message, files } = translated;
+    // One route's messages reach the core in the order Slack sent them, file downloads or not.
+    void this.inboundQueue.run(message.route, async () => {
+      if (files.length > 0 && this.files) {
+        const downloaded = await this.files.download(message.route, files);
+        if (downloaded.files.length > 0) message.files = downloaded.files;
+        if (downloaded.skipped.length > 0) message.text = `${message.text}\n\n[files not attached: ${downloaded.skipped.join(", ")}]`.trim();
+      }
+      await this.deliver(() => this.requireCore().handleMessage(message));
+    });
+  }
+
+  private onSlashCommand(command: SlashCommandPayload): void {
+    const team = command.team_id ?? this.teamId;
+    // Slash commands carry no thread (unless Slack adds one): they act on the channel or DM route.
+    const route = formatSlackRoute({ instance: this.name, team, channel: command.channel_id, threadTs: command.thread_ts });
+    const direct = command.channel_id.startsWith("D");
+    const message = { route, user: userOf(command.user_id, command.user_name), text: slashCommandText(command.text), addressed: true, direct };
+    void this.inboundQueue.run(route, () => this.deliver(() => this.requireCore().handleMessage(message)));
+  }
+
+  private onAction(body: BlockActionPayload, actionId: string): void {
+    const buttonId = buttonIdFromActionId(actionId);
+    const channel = body.container?.channel_id ?? body.channel?.id;
+    if (!buttonId || !channel) return;
+    const messageTs = body.container?.message_ts ?? body.message?.ts;
+    const threadTs = body.message?.thread_ts ?? body.container?.thread_ts;
+    const team = body.user.team_id ?? body.team?.id ?? this.teamId;
+    const route = formatSlackRoute({ instance: this.name, team, channel, threadTs });
+    const press: ActionPress = { route, user: userOf(body.user.id, body.user.username ?? body.user.name), actionId: buttonId, messageId: messageTs };
+    void this.deliver(async () => {
+      const outcome = await this.requireCore().handleAction(press);
+      // A refusal is shown only to the presser; the core edits the message itself when it accepts.
+      if (!outcome.ok) await this.notifyUser(route, press.user.id, outcome.text);
+    });
+  }
+
+  private async deliver(task: () => Promise<void>): Promise<void> {
+    try {
+      await task();
+    } catch (error) {
+      this.core?.log.error({ err: errorText(error) }, "slack: handling an inbound event failed");
+    }
+  }
+
+  // ── helpers ──────────────────────────────────────────────────────────────────────────────
+
+  private async authTest(api: SlackApi): Promise<{ user_id: string; user: string; team_id: string; team?: string; bot_id?: string; response_metadata?: { scopes?: string[] } }> {
+    let result: SlackApiResult;
+    try {
+      result = await api.call("auth.test");
+    } catch (error) {
+      const platformError = toPlatformError("auth.test", error);
+      if (platformError.reason === "refused") {
+        throw new PlatformError(`Slack refused the bot token (${slackErrorCode(error) ?? "auth.test failed"}); check platforms.${this.name}.bot_token`, {
+          reason: "refused",
+          cause: error,
+        });
+      }
+      throw platformError;
+    }
+    return result as unknown as Awaited<ReturnType<SlackAdapter["authTest"]>>;
+  }
+
+  private async withPlainFallback(method: string, message: OutboundMessage, call: (body: object) => Promise<SlackApiResult>): Promise<SlackApiResult> {
+    try {
+      return await call(renderOutbound(message));
+    } catch (error) {
+      const code = slackErrorCode(error);
+      if (!code || !FORMATTING_ERRORS.has(code)) throw toPlatformError(method, error);
+      // Never lose the message: Slack refused the formatting, so send the words as they are.
+      this.core?.log.warn({ method, code }, "slack: formatted message refused, resending as plain text");
+      return call(renderPlainFallback(message));
+    }
+  }
+
+  private target(route: string): SlackRoute {
+    const parsed = parseSlackRoute(route);
+    if (!parsed || parsed.instance !== this.name) {
+      throw new PlatformError("That conversation is not on this Slack workspace.", { reason: "refused", detail: `slack adapter ${this.name} got route ${route}` });
+    }
+    return parsed;
+  }
+
+  private requireApi(): SlackApi {
+    if (!this.api) throw new PlatformError("Slack is not connected yet.", { reason: "network", detail: `slack adapter ${this.name} used before start()` });
+    return this.api;
+  }
+
+  private requireCore(): PlatformCore {
+    if (!this.core) throw new PlatformError("Slack is not connected yet.", { reason: "network" });
+    return this.core;
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,128 @@
+// OutboundMessage → the `text` + `blocks` of chat.postMessage / chat.update.
+// Every message carries blocks (so an edit always replaces what was there, buttons included) and
+// a short `text` fallback that Slack uses for notifications.
+import type { Button, OutboundMessage } from "../contract.js";
+import { escapeMrkdwn, markdownToMrkdwn } from "./mrkdwn.js";
+
+/** Slack rejects a section whose text is longer than this. */
+export const SECTION_TEXT_MAX_CHARS = 3000;
+/** Slack allows at most 50 blocks in one message. */
+const MESSAGE_MAX_BLOCKS = 50;
+/** Button labels are plain_text of at most 75 characters. */
+const BUTTON_LABEL_MAX_CHARS = 75;
+/** Notification fallback text: kept short, the blocks carry the content. */
+const FALLBACK_TEXT_MAX_CHARS = 300;
+/** Every action_id Baton sends starts with this, so the action listener matches only ours. */
+export const ACTION_ID_PREFIX = "baton:";
+
+export interface SlackMessageBody {
+  text: string;
+  blocks: SlackBlock[];
+}
+
+export type SlackBlock =
+  | { type: "section"; text: { type: "mrkdwn" | "plain_text"; text: string; verbatim?: boolean } }
+  | { type: "actions"; block_id: string; elements: SlackButtonElement[] };
+
+export interface SlackButtonElement {
+  type: "button";
+  action_id: string;
+  value: string;
+  text: { type: "plain_text"; text: string; emoji: boolean };
+  style?: "primary" | "danger";
+}
+
+export function renderOutbound(message: OutboundMessage): SlackMessageBody {
+  const plain = message.format === "plain";
+  const body = plain ? escapeMrkdwn(message.text) : markdownToMrkdwn(message.text);
+  const sections = splitForSections(body === "" ? " " : body).map<SlackBlock>((text) => ({
+    type: "section",
+    // `verbatim` stops Slack from auto-linking and formatting plain text.
+    text: plain ? { type: "mrkdwn", text, verbatim: true } : { type: "mrkdwn", text },
+  }));
+  const actionBlocks = (message.buttons ?? []).filter((row) => row.length > 0).map(buttonRow);
+  const blocks = [...sections.slice(0, MESSAGE_MAX_BLOCKS - actionBlocks.length), ...actionBlocks];
+  return { text: fallbackText(message.text), blocks };
+}
+
+/** Same content as plain text with no blocks: the resend when Slack refuses the formatted form. */
+export function renderPlainFallback(message: OutboundMessage): { text: string; blocks: [] } {
+  return { text: escapeMrkdwn(message.text), blocks: [] };
+}
+
+export function actionIdFor(button: Button): string {
+  return ACTION_ID_PREFIX + button.id;
+}
+
+export function buttonIdFromActionId(actionId: string): string | undefined {
+  return actionId.startsWith(ACTION_ID_PREFIX) ? actionId.slice(ACTION_ID_PREFIX.length) : undefined;
+}
+
+function buttonRow(row: Button[], index: number): SlackBlock {
+  return {
+    type: "actions",
+    block_id: `baton_row_${index}`,
+    elements: row.map((button) => {
+      const element: SlackButtonElement = {
+        type: "button",
+        action_id: actionIdFor(button),
+        value: button.id,
+        text: { type: "plain_text", text: button.label.slice(0, BUTTON_LABEL_MAX_CHARS), emoji: true },
+      };
+      if (button.style === "primary" || button.style === "danger") element.style = button.style;
+      return element;
+    }),
+  };
+}
+
+function fallbackText(markdown: string): string {
+  const flat = markdown.replace(/\s+/g, " ").trim();
+  const short = flat.length > FALLBACK_TEXT_MAX_CHARS ? `${flat.slice(0, FALLBACK_TEXT_MAX_CHARS - 1)}…` : flat;
+  return escapeMrkdwn(short || " ");
+}
+
+/**
+ * Splits mrkdwn into pieces of at most SECTION_TEXT_MAX_CHARS, on paragraph or line boundaries.
+ * A code block cut in two is closed at the end of one piece and reopened in the next.
+ */
+export function splitForSections(text: string, limit = SECTION_TEXT_MAX_CHARS): string[] {
+  if (text.length <= limit) return [text];
+  const FENCE = "```";
+  const REOPEN = FENCE;
+  // Room for a closing fence (and its newline) in every piece.
+  const budget = limit - (FENCE.length + 1);
+  const pieces: string[] = [];
+  let current: string | null = null;
+  let inFence = false;
+
+  const flush = () => {
+    if (current === null) return;
+    pieces.push(inFence ? `${current}\n${FENCE}` : current);
+    current = inFence ? REOPEN : null;
+  };
+  const isFreshPiece = () => current === null || (inFence && current === REOPEN);
+
+  for (const rawLine of text.split("\n")) {
+    let line = rawLine;
+    for (;;) {
+      const candidate: string = current === null ? line : `${current}\n${line}`;
+      if (candidate.length <= budget) {
+        current = candidate;
+        break;
+      }
+      if (!isFreshPiece()) {
+        flush();
+        continue;
+      }
+      // A single line longer than a whole piece is hard-cut.
+      const prefix: string = current === null ? "" : `${current}\n`;
+      const room = budget - prefix.length;
+      current = prefix + line.slice(0, room);
+      line = line.slice(room);
+      flush();
+    }
+    if (rawLine.trimStart().startsWith(FENCE)) inFence = !inFence;
+  }
+  if (current !== null && !(inFence && current === REOPEN)) pieces.push(current);
+  return pieces;
+}

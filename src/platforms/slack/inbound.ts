@@ -1,0 +1,140 @@
+// Slack events → InboundMessage / ActionPress. This is where addressing is decided:
+//  - a mention in a channel opens a conversation in the Slack thread under that message;
+//  - later messages in a thread the bot is in (it was mentioned there or posted there) need no mention;
+//  - a DM is always addressed; a thread inside a DM is a route of its own;
+//  - other channel chatter is dropped here unless its route is in `listen_all_in`.
+import type { InboundMessage, PlatformUser } from "../contract.js";
+import type { SlackFileObject } from "./files.js";
+import { BoundedSet } from "./memory.js";
+import { channelRouteOf, formatSlackRoute, parseSlackRoute, qualifiedUserId } from "./routes.js";
+
+/** Threads the bot is in, remembered in memory only. */
+const KNOWN_THREADS_CAPACITY = 20_000;
+/** Message keys already handled (Slack sends both `message` and `app_mention` for one mention). */
+const SEEN_MESSAGES_CAPACITY = 20_000;
+
+/** Message subtypes that are a person writing; every other subtype (edits, joins, bots…) is ignored. */
+const HUMAN_SUBTYPES = new Set([undefined, "file_share", "thread_broadcast", "me_message"]);
+
+/** The fields of a Slack `message` / `app_mention` event Baton reads. */
+export interface SlackMessageEvent {
+  type: string;
+  subtype?: string;
+  channel?: string;
+  channel_type?: "channel" | "group" | "im" | "mpim" | "app_home";
+  user?: string;
+  bot_id?: string;
+  text?: string;
+  ts?: string;
+  thread_ts?: string;
+  parent_user_id?: string;
+  team?: string;
+  files?: SlackFileObject[];
+}
+
+export interface MessageTranslatorOptions {
+  instance: string;
+  botUserId: string;
+  /** Workspace of the bot, used when an event carries no team. */
+  teamId: string;
+  listenAllIn: readonly string[];
+}
+
+/** An addressed message, before its files are downloaded. */
+export interface TranslatedMessage {
+  message: InboundMessage;
+  files: SlackFileObject[];
+  channel: string;
+}
+
+export class MessageTranslator {
+  private readonly knownThreads = new BoundedSet(KNOWN_THREADS_CAPACITY);
+  private readonly seenMessages = new BoundedSet(SEEN_MESSAGES_CAPACITY);
+  private readonly listenAll: Set<string>;
+
+  constructor(private readonly options: MessageTranslatorOptions) {
+    this.listenAll = new Set(options.listenAllIn);
+  }
+
+  /** The bot posted in a thread: later messages there are addressed to it. */
+  rememberThread(channel: string, threadTs: string): void {
+    this.knownThreads.add(`${channel}:${threadTs}`);
+  }
+
+  /** Returns the message to hand to the core, or undefined when it is not for the bot. */
+  translate(event: SlackMessageEvent, bodyTeamId?: string): TranslatedMessage | undefined {
+    const { channel, ts, user } = event;
+    if (!channel || !ts || !user) return undefined;
+    if (event.bot_id || user === this.options.botUserId) return undefined;
+    if (!HUMAN_SUBTYPES.has(event.subtype)) return undefined;
+    // One mention arrives twice (message + app_mention), and Slack may redeliver either.
+    if (!this.seenMessages.addIfNew(`${channel}:${ts}`)) return undefined;
+
+    const team = event.team ?? bodyTeamId ?? this.options.teamId;
+    const rawText = event.text ?? "";
+    const mentioned = rawText.includes(`<@${this.options.botUserId}>`) || rawText.includes(`<@${this.options.botUserId}|`) || event.type === "app_mention";
+    const direct = event.channel_type === "im" || (event.channel_type === undefined && channel.startsWith("D"));
+    const text = slackTextToPlain(rawText, this.options.botUserId);
+    const base = { user: userOf(user), text, messageId: ts } satisfies Partial<InboundMessage>;
+
+    if (direct) {
+      const route = formatSlackRoute({ instance: this.options.instance, team, channel, threadTs: event.thread_ts });
+      return { message: { ...base, route, addressed: true, direct: true }, files: event.files ?? [], channel };
+    }
+
+    // In a channel the conversation lives in the thread: under the mention, or the thread it is in.
+    const threadTs = event.thread_ts ?? ts;
+    const threadKey = `${channel}:${threadTs}`;
+    const route = formatSlackRoute({ instance: this.options.instance, team, channel, threadTs });
+    const inKnownThread = event.thread_ts !== undefined && (this.knownThreads.has(threadKey) || event.parent_user_id === this.options.botUserId);
+    const addressed = mentioned || inKnownThread || this.listensToAll(route);
+    if (!addressed) return undefined;
+    if (mentioned || inKnownThread) this.knownThreads.add(threadKey);
+    return { message: { ...base, route, addressed: true, direct: false }, files: event.files ?? [], channel };
+  }
+
+  private listensToAll(route: string): boolean {
+    if (this.listenAll.has(route)) return true;
+    const parsed = parseSlackRoute(route);
+    return parsed !== undefined && this.listenAll.has(channelRouteOf(parsed));
+  }
+}
+
+export function userOf(slackUserId: string, name?: string): PlatformUser {
+  return name ? { id: qualifiedUserId(slackUserId), name } : { id: qualifiedUserId(slackUserId) };
+}
+
+/**
+ * Slack's message markup → the plain text a person meant: the bot's own mention removed, other
+ * mentions and channels by name, links as `label (url)`, and `&amp; &lt; &gt;` unescaped.
+ */
+export function slackTextToPlain(text: string, botUserId?: string): string {
+  let out = text;
+  if (botUserId) out = out.replace(new RegExp(`<@${botUserId}(?:\\|[^>]*)?>`, "g"), "");
+  out = out.replace(/<([^<>]*)>/g, (_match, inner: string) => {
+    const [target, label] = splitOnce(inner, "|");
+    if (target.startsWith("@")) return `@${label ?? target.slice(1)}`;
+    if (target.startsWith("#")) return `#${label ?? target.slice(1)}`;
+    if (target.startsWith("!")) return `@${label ?? target.slice(1).split("^")[0]}`;
+    const url = target.startsWith("mailto:") ? target.slice("mailto:".length) : target;
+    return label && label !== url ? `${label} (${url})` : url;
+  });
+  return out
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&")
+    .replace(/^[ \t]+|[ \t]+$/g, "")
+    .trim();
+}
+
+function splitOnce(text: string, separator: string): [string, string | undefined] {
+  const index = text.indexOf(separator);
+  return index < 0 ? [text, undefined] : [text.slice(0, index), text.slice(index + 1)];
+}
+
+/** `/baton <cmd> …` → `/<cmd> …` as if typed; a bare `/baton` asks for help. */
+export function slashCommandText(text: string | undefined): string {
+  const trimmed = (text ?? "").trim();
+  if (trimmed === "") return "/help";
+  return trimmed.startsWith("/") ? trimmed : `/${trimmed}`;
+}

@@ -1,0 +1,44 @@
+// Small bounded in-memory sets. Baton persists nothing about Slack: after a restart a thread needs
+// one new mention, and events Slack redelivers across the restart are the only duplicates possible.
+
+/** A set that forgets its oldest entries beyond `capacity`. */
+export class BoundedSet {
+  private readonly entries = new Set<string>();
+  constructor(private readonly capacity: number) {}
+
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
+  add(key: string): void {
+    this.entries.delete(key);
+    this.entries.add(key);
+    if (this.entries.size > this.capacity) {
+      const oldest = this.entries.values().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+  }
+
+  /** Adds the key; returns false when it was already there (a duplicate). */
+  addIfNew(key: string): boolean {
+    if (this.entries.has(key)) return false;
+    this.add(key);
+    return true;
+  }
+}
+
+/** Runs tasks one after another per key (a channel's messages, a route's inbound events keep their order). */
+export class KeyedQueue {
+  private readonly chains = new Map<string, Promise<unknown>>();
+
+  run<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const result = (this.chains.get(key) ?? Promise.resolve()).then(task, task);
+    const settled = result.catch(() => undefined);
+    this.chains.set(key, settled);
+    // Forget idle keys so the map does not grow with every channel ever seen.
+    void settled.then(() => {
+      if (this.chains.get(key) === settled) this.chains.delete(key);
+    });
+    return result;
+  }
+}

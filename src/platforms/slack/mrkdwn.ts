@@ -1,0 +1,181 @@
+// CommonMark + GFM → Slack mrkdwn. Parsed once with mdast (micromark + GFM) and printed to Slack's
+// dialect, because Slack's own markup differs in the places that matter: `*bold*`, `_italic_`,
+// `~strike~`, links as `<url|label>`, no headings, no tables, no nested-list syntax, and `& < >`
+// must be escaped everywhere.
+import { fromMarkdown } from "mdast-util-from-markdown";
+import { gfmFromMarkdown } from "mdast-util-gfm";
+import { gfm } from "micromark-extension-gfm";
+import type { Definition, List, ListItem, Nodes, Parents, PhrasingContent, Root, Table } from "mdast";
+
+/** Escapes the three characters Slack treats as control characters in any text field. */
+export function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+const BULLETS = ["•", "◦", "▪"];
+const LIST_INDENT = "    ";
+
+interface RenderContext {
+  definitions: Map<string, Definition>;
+}
+
+export function markdownToMrkdwn(markdown: string): string {
+  const tree: Root = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  const context: RenderContext = { definitions: new Map() };
+  collectDefinitions(tree, context.definitions);
+  return renderBlocks(tree.children, context).trim();
+}
+
+function collectDefinitions(node: Nodes, into: Map<string, Definition>): void {
+  if (node.type === "definition") into.set(node.identifier, node);
+  if ("children" in node) for (const child of node.children) collectDefinitions(child as Nodes, into);
+}
+
+function renderBlocks(nodes: readonly Nodes[], context: RenderContext): string {
+  return nodes
+    .map((node) => renderBlock(node, context))
+    .filter((text) => text !== "")
+    .join("\n\n");
+}
+
+function renderBlock(node: Nodes, context: RenderContext): string {
+  switch (node.type) {
+    case "paragraph":
+      return renderInline(node.children, context);
+    case "heading":
+      // Slack has no headings: a bold line reads as one.
+      return `*${plainText(node)}*`;
+    case "thematicBreak":
+      return "──────────";
+    case "blockquote":
+      return renderBlocks(node.children, context)
+        .split("\n")
+        .map((line) => `> ${line}`)
+        .join("\n");
+    case "list":
+      return renderList(node, 0, context);
+    case "code":
+      // The language tag is dropped: Slack would print it as the first line of the block.
+      return fence(escapeMrkdwn(node.value));
+    case "html":
+      return escapeMrkdwn(node.value);
+    case "table":
+      return renderTable(node);
+    case "definition":
+      return "";
+    case "footnoteDefinition":
+      return `[${escapeMrkdwn(node.label ?? node.identifier)}]: ${renderBlocks(node.children, context)}`;
+    default:
+      return "children" in node ? renderInline(node.children as PhrasingContent[], context) : renderInline([node as PhrasingContent], context);
+  }
+}
+
+function fence(body: string): string {
+  return "```\n" + body + "\n```";
+}
+
+function renderList(list: List, depth: number, context: RenderContext): string {
+  const start = list.start ?? 1;
+  return list.children
+    .map((item, index) => {
+      const marker = list.ordered ? `${start + index}.` : BULLETS[Math.min(depth, BULLETS.length - 1)];
+      return renderListItem(item, marker, depth, context);
+    })
+    .join("\n");
+}
+
+function renderListItem(item: ListItem, marker: string, depth: number, context: RenderContext): string {
+  const indent = LIST_INDENT.repeat(depth);
+  const checkbox = item.checked === true ? "☑ " : item.checked === false ? "☐ " : "";
+  const lines: string[] = [];
+  let first = true;
+  for (const child of item.children) {
+    if (child.type === "list") {
+      lines.push(renderList(child, depth + 1, context));
+      continue;
+    }
+    const text = renderBlock(child, context);
+    const childLines = text.split("\n");
+    if (first) {
+      lines.push(`${indent}${marker} ${checkbox}${childLines[0]}`);
+      childLines.slice(1).forEach((line) => lines.push(`${indent}${LIST_INDENT}${line}`));
+      first = false;
+    } else {
+      childLines.forEach((line) => lines.push(`${indent}${LIST_INDENT}${line}`));
+    }
+  }
+  if (first) lines.unshift(`${indent}${marker} ${checkbox}`.trimEnd());
+  return lines.join("\n");
+}
+
+/** Tables become a monospace block with padded columns: the only way Slack keeps them aligned. */
+function renderTable(table: Table): string {
+  const rows = table.children.map((row) => row.children.map((cell) => plainText(cell)));
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i])).join(" | ").trimEnd();
+  const out = rows.map(line);
+  if (out.length > 0) out.splice(1, 0, widths.map((w) => "-".repeat(Math.max(w, 1))).join("-+-"));
+  return fence(escapeMrkdwn(out.join("\n")));
+}
+
+function renderInline(nodes: readonly PhrasingContent[], context: RenderContext): string {
+  return nodes.map((node) => renderPhrasing(node, context)).join("");
+}
+
+function renderPhrasing(node: PhrasingContent, context: RenderContext): string {
+  switch (node.type) {
+    case "text":
+      return escapeMrkdwn(node.value);
+    case "strong":
+      return wrap("*", renderInline(node.children, context));
+    case "emphasis":
+      return wrap("_", renderInline(node.children, context));
+    case "delete":
+      return wrap("~", renderInline(node.children, context));
+    case "inlineCode":
+      return "`" + escapeMrkdwn(node.value) + "`";
+    case "break":
+      return "\n";
+    case "link":
+      return slackLink(node.url, plainText(node));
+    case "image":
+      return slackLink(node.url, node.alt || node.url);
+    case "linkReference": {
+      const definition = context.definitions.get(node.identifier);
+      return definition ? slackLink(definition.url, plainText(node)) : escapeMrkdwn(`[${plainText(node)}]`);
+    }
+    case "imageReference": {
+      const definition = context.definitions.get(node.identifier);
+      return definition ? slackLink(definition.url, node.alt || definition.url) : escapeMrkdwn(`[${node.alt ?? ""}]`);
+    }
+    case "footnoteReference":
+      return `[${escapeMrkdwn(node.label ?? node.identifier)}]`;
+    case "html":
+      return escapeMrkdwn(node.value);
+    default:
+      return "";
+  }
+}
+
+/** Slack needs the markers flush against the text; whitespace inside moves outside. */
+function wrap(marker: string, inner: string): string {
+  const match = /^(\s*)([\s\S]*?)(\s*)$/.exec(inner);
+  if (!match || match[2] === "") return inner;
+  return `${match[1]}${marker}${match[2]}${marker}${match[3]}`;
+}
+
+function slackLink(url: string, label: string): string {
+  // `|` and `>` would end the label early; `<` and `&` must be escaped anyway.
+  const safeUrl = url.replace(/&/g, "&amp;").replace(/</g, "%3C").replace(/>/g, "%3E").replace(/\|/g, "%7C");
+  const safeLabel = escapeMrkdwn(label).replace(/\|/g, "¦");
+  if (!label || label === url) return `<${safeUrl}>`;
+  return `<${safeUrl}|${safeLabel}>`;
+}
+
+function plainText(node: Nodes | Parents): string {
+  if ("value" in node && typeof node.value === "string") return node.value;
+  if (node.type === "image") return node.alt ?? "";
+  if ("children" in node) return (node.children as Nodes[]).map(plainText).join("");
+  return "";
+}
