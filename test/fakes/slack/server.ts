@@ -1,0 +1,314 @@
+// A small, honest fake of Slack for tests: the Web API methods Baton calls, over real HTTP on
+// 127.0.0.1, plus the Socket Mode WebSocket (socket.ts). Reach it with
+// `clientOptions.slackApiUrl = fake.apiUrl` (`http://127.0.0.1:PORT/api/`).
+//
+// Covers: auth.test (with the `x-oauth-scopes` header), apps.connections.open (app token only),
+// chat.postMessage / chat.update / chat.delete / chat.postEphemeral (checks the token, `text` or
+// `blocks` present, section text ≤ 3000, ≤ 50 blocks, button labels ≤ 75, known ts for updates),
+// reactions.add / reactions.remove (already_reacted / no_reaction), assistant.threads.setStatus
+// (missing_scope unless granted), file downloads at /files/<id> (Bearer bot token required).
+// Injected failures: `rateLimitNext(method, seconds)` answers HTTP 429 + Retry-After +
+// `{ok:false,error:"ratelimited"}`; `failNext(method, error)` answers `{ok:false,error}`.
+// Not covered: pagination, conversations.* , users.*, files.upload, Enterprise Grid, real
+// rate-limit tiers (only what a test injects), message formatting validation beyond lengths.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { FakeSocketMode } from "./socket.js";
+
+export interface FakeSlackOptions {
+  botToken?: string;
+  appToken?: string;
+  teamId?: string;
+  teamName?: string;
+  botUserId?: string;
+  botName?: string;
+  scopes?: string[];
+}
+
+export interface RecordedCall {
+  method: string;
+  params: Record<string, any>;
+  /** Epoch ms when the request arrived. */
+  at: number;
+  /** Answer given: "ok", an error code, or "ratelimited". */
+  outcome: string;
+}
+
+export interface FakeMessage {
+  channel: string;
+  ts: string;
+  thread_ts?: string;
+  text?: string;
+  blocks?: any[];
+  user: string;
+  deleted?: boolean;
+}
+
+const SECTION_TEXT_MAX = 3000;
+const MAX_BLOCKS = 50;
+const BUTTON_LABEL_MAX = 75;
+
+export class FakeSlack {
+  readonly options: Required<FakeSlackOptions>;
+  readonly socket = new FakeSocketMode();
+  readonly calls: RecordedCall[] = [];
+  readonly messages: FakeMessage[] = [];
+  readonly ephemerals: Array<{ channel: string; user: string; text?: string; blocks?: any[]; thread_ts?: string }> = [];
+  readonly reactions = new Set<string>();
+  private readonly injected = new Map<string, Array<{ kind: "ratelimit"; seconds: number } | { kind: "error"; error: string }>>();
+  private readonly files = new Map<string, Buffer>();
+  private server?: Server;
+  private port = 0;
+  private tsCounter = 0;
+  private eventCounter = 0;
+
+  constructor(options: FakeSlackOptions = {}) {
+    this.options = {
+      botToken: options.botToken ?? "xoxb-fake-bot-token",
+      appToken: options.appToken ?? "xapp-fake-app-token",
+      teamId: options.teamId ?? "T0FAKE",
+      teamName: options.teamName ?? "Fake Team",
+      botUserId: options.botUserId ?? "U0BATON",
+      botName: options.botName ?? "baton",
+      scopes: options.scopes ?? ["app_mentions:read", "chat:write", "channels:history", "groups:history", "im:history", "mpim:history", "commands", "reactions:write", "files:read"],
+    };
+  }
+
+  get apiUrl(): string {
+    return `http://127.0.0.1:${this.port}/api/`;
+  }
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => void this.onRequest(req, res));
+    this.server.on("upgrade", (req, socket, head) => {
+      if ((req.url ?? "").startsWith("/socket")) this.socket.handleUpgrade(req, socket, head);
+      else socket.destroy();
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    await this.socket.close();
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  // ── test controls ────────────────────────────────────────────────────────────────────────
+
+  rateLimitNext(method: string, seconds: number): void {
+    this.inject(method, { kind: "ratelimit", seconds });
+  }
+
+  failNext(method: string, error: string): void {
+    this.inject(method, { kind: "error", error });
+  }
+
+  addFile(id: string, content: Buffer | string): string {
+    this.files.set(id, Buffer.from(content));
+    return `${this.baseUrl}/files/${id}`;
+  }
+
+  callsTo(method: string): RecordedCall[] {
+    return this.calls.filter((call) => call.method === method);
+  }
+
+  /** Messages the bot posted in a channel (optionally one thread), in order. */
+  botMessages(channel: string, threadTs?: string): FakeMessage[] {
+    return this.messages.filter((m) => m.channel === channel && !m.deleted && (threadTs === undefined || m.thread_ts === threadTs));
+  }
+
+  /** A timestamp like Slack's, unique and increasing. */
+  nextTs(): string {
+    this.tsCounter += 1;
+    return `${1_700_000_000 + this.tsCounter}.${String(this.tsCounter).padStart(6, "0")}`;
+  }
+
+  /** Delivers an Events API event over the socket; resolves with the ack. */
+  event(event: Record<string, unknown>): { envelopeId: string; eventId: string; payload: Record<string, unknown>; acked: Promise<Record<string, unknown>> } {
+    this.eventCounter += 1;
+    const eventId = `Ev${String(this.eventCounter).padStart(8, "0")}`;
+    const payload = {
+      token: "verification-token-unused",
+      team_id: this.options.teamId,
+      api_app_id: "A0FAKE",
+      event: { event_ts: event.ts, ...event },
+      type: "event_callback",
+      event_id: eventId,
+      event_time: Math.floor(Date.now() / 1000),
+    };
+    const { envelopeId, acked } = this.socket.deliver("events_api", payload);
+    return { envelopeId, eventId, payload, acked };
+  }
+
+  slashCommand(fields: { user_id: string; channel_id: string; text: string; command?: string }): Promise<Record<string, unknown>> {
+    return this.socket.deliver("slash_commands", {
+      token: "verification-token-unused",
+      team_id: this.options.teamId,
+      team_domain: "fake",
+      channel_name: "general",
+      user_name: fields.user_id.toLowerCase(),
+      command: fields.command ?? "/baton",
+      response_url: `${this.baseUrl}/response/${this.nextTs()}`,
+      trigger_id: `trig.${this.nextTs()}`,
+      api_app_id: "A0FAKE",
+      ...fields,
+    }).acked;
+  }
+
+  /** A press on a button of a message the bot posted. */
+  pressButton(fields: { user_id: string; message: FakeMessage; action_id: string }): Promise<Record<string, unknown>> {
+    const { message } = fields;
+    const button = (message.blocks ?? []).flatMap((b: any) => b.elements ?? []).find((e: any) => e.action_id === fields.action_id);
+    if (!button) throw new Error(`no button ${fields.action_id} on message ${message.ts}`);
+    return this.socket.deliver("interactive", {
+      type: "block_actions",
+      user: { id: fields.user_id, username: fields.user_id.toLowerCase(), name: fields.user_id.toLowerCase(), team_id: this.options.teamId },
+      api_app_id: "A0FAKE",
+      token: "verification-token-unused",
+      container: { type: "message", message_ts: message.ts, channel_id: message.channel, is_ephemeral: false, thread_ts: message.thread_ts },
+      trigger_id: `trig.${this.nextTs()}`,
+      team: { id: this.options.teamId, domain: "fake" },
+      channel: { id: message.channel, name: "general" },
+      message: { type: "message", ts: message.ts, thread_ts: message.thread_ts, text: message.text, blocks: message.blocks, user: this.options.botUserId },
+      response_url: `${this.baseUrl}/response/${this.nextTs()}`,
+      actions: [{ action_id: button.action_id, block_id: "b", value: button.value, type: "button", text: button.text, action_ts: String(Date.now() / 1000) }],
+    }).acked;
+  }
+
+  // ── HTTP ─────────────────────────────────────────────────────────────────────────────────
+
+  private inject(method: string, failure: { kind: "ratelimit"; seconds: number } | { kind: "error"; error: string }): void {
+    const list = this.injected.get(method) ?? [];
+    list.push(failure);
+    this.injected.set(method, list);
+  }
+
+  private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", this.baseUrl);
+    if (req.method === "GET" && url.pathname.startsWith("/files/")) return this.serveFile(req, res, url.pathname.slice("/files/".length));
+    if (!url.pathname.startsWith("/api/")) return void res.writeHead(404).end();
+    const method = url.pathname.slice("/api/".length);
+    const params = await readParams(req);
+    const record: RecordedCall = { method, params, at: Date.now(), outcome: "ok" };
+    this.calls.push(record);
+
+    const token = (req.headers.authorization ?? "").replace(/^Bearer /, "");
+    const injected = this.injected.get(method)?.shift();
+    if (injected?.kind === "ratelimit") {
+      record.outcome = "ratelimited";
+      res.writeHead(429, { "content-type": "application/json", "retry-after": String(injected.seconds) });
+      return void res.end(JSON.stringify({ ok: false, error: "ratelimited" }));
+    }
+    const answer = injected?.kind === "error" ? { ok: false, error: injected.error } : this.answer(method, params, token);
+    record.outcome = answer.ok ? "ok" : String(answer.error);
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if (token === this.options.botToken) headers["x-oauth-scopes"] = this.options.scopes.join(",");
+    res.writeHead(200, headers).end(JSON.stringify(answer));
+  }
+
+  private answer(method: string, params: Record<string, any>, token: string): Record<string, unknown> {
+    if (method === "apps.connections.open") {
+      if (token !== this.options.appToken) return { ok: false, error: token.startsWith("xoxb-") ? "not_allowed_token_type" : "invalid_auth" };
+      return { ok: true, url: `ws://127.0.0.1:${this.port}/socket?ticket=${this.nextTs()}` };
+    }
+    if (token !== this.options.botToken) return { ok: false, error: token.startsWith("xapp-") ? "not_allowed_token_type" : "invalid_auth" };
+    const o = this.options;
+    switch (method) {
+      case "auth.test":
+        return { ok: true, url: "https://fake.slack.com/", team: o.teamName, user: o.botName, team_id: o.teamId, user_id: o.botUserId, bot_id: "B0BATON", is_enterprise_install: false };
+      case "chat.postMessage": {
+        const invalid = validateMessage(params);
+        if (invalid) return { ok: false, error: invalid };
+        const message: FakeMessage = { channel: params.channel, ts: this.nextTs(), thread_ts: params.thread_ts, text: params.text, blocks: params.blocks, user: o.botUserId };
+        this.messages.push(message);
+        return { ok: true, channel: params.channel, ts: message.ts, message: { ...message, type: "message" } };
+      }
+      case "chat.update": {
+        const message = this.messages.find((m) => m.channel === params.channel && m.ts === params.ts && !m.deleted);
+        if (!message) return { ok: false, error: "message_not_found" };
+        const invalid = validateMessage(params);
+        if (invalid) return { ok: false, error: invalid };
+        message.text = params.text;
+        if (params.blocks !== undefined) message.blocks = params.blocks;
+        return { ok: true, channel: params.channel, ts: params.ts, text: params.text };
+      }
+      case "chat.delete": {
+        const message = this.messages.find((m) => m.channel === params.channel && m.ts === params.ts && !m.deleted);
+        if (!message) return { ok: false, error: "message_not_found" };
+        message.deleted = true;
+        return { ok: true, channel: params.channel, ts: params.ts };
+      }
+      case "chat.postEphemeral": {
+        if (!params.user) return { ok: false, error: "user_not_found" };
+        const invalid = validateMessage(params);
+        if (invalid) return { ok: false, error: invalid };
+        this.ephemerals.push({ channel: params.channel, user: params.user, text: params.text, blocks: params.blocks, thread_ts: params.thread_ts });
+        return { ok: true, message_ts: this.nextTs() };
+      }
+      case "reactions.add":
+      case "reactions.remove": {
+        const key = `${params.channel}:${params.timestamp}:${params.name}`;
+        if (method === "reactions.add") {
+          if (this.reactions.has(key)) return { ok: false, error: "already_reacted" };
+          this.reactions.add(key);
+        } else if (!this.reactions.delete(key)) return { ok: false, error: "no_reaction" };
+        return { ok: true };
+      }
+      case "assistant.threads.setStatus":
+        if (!o.scopes.includes("assistant:write")) return { ok: false, error: "missing_scope", needed: "assistant:write" };
+        return { ok: true };
+      default:
+        return { ok: false, error: "unknown_method" };
+    }
+  }
+
+  private serveFile(req: IncomingMessage, res: ServerResponse, id: string): void {
+    this.calls.push({ method: "GET /files", params: { id }, at: Date.now(), outcome: "ok" });
+    if (req.headers.authorization !== `Bearer ${this.options.botToken}`) return void res.writeHead(403).end("forbidden");
+    const content = this.files.get(id);
+    if (!content) return void res.writeHead(404).end();
+    res.writeHead(200, { "content-type": "application/octet-stream", "content-length": String(content.length) }).end(content);
+  }
+}
+
+function validateMessage(params: Record<string, any>): string | undefined {
+  if (!params.channel) return "channel_not_found";
+  const blocks: any[] | undefined = params.blocks;
+  if ((params.text === undefined || params.text === "") && (!blocks || blocks.length === 0)) return "no_text";
+  if (!blocks) return undefined;
+  if (!Array.isArray(blocks) || blocks.length > MAX_BLOCKS) return "invalid_blocks";
+  for (const block of blocks) {
+    if (block.type === "section" && (typeof block.text?.text !== "string" || block.text.text.length > SECTION_TEXT_MAX || block.text.text.length === 0)) return "invalid_blocks";
+    if (block.type === "actions") {
+      for (const element of block.elements ?? []) if ((element.text?.text ?? "").length > BUTTON_LABEL_MAX || !element.action_id) return "invalid_blocks";
+    }
+  }
+  return undefined;
+}
+
+/** Slack's clients send form-encoded bodies with JSON-encoded objects; some send JSON. */
+async function readParams(req: IncomingMessage): Promise<Record<string, any>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const raw = Buffer.concat(chunks).toString("utf8");
+  if ((req.headers["content-type"] ?? "").includes("application/json")) return raw ? JSON.parse(raw) : {};
+  const params: Record<string, any> = {};
+  for (const [key, value] of new URLSearchParams(raw)) {
+    params[key] = /^[[{]/.test(value) ? safeJson(value) : value;
+  }
+  return params;
+}
+
+function safeJson(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}

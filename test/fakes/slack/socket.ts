@@ -1,0 +1,144 @@
+// Socket Mode half of the Slack fake: the WebSocket Slack opens to an app.
+//
+// Covers: `hello` on connect; envelopes `{envelope_id, type, payload, retry_attempt}` of type
+// events_api / slash_commands / interactive; ack checking (`{envelope_id}` must name an envelope
+// that was sent and not yet acked); redelivery of unacked envelopes on the next connection with
+// retry_attempt + 1, as Slack does; dropping the connection abruptly; a `disconnect` message.
+// Not covered: Slack's server pings, `accepts_response_payload` responses, several connections at once.
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import { WebSocketServer, type WebSocket } from "ws";
+
+export type EnvelopeType = "events_api" | "slash_commands" | "interactive";
+
+export interface Envelope {
+  envelope_id: string;
+  type: EnvelopeType;
+  payload: Record<string, unknown>;
+  retry_attempt: number;
+  retry_reason: string;
+  accepts_response_payload: boolean;
+}
+
+interface PendingEnvelope {
+  envelope: Envelope;
+  acked: (ack: Record<string, unknown>) => void;
+}
+
+export class FakeSocketMode {
+  private readonly wss = new WebSocketServer({ noServer: true });
+  private current?: WebSocket;
+  private readonly pending = new Map<string, PendingEnvelope>();
+  private readonly waitingForConnection: Array<() => void> = [];
+  /** Every envelope sent, redeliveries included, in order. */
+  readonly sent: Envelope[] = [];
+  /** Every ack received. */
+  readonly acks: Array<Record<string, unknown>> = [];
+  /** Acks that named no outstanding envelope (unknown or acked twice). Should stay empty. */
+  readonly protocolErrors: string[] = [];
+  /** Number of connections opened so far. */
+  connections = 0;
+
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    this.wss.handleUpgrade(request, socket, head, (ws) => this.onConnection(ws));
+  }
+
+  get connected(): boolean {
+    return this.current !== undefined && this.current.readyState === this.current.OPEN;
+  }
+
+  /** Sends an envelope (waiting for a connection if there is none); `acked` resolves with the app's ack. */
+  deliver(type: EnvelopeType, payload: Record<string, unknown>): { envelopeId: string; acked: Promise<Record<string, unknown>> } {
+    const envelope: Envelope = {
+      envelope_id: randomUUID(),
+      type,
+      payload,
+      retry_attempt: 0,
+      retry_reason: "",
+      accepts_response_payload: type !== "events_api",
+    };
+    const acked = new Promise<Record<string, unknown>>((resolve) => {
+      this.pending.set(envelope.envelope_id, { envelope, acked: resolve });
+    });
+    void this.whenConnected().then(() => this.transmit(envelope));
+    return { envelopeId: envelope.envelope_id, acked };
+  }
+
+  /** Sends the same envelope again under a new envelope id, as Slack may after a reconnect. */
+  redeliverAs(type: EnvelopeType, payload: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return this.deliver(type, payload).acked;
+  }
+
+  /** Kills the TCP connection with no close frame, as a network failure would. */
+  drop(): void {
+    this.current?.terminate();
+    this.current = undefined;
+  }
+
+  /** Slack's polite way to recycle a connection. */
+  askToReconnect(): void {
+    this.current?.send(JSON.stringify({ type: "disconnect", reason: "refresh_requested" }));
+  }
+
+  unacked(): Envelope[] {
+    return [...this.pending.values()].map((p) => p.envelope);
+  }
+
+  async close(): Promise<void> {
+    for (const client of this.wss.clients) client.terminate();
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  }
+
+  private whenConnected(): Promise<void> {
+    if (this.connected) return Promise.resolve();
+    return new Promise((resolve) => this.waitingForConnection.push(resolve));
+  }
+
+  private transmit(envelope: Envelope): void {
+    if (!this.connected) {
+      // Redelivered on the next connection.
+      return;
+    }
+    this.sent.push({ ...envelope });
+    this.current?.send(JSON.stringify(envelope));
+  }
+
+  private onConnection(ws: WebSocket): void {
+    this.connections += 1;
+    this.current = ws;
+    ws.on("message", (data) => this.onAck(String(data)));
+    ws.on("close", () => {
+      if (this.current === ws) this.current = undefined;
+    });
+    ws.send(JSON.stringify({ type: "hello", num_connections: 1, debug_info: { host: "fake-slack" }, connection_info: { app_id: "A0FAKE" } }));
+    // Unacked envelopes from a lost connection come again, marked as retries.
+    for (const { envelope } of this.pending.values()) {
+      if (this.sent.some((sent) => sent.envelope_id === envelope.envelope_id)) {
+        envelope.retry_attempt += 1;
+        envelope.retry_reason = "timeout";
+        this.transmit(envelope);
+      }
+    }
+    this.waitingForConnection.splice(0).forEach((resolve) => resolve());
+  }
+
+  private onAck(text: string): void {
+    let ack: Record<string, unknown>;
+    try {
+      ack = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      this.protocolErrors.push(`not JSON: ${text.slice(0, 80)}`);
+      return;
+    }
+    this.acks.push(ack);
+    const id = String(ack.envelope_id ?? "");
+    const pending = this.pending.get(id);
+    if (!pending) {
+      this.protocolErrors.push(`ack for unknown or already acked envelope ${id}`);
+      return;
+    }
+    this.pending.delete(id);
+    pending.acked(ack);
+  }
+}
