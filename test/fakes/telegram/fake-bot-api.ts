@@ -1,0 +1,238 @@
+// A small, honest fake of the Telegram Bot API for tests, reached through grammy's `apiRoot`
+// (`POST {apiRoot}/bot{token}/{method}`, JSON bodies) on 127.0.0.1 only.
+//
+// Covers: getMe, deleteWebhook, setWebhook, setMyCommands, long-polling getUpdates (held until an
+// update arrives or `timeout` passes; offsets confirm updates; a second concurrent poller makes the
+// held one fail with 409 as Telegram does), sendMessage, editMessageText (with "message is not
+// modified" and keyboard removal when reply_markup is omitted), deleteMessage,
+// answerCallbackQuery, sendChatAction, getFile + `GET {apiRoot}/file/bot{token}/{path}`. Text with
+// parse_mode HTML is validated (supported tags, balance, entities) and the 4096-character limit is
+// applied to the visible text. A wrong token gets 401. Scripted failures: `failNext(method, error)`
+// answers the next calls with e.g. 429 + `parameters.retry_after`, 400 can't-parse-entities or 409.
+// Users are simulated with `userSends` (entities for /commands and @mentions computed as Telegram
+// does) and `userPresses` (a callback query on a bot message).
+//
+// Does not cover: real flood control (use `budgetViolations` to check pacing), media sending,
+// MarkdownV2, inline mode, webhooks pushed by the fake, message entities returned on sent messages,
+// multipart uploads.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { randomBytes } from "node:crypto";
+import type { Chat, Message, MessageEntity, Update, User } from "grammy/types";
+import { parseTelegramHtml } from "./telegram-html.js";
+import { FakeChats, type BotMessage } from "./fake-chats.js";
+
+export interface ApiCall {
+  method: string;
+  params: Record<string, any>;
+  at: number;
+}
+
+export interface ScriptedError {
+  error_code: number;
+  description: string;
+  parameters?: { retry_after?: number };
+}
+
+export const CONFLICT_409: ScriptedError = { error_code: 409, description: "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running" };
+export const ENTITIES_400: ScriptedError = { error_code: 400, description: "Bad Request: can't parse entities: Can't find end tag corresponding to start tag \"b\"" };
+export const tooManyRequests = (retryAfterSeconds: number): ScriptedError => ({
+  error_code: 429,
+  description: `Too Many Requests: retry after ${retryAfterSeconds}`,
+  parameters: { retry_after: retryAfterSeconds },
+});
+
+const MAX_TEXT_CHARS = 4096;
+
+class ApiFailure extends Error {
+  constructor(readonly failure: ScriptedError) {
+    super(failure.description);
+  }
+}
+const badRequest = (description: string) => new ApiFailure({ error_code: 400, description: `Bad Request: ${description}` });
+
+export class FakeBotApi extends FakeChats {
+  readonly token = `${100000 + Math.floor(Math.random() * 900000)}:${randomBytes(24).toString("base64url")}`;
+  readonly calls: ApiCall[] = [];
+  private server?: Server;
+  private readonly failures = new Map<string, ScriptedError[]>();
+  private readonly updates: Update[] = [];
+  private nextUpdateId = 1;
+  private heldPoll?: { response: ServerResponse; offset: number; timer: NodeJS.Timeout };
+  private readonly files = new Map<string, { path: string; content: Buffer }>();
+  apiRoot = "";
+
+  static async start(bot: Partial<User> = {}): Promise<FakeBotApi> {
+    const fake = new FakeBotApi(bot);
+    await fake.listen();
+    return fake;
+  }
+
+  private async listen(): Promise<void> {
+    const server = createServer((request, response) => void this.route(request, response));
+    this.server = server;
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    this.apiRoot = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  async close(): Promise<void> {
+    if (this.heldPoll) clearTimeout(this.heldPoll.timer);
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  /** The next `times` calls of `method` fail with `error`. */
+  failNext(method: string, error: ScriptedError, times = 1): void {
+    const queue = this.failures.get(method) ?? [];
+    for (let i = 0; i < times; i++) queue.push(error);
+    this.failures.set(method, queue);
+  }
+
+  callsOf(method: string): ApiCall[] {
+    return this.calls.filter((call) => call.method === method);
+  }
+
+  /** A file the user can send; returns what a Document/PhotoSize carries. */
+  addFile(content: Buffer | string): { file_id: string; file_unique_id: string; file_size: number } {
+    const fileId = `file-${randomBytes(6).toString("hex")}`;
+    const buffer = Buffer.isBuffer(content) ? content : Buffer.from(content);
+    this.files.set(fileId, { path: `documents/${fileId}.bin`, content: buffer });
+    return { file_id: fileId, file_unique_id: `u${fileId}`, file_size: buffer.length };
+  }
+
+  protected pushUpdate(update: Omit<Update, "update_id">): Update {
+    const full = { update_id: this.nextUpdateId++, ...update } as Update;
+    this.updates.push(full);
+    if (this.heldPoll) this.answerPoll();
+    return full;
+  }
+
+  private answerPoll(): void {
+    const held = this.heldPoll!;
+    this.heldPoll = undefined;
+    clearTimeout(held.timer);
+    this.reply(held.response, { ok: true, result: this.updates.filter((update) => update.update_id >= held.offset) });
+  }
+
+  private async route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? "/", this.apiRoot);
+    const fileMatch = /^\/file\/bot([^/]+)\/(.+)$/.exec(url.pathname);
+    if (request.method === "GET" && fileMatch) return this.serveFile(fileMatch[1], fileMatch[2], response);
+    const match = /^\/bot([^/]+)\/(\w+)$/.exec(url.pathname);
+    if (!match) return this.reply(response, { ok: false, error_code: 404, description: "Not Found" });
+    const [, token, method] = match;
+    const body = await readBody(request);
+    const params = body.trim() === "" ? {} : (JSON.parse(body) as Record<string, any>);
+    this.calls.push({ method, params, at: Date.now() });
+    if (token !== this.token) return this.reply(response, { ok: false, error_code: 401, description: "Unauthorized" });
+    const scripted = this.failures.get(method)?.shift();
+    if (scripted) return this.reply(response, { ok: false, ...scripted });
+    try {
+      if (method === "getUpdates") return this.getUpdates(params, response);
+      this.reply(response, { ok: true, result: this.handle(method, params) });
+    } catch (error) {
+      if (!(error instanceof ApiFailure)) throw error;
+      this.reply(response, { ok: false, ...error.failure });
+    }
+  }
+
+  private getUpdates(params: Record<string, any>, response: ServerResponse): void {
+    const offset = Number(params.offset ?? 0);
+    // Confirmed updates are gone for good, as on Telegram.
+    while (this.updates.length > 0 && this.updates[0].update_id < offset) this.updates.shift();
+    if (this.heldPoll) {
+      // Telegram ends the older long poll when a second one arrives.
+      const older = this.heldPoll;
+      this.heldPoll = undefined;
+      clearTimeout(older.timer);
+      this.reply(older.response, { ok: false, ...CONFLICT_409 });
+    }
+    const ready = this.updates.filter((update) => update.update_id >= offset).slice(0, Number(params.limit ?? 100));
+    const timeoutMs = Number(params.timeout ?? 0) * 1000;
+    if (ready.length > 0 || timeoutMs === 0) return this.reply(response, { ok: true, result: ready });
+    const timer = setTimeout(() => {
+      if (this.heldPoll?.response === response) this.heldPoll = undefined;
+      this.reply(response, { ok: true, result: [] });
+    }, timeoutMs);
+    this.heldPoll = { response, offset, timer };
+    response.on("close", () => {
+      if (this.heldPoll?.response === response) {
+        clearTimeout(timer);
+        this.heldPoll = undefined;
+      }
+    });
+  }
+
+  private handle(method: string, params: Record<string, any>): unknown {
+    switch (method) {
+      case "getMe":
+        return this.bot;
+      case "deleteWebhook":
+      case "setWebhook":
+      case "setMyCommands":
+        if (method === "setMyCommands" && !(params.commands ?? []).every((c: any) => /^[a-z0-9_]{1,32}$/.test(c.command) && c.description)) throw badRequest("BOT_COMMAND_INVALID");
+        return true;
+      case "sendChatAction":
+        if (!["typing", "upload_document"].includes(params.action)) throw badRequest("wrong parameter action in request");
+        return true;
+      case "answerCallbackQuery":
+        if (String(params.text ?? "").length > 200) throw badRequest("MESSAGE_TOO_LONG");
+        return true;
+      case "sendMessage":
+        return this.recordBotMessage(params.chat_id, params.message_thread_id, this.visibleText(params), params.reply_markup);
+      case "editMessageText":
+        return this.editBotMessage(params.chat_id, params.message_id, this.visibleText(params), params.reply_markup);
+      case "deleteMessage":
+        if (!this.removeBotMessage(params.chat_id, params.message_id)) throw badRequest("message to delete not found");
+        return true;
+      case "getFile": {
+        const file = this.files.get(params.file_id);
+        if (!file) throw badRequest("invalid file_id");
+        return { file_id: params.file_id, file_unique_id: `u${params.file_id}`, file_size: file.content.length, file_path: file.path };
+      }
+      default:
+        throw new ApiFailure({ error_code: 404, description: "Not Found: method not found" });
+    }
+  }
+
+  private visibleText(params: Record<string, any>): string {
+    const raw = String(params.text ?? "");
+    let text = raw;
+    if (params.parse_mode === "HTML") {
+      const parsed = parseTelegramHtml(raw);
+      if (!parsed.ok) throw badRequest(parsed.error.replace(/^Bad Request: /, ""));
+      text = parsed.text;
+    } else if (params.parse_mode !== undefined) {
+      throw badRequest(`unsupported parse_mode ${params.parse_mode}`);
+    }
+    if (text.trim().length === 0) throw badRequest("message text is empty");
+    if (text.length > MAX_TEXT_CHARS) throw badRequest("message is too long");
+    return text;
+  }
+
+  protected editFailure(reason: "missing" | "unchanged"): Error {
+    return reason === "missing"
+      ? badRequest("message to edit not found")
+      : badRequest("message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message");
+  }
+
+  private serveFile(token: string, filePath: string, response: ServerResponse): void {
+    const file = [...this.files.values()].find((candidate) => candidate.path === filePath);
+    if (token !== this.token || !file) return void response.writeHead(404).end();
+    response.writeHead(200, { "content-type": "application/octet-stream", "content-length": file.content.length }).end(file.content);
+  }
+
+  private reply(response: ServerResponse, payload: Record<string, unknown>): void {
+    if (response.writableEnded || response.destroyed) return;
+    const status = payload.ok ? 200 : Number(payload.error_code ?? 500);
+    response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(payload));
+  }
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export type { BotMessage, Chat, Message, MessageEntity };

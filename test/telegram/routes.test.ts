@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { formatTelegramRoute, parseTelegramRoute } from "../../src/platforms/telegram/index.js";
+import { routeSafeName } from "../../src/platforms/telegram/routes.js";
+
+describe("telegram routes", () => {
+  it.each([
+    ["telegram", 111, undefined, "telegram:111"],
+    ["telegram", -1001234567890, undefined, "telegram:-1001234567890"],
+    ["telegram", -1001234567890, 7, "telegram:-1001234567890:7"],
+    ["tg_work", 42, 3, "tg_work:42:3"],
+  ])("round-trips %s %s %s", (instance, chatId, threadId, route) => {
+    expect(formatTelegramRoute(instance, chatId, threadId)).toBe(route);
+    expect(parseTelegramRoute(route, instance)).toEqual(threadId === undefined ? { chatId } : { chatId, threadId });
+  });
+
+  it.each(["slack:T1/C2", "telegram", "telegram:", "telegram:abc", "telegram:1:2:3", "telegram:1:-2", "telegram:1:0", "telegram:1.5", "tg_work:1"])(
+    "rejects %s",
+    (route) => {
+      expect(parseTelegramRoute(route, "telegram")).toBeUndefined();
+    },
+  );
+
+  it("does not take another instance's routes", () => {
+    expect(parseTelegramRoute("telegram_b:5", "telegram")).toBeUndefined();
+  });
+
+  it("makes a folder name without separators", () => {
+    expect(routeSafeName("telegram:-100:7")).toBe("telegram_-100_7");
+  });
+});
