@@ -38,8 +38,10 @@ export interface SlackAdapterTestOptions {
   retryConfig?: { retries: number; factor?: number };
 }
 
-interface QueuedEdit {
+interface PendingEdit {
   message: OutboundMessage;
+  /** Bumped by every edit() that replaces `message`. */
+  version: number;
   done: Promise<void>;
 }
 
@@ -54,8 +56,8 @@ export class SlackAdapter implements PlatformAdapter {
   private status?: TurnStatusIndicator;
   private teamId = "";
   private readonly inboundQueue = new KeyedQueue();
-  /** Edits not yet started, by `channel:ts`: a newer edit replaces the text of a queued one. */
-  private readonly queuedEdits = new Map<string, QueuedEdit>();
+  /** Edits not yet applied, by `channel:ts`: a newer edit replaces the text of a pending one. */
+  private readonly pendingEdits = new Map<string, PendingEdit>();
 
   constructor(
     readonly name: string,
@@ -120,8 +122,8 @@ export class SlackAdapter implements PlatformAdapter {
     const api = this.requireApi();
     const thread = target.threadTs ? { thread_ts: target.threadTs } : {};
     return api.inChannelOrder(target.channel, async () => {
-      const result = await this.withPlainFallback("chat.postMessage", message, (body) =>
-        api.call("chat.postMessage", { channel: target.channel, ...thread, ...body, unfurl_links: false, unfurl_media: false }),
+      const result = await this.withPlainFallback("chat.postMessage", () => message, (body) =>
+        api.call("chat.postMessage", () => ({ channel: target.channel, ...thread, ...body(), unfurl_links: false, unfurl_media: false })),
       );
       const ts = String(result.ts ?? "");
       if (target.threadTs) this.translator?.rememberThread(target.channel, target.threadTs);
@@ -133,18 +135,28 @@ export class SlackAdapter implements PlatformAdapter {
     const target = this.target(route);
     const api = this.requireApi();
     const key = `${target.channel}:${ref.id}`;
-    // Streaming sends many edits; while one waits its turn (or a rate limit) only the newest text matters.
-    const queued = this.queuedEdits.get(key);
-    if (queued) {
-      queued.message = message;
-      return queued.done;
+    // Streaming sends many edits; while one waits its turn or a rate limit, only the newest text matters.
+    const pending = this.pendingEdits.get(key);
+    if (pending) {
+      pending.message = message;
+      pending.version += 1;
+      return pending.done;
     }
-    const entry: QueuedEdit = { message, done: Promise.resolve() };
-    entry.done = api.inChannelOrder(target.channel, async () => {
-      this.queuedEdits.delete(key);
-      await this.withPlainFallback("chat.update", entry.message, (body) => api.call("chat.update", { channel: target.channel, ts: ref.id, ...body }));
-    });
-    this.queuedEdits.set(key, entry);
+    const entry: PendingEdit = { message, version: 1, done: Promise.resolve() };
+    this.pendingEdits.set(key, entry);
+    entry.done = api
+      .inChannelOrder(target.channel, async () => {
+        // Loop while newer text arrived during the request, so the last edit always lands.
+        let sentVersion = 0;
+        const newest = () => {
+          sentVersion = entry.version;
+          return entry.message;
+        };
+        while (sentVersion !== entry.version) {
+          await this.withPlainFallback("chat.update", newest, (body) => api.call("chat.update", () => ({ channel: target.channel, ts: ref.id, ...body() })));
+        }
+      })
+      .finally(() => this.pendingEdits.delete(key));
     return entry.done;
   }
 
@@ -234,15 +246,20 @@ export class SlackAdapter implements PlatformAdapter {
     return result as unknown as Awaited<ReturnType<SlackAdapter["authTest"]>>;
   }
 
-  private async withPlainFallback(method: string, message: OutboundMessage, call: (body: object) => Promise<SlackApiResult>): Promise<SlackApiResult> {
+  /** `call` gets a body factory that renders the newest message at each attempt. */
+  private async withPlainFallback(
+    method: string,
+    message: () => OutboundMessage,
+    call: (body: () => object) => Promise<SlackApiResult>,
+  ): Promise<SlackApiResult> {
     try {
-      return await call(renderOutbound(message));
+      return await call(() => renderOutbound(message()));
     } catch (error) {
       const code = slackErrorCode(error);
       if (!code || !FORMATTING_ERRORS.has(code)) throw toPlatformError(method, error);
       // Never lose the message: Slack refused the formatting, so send the words as they are.
       this.core?.log.warn({ method, code }, "slack: formatted message refused, resending as plain text");
-      return call(renderPlainFallback(message));
+      return call(() => renderPlainFallback(message()));
     }
   }
 

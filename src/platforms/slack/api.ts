@@ -51,12 +51,15 @@ export class SlackApi {
     });
   }
 
-  /** Calls a Web API method, waiting out rate limits; throws PlatformError. */
-  async call(method: string, params: Record<string, unknown> = {}): Promise<SlackApiResult> {
+  /**
+   * Calls a Web API method, waiting out rate limits; throws PlatformError. `params` may be a
+   * function: it is asked again before every attempt, so a retry sends the newest content.
+   */
+  async call(method: string, params: Record<string, unknown> | (() => Record<string, unknown>) = {}): Promise<SlackApiResult> {
     for (let attempt = 0; ; attempt++) {
       await this.waitForPause(method);
       try {
-        return (await this.client.apiCall(method, params)) as SlackApiResult;
+        return (await this.client.apiCall(method, typeof params === "function" ? params() : params)) as SlackApiResult;
       } catch (error) {
         const retryAfterMs = retryAfterOf(error);
         if (retryAfterMs === undefined) throw toPlatformError(method, error);
