@@ -3,7 +3,8 @@
 // Covers: `hello` on connect; envelopes `{envelope_id, type, payload, retry_attempt}` of type
 // events_api / slash_commands / interactive; ack checking (`{envelope_id}` must name an envelope
 // that was sent and not yet acked); redelivery of unacked envelopes on the next connection with
-// retry_attempt + 1, as Slack does; dropping the connection abruptly; a `disconnect` message.
+// retry_attempt + 1, as Slack does; acks lost in transit (`loseAcks`); dropping the connection
+// abruptly; a `disconnect` message.
 // Not covered: Slack's server pings, `accepts_response_payload` responses, several connections at once.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
@@ -37,8 +38,11 @@ export class FakeSocketMode {
   readonly acks: Array<Record<string, unknown>> = [];
   /** Acks that named no outstanding envelope (unknown or acked twice). Should stay empty. */
   readonly protocolErrors: string[] = [];
+  /** Acks thrown away on purpose (see loseAcks). */
+  readonly lostAcks: Array<Record<string, unknown>> = [];
   /** Number of connections opened so far. */
   connections = 0;
+  private acksToLose = 0;
 
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     this.wss.handleUpgrade(request, socket, head, (ws) => this.onConnection(ws));
@@ -65,9 +69,9 @@ export class FakeSocketMode {
     return { envelopeId: envelope.envelope_id, acked };
   }
 
-  /** Sends the same envelope again under a new envelope id, as Slack may after a reconnect. */
-  redeliverAs(type: EnvelopeType, payload: Record<string, unknown>): Promise<Record<string, unknown>> {
-    return this.deliver(type, payload).acked;
+  /** The next `count` acks are lost in transit: their envelopes stay unacked and come again after a reconnect. */
+  loseAcks(count: number): void {
+    this.acksToLose += count;
   }
 
   /** Kills the TCP connection with no close frame, as a network failure would. */
@@ -129,6 +133,11 @@ export class FakeSocketMode {
       ack = JSON.parse(text) as Record<string, unknown>;
     } catch {
       this.protocolErrors.push(`not JSON: ${text.slice(0, 80)}`);
+      return;
+    }
+    if (this.acksToLose > 0) {
+      this.acksToLose -= 1;
+      this.lostAcks.push(ack);
       return;
     }
     this.acks.push(ack);
