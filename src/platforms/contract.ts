@@ -94,7 +94,19 @@ export interface PlatformCore {
   handleAction(press: ActionPress): Promise<ActionOutcome>;
   /** Commands for menus such as Telegram's setMyCommands: name without slash + one-line help. */
   commandList(): Array<{ name: string; description: string }>;
+  /** What a route is attached to, for platforms that show a conversation list (the web chat). */
+  routeInfo?(route: string): RouteInfo | undefined;
   log: PlatformLogger;
+}
+
+export interface RouteInfo {
+  thread: string;
+  agent: string;
+  profile?: string;
+  workspace: string;
+  session?: string;
+  host: "running" | "idle" | "stopped";
+  open: boolean;
 }
 
 export interface PlatformLogger {

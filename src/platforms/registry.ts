@@ -10,6 +10,8 @@ export interface PlatformKind {
   kind: string;
   schema: z.ZodType;
   load(): Promise<PlatformFactory<any>>;
+  /** `baton doctor`: checks the credentials against the platform (getMe, auth.test). */
+  doctor?(): Promise<(config: any) => Promise<{ ok: boolean; lines: string[] }>>;
 }
 
 export const PLATFORM_KINDS: Record<string, PlatformKind> = {

@@ -1,0 +1,237 @@
+// The agent supervisor: at most one host process per thread, turns serialised per thread (FIFO),
+// idle hosts shut down and least-recently-used idle hosts evicted past the limit. A crash is
+// reported, never respawned mid-turn; the next prompt starts a fresh process and resumes.
+import type { ContentBlock, RequestPermissionRequest, RequestPermissionResponse, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
+import { AgentError, userMessageOf } from "../bot/errors.js";
+import type { Logger } from "../bot/log.js";
+import type { ThreadRecord } from "../threads/registry.js";
+import { AgentHost, HostExitedError, type OpenedSession } from "./host.js";
+import type { AgentKind } from "./kinds/index.js";
+
+export interface LaunchSpec {
+  kind: AgentKind;
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/** Where a turn's output goes (the renderer fanning out to every attached route). */
+export interface TurnOutput {
+  update(update: SessionUpdate): void;
+  requestPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse>;
+  notice(text: string): void;
+  finish(outcome: { stopReason?: StopReason; error?: string }): Promise<void>;
+  cancelApprovals(): Promise<void>;
+  pendingApprovals(): number;
+}
+
+export interface SupervisorHooks {
+  thread(id: string): ThreadRecord | undefined;
+  /** Throws a fatal AgentError when the thread cannot run (workspace gone, unknown agent). */
+  launchSpec(thread: ThreadRecord): LaunchSpec;
+  beginTurn(thread: ThreadRecord): TurnOutput;
+  sessionOpened(thread: ThreadRecord, opened: OpenedSession): Promise<void>;
+  fatal(thread: ThreadRecord, error: AgentError): Promise<void>;
+  log: Logger;
+}
+
+export interface SupervisorOptions {
+  maxLiveHosts: number;
+  idleShutdownMs: number;
+}
+
+interface Live {
+  host: AgentHost;
+  turn?: TurnOutput;
+  idleTimer?: NodeJS.Timeout;
+  profileKey: string;
+}
+
+interface Queue {
+  items: ContentBlock[][];
+  running: boolean;
+  drained: Array<() => void>;
+}
+
+export type HostState = "running" | "idle" | "stopped";
+
+export class Supervisor {
+  /** Live hosts by thread id, in least-recently-used order (Map iteration order). */
+  private readonly live = new Map<string, Live>();
+  private readonly queues = new Map<string, Queue>();
+
+  constructor(private readonly hooks: SupervisorHooks, private readonly options: SupervisorOptions) {}
+
+  /** Queues a prompt; returns how many turns are ahead of it (0 = it runs now). */
+  submit(threadId: string, prompt: ContentBlock[]): number {
+    let q = this.queues.get(threadId);
+    if (!q) this.queues.set(threadId, (q = { items: [], running: false, drained: [] }));
+    const ahead = q.items.length + (q.running ? 1 : 0);
+    q.items.push(prompt);
+    if (!q.running) void this.pump(threadId, q);
+    return ahead;
+  }
+
+  /** Resolves once the thread has no running or queued turn. */
+  drained(threadId: string): Promise<void> {
+    const q = this.queues.get(threadId);
+    if (!q || (!q.running && q.items.length === 0)) return Promise.resolve();
+    return new Promise((resolve) => q.drained.push(resolve));
+  }
+
+  state(threadId: string): { host: HostState; queued: number; approvals: number } {
+    const live = this.live.get(threadId);
+    const q = this.queues.get(threadId);
+    return {
+      host: !live ? "stopped" : live.turn ? "running" : "idle",
+      queued: q?.items.length ?? 0,
+      approvals: live?.turn?.pendingApprovals() ?? 0,
+    };
+  }
+
+  liveCount(): number {
+    return this.live.size;
+  }
+
+  /** Cancels the running turn at once (ACP session/cancel); pending approvals answer "cancelled". */
+  async cancel(threadId: string): Promise<boolean> {
+    const live = this.live.get(threadId);
+    if (!live?.turn) return false;
+    live.host.cancel();
+    await live.turn.cancelApprovals();
+    return true;
+  }
+
+  /** Stops the thread's host (close, profile switch, shutdown); queued prompts are dropped. */
+  async stopHost(threadId: string): Promise<void> {
+    const q = this.queues.get(threadId);
+    if (q) q.items.length = 0;
+    const live = this.live.get(threadId);
+    if (!live) return;
+    if (live.turn) {
+      live.host.cancel();
+      await live.turn.cancelApprovals();
+    }
+    clearTimeout(live.idleTimer);
+    this.live.delete(threadId);
+    await live.host.stop();
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.live.keys()].map((id) => this.stopHost(id)));
+  }
+
+  private async pump(threadId: string, q: Queue): Promise<void> {
+    q.running = true;
+    try {
+      while (q.items.length > 0) {
+        const prompt = q.items.shift()!;
+        await this.runTurn(threadId, prompt);
+      }
+    } finally {
+      q.running = false;
+      for (const resolve of q.drained.splice(0)) resolve();
+    }
+  }
+
+  private async runTurn(threadId: string, prompt: ContentBlock[]): Promise<void> {
+    const thread = this.hooks.thread(threadId);
+    if (!thread || !thread.open) return;
+    const turn = this.hooks.beginTurn(thread);
+    let live: Live | undefined;
+    try {
+      live = await this.ensureHost(thread, turn);
+      live.turn = turn;
+      clearTimeout(live.idleTimer);
+      const stopReason = await live.host.prompt(prompt);
+      await turn.finish({ stopReason });
+    } catch (error) {
+      await this.handleTurnError(thread, turn, error);
+    } finally {
+      if (live && this.live.get(threadId) === live) {
+        live.turn = undefined;
+        this.touch(threadId, live);
+      }
+    }
+  }
+
+  private async handleTurnError(thread: ThreadRecord, turn: TurnOutput, error: unknown): Promise<void> {
+    if (error instanceof HostExitedError) {
+      this.live.delete(thread.id);
+      await turn.finish({ error: `⚠️ ${error.userMessage}\nSend a message to start the agent again; it resumes the session.` });
+      return;
+    }
+    if (error instanceof AgentError && error.fatal) {
+      await turn.finish({ error: `⛔ ${error.userMessage}\nThis thread is now closed.` });
+      await this.stopHost(thread.id);
+      await this.hooks.fatal(thread, error);
+      return;
+    }
+    this.hooks.log.error({ thread: thread.id, err: error }, "turn failed");
+    await turn.finish({ error: `⚠️ ${userMessageOf(error)}` });
+  }
+
+  private async ensureHost(thread: ThreadRecord, turn: TurnOutput): Promise<Live> {
+    const spec = this.hooks.launchSpec(thread);
+    const profileKey = `${thread.agent}+${thread.profile ?? ""}`;
+    const existing = this.live.get(thread.id);
+    if (existing && existing.host.alive && existing.profileKey === profileKey) return existing;
+    if (existing) await this.stopHost(thread.id);
+    await this.evictIfFull();
+
+    const live: Live = { host: undefined as unknown as AgentHost, profileKey };
+    live.host = new AgentHost({
+      ...spec,
+      sink: {
+        onUpdate: (update, replay) => {
+          if (!replay) live.turn?.update(update);
+        },
+        requestPermission: (request) => live.turn ? live.turn.requestPermission(request) : Promise.resolve({ outcome: { outcome: "cancelled" } }),
+        onExit: ({ code, signal, expected }) => {
+          if (this.live.get(thread.id) === live && !live.turn) this.live.delete(thread.id);
+          if (!expected) this.hooks.log.warn({ thread: thread.id, code, signal }, "agent process exited");
+        },
+      },
+    });
+    this.live.set(thread.id, live);
+    try {
+      await live.host.start();
+      const opened = await live.host.openSession(thread.session);
+      await this.hooks.sessionOpened(thread, opened);
+      if (opened.note) turn.notice(`ℹ️ ${opened.note}`);
+      this.hooks.log.info({ thread: thread.id, agent: spec.kind.id, session: opened.sessionId, how: opened.how, pid: live.host.pid }, "agent host started");
+      return live;
+    } catch (error) {
+      this.live.delete(thread.id);
+      await live.host.stop();
+      throw error;
+    }
+  }
+
+  /** Past the limit, the least recently used idle host is stopped first. */
+  private async evictIfFull(): Promise<void> {
+    while (this.live.size >= this.options.maxLiveHosts) {
+      const idle = [...this.live.entries()].find(([, l]) => !l.turn);
+      if (!idle) {
+        this.hooks.log.warn({ live: this.live.size }, "all agent hosts are busy; starting one more than agents.max_live_hosts");
+        return;
+      }
+      this.hooks.log.info({ thread: idle[0] }, "stopping least recently used idle agent host");
+      await this.stopHost(idle[0]);
+    }
+  }
+
+  private touch(threadId: string, live: Live): void {
+    // Re-insert to mark it most recently used.
+    this.live.delete(threadId);
+    this.live.set(threadId, live);
+    clearTimeout(live.idleTimer);
+    live.idleTimer = setTimeout(() => {
+      if (live.turn || this.queues.get(threadId)?.items.length) return;
+      this.hooks.log.info({ thread: threadId }, "idle agent host shut down");
+      void this.stopHost(threadId);
+    }, this.options.idleShutdownMs);
+    live.idleTimer.unref();
+  }
+}

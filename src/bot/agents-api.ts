@@ -1,0 +1,192 @@
+// AgentsApi for the commands: hosts and profiles from config, the supervisor, session stores and
+// briefs. The one place that knows how a thread's agent + profile becomes a process to launch.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { ContentBlock } from "@agentclientprotocol/sdk";
+import type { AgentsApi, HostChoice, SessionSummary } from "../commands/context.js";
+import type { ApprovalBroker } from "../agents/approvals.js";
+import { AGENT_KINDS, firstInstalledKind, getAgentKind, type AgentKind } from "../agents/kinds/index.js";
+import type { LaunchSpec, Supervisor } from "../agents/supervisor.js";
+import { findSession as findStoredSession, getReader, listSessions as listStoredSessions, type StoredSession } from "../agents/stores/index.js";
+import { displayCommand, handoffPrompt, nativeResumeCommand } from "../agents/runtimes/index.js";
+import { writeBrief, writePrivateFile } from "../handover/brief/index.js";
+import type { ThreadRecord, ThreadRegistry } from "../threads/registry.js";
+import type { BatonConfig } from "./config-schema.js";
+import { AgentError, BatonError, CommandError } from "./errors.js";
+
+const MIN_PREFIX = 6;
+
+export class BatonAgents implements AgentsApi {
+  private readonly autoKind: AgentKind;
+
+  constructor(
+    private readonly config: BatonConfig["agents"],
+    private readonly dataDir: string,
+    private readonly supervisor: Supervisor,
+    private readonly registry: ThreadRegistry,
+    private readonly approvals: ApprovalBroker,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {
+    this.autoKind = firstInstalledKind(env);
+  }
+
+  /** True when no agent CLI was found and the demo agent stands in (its first reply says so). */
+  get demoIsFallback(): boolean {
+    return this.config.default === "auto" && this.autoKind.id === "demo";
+  }
+
+  defaultHost(): HostChoice {
+    const configured = this.config.default;
+    if (configured === "auto") return { agent: this.autoKind.id };
+    return this.resolveHost([configured]);
+  }
+
+  isHostName(word: string): boolean {
+    return !!getAgentKind(word) || word in this.config.profiles;
+  }
+
+  displayName(agent: string): string {
+    return getAgentKind(agent)?.displayName ?? agent;
+  }
+
+  resolveHost(words: string[]): HostChoice {
+    const [first, second] = words.length === 1 && words[0].includes("+") ? words[0].split("+", 2) : words;
+    const known = () => `Agents: ${AGENT_KINDS.map((k) => k.id).join(", ")}${Object.keys(this.config.profiles).length ? `; profiles: ${Object.keys(this.config.profiles).join(", ")}` : ""}.`;
+    if (!first) throw new CommandError(`Name an agent. ${known()}`);
+    const profileOnly = this.config.profiles[first];
+    if (!getAgentKind(first) && profileOnly && !second) return { agent: profileOnly.agent, profile: first };
+    if (!getAgentKind(first)) throw new CommandError(`Unknown agent "${first}". ${known()}`);
+    if (!second) return { agent: first };
+    const profile = this.config.profiles[second];
+    if (!profile) throw new CommandError(`Unknown profile "${second}". ${known()}`);
+    if (profile.agent !== first) throw new CommandError(`Profile "${second}" belongs to ${profile.agent}, not ${first}.`);
+    return { agent: first, profile: second };
+  }
+
+  /** The process that serves a thread. Throws a fatal AgentError when it cannot run. */
+  launchSpec(thread: ThreadRecord): LaunchSpec {
+    const kind = getAgentKind(thread.agent);
+    if (!kind) throw new AgentError(`Unknown agent "${thread.agent}" on this thread.`, { fatal: true });
+    if (!existsSync(thread.workspace)) {
+      throw new AgentError(`The workspace \`${thread.workspace}\` no longer exists, so the session is not resumed anywhere else. Start over with /new or /workspace --switch.`, { fatal: true });
+    }
+    const profile = thread.profile ? this.config.profiles[thread.profile] : undefined;
+    const launch = kind.acpCommand();
+    const model = profile?.model ? kind.modelArgs?.(profile.model) : undefined;
+    const env: NodeJS.ProcessEnv = { ...this.env };
+    for (const name of kind.unsafeEnv ?? []) delete env[name];
+    if (kind.id === "goose") env.GOOSE_MODE = "approve";
+    Object.assign(env, model?.env, profile?.env, { BATON_DATA_DIR: this.dataDir, BATON_THREAD_ID: thread.id });
+    if (kind.id === "demo" && this.demoIsFallback) env.BATON_DEMO_NOTICE = "1";
+    return {
+      kind,
+      command: profile?.command ?? launch.command,
+      args: [...launch.args, ...(model?.args ?? []), ...(profile?.args ?? [])],
+      env,
+      cwd: thread.workspace,
+    };
+  }
+
+  submit(thread: ThreadRecord, prompt: ContentBlock[]): number {
+    return this.supervisor.submit(thread.id, prompt);
+  }
+
+  cancel(threadId: string): Promise<boolean> {
+    return this.supervisor.cancel(threadId);
+  }
+
+  state(threadId: string) {
+    return this.supervisor.state(threadId);
+  }
+
+  stopHost(threadId: string): Promise<void> {
+    return this.supervisor.stopHost(threadId);
+  }
+
+  answerApproval(threadId: string, text: string, user: { id: string; name?: string }): Promise<string | undefined> {
+    return this.approvals.answerText(threadId, text, user);
+  }
+
+  async listSessions(agent: string, workspace?: string): Promise<SessionSummary[]> {
+    const runtime = getAgentKind(agent)?.runtime ?? agent;
+    const out = new Map<string, SessionSummary>();
+    if (getReader(runtime)) {
+      const { sessions } = await listStoredSessions({ runtime, dir: workspace, dataDir: this.dataDir, env: this.env });
+      for (const s of sessions) out.set(s.id, { id: s.id, title: s.title, cwd: s.cwd ?? undefined, lastActivity: s.lastActivity, source: "store" });
+    }
+    for (const t of this.registry.all()) {
+      if (t.agent !== agent || (workspace && t.workspace !== workspace)) continue;
+      for (const id of t.sessions) {
+        const known = out.get(id);
+        const openThread = t.open && t.session === id ? t.id : undefined;
+        if (known) known.thread ??= openThread;
+        else out.set(id, { id, title: `thread ${t.id}`, cwd: t.workspace, lastActivity: t.lastEventAt, thread: openThread, source: "thread" });
+      }
+    }
+    return [...out.values()].sort((a, b) => (b.lastActivity ?? "").localeCompare(a.lastActivity ?? ""));
+  }
+
+  async findSession(agent: string, _workspace: string, idOrPrefix: string): Promise<SessionSummary> {
+    const all = await this.listSessions(agent);
+    const exact = all.find((s) => s.id === idOrPrefix);
+    if (exact) return exact;
+    if (idOrPrefix.length < MIN_PREFIX) throw new CommandError(`Give at least ${MIN_PREFIX} characters of the session id.`);
+    const matches = all.filter((s) => s.id.startsWith(idOrPrefix));
+    if (matches.length === 1) return matches[0];
+    if (matches.length === 0) throw new CommandError(`No ${this.displayName(agent)} session starts with \`${idOrPrefix}\`. /session lists them.`);
+    const list = matches.slice(0, 10).map((s) => `\`${s.id}\` ${s.title}`).join("\n");
+    throw new CommandError(`\`${idOrPrefix}\` matches ${matches.length} sessions; give more characters:\n${list}`);
+  }
+
+  async writeBrief(agent: string, sessionId: string): Promise<{ path: string; runtime: string }> {
+    const runtime = getAgentKind(agent)?.runtime ?? agent;
+    const outputDir = join(this.dataDir, "handoffs");
+    if (getReader(runtime)) {
+      try {
+        const { path } = await writeBrief({ runtime, sessionId, outputDir, dataDir: this.dataDir, env: this.env });
+        return { path, runtime };
+      } catch (error) {
+        if (!(error instanceof BatonError)) throw error;
+        // Fall through to the minimal brief: the session is not in the store (yet).
+      }
+    }
+    const text = [
+      `# Handoff brief`,
+      ``,
+      `## Source session`,
+      `- Runtime: ${runtime}`,
+      `- Session id: ${sessionId}`,
+      ``,
+      `Baton cannot read this runtime's transcript, so this brief carries no history.`,
+      ``,
+      `## Before continuing`,
+      `Check the working tree (git status, git log) and confirm the task with the user before changing anything.`,
+    ].join("\n");
+    return { path: await writePrivateFile(outputDir, `${runtime}-${sessionId.replace(/[^\w.-]/g, "_")}-minimal.md`, text), runtime };
+  }
+
+  handoffPrompt(briefPath: string, fromRuntime: string, sessionId: string): string {
+    return handoffPrompt(briefPath, fromRuntime, sessionId);
+  }
+
+  async terminalCommand(thread: ThreadRecord): Promise<{ command?: string; cwd: string; note?: string }> {
+    const kind = getAgentKind(thread.agent);
+    const runtime = kind?.runtime ?? thread.agent;
+    if (!thread.session) return { cwd: thread.workspace, note: "No session yet." };
+    if (runtime === "demo") {
+      return { cwd: thread.workspace, note: `The demo agent has no terminal CLI. \`baton handoff export ${thread.session}\` writes a brief another agent can continue from.` };
+    }
+    let stored: StoredSession;
+    try {
+      stored = await findStoredSession(thread.session, { runtime, dataDir: this.dataDir, env: this.env });
+    } catch {
+      stored = { id: thread.session, runtime, title: "", cwd: thread.workspace, lastActivity: new Date().toISOString(), file: "", counts: { prompts: 0, replies: 0, tools: 0 } };
+    }
+    try {
+      const cmd = nativeResumeCommand(stored, thread.workspace);
+      return { command: displayCommand(cmd), cwd: cmd.dir, note: `Or: \`baton handoff resume ${thread.session}\`` };
+    } catch (error) {
+      return { cwd: thread.workspace, note: `${(error as BatonError).userMessage ?? String(error)} Try \`baton handoff resume ${thread.session}\`.` };
+    }
+  }
+}

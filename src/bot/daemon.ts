@@ -1,0 +1,77 @@
+// Wires a running Baton: data dir → event log → registry replay → core → platforms. `bot/` is the
+// only place that knows every part; the parts know only their small interfaces.
+import { chmodSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { PlatformAdapter, StartInfo } from "../platforms/contract.js";
+import { PLATFORM_KINDS } from "../platforms/registry.js";
+import { JsonlEventStore, type EventLogStore } from "../threads/store.js";
+import { ThreadRegistry } from "../threads/registry.js";
+import type { LoadedConfig } from "./config.js";
+import { BatonCore } from "./core.js";
+import type { Logger } from "./log.js";
+
+export const DATA_DIR_MODE = 0o700;
+
+export interface DaemonOptions {
+  loaded: LoadedConfig;
+  dataDir: string;
+  log: Logger;
+  /** Adapters built by the caller (tests), started like configured ones. */
+  extraAdapters?: PlatformAdapter[];
+  /** Defaults to the JSONL log in the data dir. */
+  store?: EventLogStore;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Called once per started platform with its one-line description. */
+  onPlatformStarted?(info: StartInfo & { name: string }): void;
+}
+
+export interface Daemon {
+  core: BatonCore;
+  adapters: PlatformAdapter[];
+  stop(): Promise<void>;
+}
+
+export function ensureDataDir(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: DATA_DIR_MODE });
+  chmodSync(dataDir, DATA_DIR_MODE);
+}
+
+export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
+  const { loaded, dataDir, log } = options;
+  ensureDataDir(dataDir);
+  const store = options.store ?? new JsonlEventStore(join(dataDir, "threads", "events.jsonl"));
+  const started = Date.now();
+  const { registry, report } = await ThreadRegistry.open(store);
+  for (const skip of report.skipped) log.warn({ line: skip.line }, `event log: skipped a line (${skip.reason})`);
+  log.info({ events: report.events, threads: registry.openThreads().length, ms: Date.now() - started }, "thread registry replayed");
+
+  const core = new BatonCore({ config: loaded.config, dataDir, registry, log, env: options.env, cwd: options.cwd });
+  const adapters: PlatformAdapter[] = [];
+  const env = { dataDir, cacheDir: join(dataDir, "cache") };
+  for (const p of loaded.platforms) {
+    const factory = await PLATFORM_KINDS[p.kind].load();
+    adapters.push(await factory(p.name, p.config, env));
+  }
+  adapters.push(...(options.extraAdapters ?? []));
+  for (const adapter of adapters) core.addAdapter(adapter);
+
+  const running: PlatformAdapter[] = [];
+  const stop = async () => {
+    await core.shutdown();
+    await Promise.all(running.map((a) => a.stop().catch((error: unknown) => log.warn({ platform: a.name, err: error }, "platform did not stop cleanly"))));
+    await store.close();
+  };
+  try {
+    for (const adapter of adapters) {
+      const info = await adapter.start(core);
+      running.push(adapter);
+      log.info({ platform: adapter.name }, info.description);
+      options.onPlatformStarted?.({ ...info, name: adapter.name });
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { core, adapters, stop };
+}

@@ -1,0 +1,88 @@
+// What a command handler sees: the message, a way to answer, and the small interfaces through
+// which it reaches threads and agents. bot/ implements these; commands never import bot/ code.
+import type { ContentBlock } from "@agentclientprotocol/sdk";
+import type { InboundMessage } from "../platforms/contract.js";
+import type { ThreadRecord } from "../threads/registry.js";
+import type { HostState } from "../agents/supervisor.js";
+import type { Parsed } from "./parse.js";
+
+export interface HostChoice {
+  agent: string;
+  profile?: string;
+}
+
+export interface SessionSummary {
+  id: string;
+  title: string;
+  cwd?: string;
+  lastActivity?: string;
+  /** Open thread bound to this session, if any. */
+  thread?: string;
+  source: "store" | "thread";
+}
+
+export interface ThreadsApi {
+  forRoute(route: string): ThreadRecord | undefined;
+  get(id: string): ThreadRecord | undefined;
+  create(route: string, spec: { workspace: string; agent: string; profile?: string; session?: string; origin?: string }): Promise<ThreadRecord>;
+  /** Closes the thread and stops its host. */
+  close(threadId: string, reason: string): Promise<void>;
+  attach(route: string, threadId: string): Promise<void>;
+  findOpenBySession(agent: string, session: string): ThreadRecord | undefined;
+  changeHost(threadId: string, host: HostChoice): Promise<void>;
+  recordContextTransfer(threadId: string, fromRuntime: string, fromSession: string, briefPath: string): Promise<void>;
+  all(): Iterable<ThreadRecord>;
+}
+
+export interface AgentsApi {
+  /** Queues a prompt; returns how many turns are ahead. */
+  submit(thread: ThreadRecord, prompt: ContentBlock[]): number;
+  cancel(threadId: string): Promise<boolean>;
+  state(threadId: string): { host: HostState; queued: number; approvals: number };
+  stopHost(threadId: string): Promise<void>;
+  /** Parses `claude`, `claude+fast`, `fast` (a profile), `claude fast`. Throws CommandError when unknown. */
+  resolveHost(words: string[]): HostChoice;
+  isHostName(word: string): boolean;
+  defaultHost(): HostChoice;
+  displayName(agent: string): string;
+  /** Sessions of this agent in this workspace, newest first: the agent's store plus Baton's threads. */
+  listSessions(agent: string, workspace: string): Promise<SessionSummary[]>;
+  /** Full id or unique prefix (≥ 6 chars). Throws CommandError listing candidates when ambiguous. */
+  findSession(agent: string, workspace: string, idOrPrefix: string): Promise<SessionSummary>;
+  /** Writes a brief of a session for another agent; returns its path and the runtime id. */
+  writeBrief(agent: string, sessionId: string): Promise<{ path: string; runtime: string }>;
+  handoffPrompt(briefPath: string, fromRuntime: string, sessionId: string): string;
+  /** The exact terminal command to continue this session natively, or why there is none. */
+  terminalCommand(thread: ThreadRecord): Promise<{ command?: string; cwd: string; note?: string }>;
+  answerApproval(threadId: string, text: string, userName: { id: string; name?: string }): Promise<string | undefined>;
+}
+
+export interface WorkspacesApi {
+  default(): string;
+  list(): Array<{ name: string; path: string }>;
+  /** A name from config or a path; throws CommandError when it is not allowed or does not exist. */
+  resolve(nameOrPath: string): string;
+}
+
+export interface HandoverApi {
+  pickup(ctx: ChatContext, code: string): Promise<void>;
+}
+
+export interface ChatContext {
+  message: InboundMessage;
+  parsed: Parsed;
+  reply(text: string, options?: { format?: "markdown" | "plain" }): Promise<void>;
+  threads: ThreadsApi;
+  agents: AgentsApi;
+  workspaces: WorkspacesApi;
+  handover?: HandoverApi;
+  commands: CommandSpec[];
+}
+
+export interface CommandSpec {
+  name: string;
+  aliases?: string[];
+  usage: string;
+  description: string;
+  run(ctx: ChatContext, args: string[]): Promise<void>;
+}

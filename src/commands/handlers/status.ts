@@ -1,0 +1,31 @@
+import type { CommandSpec } from "../context.js";
+
+export const status: CommandSpec = {
+  name: "status",
+  usage: "/status",
+  description: "workspace, thread, agent, session, host state, routes, approvals and queue",
+  async run(ctx) {
+    const thread = ctx.threads.forRoute(ctx.message.route);
+    if (!thread) {
+      const host = ctx.agents.defaultHost();
+      await ctx.reply(`No thread here yet. The next message starts one with ${hostLabel(ctx.agents.displayName(host.agent), host.profile)} in \`${ctx.workspaces.default()}\`.`);
+      return;
+    }
+    const state = ctx.agents.state(thread.id);
+    const lines = [
+      `**Workspace:** \`${thread.workspace}\``,
+      `**Thread:** \`${thread.id}\``,
+      `**Agent:** ${hostLabel(ctx.agents.displayName(thread.agent), thread.profile)}`,
+      `**Session:** ${thread.session ? `\`${thread.session}\`` : "not started"}`,
+      `**Host:** ${state.host}`,
+      `**Routes:** ${[...thread.routes].map((r) => `\`${r}\``).join(", ")}`,
+      `**Approvals pending:** ${state.approvals}`,
+      `**Queued prompts:** ${state.queued}`,
+    ];
+    await ctx.reply(lines.join("\n"));
+  },
+};
+
+export function hostLabel(agentName: string, profile?: string): string {
+  return profile ? `${agentName} (profile ${profile})` : agentName;
+}

@@ -1,0 +1,27 @@
+import type { CommandSpec } from "../context.js";
+import { CommandError } from "../../bot/errors.js";
+import { takeFlag, takeOption } from "../parse.js";
+
+export const workspace: CommandSpec = {
+  name: "workspace",
+  usage: "/workspace [--list] | /workspace --switch <name or path>",
+  description: "list workspaces, or start a new thread in another one",
+  async run(ctx, args) {
+    const target = takeOption(args, "--switch");
+    takeFlag(args, "--list");
+    if (args.length > 0) throw new CommandError(`Usage: ${workspace.usage}`);
+    const route = ctx.message.route;
+    const current = ctx.threads.forRoute(route);
+    if (target === undefined) {
+      const here = current?.workspace ?? ctx.workspaces.default();
+      const lines = ctx.workspaces.list().map((w) => `${w.path === here ? "▸" : "•"} **${w.name}** \`${w.path}\``);
+      await ctx.reply(`**Workspaces**\n${lines.join("\n")}\n\nSwitch with \`/workspace --switch <name or path>\`.`);
+      return;
+    }
+    const path = ctx.workspaces.resolve(target);
+    const host = current ? { agent: current.agent, profile: current.profile } : ctx.agents.defaultHost();
+    if (current) await ctx.threads.close(current.id, "/workspace --switch");
+    const thread = await ctx.threads.create(route, { workspace: path, ...host, origin: "/workspace --switch" });
+    await ctx.reply(`📁 New thread \`${thread.id}\` in \`${path}\`.`);
+  },
+};

@@ -1,0 +1,79 @@
+// The path of every inbound message: error boundary → addressed? → access → command or prompt.
+import type { ContentBlock } from "@agentclientprotocol/sdk";
+import { BatonError, userMessageOf } from "../bot/errors.js";
+import type { PlatformLogger } from "../platforms/contract.js";
+import type { ChatContext } from "./context.js";
+import { findCommand } from "./index.js";
+import { compose, type Middleware } from "./router.js";
+
+export interface PipelineDeps {
+  isAllowed(userId: string): boolean;
+  /** True when a stranger should get the refusal now (rate-limited per user). */
+  shouldRefuse(userId: string): boolean;
+  log: PlatformLogger;
+}
+
+/** Commands a stranger may use. */
+const PUBLIC_COMMANDS = new Set(["help"]);
+
+export function buildPipeline(deps: PipelineDeps): (ctx: ChatContext) => Promise<void> {
+  const errorBoundary: Middleware<ChatContext> = async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      if (!(error instanceof BatonError)) deps.log.error({ route: ctx.message.route, err: error }, "message handling failed");
+      await ctx.reply(`⚠️ ${userMessageOf(error)}`).catch(() => undefined);
+    }
+  };
+
+  // Unaddressed group chatter never reaches anything, not even a refusal.
+  const addressed: Middleware<ChatContext> = async (ctx, next) => {
+    if (ctx.message.addressed) await next();
+  };
+
+  const access: Middleware<ChatContext> = async (ctx, next) => {
+    const { user } = ctx.message;
+    if (deps.isAllowed(user.id)) return next();
+    if (ctx.parsed.kind === "command" && PUBLIC_COMMANDS.has(ctx.parsed.name)) return next();
+    deps.log.info({ user: user.id, route: ctx.message.route }, "refused a user who is not in access.allow");
+    if (deps.shouldRefuse(user.id)) {
+      await ctx.reply(`Sorry, you are not allowed to use this bot. Ask the operator to add \`${user.id}\` to access.allow.`);
+    }
+  };
+
+  const command: Middleware<ChatContext> = async (ctx, next) => {
+    if (ctx.parsed.kind !== "command") return next();
+    const spec = findCommand(ctx.parsed.name);
+    if (!spec) {
+      await ctx.reply(`Unknown command: /${ctx.parsed.name} — try /help`);
+      return;
+    }
+    await spec.run(ctx, [...ctx.parsed.args]);
+  };
+
+  const prompt: Middleware<ChatContext> = async (ctx) => {
+    if (ctx.parsed.kind !== "prompt") return;
+    const { route, user, files } = ctx.message;
+    let thread = ctx.threads.forRoute(route);
+    if (thread) {
+      // A number answers a pending approval on platforms without buttons.
+      const answered = await ctx.agents.answerApproval(thread.id, ctx.parsed.text, user);
+      if (answered !== undefined) {
+        if (answered) await ctx.reply(answered);
+        return;
+      }
+    } else {
+      thread = await ctx.threads.create(route, { workspace: ctx.workspaces.default(), ...ctx.agents.defaultHost(), origin: "message" });
+    }
+    const blocks: ContentBlock[] = [];
+    if (ctx.parsed.text.trim()) blocks.push({ type: "text", text: ctx.parsed.text });
+    for (const f of files ?? []) {
+      blocks.push({ type: "resource_link", uri: `file://${f.path}`, name: f.name, mimeType: f.mimeType ?? null, size: f.size });
+    }
+    if (blocks.length === 0) return;
+    const ahead = ctx.agents.submit(thread, blocks);
+    if (ahead > 0) await ctx.reply(`⏳ Queued behind ${ahead} turn${ahead === 1 ? "" : "s"}. /stop cancels the running one.`);
+  };
+
+  return compose([errorBoundary, addressed, access, command, prompt]);
+}

@@ -1,0 +1,52 @@
+// Runs the real Baton core in-process with the given adapters and the bundled demo agent (a real
+// ACP process), on a fresh data dir. What tests of every platform build on.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { PlatformAdapter } from "../../src/platforms/contract.js";
+import { parseConfigText } from "../../src/bot/config.js";
+import { startDaemon, type Daemon } from "../../src/bot/daemon.js";
+import { createLogger, silentLogger } from "../../src/bot/log.js";
+import { stringify } from "yaml";
+
+export interface TestBaton {
+  dataDir: string;
+  daemon: Daemon;
+  /** Stops the daemon (hosts, adapters); keeps the data dir unless `cleanup` is true. */
+  stop(options?: { cleanup?: boolean }): Promise<void>;
+}
+
+export interface TestBatonOptions {
+  adapters: PlatformAdapter[];
+  /** Config as an object, merged over the test defaults (demo agent, test users allowed, fast rendering). */
+  config?: Record<string, unknown>;
+  /** Reuse a data dir (restart tests). */
+  dataDir?: string;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+export const ALLOWED_TEST_USERS = ["test:alice", "test:bob", "telegram:111", "slack:U111"];
+
+export async function startTestBaton(options: TestBatonOptions): Promise<TestBaton> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "baton-test-"));
+  const config = {
+    agents: { default: "demo" },
+    access: { allow: ALLOWED_TEST_USERS },
+    rendering: { flush_debounce_ms: 50, min_edit_gap_ms: 100 },
+    workspaces: { roots: [tmpdir(), process.cwd()], default: options.cwd ?? process.cwd() },
+    ...options.config,
+  };
+  const loaded = parseConfigText(stringify(config), "test-config.yaml", {});
+  const log = process.env.BATON_TEST_LOG ? createLogger({ level: "debug" }) : silentLogger();
+  const env = { ...process.env, ...options.env, BATON_DATA_DIR: dataDir };
+  const daemon = await startDaemon({ loaded, dataDir, log, extraAdapters: options.adapters, env, cwd: options.cwd });
+  return {
+    dataDir,
+    daemon,
+    async stop({ cleanup = false } = {}) {
+      await daemon.stop();
+      if (cleanup) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
