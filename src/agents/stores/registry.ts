@@ -2,6 +2,35 @@
 
 import type { StoreReader } from "./types.js";
 import { claudeReader } from "./claude.js";
+import { clineReader } from "./cline.js";
+import { codexReader } from "./codex.js";
+import { copilotReader } from "./copilot.js";
+import { cursorReader } from "./cursor.js";
 import { demoReader } from "./demo.js";
+import { droidReader } from "./droid.js";
+import { geminiReader, qwenReader } from "./gemini.js";
+import { hermesReader } from "./hermes.js";
+import { openclawReader } from "./openclaw.js";
+import { opencodeReader } from "./opencode.js";
+import { piReader, primeReader } from "./pi.js";
+import { dshReader, fxReader, grokReader } from "./provisional.js";
 
-export const READERS: StoreReader[] = [claudeReader, demoReader];
+export const READERS: StoreReader[] = [
+  claudeReader,
+  codexReader,
+  opencodeReader,
+  clineReader,
+  piReader,
+  primeReader,
+  droidReader,
+  copilotReader,
+  hermesReader,
+  dshReader,
+  fxReader,
+  grokReader,
+  openclawReader,
+  cursorReader,
+  geminiReader,
+  qwenReader,
+  demoReader,
+];
