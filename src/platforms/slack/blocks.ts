@@ -76,9 +76,10 @@ function buttonRow(row: Button[], index: number): SlackBlock {
 }
 
 function fallbackText(markdown: string): string {
-  const flat = markdown.replace(/\s+/g, " ").trim();
-  const short = flat.length > FALLBACK_TEXT_MAX_CHARS ? `${flat.slice(0, FALLBACK_TEXT_MAX_CHARS - 1)}…` : flat;
-  return escapeMrkdwn(short || " ");
+  const flat = escapeMrkdwn(markdown.replace(/\s+/g, " ").trim());
+  if (flat.length <= FALLBACK_TEXT_MAX_CHARS) return flat || " ";
+  // Cut without leaving half an entity such as `&am`.
+  return `${flat.slice(0, FALLBACK_TEXT_MAX_CHARS - 1).replace(/&[a-z]*$/, "")}…`;
 }
 
 /**

@@ -1,0 +1,74 @@
+// `baton doctor` for Slack: are the tokens good, and does the installed app have the scopes Baton
+// needs? Plain fetch, no SDK, so doctor stays fast; tokens are never printed.
+import type { SlackAdapterConfig } from "./config.js";
+import { REQUIRED_BOT_SCOPES } from "./scopes.js";
+
+const SLACK_API_URL = "https://slack.com/api/";
+/** Doctor gives up on a silent Slack after this long. */
+const DOCTOR_TIMEOUT_MS = 10_000;
+
+export type SlackCredentialsConfig = Pick<SlackAdapterConfig, "bot_token"> & Partial<Pick<SlackAdapterConfig, "app_token" | "api_url" | "mode">>;
+
+export interface CredentialsReport {
+  ok: boolean;
+  lines: string[];
+}
+
+export async function checkSlackCredentials(config: SlackCredentialsConfig): Promise<CredentialsReport> {
+  const apiUrl = config.api_url ?? SLACK_API_URL;
+  const lines: string[] = [];
+  let ok = true;
+
+  const bot = await callSlack(apiUrl, "auth.test", config.bot_token);
+  if (!bot.body?.ok) {
+    ok = false;
+    lines.push(`bot token: ${bot.problem ?? `refused (${bot.body?.error ?? "unknown error"})`} — check bot_token (xoxb-…)`);
+  } else {
+    lines.push(`bot token: ok, @${bot.body.user} in ${bot.body.team} (${bot.body.team_id})`);
+    const granted = new Set((bot.scopes ?? "").split(",").map((scope) => scope.trim()).filter(Boolean));
+    const missing = REQUIRED_BOT_SCOPES.filter((scope) => !granted.has(scope));
+    if (missing.length > 0) {
+      ok = false;
+      lines.push(`scopes: missing ${missing.join(", ")} — add them (see docs/slack-manifest.yaml) and reinstall the app`);
+    } else {
+      lines.push("scopes: all granted");
+    }
+  }
+
+  if ((config.mode ?? "socket") === "socket") {
+    if (!config.app_token) {
+      ok = false;
+      lines.push("app token: missing — Socket Mode needs app_token (xapp-…, scope connections:write)");
+    } else {
+      // apps.connections.open only hands out a WebSocket URL; not connecting to it is harmless.
+      const app = await callSlack(apiUrl, "apps.connections.open", config.app_token);
+      if (app.body?.ok) lines.push("app token: ok, Socket Mode available");
+      else {
+        ok = false;
+        lines.push(`app token: ${app.problem ?? `refused (${app.body?.error ?? "unknown error"})`} — check app_token (xapp-…, scope connections:write) and that Socket Mode is enabled`);
+      }
+    }
+  }
+  return { ok, lines };
+}
+
+interface SlackCallOutcome {
+  body?: { ok?: boolean; error?: string; user?: string; team?: string; team_id?: string };
+  scopes?: string;
+  /** Set when Slack could not be asked at all. */
+  problem?: string;
+}
+
+async function callSlack(apiUrl: string, method: string, token: string): Promise<SlackCallOutcome> {
+  try {
+    const response = await fetch(new URL(method, apiUrl), {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/x-www-form-urlencoded" },
+      signal: AbortSignal.timeout(DOCTOR_TIMEOUT_MS),
+    });
+    if (!response.ok) return { problem: `Slack answered HTTP ${response.status}` };
+    return { body: (await response.json()) as SlackCallOutcome["body"], scopes: response.headers.get("x-oauth-scopes") ?? undefined };
+  } catch (error) {
+    return { problem: `Slack could not be reached (${error instanceof Error ? error.message : String(error)})` };
+  }
+}
