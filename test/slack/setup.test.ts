@@ -1,0 +1,127 @@
+// Installing and running Slack: the manifest, `baton doctor`'s credentials check, HTTP mode with
+// signature checking, and files shared in a conversation.
+import { createHmac } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { afterEach, describe, expect, test } from "vitest";
+import { parse } from "yaml";
+import { checkSlackCredentials } from "../../src/platforms/slack/doctor.js";
+import { REQUIRED_BOT_EVENTS, REQUIRED_BOT_SCOPES, SLASH_COMMAND } from "../../src/platforms/slack/scopes.js";
+import { FakeSlack } from "../fakes/slack/index.js";
+import { eventually, RecordingCore, startSlackTestBed, type SlackTestBed } from "./helpers.js";
+
+const HUMAN = "U0ALICE";
+
+describe("Slack app manifest", () => {
+  test("parses and lists exactly the scopes, events and command the code uses", async () => {
+    const manifest = parse(await readFile(new URL("../../docs/slack-manifest.yaml", import.meta.url), "utf8"));
+    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...REQUIRED_BOT_SCOPES].sort());
+    expect([...manifest.settings.event_subscriptions.bot_events].sort()).toEqual([...REQUIRED_BOT_EVENTS].sort());
+    expect(manifest.features.slash_commands.map((c: { command: string }) => c.command)).toEqual([SLASH_COMMAND]);
+    expect(manifest.settings.interactivity.is_enabled).toBe(true);
+    expect(manifest.settings.socket_mode_enabled).toBe(true);
+    expect(manifest.features.app_home.messages_tab_enabled).toBe(true);
+  });
+});
+
+describe("checkSlackCredentials (baton doctor)", () => {
+  let fake: FakeSlack | undefined;
+  afterEach(async () => fake?.stop());
+
+  test("good tokens and every scope granted", async () => {
+    fake = await new FakeSlack({ scopes: [...REQUIRED_BOT_SCOPES] }).start();
+    const report = await checkSlackCredentials({ bot_token: fake.options.botToken, app_token: fake.options.appToken, api_url: fake.apiUrl });
+    expect(report).toEqual({ ok: true, lines: ["bot token: ok, @baton in Fake Team (T0FAKE)", "scopes: all granted", "app token: ok, Socket Mode available"] });
+  });
+
+  test("missing scopes and a wrong app token are named, and no token is printed", async () => {
+    fake = await new FakeSlack({ scopes: ["chat:write", "commands"] }).start();
+    const report = await checkSlackCredentials({ bot_token: fake.options.botToken, app_token: "xapp-wrong-secret", api_url: fake.apiUrl });
+    expect(report.ok).toBe(false);
+    expect(report.lines[1]).toBe("scopes: missing app_mentions:read, channels:history, groups:history, im:history, mpim:history, reactions:write, files:read — add them (see docs/slack-manifest.yaml) and reinstall the app");
+    expect(report.lines[2]).toMatch(/^app token: refused \(invalid_auth\)/);
+    expect(report.lines.join("\n")).not.toMatch(/xapp-wrong|xoxb-fake/);
+  });
+
+  test("a bad bot token", async () => {
+    fake = await new FakeSlack().start();
+    const report = await checkSlackCredentials({ bot_token: "xoxb-nope", api_url: fake.apiUrl, mode: "http" });
+    expect(report).toEqual({ ok: false, lines: ["bot token: refused (invalid_auth) — check bot_token (xoxb-…)"] });
+  });
+});
+
+describe("Slack adapter: HTTP mode and files", () => {
+  let bed: SlackTestBed;
+  afterEach(async () => bed?.stop());
+
+  test("HTTP mode: signed requests reach the core, unsigned ones are rejected", async () => {
+    const port = await freePort();
+    const signingSecret = "test-signing-secret";
+    bed = await startSlackTestBed({ config: { mode: "http", app_token: undefined, signing_secret: signingSecret, listen: `127.0.0.1:${port}` } });
+    const core = new RecordingCore();
+    const info = await bed.adapter.start(core);
+    expect(info.description).toBe("slack: connected as @baton in Fake Team");
+    expect(bed.fake.callsTo("apps.connections.open")).toHaveLength(0);
+
+    const body = JSON.stringify({
+      type: "event_callback",
+      team_id: "T0FAKE",
+      event_id: "Ev0HTTP",
+      event: { type: "message", channel: "D0ALICE", channel_type: "im", user: HUMAN, text: "over http", ts: "1700000000.000001" },
+    });
+    const url = `http://127.0.0.1:${port}/slack/events`;
+    const forged = await fetch(url, { method: "POST", headers: signedHeaders("wrong-secret", body), body });
+    expect(forged.status).toBe(401);
+    const signed = await fetch(url, { method: "POST", headers: signedHeaders(signingSecret, body), body });
+    expect(signed.status).toBe(200);
+    await eventually(() => core.messages.length === 1, 5000, "the signed event");
+    expect(core.messages[0]).toMatchObject({ route: "slack:T0FAKE/D0ALICE", text: "over http", direct: true });
+  });
+
+  test("files shared in a conversation are downloaded with the bot token, size-capped, Slack-hosted only", async () => {
+    bed = await startSlackTestBed({ config: { max_file_bytes: 1024 } });
+    const core = new RecordingCore();
+    await bed.adapter.start(core);
+    const small = bed.fake.addFile("F0SMALL", "hello file");
+    const big = bed.fake.addFile("F0BIG", "x".repeat(5000));
+    await bed.fake.event({
+      type: "message",
+      subtype: "file_share",
+      channel: "D0ALICE",
+      channel_type: "im",
+      user: HUMAN,
+      text: "look",
+      ts: bed.fake.nextTs(),
+      files: [
+        { id: "F0SMALL", name: "notes.txt", mimetype: "text/plain", size: 10, url_private_download: small },
+        // The declared size lies: the cap is enforced on the bytes.
+        { id: "F0BIG", name: "big.bin", size: 10, url_private_download: big },
+        { id: "F0EVIL", name: "evil.txt", size: 10, url_private_download: "https://attacker.invalid/f" },
+      ],
+    }).acked;
+    const message = await eventually(() => core.messages[0], 5000, "the file message");
+    expect(message.files).toHaveLength(1);
+    expect(message.files![0]).toMatchObject({ name: "notes.txt", mimeType: "text/plain", size: 10 });
+    expect(message.files![0].path.startsWith(`${bed.cacheDir}/slack_T0FAKE_D0ALICE/`)).toBe(true);
+    expect(await readFile(message.files![0].path, "utf8")).toBe("hello file");
+    expect(message.text).toBe("look\n\n[files not attached: big.bin (larger than 1024 bytes), evil.txt (not hosted by Slack)]");
+    expect(bed.fake.callsTo("GET /files").map((c) => c.params.id)).toEqual(["F0SMALL", "F0BIG"]);
+  });
+});
+
+function signedHeaders(secret: string, body: string): Record<string, string> {
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const signature = `v0=${createHmac("sha256", secret).update(`v0:${timestamp}:${body}`).digest("hex")}`;
+  return { "content-type": "application/json", "x-slack-request-timestamp": timestamp, "x-slack-signature": signature };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
