@@ -1,4 +1,4 @@
-export { FakeSlack } from "./server.js";
+export { FakeSlack, visibleText } from "./server.js";
 export type { FakeSlackOptions, FakeMessage, RecordedCall } from "./server.js";
 export { FakeSocketMode } from "./socket.js";
 export type { Envelope, EnvelopeType } from "./socket.js";

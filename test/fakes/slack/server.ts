@@ -42,6 +42,14 @@ export interface FakeMessage {
   blocks?: any[];
   user: string;
   deleted?: boolean;
+  /** The visible text after every post and update, in order (section texts joined, else `text`). */
+  history: string[];
+}
+
+/** What a person sees of a message: its section texts, or its `text` when it has no blocks. */
+export function visibleText(message: { text?: string; blocks?: any[] }): string {
+  const sections = (message.blocks ?? []).filter((b: any) => b.type === "section").map((b: any) => b.text.text);
+  return sections.length > 0 ? sections.join("\n") : (message.text ?? "");
 }
 
 const SECTION_TEXT_MAX = 3000;
@@ -225,7 +233,8 @@ export class FakeSlack {
       case "chat.postMessage": {
         const invalid = validateMessage(params);
         if (invalid) return { ok: false, error: invalid };
-        const message: FakeMessage = { channel: params.channel, ts: this.nextTs(), thread_ts: params.thread_ts, text: params.text, blocks: params.blocks, user: o.botUserId };
+        const message: FakeMessage = { channel: params.channel, ts: this.nextTs(), thread_ts: params.thread_ts, text: params.text, blocks: params.blocks, user: o.botUserId, history: [] };
+        message.history.push(visibleText(message));
         this.messages.push(message);
         return { ok: true, channel: params.channel, ts: message.ts, message: { ...message, type: "message" } };
       }
@@ -236,6 +245,7 @@ export class FakeSlack {
         if (invalid) return { ok: false, error: invalid };
         message.text = params.text;
         if (params.blocks !== undefined) message.blocks = params.blocks;
+        message.history.push(visibleText(message));
         return { ok: true, channel: params.channel, ts: params.ts, text: params.text };
       }
       case "chat.delete": {
