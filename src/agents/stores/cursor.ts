@@ -5,10 +5,10 @@
 // `<config>/chats/<md5(cwd)>/<id>`, so only those are reopened natively.
 
 import { createHash } from "node:crypto";
-import { existsSync, promises as fs } from "node:fs";
+import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { ReaderContext, SessionStep, StoreReader, StoredSession } from "./types.js";
-import { entries, exists, findFiles, LIST_CONCURRENCY, mapLimit } from "./files.js";
+import { entries, exists, findFiles, LIST_CONCURRENCY, mapLimit, resolveLossyPath } from "./files.js";
 import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl } from "./jsonl.js";
 import { openSqlite } from "./sqlite.js";
 import { arr, brief, clip, contentText, iso, obj, str, titleOf } from "./text.js";
@@ -59,10 +59,9 @@ export function cursorGlobalDb(env: NodeJS.ProcessEnv, home: string): string {
   return path.join(env.XDG_CONFIG_HOME || path.join(home, ".config"), "Cursor", "User", "globalStorage", "state.vscdb");
 }
 
-/** The project folder name is `/` → `-` of the path, which is lossy; trust it only if that path exists. */
+/** The project folder name is the path with `/` (and other punctuation) as `-`: lossy, so resolve it on disk. */
 function decodeProject(name: string): string | null {
-  const candidate = `/${name.replace(/-/g, "/")}`;
-  return existsSync(candidate) ? candidate : null;
+  return resolveLossyPath(name);
 }
 
 const md5 = (s: string): string => createHash("md5").update(s).digest("hex");

@@ -1,7 +1,7 @@
 // File helpers shared by the readers. Listing reads only the head and tail of each transcript,
 // so `handoff list` stays fast over gigabytes of sessions; briefs stream whole files line by line.
 
-import { createReadStream, promises as fs } from "node:fs";
+import { createReadStream, promises as fs, readdirSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 
@@ -144,4 +144,36 @@ export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) =>
   }
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
+}
+
+/** Deepest directory walk when resolving a lossy project-folder name back to a path. */
+const LOSSY_MAX_DEPTH = 24;
+
+/**
+ * Resolves a folder name made by replacing every non-alphanumeric character of a path with `-`
+ * (lossy) back to an existing directory, by matching it against the filesystem level by level.
+ * Returns null when no existing directory encodes to the name.
+ */
+export function resolveLossyPath(name: string, leadingDash = false): string | null {
+  const enc = (s: string): string => s.replace(/[^A-Za-z0-9]/g, "-");
+  const target = leadingDash ? name : `-${name}`;
+  function walk(dir: string, rest: string, depth: number): string | null {
+    if (rest === "") return dir;
+    if (depth > LOSSY_MAX_DEPTH) return null;
+    let names: string[];
+    try {
+      names = readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    } catch {
+      return null;
+    }
+    for (const n of names) {
+      const piece = `-${enc(n)}`;
+      if (rest === piece || rest.startsWith(`${piece}-`)) {
+        const found = walk(path.join(dir, n), rest.slice(piece.length), depth + 1);
+        if (found) return found;
+      }
+    }
+    return null;
+  }
+  return walk(path.parse(process.cwd()).root, target, 0);
 }

@@ -1,0 +1,148 @@
+// Fixture stores for the SQLite runtimes (OpenCode, Hermes, Cursor's Composer database), Cline's
+// JSON task folders, OpenCode's legacy files, and the provisional Grok / DeepSeek Harness / fx layouts.
+
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import initSqlJs from "sql.js";
+import { createRequire } from "node:module";
+import { type Base, MAIN_PROMPT_TITLE, makeBase, type StoreFixture, T_MAIN, T_MAIN_LATER, T_OLD, T_SUB, uuid, writeJson, writeJsonl } from "./common.js";
+import { PROMPT_MAIN, PROMPT_OTHER } from "./jsonl-stores.js";
+
+const require = createRequire(import.meta.url);
+
+/** Builds a SQLite file with sql.js (the same engine the readers use; no native build). */
+export async function writeSqlite(file: string, statements: Array<[string, unknown[]?]>): Promise<void> {
+  const SQL = await initSqlJs({ locateFile: () => require.resolve("sql.js/dist/sql-wasm.wasm") });
+  const db = new SQL.Database();
+  for (const [sql, params] of statements) db.run(sql, params ?? []);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, Buffer.from(db.export()));
+  db.close();
+}
+
+function fixture(b: Base, runtime: string, mainTitle: string, ids: { main: string; other: string }, extra: Partial<StoreFixture> = {}): StoreFixture {
+  return {
+    runtime,
+    root: b.root,
+    opts: b.opts,
+    main: { id: ids.main, title: mainTitle, cwd: b.cwdA, firstPrompt: PROMPT_MAIN },
+    other: { id: ids.other, title: PROMPT_OTHER, cwd: b.cwdB, firstPrompt: PROMPT_OTHER },
+    ...extra,
+  };
+}
+
+const ms = (iso: string): number => Date.parse(iso);
+
+export async function opencodeFixture(): Promise<StoreFixture> {
+  const b = makeBase("opencode");
+  const data = path.join(b.home, ".local", "share", "opencode");
+  const [main, other, sub, legacy] = ["ses_1aaaa0000001", "ses_2bbbb0000002", "ses_3cccc0000003", "ses_4dddd0000004"];
+  const part = (id: string, msg: string, session: string, data: unknown): [string, unknown[]] => ["INSERT INTO part VALUES (?,?,?,?,?,?)", [id, msg, session, 0, 0, JSON.stringify(data)]];
+  const message = (id: string, session: string, at: string, role: string): [string, unknown[]] => ["INSERT INTO message VALUES (?,?,?,?,?)", [id, session, ms(at), ms(at), JSON.stringify({ role, time: { created: ms(at) } })]];
+  await writeSqlite(path.join(data, "opencode.db"), [
+    ["CREATE TABLE session (id TEXT PRIMARY KEY, project_id TEXT NOT NULL, parent_id TEXT, slug TEXT, directory TEXT NOT NULL, title TEXT NOT NULL, version TEXT, time_created INTEGER, time_updated INTEGER)"],
+    ["CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, time_created INTEGER, time_updated INTEGER, data TEXT NOT NULL)"],
+    ["CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT NOT NULL, session_id TEXT NOT NULL, time_created INTEGER, time_updated INTEGER, data TEXT NOT NULL)"],
+    ["INSERT INTO session VALUES (?,?,?,?,?,?,?,?,?)", [main, "p1", null, "s", b.cwdA, "Login bug hunt", "1.2.0", ms(T_MAIN), ms(T_MAIN_LATER)]],
+    ["INSERT INTO session VALUES (?,?,?,?,?,?,?,?,?)", [other, "p2", null, "s", b.cwdB, "New session - 2026-11-10T09:00:00.000Z", "1.2.0", ms(T_OLD), ms(T_OLD)]],
+    ["INSERT INTO session VALUES (?,?,?,?,?,?,?,?,?)", [sub, "p1", main, "s", b.cwdA, "Child session - 2026", "1.2.0", ms(T_SUB), ms(T_SUB)]],
+    message("msg_01", main, T_MAIN, "user"),
+    part("prt_01", "msg_01", main, { type: "text", text: PROMPT_MAIN }),
+    message("msg_02", main, T_MAIN_LATER, "assistant"),
+    part("prt_02", "msg_02", main, { type: "tool", tool: "bash", state: { status: "completed", input: { command: "npm test" }, metadata: { exit: 1 } } }),
+    part("prt_03", "msg_02", main, { type: "tool", tool: "edit", state: { status: "completed", input: { filePath: "src/login.ts" } } }),
+    part("prt_04", "msg_02", main, { type: "text", text: "Fixed the login check." }),
+    message("msg_03", other, T_OLD, "user"),
+    part("prt_05", "msg_03", other, { type: "text", text: PROMPT_OTHER }),
+    message("msg_04", sub, T_SUB, "user"),
+    part("prt_06", "msg_04", sub, { type: "text", text: "Search for login handlers" }),
+  ]);
+  // A session that exists only in the legacy file store (OpenCode ≤ 1.1).
+  const storage = path.join(data, "storage");
+  writeJson(path.join(storage, "session", "global", `${legacy}.json`), { id: legacy, projectID: "global", directory: b.cwdB, title: "Legacy refactor", time: { created: ms("2026-11-01T09:00:00Z"), updated: ms("2026-11-01T09:30:00Z") } });
+  writeJson(path.join(storage, "message", legacy, "msg_a.json"), { id: "msg_a", sessionID: legacy, role: "user", time: { created: ms("2026-11-01T09:00:00Z") } });
+  writeJson(path.join(storage, "part", "msg_a", "prt_a.json"), { id: "prt_a", messageID: "msg_a", type: "text", text: "Refactor the legacy module" });
+  // The main session was also migrated: its legacy copy must not be listed twice.
+  writeJson(path.join(storage, "session", "p1", `${main}.json`), { id: main, projectID: "p1", directory: b.cwdA, title: "Login bug hunt", time: { created: ms(T_MAIN), updated: ms(T_MAIN) } });
+  return fixture(b, "opencode", "Login bug hunt", { main, other }, { subagent: { id: sub, parent: main }, nativeArgs: ["--session", main] });
+}
+
+export async function hermesFixture(): Promise<StoreFixture> {
+  const b = makeBase("hermes");
+  const db = path.join(b.home, ".hermes", "state.db");
+  const [main, other, sub, compressed] = ["a20261120_100000", "b20261110_090000", "c20261120_100200", "d20261119_080000"];
+  const s = (id: string, parent: string | null, cwd: string, title: string | null, started: string, last: string, end: string | null): [string, unknown[]] => [
+    "INSERT INTO sessions VALUES (?,?,?,?,?,?,?,?,?,?)",
+    [id, "cli", "m", ms(started) / 1000, null, end, parent, cwd, title, ms(last) / 1000],
+  ];
+  const m = (session: string, role: string, content: string | null, at: string, toolCalls: unknown = null): [string, unknown[]] => [
+    "INSERT INTO messages (session_id, role, content, tool_calls, timestamp) VALUES (?,?,?,?,?)",
+    [session, role, content, toolCalls ? JSON.stringify(toolCalls) : null, ms(at) / 1000],
+  ];
+  await writeSqlite(db, [
+    ["CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT, model TEXT, started_at REAL, ended_at REAL, end_reason TEXT, parent_session_id TEXT, cwd TEXT, title TEXT, last_activity_at REAL)"],
+    ["CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, tool_calls TEXT, tool_call_id TEXT, tool_name TEXT, timestamp REAL)"],
+    // A compressed session continues in `main`; reopening either reopens `main`.
+    s(compressed, null, b.cwdA, "Login bug hunt (part 1)", "2026-11-19T08:00:00Z", "2026-11-19T09:00:00Z", "compression"),
+    s(main, compressed, b.cwdA, "Login bug hunt", T_MAIN, T_MAIN_LATER, null),
+    s(other, null, b.cwdB, null, T_OLD, T_OLD, null),
+    s(sub, main, b.cwdA, "delegate: search", T_SUB, T_SUB, null),
+    m(main, "user", PROMPT_MAIN, T_MAIN),
+    m(main, "assistant", null, T_MAIN, [{ id: "c1", type: "function", function: { name: "terminal", arguments: JSON.stringify({ command: "npm test" }) } }]),
+    m(main, "tool", "Error: 1 test failed", T_MAIN),
+    m(main, "assistant", "Fixed the login check.", T_MAIN_LATER, [{ id: "c2", type: "function", function: { name: "patch", arguments: JSON.stringify({ path: "src/login.ts" }) } }]),
+    m(other, "user", PROMPT_OTHER, T_OLD),
+    m(sub, "user", "Search for login handlers", T_SUB),
+  ]);
+  return fixture(b, "hermes", "Login bug hunt", { main, other }, { subagent: { id: sub, parent: main }, nativeArgs: ["--resume", main] });
+}
+
+export function clineFixture(): StoreFixture {
+  const b = makeBase("cline");
+  const data = path.join(b.home, ".cline", "data");
+  const [main, other, historyOnly] = ["1763632800000", "1762765200000", "1762000000000"];
+  const say = (ts: string, s: string, text: string) => ({ ts: ms(ts), type: "say", say: s, text });
+  const ask = (ts: string, a: string, text: string) => ({ ts: ms(ts), type: "ask", ask: a, text });
+  writeJson(path.join(data, "tasks", main, "ui_messages.json"), [
+    say(T_MAIN, "task", PROMPT_MAIN),
+    ask(T_MAIN, "command", "npm test"),
+    say(T_MAIN, "error", "1 test failed"),
+    say(T_MAIN_LATER, "tool", JSON.stringify({ tool: "editedExistingFile", path: "src/login.ts" })),
+    say(T_MAIN_LATER, "completion_result", "Fixed the login check."),
+  ]);
+  writeJson(path.join(data, "tasks", other, "ui_messages.json"), [say(T_OLD, "task", PROMPT_OTHER)]);
+  writeJson(path.join(data, "state", "taskHistory.json"), [
+    { id: main, ts: ms(T_MAIN_LATER), task: "Login bug hunt", cwdOnTaskInitialization: b.cwdA },
+    { id: other, ts: ms(T_OLD), task: PROMPT_OTHER, cwdOnTaskInitialization: b.cwdB },
+    { id: historyOnly, ts: ms("2026-11-01T12:00:00Z"), task: "An old extension task", cwdOnTaskInitialization: b.cwdB },
+  ]);
+  return fixture(b, "cline", "Login bug hunt", { main, other }, { nativeArgs: ["--tui", "--auto-approve", "false", "--id", main] });
+}
+
+/** The provisional layout: `<root>/<id>/summary.json` + `<id>/messages.jsonl`, or `<root>/<id>.jsonl`. */
+function provisionalFixture(runtime: "grok" | "dsh" | "fx"): StoreFixture {
+  const b = makeBase(runtime);
+  const root = runtime === "grok" ? path.join(b.home, ".grok", "sessions") : runtime === "dsh" ? path.join(b.home, ".dsh", "sessions") : path.join(b.home, ".fx", "sessions");
+  const [main, other, sub] = [uuid(1), uuid(2), uuid(3)];
+  const lines = (id: string, cwd: string, at: string, prompt: string) => [
+    { type: "session", session_id: id, cwd, timestamp: at },
+    { role: "user", content: prompt, timestamp: at },
+    { role: "assistant", content: [{ type: "tool_use", name: "bash", input: { command: "npm test" } }], timestamp: at },
+    { role: "assistant", content: "Fixed the login check.", timestamp: T_MAIN_LATER },
+  ];
+  const title = runtime === "fx" ? undefined : "Login bug hunt";
+  writeJson(path.join(root, main, "summary.json"), { id: main, ...(title ? { title } : {}), cwd: b.cwdA, session_kind: "interactive", updated_at: T_MAIN_LATER });
+  writeJsonl(path.join(root, main, "messages.jsonl"), lines(main, b.cwdA, T_MAIN, PROMPT_MAIN), { torn: true });
+  writeJsonl(path.join(root, `${other}.jsonl`), lines(other, b.cwdB, T_OLD, PROMPT_OTHER).slice(0, 2));
+  writeJson(path.join(root, sub, "summary.json"), { id: sub, cwd: b.cwdA, session_kind: "subagent", parent_session_id: main });
+  writeJsonl(path.join(root, sub, "messages.jsonl"), lines(sub, b.cwdA, T_SUB, "Search for login handlers"));
+  const mainTitle = title ?? MAIN_PROMPT_TITLE;
+  const native = runtime === "grok" ? ["--permission-mode", "default", "--resume", main] : runtime === "fx" ? ["--resume", main] : undefined;
+  return fixture(b, runtime, mainTitle, { main, other }, { subagent: { id: sub, parent: main }, ...(native ? { nativeArgs: native } : {}) });
+}
+
+export const grokFixture = (): StoreFixture => provisionalFixture("grok");
+export const dshFixture = (): StoreFixture => provisionalFixture("dsh");
+export const fxFixture = (): StoreFixture => provisionalFixture("fx");
+
+export { T_SUB, uuid };
