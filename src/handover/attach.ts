@@ -1,0 +1,47 @@
+// attach_external_session (SPEC §5): binds a chat route to an agent session that started
+// elsewhere. The workspace is ensured, the session resolved prefix-tolerantly, an open thread bound
+// to it reused (else one created with the host binding and the session), and the route attached
+// additively — other routes of that thread stay attached and keep receiving its output.
+import { existsSync, statSync } from "node:fs";
+import type { AgentsApi, ThreadsApi } from "../commands/context.js";
+import type { ThreadRecord } from "../threads/registry.js";
+import { PickupError } from "../bot/errors.js";
+import type { Workspaces } from "../bot/workspaces.js";
+import type { HandoverPayload } from "./codes.js";
+
+export interface AttachDeps {
+  threads: ThreadsApi;
+  agents: AgentsApi;
+  workspaces: Workspaces;
+}
+
+export interface Attached {
+  thread: ThreadRecord;
+  session: string;
+  /** False when an open thread already bound to the session was reused. */
+  created: boolean;
+  /** The thread this route left, if it was attached elsewhere (that thread stays open). */
+  left?: string;
+}
+
+export async function attachExternalSession(deps: AttachDeps, payload: HandoverPayload, route: string): Promise<Attached> {
+  const { cwd, agent, profile } = payload;
+  // Never resume somewhere else: the agent's context is about that directory.
+  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) {
+    throw new PickupError(`The session's directory \`${cwd}\` no longer exists, so it was not picked up and nothing was resumed elsewhere.`);
+  }
+  const workspace = deps.workspaces.register(cwd);
+  const found = await deps.agents.findSession(agent, workspace, payload.session);
+  const previous = deps.threads.forRoute(route);
+  const open = deps.threads.findOpenBySession(agent, found.id);
+  if (open) {
+    await deps.threads.attach(route, open.id);
+    return { thread: deps.threads.get(open.id)!, session: found.id, created: false, left: leftThread(previous, open.id) };
+  }
+  const thread = await deps.threads.create(route, { workspace, agent, profile, session: found.id, origin: "pickup" });
+  return { thread, session: found.id, created: true, left: leftThread(previous, thread.id) };
+}
+
+function leftThread(previous: ThreadRecord | undefined, now: string): string | undefined {
+  return previous && previous.id !== now ? previous.id : undefined;
+}

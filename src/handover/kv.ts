@@ -1,0 +1,45 @@
+// The key-value backend behind pickup codes and rate limits: memory by default (a restart clears
+// every code), or Redis when `store.kv` is a redis:// URL (several daemons share codes and limits;
+// codes then outlive a restart until their TTL).
+import { Keyv } from "keyv";
+import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { ConfigError } from "../bot/errors.js";
+
+const NAMESPACE = "baton:pickup";
+
+export interface LimiterSpec {
+  keyPrefix: string;
+  points: number;
+  durationSec: number;
+}
+
+export interface HandoverKv {
+  codes: Keyv;
+  limiter(spec: LimiterSpec): RateLimiterAbstract;
+  close(): Promise<void>;
+}
+
+export async function openHandoverKv(url: string): Promise<HandoverKv> {
+  if (url === "memory") {
+    return {
+      codes: new Keyv({ namespace: NAMESPACE }),
+      limiter: ({ keyPrefix, points, durationSec }) => new RateLimiterMemory({ keyPrefix, points, duration: durationSec }),
+      close: async () => {},
+    };
+  }
+  if (!/^rediss?:\/\//.test(url)) throw new ConfigError(`store.kv: expected "memory" or a redis:// URL, got "${url.replace(/\/\/[^@]*@/, "//…@")}"`);
+  // Loaded on demand: a memory-only install never pays for the Redis client.
+  const { default: KeyvRedis, createClient } = await import("@keyv/redis");
+  const client = createClient({ url });
+  await client.connect();
+  const codes = new Keyv({ store: new KeyvRedis(url), namespace: NAMESPACE });
+  return {
+    codes,
+    limiter: ({ keyPrefix, points, durationSec }) =>
+      new RateLimiterRedis({ storeClient: client, useRedisPackage: true, keyPrefix: `${NAMESPACE}:${keyPrefix}`, points, duration: durationSec }),
+    close: async () => {
+      await codes.disconnect();
+      await client.quit();
+    },
+  };
+}

@@ -1,0 +1,61 @@
+// How `baton mcp` finds the running daemon: the daemon writes its MCP URL to <dataDir>/mcp.json
+// and keeps the bearer token in <dataDir>/mcp-token, both 0600, so only this OS user can reach it
+// and no secret ever lands in an agent's or a project's config.
+import { randomBytes } from "node:crypto";
+import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const SECRET_FILE_MODE = 0o600;
+const TOKEN_BYTES = 32;
+
+export interface McpEndpoint {
+  url: string;
+  pid: number;
+}
+
+export function tokenPath(dataDir: string): string {
+  return join(dataDir, "mcp-token");
+}
+
+export function endpointPath(dataDir: string): string {
+  return join(dataDir, "mcp.json");
+}
+
+/** The token from the data dir, created on first use; kept across restarts so clients need no update. */
+export function ensureToken(dataDir: string): string {
+  const existing = readToken(dataDir);
+  if (existing) {
+    chmodSync(tokenPath(dataDir), SECRET_FILE_MODE);
+    return existing;
+  }
+  const token = randomBytes(TOKEN_BYTES).toString("base64url");
+  writeFileSync(tokenPath(dataDir), token + "\n", { mode: SECRET_FILE_MODE });
+  return token;
+}
+
+export function readToken(dataDir: string): string | undefined {
+  try {
+    return readFileSync(tokenPath(dataDir), "utf8").trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeEndpoint(dataDir: string, endpoint: McpEndpoint): void {
+  writeFileSync(endpointPath(dataDir), JSON.stringify(endpoint) + "\n", { mode: SECRET_FILE_MODE });
+  chmodSync(endpointPath(dataDir), SECRET_FILE_MODE);
+}
+
+export function readEndpoint(dataDir: string): McpEndpoint | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(endpointPath(dataDir), "utf8")) as Partial<McpEndpoint>;
+    return typeof parsed.url === "string" && typeof parsed.pid === "number" ? { url: parsed.url, pid: parsed.pid } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes the endpoint file if it is still ours (a newer daemon may have replaced it). */
+export function removeEndpoint(dataDir: string, pid: number): void {
+  if (readEndpoint(dataDir)?.pid === pid) rmSync(endpointPath(dataDir), { force: true });
+}

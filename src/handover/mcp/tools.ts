@@ -1,0 +1,115 @@
+// The handover MCP tools: names, schemas and descriptions in one place, served by the daemon
+// (Streamable HTTP) and by `baton mcp` (stdio, forwarding to the daemon) alike.
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { userMessageOf } from "../../bot/errors.js";
+
+const AGENT_KINDS_TEXT = "claude, codex, gemini, opencode, qwen, goose or demo";
+
+const launchId = z
+  .string()
+  .optional()
+  .describe("Filled in by `baton mcp` from BATON_LAUNCH_ID when the agent runs under `baton launch`; leave it out.");
+
+export const getSessionIdShape = {
+  agent_kind: z.string().optional().describe(`Which agent you are: ${AGENT_KINDS_TEXT}. Defaults to BATON_AGENT_KIND under \`baton launch\`.`),
+  cwd: z.string().optional().describe("Absolute path of the directory the session runs in (your current working directory)."),
+  session_id: z.string().optional().describe("Your session id if you know it (full id or a unique prefix of at least 6 characters); Baton checks it against the agent's session store."),
+  launch_id: launchId,
+};
+
+export const prepareHandoverShape = {
+  cwd: z.string().describe("Absolute path of the directory this session runs in (your current working directory)."),
+  agent_kind: z.string().describe(`Which agent you are: ${AGENT_KINDS_TEXT}.`),
+  session_id: z.string().optional().describe("This session's id, if you know it. Leave it out and Baton picks the newest session of this agent in this directory."),
+  profile: z.string().optional().describe("A Baton agent profile name from its config, to run the picked-up session with (optional)."),
+  launch_id: launchId,
+};
+
+export const registerWorkspaceShape = {
+  cwd: z.string().describe("Absolute path of the directory to allow as a Baton workspace."),
+  name: z.string().optional().describe("A short name to show for it (default: the directory's name)."),
+};
+
+export type GetSessionIdArgs = { agent_kind?: string; cwd?: string; session_id?: string; launch_id?: string };
+export type PrepareHandoverArgs = { cwd: string; agent_kind: string; session_id?: string; profile?: string; launch_id?: string };
+export type RegisterWorkspaceArgs = { cwd: string; name?: string };
+
+/** A tool's answer: text for the agent to read and show, plus the same facts as data. */
+export interface ToolReply {
+  text: string;
+  data: Record<string, unknown>;
+}
+
+export interface HandoverTools {
+  getSessionId(args: GetSessionIdArgs): Promise<ToolReply>;
+  prepareHandover(args: PrepareHandoverArgs): Promise<ToolReply>;
+  registerWorkspace(args: RegisterWorkspaceArgs): Promise<ToolReply>;
+}
+
+export const TOOL_NAMES = ["get_session_id", "prepare_handover", "register_workspace"] as const;
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+/** How a server answers a tool call: the daemon runs it, `baton mcp` forwards it. */
+export type ToolCall = (name: ToolName, args: Record<string, unknown>) => Promise<CallToolResult>;
+
+export function newHandoverMcpServer(call: ToolCall, version: string): McpServer {
+  const server = new McpServer({ name: "baton", version });
+  server.registerTool(
+    "get_session_id",
+    {
+      title: "Find this agent session's id",
+      description:
+        "Returns the id of the current agent session as Baton sees it: the session_id you pass (checked against the agent's store), " +
+        "else the session of this `baton launch` run, else the newest session of this agent in this directory.",
+      inputSchema: getSessionIdShape,
+    },
+    (args) => call("get_session_id", args),
+  );
+  server.registerTool(
+    "prepare_handover",
+    {
+      title: "Hand this session over to a chat",
+      description:
+        "Creates a one-time pickup code so the user can continue THIS session from a chat connected to Baton (Slack, Telegram, the web chat, …). " +
+        "Show the user the returned line (`/pickup CODE`) exactly; it works once, within 2 minutes. " +
+        "If the directory is not allowed, ask the user before calling register_workspace for it.",
+      inputSchema: prepareHandoverShape,
+    },
+    (args) => call("prepare_handover", args),
+  );
+  server.registerTool(
+    "register_workspace",
+    {
+      title: "Allow a directory as a Baton workspace",
+      description:
+        "Allows agents started from chat to run in this directory (until the daemon restarts; for good, add it to workspaces.roots in the Baton config). " +
+        "Only call it when the user agrees.",
+      inputSchema: registerWorkspaceShape,
+    },
+    (args) => call("register_workspace", args),
+  );
+  return server;
+}
+
+/** Runs a tool against the backend, turning a BatonError into a tool error the agent can show. */
+export function localToolCall(tools: HandoverTools): ToolCall {
+  return async (name, args) => {
+    try {
+      const reply =
+        name === "get_session_id"
+          ? await tools.getSessionId(args as GetSessionIdArgs)
+          : name === "prepare_handover"
+            ? await tools.prepareHandover(args as PrepareHandoverArgs)
+            : await tools.registerWorkspace(args as RegisterWorkspaceArgs);
+      return { content: [{ type: "text", text: reply.text }], structuredContent: reply.data };
+    } catch (error) {
+      return toolError(userMessageOf(error));
+    }
+  };
+}
+
+export function toolError(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}

@@ -1,0 +1,63 @@
+// Which agent session a handover means: the id given (full or a unique prefix), else the session
+// of the `baton launch` run that asked (the newest one active since the launch started), else the
+// newest session of that agent in that directory — from the agent's own store and Baton's threads.
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import type { AgentsApi, SessionSummary } from "../commands/context.js";
+import { AGENT_KINDS, getAgentKind } from "../agents/kinds/index.js";
+import { PickupError } from "../bot/errors.js";
+import type { LaunchRecord } from "./launch/registry.js";
+
+export interface ResolvedSession {
+  agent: string;
+  cwd: string;
+  session: SessionSummary;
+  /** How it was found, for the agent to tell the user. */
+  source: "given" | "launch" | "newest";
+}
+
+export function requireAgentKind(agent: string | undefined): string {
+  if (!agent) throw new PickupError(`Say which agent this is (agent_kind): one of ${AGENT_KINDS.map((k) => k.id).join(", ")}.`);
+  if (!getAgentKind(agent)) throw new PickupError(`Unknown agent kind "${agent}". Known: ${AGENT_KINDS.map((k) => k.id).join(", ")}.`);
+  return agent;
+}
+
+/** An absolute, existing directory, as its real path (so /tmp and /private/tmp compare equal). */
+export function requireDirectory(cwd: string | undefined): string {
+  if (!cwd) throw new PickupError("Give the session's working directory (cwd) as an absolute path.");
+  if (!isAbsolute(cwd)) throw new PickupError(`The working directory must be an absolute path, not "${cwd}".`);
+  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new PickupError(`\`${cwd}\` is not an existing directory.`);
+  return realpathSync(resolve(cwd));
+}
+
+export async function resolveSession(
+  agents: AgentsApi,
+  request: { agent: string; cwd: string; sessionId?: string; launch?: LaunchRecord },
+): Promise<ResolvedSession> {
+  const { agent, cwd, sessionId, launch } = request;
+  if (sessionId) {
+    const session = await agents.findSession(agent, cwd, sessionId.trim());
+    return { agent, cwd, session, source: "given" };
+  }
+  const sessions = await agents.listSessions(agent, cwd);
+  // Sessions that ran exactly here come before those of subdirectories.
+  const ordered = [...sessions.filter((s) => sameDir(s.cwd, cwd)), ...sessions.filter((s) => !sameDir(s.cwd, cwd))];
+  if (launch) {
+    const sinceLaunch = ordered.find((s) => s.lastActivity !== undefined && s.lastActivity >= launch.startedAt);
+    if (sinceLaunch) return { agent, cwd, session: sinceLaunch, source: "launch" };
+  }
+  const newest = ordered[0];
+  if (!newest) {
+    throw new PickupError(`No ${agents.displayName(agent)} session found for \`${cwd}\`. Send the agent a message first (so it has a session), or pass session_id.`);
+  }
+  return { agent, cwd, session: newest, source: "newest" };
+}
+
+function sameDir(a: string | undefined, b: string): boolean {
+  if (!a) return false;
+  try {
+    return realpathSync(a) === b;
+  } catch {
+    return resolve(a) === b;
+  }
+}
