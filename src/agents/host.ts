@@ -67,6 +67,11 @@ export class AgentHost {
     const spawned = new Promise<void>((resolve, reject) => {
       child.once("spawn", resolve);
       child.once("error", (error: NodeJS.ErrnoException) => {
+        // A process that never started emits no exit event.
+        if (child.pid === undefined) {
+          this.exitInfo = { code: null, signal: null };
+          this.markExited();
+        }
         if (error.code === "ENOENT") {
           reject(new AgentError(`${kind.displayName} is not installed: \`${command}\` was not found on PATH. Install it: ${kind.installHint}`, { fatal: true, cause: error }));
         } else reject(new AgentError(`Could not start ${kind.displayName}: ${error.message}`, { fatal: true, cause: error }));

@@ -18,6 +18,8 @@ const MIN_PREFIX = 6;
 
 export class BatonAgents implements AgentsApi {
   private readonly autoKind: AgentKind;
+  /** Built-in kinds plus the config's `agents.custom` ACP agents. */
+  private readonly kinds: AgentKind[];
 
   constructor(
     private readonly config: BatonConfig["agents"],
@@ -28,6 +30,11 @@ export class BatonAgents implements AgentsApi {
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {
     this.autoKind = firstInstalledKind(env);
+    this.kinds = [...AGENT_KINDS, ...Object.entries(config.custom).map(([id, c]) => customKind(id, c))];
+  }
+
+  kind(id: string): AgentKind | undefined {
+    return this.kinds.find((k) => k.id === id) ?? getAgentKind(id);
   }
 
   /** True when no agent CLI was found and the demo agent stands in (its first reply says so). */
@@ -42,20 +49,20 @@ export class BatonAgents implements AgentsApi {
   }
 
   isHostName(word: string): boolean {
-    return !!getAgentKind(word) || word in this.config.profiles;
+    return !!this.kind(word) || word in this.config.profiles;
   }
 
   displayName(agent: string): string {
-    return getAgentKind(agent)?.displayName ?? agent;
+    return this.kind(agent)?.displayName ?? agent;
   }
 
   resolveHost(words: string[]): HostChoice {
     const [first, second] = words.length === 1 && words[0].includes("+") ? words[0].split("+", 2) : words;
-    const known = () => `Agents: ${AGENT_KINDS.map((k) => k.id).join(", ")}${Object.keys(this.config.profiles).length ? `; profiles: ${Object.keys(this.config.profiles).join(", ")}` : ""}.`;
+    const known = () => `Agents: ${this.kinds.map((k) => k.id).join(", ")}${Object.keys(this.config.profiles).length ? `; profiles: ${Object.keys(this.config.profiles).join(", ")}` : ""}.`;
     if (!first) throw new CommandError(`Name an agent. ${known()}`);
     const profileOnly = this.config.profiles[first];
-    if (!getAgentKind(first) && profileOnly && !second) return { agent: profileOnly.agent, profile: first };
-    if (!getAgentKind(first)) throw new CommandError(`Unknown agent "${first}". ${known()}`);
+    if (!this.kind(first) && profileOnly && !second) return { agent: profileOnly.agent, profile: first };
+    if (!this.kind(first)) throw new CommandError(`Unknown agent "${first}". ${known()}`);
     if (!second) return { agent: first };
     const profile = this.config.profiles[second];
     if (!profile) throw new CommandError(`Unknown profile "${second}". ${known()}`);
@@ -65,7 +72,7 @@ export class BatonAgents implements AgentsApi {
 
   /** The process that serves a thread. Throws a fatal AgentError when it cannot run. */
   launchSpec(thread: ThreadRecord): LaunchSpec {
-    const kind = getAgentKind(thread.agent);
+    const kind = this.kind(thread.agent);
     if (!kind) throw new AgentError(`Unknown agent "${thread.agent}" on this thread.`, { fatal: true });
     if (!existsSync(thread.workspace)) {
       throw new AgentError(`The workspace \`${thread.workspace}\` no longer exists, so the session is not resumed anywhere else. Start over with /new or /workspace --switch.`, { fatal: true });
@@ -108,7 +115,7 @@ export class BatonAgents implements AgentsApi {
   }
 
   async listSessions(agent: string, workspace?: string): Promise<SessionSummary[]> {
-    const runtime = getAgentKind(agent)?.runtime ?? agent;
+    const runtime = this.kind(agent)?.runtime ?? agent;
     const out = new Map<string, SessionSummary>();
     if (getReader(runtime)) {
       const { sessions } = await listStoredSessions({ runtime, dir: workspace, dataDir: this.dataDir, env: this.env });
@@ -139,7 +146,7 @@ export class BatonAgents implements AgentsApi {
   }
 
   async writeBrief(agent: string, sessionId: string): Promise<{ path: string; runtime: string }> {
-    const runtime = getAgentKind(agent)?.runtime ?? agent;
+    const runtime = this.kind(agent)?.runtime ?? agent;
     const outputDir = join(this.dataDir, "handoffs");
     if (getReader(runtime)) {
       try {
@@ -170,7 +177,7 @@ export class BatonAgents implements AgentsApi {
   }
 
   async terminalCommand(thread: ThreadRecord): Promise<{ command?: string; cwd: string; note?: string }> {
-    const kind = getAgentKind(thread.agent);
+    const kind = this.kind(thread.agent);
     const runtime = kind?.runtime ?? thread.agent;
     if (!thread.session) return { cwd: thread.workspace, note: "No session yet." };
     if (runtime === "demo") {
@@ -189,4 +196,14 @@ export class BatonAgents implements AgentsApi {
       return { cwd: thread.workspace, note: `${(error as BatonError).userMessage ?? String(error)} Try \`baton handoff resume ${thread.session}\`.` };
     }
   }
+}
+
+function customKind(id: string, c: BatonConfig["agents"]["custom"][string]): AgentKind {
+  return {
+    id,
+    displayName: c.display_name ?? id,
+    runtime: c.runtime ?? id,
+    acpCommand: () => ({ command: c.command, args: c.args }),
+    installHint: c.install_hint ?? `make \`${c.command}\` available on PATH`,
+  };
 }

@@ -24,6 +24,16 @@ const profileSchema = z
   })
   .strict();
 
+const customAgentSchema = z
+  .object({
+    command: z.string().describe("Executable of the agent's ACP server"),
+    args: z.array(z.string()).default([]),
+    display_name: z.string().optional(),
+    runtime: z.string().optional().describe("Session-store runtime id for /session and briefs (claude, codex, …); default: the agent's name"),
+    install_hint: z.string().optional(),
+  })
+  .strict();
+
 const renderingSchema = z
   .object({
     flush_debounce_ms: z.number().int().nonnegative().default(500),
@@ -56,9 +66,10 @@ export const configSchema = z
         max_live_hosts: z.number().int().positive().default(8),
         idle_shutdown: durationMs.default(600_000),
         profiles: z.record(z.string(), profileSchema).default({}),
+        custom: z.record(z.string(), customAgentSchema).default({}).describe("Any other ACP agent: name → command"),
       })
       .strict()
-      .default({ default: "auto", max_live_hosts: 8, idle_shutdown: 600_000, profiles: {} }),
+      .default({ default: "auto", max_live_hosts: 8, idle_shutdown: 600_000, profiles: {}, custom: {} }),
     workspaces: z
       .object({
         roots: z.array(z.string()).default([]).describe("Directories under which agents may run; empty = the home directory"),

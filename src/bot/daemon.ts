@@ -8,6 +8,7 @@ import { JsonlEventStore, type EventLogStore } from "../threads/store.js";
 import { ThreadRegistry } from "../threads/registry.js";
 import type { LoadedConfig } from "./config.js";
 import { BatonCore } from "./core.js";
+import { startHandover, type RunningHandover } from "../handover/index.js";
 import type { Logger } from "./log.js";
 
 export const DATA_DIR_MODE = 0o700;
@@ -47,6 +48,15 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   log.info({ events: report.events, threads: registry.openThreads().length, ms: Date.now() - started }, "thread registry replayed");
 
   const core = new BatonCore({ config: loaded.config, dataDir, registry, log, env: options.env, cwd: options.cwd });
+  // Pickup codes, /pickup and the MCP endpoint for terminal agents (src/handover/).
+  let handover: RunningHandover;
+  try {
+    handover = await startHandover({ core, config: loaded.config, dataDir, log });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  core.handover = handover.service;
   const adapters: PlatformAdapter[] = [];
   const env = { dataDir, cacheDir: join(dataDir, "cache") };
   for (const p of loaded.platforms) {
@@ -59,6 +69,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const running: PlatformAdapter[] = [];
   const stop = async () => {
     await core.shutdown();
+    await handover.stop().catch((error: unknown) => log.warn({ err: error }, "handover service did not stop cleanly"));
     await Promise.all(running.map((a) => a.stop().catch((error: unknown) => log.warn({ platform: a.name, err: error }, "platform did not stop cleanly"))));
     await store.close();
   };

@@ -1,0 +1,185 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { TestPlatform } from "../support/test-platform.js";
+import { startTestBaton, type TestBaton } from "../support/harness.js";
+
+const DEMO_ENTRY = join(process.cwd(), "dist/bot/cli.js");
+
+let baton: TestBaton | undefined;
+afterEach(async () => {
+  await baton?.stop({ cleanup: true });
+  baton = undefined;
+});
+
+async function setup(config: Record<string, unknown> = {}) {
+  const platform = new TestPlatform();
+  baton = await startTestBaton({
+    adapters: [platform],
+    config: {
+      agents: {
+        default: "demo",
+        profiles: { quick: { agent: "demo", env: { DEMO_PROFILE: "quick" } } },
+        // A second ACP agent product (the demo agent under another name) for cross-agent switches.
+        custom: { echo: { command: process.execPath, args: [DEMO_ENTRY, "demo-agent"], display_name: "Echo agent", runtime: "demo" } },
+      },
+      ...config,
+    },
+  });
+  return { platform, route: platform.route("c1"), core: baton.daemon.core };
+}
+
+describe("chat commands", () => {
+  it("/help lists the commands and unknown commands never reach the agent", async () => {
+    const { platform, route, core } = await setup();
+    await platform.say(route, "/help");
+    await platform.waitFor(route, /\/pickup CODE/);
+    await platform.say(route, "/frobnicate now");
+    await platform.waitFor(route, /Unknown command: \/frobnicate — try \/help/);
+    expect(core.registry.threadForRoute(route)).toBeUndefined();
+  });
+
+  it("// escapes, /agent passes a slash command, /cmd@bot works", async () => {
+    const { platform, route } = await setup();
+    await platform.say(route, "//compact please");
+    await platform.waitFor(route, /you said "\/compact please"/);
+    await platform.say(route, "/agent review src");
+    await platform.waitFor(route, /you said "\/review src"/);
+    await platform.say(route, "/status@baton_bot");
+    await platform.waitFor(route, /\*\*Session:\*\* `[0-9a-f-]{36}`/);
+  });
+
+  it("/status shows workspace, thread, agent, session, host, routes, approvals and queue", async () => {
+    const { platform, route } = await setup();
+    await platform.say(route, "/status");
+    await platform.waitFor(route, /No thread here yet/);
+    await platform.say(route, "hi");
+    await platform.waitFor(route, /Turn 1/);
+    await baton!.daemon.core.supervisor.drained(baton!.daemon.core.registry.threadForRoute(route)!.id);
+    await platform.say(route, "/status");
+    const status = await platform.waitFor(route, /\*\*Workspace:\*\*/);
+    for (const part of ["**Thread:** `th_", "**Agent:** Baton demo agent", "**Session:** `", "**Host:** idle", `**Routes:** \`${route}\``, "**Approvals pending:** 0", "**Queued prompts:** 0"]) {
+      expect(status.text).toContain(part);
+    }
+  });
+
+  it("queues a prompt sent during a turn and says so", async () => {
+    const { platform, route } = await setup();
+    await platform.say(route, "demo:tool");
+    await platform.say(route, "after the tools");
+    await platform.waitFor(route, /Queued behind 1 turn/);
+    await platform.waitFor(route, /Both tools ran/);
+    await platform.waitFor(route, /Turn 2 of session .*after the tools/);
+  });
+
+  it("/new closes the thread and starts a fresh session; /close ends it", async () => {
+    const { platform, route, core } = await setup();
+    await platform.say(route, "one");
+    await platform.waitFor(route, /Turn 1/);
+    const first = core.registry.threadForRoute(route)!;
+    await platform.say(route, "/new");
+    await platform.waitFor(route, /New thread `th_/);
+    expect(core.registry.get(first.id)!.open).toBe(false);
+    await platform.say(route, "two");
+    const reply = await platform.waitFor(route, /you said "two"/);
+    expect(reply.text).toMatch(/^Turn 1 of session/);
+    await platform.say(route, "/close");
+    await platform.waitFor(route, /Closed thread/);
+    expect(core.registry.threadForRoute(route)).toBeUndefined();
+  });
+
+  it("/session lists sessions; --switch takes a 6-char prefix and resumes; an ambiguous prefix lists candidates", async () => {
+    const { platform, route, core } = await setup();
+    await platform.say(route, "first session prompt");
+    await platform.waitFor(route, /Turn 1/);
+    const firstSession = core.registry.threadForRoute(route)!.session!;
+    await platform.say(route, "/new");
+    await platform.waitFor(route, /New thread/);
+    await platform.say(route, "second session prompt");
+    await platform.waitFor(route, /second session prompt/);
+    await platform.say(route, "/session");
+    const list = await platform.waitFor(route, /sessions in/);
+    expect(list.text).toContain(firstSession.slice(0, 8));
+
+    await platform.say(route, `/session --switch ${firstSession.slice(0, 6)}`);
+    await platform.waitFor(route, new RegExp(`continues session \`${firstSession.slice(0, 8)}\``));
+    await platform.say(route, "recall");
+    await platform.waitFor(route, /Earlier prompts of session[\s\S]*1\. first session prompt/);
+
+    // Two sessions whose ids share a prefix: make them by writing demo sessions with chosen ids.
+    const { DemoSessionStore, demoSessionsDir } = await import("../../src/agents/demo/store.js");
+    const store = new DemoSessionStore(demoSessionsDir(baton!.dataDir));
+    store.create("abcdef01-0000-4000-8000-000000000001", process.cwd());
+    store.create("abcdef02-0000-4000-8000-000000000002", process.cwd());
+    await platform.say(route, "/session --switch abcdef");
+    const ambiguous = await platform.waitFor(route, /matches 2 sessions/);
+    expect(ambiguous.text).toContain("abcdef01-0000-4000-8000-000000000001");
+    expect(ambiguous.text).toContain("abcdef02-0000-4000-8000-000000000002");
+    await platform.say(route, "/session --switch abc");
+    await platform.waitFor(route, /at least 6 characters/);
+  });
+
+  it("/switch to another profile keeps the thread and the session", async () => {
+    const { platform, route, core } = await setup();
+    await platform.say(route, "remember me");
+    await platform.waitFor(route, /Turn 1/);
+    const thread = core.registry.threadForRoute(route)!;
+    await platform.say(route, "/switch host demo+quick");
+    await platform.waitFor(route, /Switched to Baton demo agent \(profile quick\); the session continues/);
+    expect(core.registry.threadForRoute(route)!.id).toBe(thread.id);
+    expect(core.registry.get(thread.id)!.profile).toBe("quick");
+    await platform.say(route, "recall");
+    await platform.waitFor(route, /1\. remember me/);
+  });
+
+  it("/switch to another agent starts a new thread from a brief of the old session", async () => {
+    const { platform, route, core } = await setup();
+    await platform.say(route, "build the parser");
+    await platform.waitFor(route, /Turn 1/);
+    const old = core.registry.threadForRoute(route)!;
+    await platform.say(route, "/switch echo");
+    await platform.waitFor(route, /New thread with Echo agent, starting from a brief/);
+    const fresh = core.registry.threadForRoute(route)!;
+    expect(fresh.id).not.toBe(old.id);
+    expect(core.registry.get(old.id)!.open).toBe(true);
+    expect(core.registry.get(old.id)!.routes.has(route)).toBe(false);
+    expect(fresh.contextTransfers).toHaveLength(1);
+    const transfer = fresh.contextTransfers[0];
+    expect(transfer.fromSession).toBe(old.session);
+    // The new agent's first message points at the brief by path, with the handoff marker.
+    const marker = `[baton-handoff from=demo session=${old.session}]`;
+    const reply = await platform.waitFor(route, (m) => m.text.startsWith("Turn 1") && m.text.includes(marker));
+    expect(reply.text).toContain(transfer.briefPath);
+    const { readFileSync } = await import("node:fs");
+    expect(readFileSync(transfer.briefPath, "utf8")).toContain("build the parser");
+  });
+
+  it("/workspace lists and switches to a new thread in another directory", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "baton-ws-"));
+    try {
+      const { platform, route, core } = await setup({ workspaces: { roots: [tmpdir()], default: process.cwd(), named: { scratch: dir } } });
+      await platform.say(route, "/workspace");
+      await platform.waitFor(route, /\*\*scratch\*\*/);
+      await platform.say(route, "/workspace --switch scratch");
+      await platform.waitFor(route, /New thread `th_\w+` in/);
+      expect(core.registry.threadForRoute(route)!.workspace).toContain("baton-ws-");
+      await platform.say(route, "/workspace --switch /etc");
+      await platform.waitFor(route, /outside the allowed workspace roots/);
+      await platform.say(route, "/workspace --switch nowhere");
+      await platform.waitFor(route, /No workspace named "nowhere"/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("/stop ends a demo:slow turn within a second", async () => {
+    const { platform, route } = await setup();
+    await platform.say(route, "demo:slow");
+    await platform.waitFor(route, /Working… step 1/);
+    const started = Date.now();
+    await platform.say(route, "/stop");
+    await platform.waitFor(route, /⏹ Stopped\./);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});

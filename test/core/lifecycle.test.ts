@@ -1,0 +1,152 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { TestPlatform } from "../support/test-platform.js";
+import { startTestBaton, type TestBaton } from "../support/harness.js";
+
+const started: TestBaton[] = [];
+afterEach(async () => {
+  for (const b of started.splice(0)) await b.stop({ cleanup: true });
+});
+
+async function boot(config: Record<string, unknown> = {}, dataDir?: string, platform = new TestPlatform()) {
+  const baton = await startTestBaton({ adapters: [platform], config, dataDir });
+  started.push(baton);
+  return { platform, baton, core: baton.daemon.core };
+}
+
+describe("threads and hosts over time", () => {
+  it("a new daemon on the same data dir restores threads, routes and sessions, and resumes the session", async () => {
+    const first = await boot();
+    const route = first.platform.route("r1");
+    const other = first.platform.route("r2");
+    await first.platform.say(route, "before restart");
+    await first.platform.waitFor(route, /Turn 1/);
+    const thread = first.core.registry.threadForRoute(route)!;
+    await first.core.registry.attach(other, thread.id);
+    await first.core.supervisor.drained(thread.id);
+    const dataDir = first.baton.dataDir;
+    await first.baton.daemon.stop();
+    started.length = 0;
+
+    const second = await boot({}, dataDir);
+    const restored = second.core.registry.threadForRoute(route)!;
+    expect(restored.id).toBe(thread.id);
+    expect(restored.session).toBe(thread.session);
+    expect([...restored.routes].sort()).toEqual([route, other].sort());
+    await second.platform.say(route, "recall");
+    const recall = await second.platform.waitFor(route, /1\. before restart/);
+    expect(recall.text).toContain(thread.session!);
+  });
+
+  it("shuts an idle host down, then resumes transparently on the next prompt", async () => {
+    const { platform, core } = await boot({ agents: { default: "demo", idle_shutdown: 300 } });
+    const route = platform.route("idle");
+    await platform.say(route, "note this");
+    await platform.waitFor(route, /Turn 1/);
+    const thread = core.registry.threadForRoute(route)!;
+    await core.supervisor.drained(thread.id);
+    expect(core.supervisor.state(thread.id).host).toBe("idle");
+    await waitUntil(() => core.supervisor.state(thread.id).host === "stopped");
+    await platform.say(route, "recall");
+    await platform.waitFor(route, /1\. note this/);
+    expect(platform.transcript(route)).not.toMatch(/could not resume/i);
+  });
+
+  it("stops the least recently used idle host past agents.max_live_hosts", async () => {
+    const { platform, core } = await boot({ agents: { default: "demo", max_live_hosts: 2 } });
+    const routes = ["l1", "l2", "l3"].map((r) => platform.route(r));
+    for (const route of routes) {
+      await platform.say(route, "hello");
+      await platform.waitFor(route, /Turn 1/);
+      await core.supervisor.drained(core.registry.threadForRoute(route)!.id);
+    }
+    expect(core.supervisor.liveCount()).toBe(2);
+    expect(core.supervisor.state(core.registry.threadForRoute(routes[0])!.id).host).toBe("stopped");
+    expect(core.supervisor.state(core.registry.threadForRoute(routes[2])!.id).host).toBe("idle");
+  });
+
+  it("reports a crash mid-turn with the stderr tail, does not respawn, and the next prompt resumes", async () => {
+    const { platform, core } = await boot();
+    const route = platform.route("crash");
+    await platform.say(route, "keep this");
+    await platform.waitFor(route, /Turn 1/);
+    const thread = core.registry.threadForRoute(route)!;
+    await platform.say(route, "demo:crash");
+    const report = await platform.waitFor(route, /Agent exited unexpectedly \(code 3\)/);
+    expect(report.text).toContain("simulated crash");
+    expect(core.supervisor.state(thread.id).host).toBe("stopped");
+    expect(core.registry.get(thread.id)!.open).toBe(true);
+    await platform.say(route, "recall");
+    await platform.waitFor(route, /1\. keep this\n2\. demo:crash/);
+  });
+
+  it("answers a permission request from the chat by button, and by number where there are no buttons", async () => {
+    const { platform, core } = await boot();
+    const route = platform.route("perm");
+    await platform.say(route, "demo:permission");
+    const request = await platform.waitFor(route, (m) => !!m.buttons);
+    expect(request.text).toContain("rm -rf build/");
+    const thread = core.registry.threadForRoute(route)!;
+    expect(core.supervisor.state(thread.id).approvals).toBe(1);
+    const stranger = await platform.press(route, request.buttons![0][0].id, { id: "test:mallory" });
+    expect(stranger.ok).toBe(false);
+    const outcome = await platform.press(route, request.buttons![0][0].id);
+    expect(outcome).toEqual({ ok: true, text: "Allow once" });
+    await platform.waitFor(route, /Permission answer: allow-once\./);
+    expect(request.text).toMatch(/✅ Allow once — by Alice/);
+    expect((await platform.press(route, request.buttons?.[0]?.[0]?.id ?? "ap:x:0")).ok).toBe(false);
+
+    const plain = new TestPlatform("plain", { buttons: false });
+    const second = await boot({}, undefined, plain);
+    const r2 = plain.route("perm");
+    await plain.say(r2, "demo:permission");
+    await plain.waitFor(r2, /1\. Allow once\n2\. Always allow\n3\. Reject/);
+    await plain.say(r2, "3");
+    await plain.waitFor(r2, /Permission answer: reject\./);
+    expect(second.core.registry.threadForRoute(r2)).toBeDefined();
+  });
+
+  it("an authentication error closes the thread with the reason and the fix", async () => {
+    const { platform, core } = await boot();
+    const route = platform.route("auth");
+    await platform.say(route, "demo:auth");
+    const msg = await platform.waitFor(route, /needs you to log in/);
+    expect(msg.text).toMatch(/Run `.*` once in a terminal/);
+    expect(msg.text).toContain("This thread is now closed");
+    await waitUntil(() => core.registry.threadForRoute(route) === undefined);
+  });
+
+  it("a missing agent CLI closes the thread with the install hint", async () => {
+    const { platform, core } = await boot({ agents: { default: "ghost", custom: { ghost: { command: "baton-no-such-agent-cli", install_hint: "npm install -g ghost-agent" } } } });
+    const route = platform.route("missing");
+    await platform.say(route, "hello");
+    const msg = await platform.waitFor(route, /not installed/);
+    expect(msg.text).toContain("npm install -g ghost-agent");
+    await waitUntil(() => core.registry.threadForRoute(route) === undefined);
+  });
+
+  it("a stranger gets one refusal naming their id, and nothing of theirs reaches an agent", async () => {
+    const { platform, core } = await boot();
+    const route = platform.route("dm-stranger");
+    const mallory = { id: "test:mallory", name: "Mallory" };
+    await platform.say(route, "rm -rf /", mallory);
+    await platform.waitFor(route, /Ask the operator to add `test:mallory` to access.allow/);
+    await platform.say(route, "again", mallory);
+    await platform.say(route, "/new claude", mallory);
+    await platform.say(route, "/help", mallory);
+    await platform.waitFor(route, /Baton commands/);
+    expect(platform.on(route).filter((m) => /not allowed/.test(m.text))).toHaveLength(1);
+    expect(core.registry.threadForRoute(route)).toBeUndefined();
+    expect([...core.registry.all()]).toHaveLength(0);
+    // Unaddressed group chatter from anyone is ignored silently.
+    await platform.say(platform.route("group"), "hello all", { id: "test:alice" }, { addressed: false });
+    expect(platform.on(platform.route("group"))).toHaveLength(0);
+  });
+});
+
+async function waitUntil(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
