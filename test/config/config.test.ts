@@ -1,0 +1,101 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { parseConfigText, findConfigFile, defaultConfig } from "../../src/bot/config.js";
+import { ConfigError } from "../../src/bot/errors.js";
+
+function errorOf(yaml: string, env: NodeJS.ProcessEnv = {}): string {
+  try {
+    parseConfigText(yaml, "baton.yaml", env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).userMessage;
+  }
+  throw new Error("config was accepted");
+}
+
+describe("config mistakes name the key path and the line", () => {
+  it("a wrong type", () => {
+    expect(errorOf("agents:\n  max_live_hosts: many\n")).toMatch(/^baton\.yaml:2: agents\.max_live_hosts: .*number/);
+  });
+  it("an unknown key (a typo)", () => {
+    expect(errorOf("access:\n  allow: []\n  alow: [x]\n")).toBe('baton.yaml:3: access.alow: unknown key "alow"');
+  });
+  it("a missing required platform key", () => {
+    expect(errorOf("platforms:\n  telegram:\n    mode: polling\n")).toMatch(/^baton\.yaml:2: platforms\.telegram\.token: /);
+  });
+  it("an unset environment variable", () => {
+    expect(errorOf("platforms:\n  telegram:\n    token: ${TELEGRAM_TOKEN}\n")).toBe(
+      "baton.yaml:3: platforms.telegram.token: environment variable TELEGRAM_TOKEN is not set (use ${TELEGRAM_TOKEN:-default} for a default)",
+    );
+  });
+  it("a bad access entry inside a list", () => {
+    expect(errorOf("access:\n  allow:\n    - telegram:1\n    - 12345\n")).toMatch(/^baton\.yaml:4: access\.allow\[1\]: /);
+  });
+  it("an unknown platform kind", () => {
+    expect(errorOf("platforms:\n  irc:\n    server: x\n")).toMatch(/^baton\.yaml:2: platforms\.irc: unknown platform/);
+  });
+  it("a bad duration and broken YAML", () => {
+    expect(errorOf("agents:\n  idle_shutdown: soon\n")).toMatch(/^baton\.yaml:2: agents\.idle_shutdown: /);
+    expect(errorOf("agents: [\n")).toMatch(/^baton\.yaml:\d+: the YAML does not parse/);
+  });
+});
+
+describe("config loading", () => {
+  it("interpolates ${VAR} and ${VAR:-default}, parses durations, and keeps instances apart", () => {
+    const loaded = parseConfigText(
+      [
+        "agents:",
+        "  idle_shutdown: 5m",
+        "platforms:",
+        "  telegram:",
+        "    token: ${TG}",
+        "  slack_acme:",
+        "    kind: slack",
+        "    bot_token: ${SLACK_BOT:-xoxb-default}",
+        "    app_token: xapp-1",
+        "  web:",
+        "    enabled: false",
+      ].join("\n"),
+      "baton.yaml",
+      { TG: "123:abc" },
+    );
+    expect(loaded.config.agents.idle_shutdown).toBe(300_000);
+    expect(loaded.platforms.map((p) => [p.name, p.kind])).toEqual([["telegram", "telegram"], ["slack_acme", "slack"]]);
+    expect(loaded.platforms[0].config.token).toBe("123:abc");
+    expect(loaded.platforms[1].config.bot_token).toBe("xoxb-default");
+  });
+
+  it("finds --config, then BATON_CONFIG, then ./baton.yaml", () => {
+    const dir = mkdtempSync(join(tmpdir(), "baton-cfg-"));
+    writeFileSync(join(dir, "baton.yaml"), "{}\n");
+    expect(findConfigFile({ flag: "x.yaml", cwd: dir, env: {} })).toBe(join(dir, "x.yaml"));
+    expect(findConfigFile({ cwd: dir, env: { BATON_CONFIG: "/etc/b.yaml" } })).toBe("/etc/b.yaml");
+    expect(findConfigFile({ cwd: dir, env: {} })).toBe(join(dir, "baton.yaml"));
+  });
+
+  it("the embedded default runs the web chat", () => {
+    expect(defaultConfig().platforms.map((p) => p.name)).toEqual(["web"]);
+  });
+
+  it("config.example.yaml is valid and `baton config validate` says so; a broken file exits 1", () => {
+    const ok = spawnSync(process.execPath, ["bin/baton.js", "config", "validate", "config.example.yaml"], { encoding: "utf8", env: { ...process.env, TELEGRAM_BOT_TOKEN: "1:x", SLACK_BOT_TOKEN: "xoxb-1", SLACK_APP_TOKEN: "xapp-1" } });
+    expect(ok.stderr).toBe("");
+    expect(ok.status).toBe(0);
+    const bad = join(mkdtempSync(join(tmpdir(), "baton-cfg-")), "bad.yaml");
+    writeFileSync(bad, "agents:\n  max_live_hosts: -1\n");
+    const res = spawnSync(process.execPath, ["bin/baton.js", "config", "validate", bad], { encoding: "utf8" });
+    expect(res.status).toBe(1);
+    expect(res.stderr).toContain("bad.yaml:2: agents.max_live_hosts");
+  });
+
+  it("`baton config schema` prints a JSON Schema that covers the platforms", () => {
+    const res = spawnSync(process.execPath, ["bin/baton.js", "config", "schema"], { encoding: "utf8" });
+    expect(res.status).toBe(0);
+    const schema = JSON.parse(res.stdout);
+    expect(schema.properties.agents.properties.max_live_hosts.type).toBe("integer");
+    expect(JSON.stringify(schema.properties.platforms)).toContain("secret_token");
+  });
+});
