@@ -26,10 +26,13 @@ const RULES: Array<[RegExp, string | ((...m: string[]) => string)]> = [
   [/\bnpm_[A-Za-z0-9]{30,}/g, R],
   [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, R],
   // Credentials inside URLs: scheme://user:password@host.
-  [/\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+):[^\s@/]+@/gi, (_m, pre: string) => `${pre}:${R}@`],
+  [/(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@]{1,256}):[^\s@/]{1,256}@/gi, (_m, pre: string) => `${pre}:${R}@`],
+  // curl-style credentials: -u user:password, --user user:password.
+  [/(\s(?:-u|--user)\s+[^\s:]{1,256}:)\S+/g, (_m, pre: string) => `${pre}${R}`],
   // key=value and "key": "value" where the key names a secret.
   [
-    /(["']?)([A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|credential|private[_-]?key)[A-Za-z0-9_.-]*)\1(\s*[:=]\s*)("[^"\n]*"|'[^'\n]*'|[^\s,;)}\]]+)/gi,
+    // Bounded and anchored at a name's start: unbounded runs here were quadratic on long lines.
+    /(["']?)((?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]{0,40}(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|credential|private[_-]?key)[A-Za-z0-9_.-]{0,40})\1(\s*[:=]\s*)("[^"\n]*"|'[^'\n]*'|[^\s,;)}\]]+)/gi,
     (_m, q: string, key: string, sep: string, value: string) => {
       const quote = value.startsWith('"') ? '"' : value.startsWith("'") ? "'" : "";
       return `${q}${key}${q}${sep}${quote}${R}${quote}`;
