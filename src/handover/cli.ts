@@ -1,0 +1,78 @@
+// `baton mcp`, `baton launch` and `baton setup`: the terminal side of the handover. The actions
+// load their modules on first use, so `baton start` pays nothing for them.
+import { homedir } from "node:os";
+import type { Command } from "commander";
+import { BatonError } from "../bot/errors.js";
+
+interface GlobalOpts {
+  config?: string;
+  dataDir?: string;
+}
+
+async function dataDirOf(program: Command): Promise<string> {
+  const { loadConfigOrDefault, resolveDataDir } = await import("../bot/cli-start.js");
+  const opts = program.opts<GlobalOpts>();
+  let loaded;
+  try {
+    loaded = loadConfigOrDefault(opts.config);
+  } catch {
+    loaded = undefined; // a broken config must not stop the MCP server from saying what is wrong
+  }
+  return resolveDataDir(opts.dataDir, loaded);
+}
+
+/** Prints a BatonError's user message and exits 1; anything else propagates. */
+async function guarded(action: () => Promise<void>): Promise<void> {
+  try {
+    await action();
+  } catch (error) {
+    if (!(error instanceof BatonError)) throw error;
+    process.stderr.write(`baton: ${error.userMessage}\n`);
+    process.exitCode = 1;
+  }
+}
+
+export function registerHandoverCommands(program: Command): void {
+  program
+    .command("mcp")
+    .description("MCP server on stdio for agent CLIs (handover tools); forwards to the running daemon")
+    .action(async () => {
+      const [{ runMcpStdio }, { batonVersion }] = await Promise.all([import("./mcp/stdio.js"), import("./index.js")]);
+      await runMcpStdio({ dataDir: await dataDirOf(program), env: process.env, cwd: process.cwd(), version: batonVersion() });
+    });
+
+  program
+    .command("launch")
+    .description("run an agent CLI here with Baton's MCP server for this run (claude, codex, gemini, demo)")
+    .argument("<agent>", "claude, codex, gemini or demo")
+    .argument("[args...]", "arguments for the agent CLI, after --")
+    .allowUnknownOption()
+    .action((agent: string, args: string[]) =>
+      guarded(async () => {
+        const [{ runLaunch }, { batonVersion }] = await Promise.all([import("./launch/run.js"), import("./index.js")]);
+        process.exitCode = await runLaunch({ agent, args, dataDir: await dataDirOf(program), version: batonVersion() });
+      }),
+    );
+
+  program
+    .command("setup")
+    .description("register `baton mcp` with an agent (user scope) and install its `handover` command")
+    .argument("<agent>", "claude, codex or gemini")
+    .option("--print", "show what would change, change nothing")
+    .action((agent: string, opts: { print?: boolean }) =>
+      guarded(async () => {
+        const { describePlan, planSetup } = await import("./setup.js");
+        const explicitDataDir = program.opts<GlobalOpts>().dataDir ?? process.env.BATON_DATA_DIR;
+        const steps = planSetup(agent, { home: homedir(), env: process.env, dataDir: explicitDataDir ? await dataDirOf(program) : undefined });
+        if (opts.print) {
+          process.stdout.write(describePlan(agent, steps) + "\n");
+          return;
+        }
+        for (const step of steps) {
+          step.apply();
+          process.stdout.write(`✓ ${step.summary}\n`);
+        }
+        process.stdout.write(`Done. In ${agent}, ask it to "hand this over" (or use its /handover command) and type the /pickup line in chat.\n`);
+      }),
+    );
+}

@@ -1,0 +1,64 @@
+// `baton mcp`: an MCP server on stdio for agent CLIs. It holds no state of its own: each tool call
+// is forwarded to the running daemon's Streamable HTTP endpoint (found through the data dir, with
+// the token from there). With no daemon running, every tool answers how to start one.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { isProcessAlive } from "../launch/registry.js";
+import { readEndpoint, readToken } from "./discovery.js";
+import { newHandoverMcpServer, toolError, type ToolCall, type ToolName } from "./tools.js";
+
+export interface ForwarderContext {
+  dataDir: string;
+  /** BATON_AGENT_KIND / BATON_LAUNCH_ID from `baton launch`, and the agent's working directory. */
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  version: string;
+}
+
+/** Fills what the agent left out from the `baton launch` environment and the working directory. */
+export function withLaunchDefaults(name: ToolName, args: Record<string, unknown>, ctx: ForwarderContext): Record<string, unknown> {
+  if (name === "register_workspace") return args;
+  const out = { ...args };
+  out.agent_kind ??= ctx.env.BATON_AGENT_KIND || undefined;
+  out.cwd ??= ctx.cwd;
+  out.launch_id ??= ctx.env.BATON_LAUNCH_ID || undefined;
+  for (const key of Object.keys(out)) if (out[key] === undefined) delete out[key];
+  return out;
+}
+
+export function forwardingToolCall(ctx: ForwarderContext): ToolCall {
+  return async (name, args) => {
+    const endpoint = readEndpoint(ctx.dataDir);
+    const token = readToken(ctx.dataDir);
+    const notRunning = toolError(
+      `Baton is not running (no daemon found for the data dir ${ctx.dataDir}). Start it with \`baton start\` in another terminal, then try again.`,
+    );
+    if (!endpoint || !token || !isProcessAlive(endpoint.pid)) return notRunning;
+    const client = new Client({ name: "baton-mcp-forwarder", version: ctx.version });
+    const transport = new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+    try {
+      await client.connect(transport);
+    } catch {
+      return notRunning;
+    }
+    try {
+      return (await client.callTool({ name, arguments: withLaunchDefaults(name, args, ctx) })) as CallToolResult;
+    } catch (error) {
+      return toolError(`The Baton daemon did not answer the ${name} call: ${(error as Error).message}`);
+    } finally {
+      await client.close().catch(() => undefined);
+    }
+  };
+}
+
+export async function runMcpStdio(ctx: ForwarderContext): Promise<void> {
+  const server = newHandoverMcpServer(forwardingToolCall(ctx), ctx.version);
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  const closed = new Promise<void>((resolve) => (server.server.onclose = resolve));
+  // The agent CLI ends us by closing stdin.
+  process.stdin.once("end", () => void server.close());
+  await closed;
+}

@@ -1,0 +1,155 @@
+// `baton setup <agent>`: registers `baton mcp` with the agent at user scope and installs a
+// `handover` command that tells the agent to call prepare_handover and show the line. `--print`
+// shows every change without making it. No project file is touched.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { which } from "../agents/kinds/index.js";
+import { CommandError } from "../bot/errors.js";
+import { displayCommand } from "../agents/runtimes/index.js";
+import { BATON_BIN } from "./launch/plan.js";
+
+export const SETUP_AGENTS = ["claude", "codex", "gemini"] as const;
+
+export interface SetupContext {
+  home: string;
+  env: NodeJS.ProcessEnv;
+  /** Set when the user chose a data dir other than the default: `baton mcp` must use it too. */
+  dataDir?: string;
+}
+
+export interface SetupStep {
+  /** One line: what changes. */
+  summary: string;
+  /** The full content written or the command run, for --print. */
+  detail: string;
+  apply(): void;
+}
+
+/** How the agent should start `baton mcp`: `baton` when it is on PATH, else this Node and install. */
+export function mcpCommand(ctx: SetupContext): { command: string; args: string[] } {
+  const dataDirArgs = ctx.dataDir ? ["--data-dir", ctx.dataDir] : [];
+  return which("baton", ctx.env) ? { command: "baton", args: [...dataDirArgs, "mcp"] } : { command: process.execPath, args: [BATON_BIN, ...dataDirArgs, "mcp"] };
+}
+
+export function handoverInstructions(agent: string): string {
+  return [
+    `Hand this ${agent} session over to a chat connected to Baton, so the user can continue it from their phone or team chat.`,
+    "",
+    "1. Call the `prepare_handover` tool of the `baton` MCP server with:",
+    "   - `cwd`: the absolute path of the current working directory",
+    `   - \`agent_kind\`: \`${agent}\``,
+    "   - `session_id`: this session's id only if you know it for certain; otherwise leave it out and Baton finds the newest session here.",
+    "2. Show the user the line it returns (`/pickup XXXX`) exactly as given, and say it must be typed in the chat within 2 minutes; it works once.",
+    "3. If the tool says the directory is not allowed, ask the user whether to allow it; only if they agree, call `register_workspace` with the same cwd and then `prepare_handover` again.",
+    "4. If it says Baton is not running, tell the user to run `baton start` and try again.",
+    "",
+    "Do not continue working after the handover unless the user asks: writing in both places at once forks the conversation.",
+  ].join("\n");
+}
+
+function writeFileStep(path: string, content: string): SetupStep {
+  return {
+    summary: `write ${path}${existsSync(path) ? " (replacing it)" : ""}`,
+    detail: content,
+    apply: () => {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, content);
+    },
+  };
+}
+
+function mergeJsonStep(path: string, key: string, name: string, value: unknown): SetupStep {
+  const read = (): Record<string, unknown> => (existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>) : {});
+  return {
+    summary: `set ${key}.${name} in ${path}`,
+    detail: JSON.stringify({ [key]: { [name]: value } }, null, 2),
+    apply: () => {
+      const current = read();
+      const section = (current[key] as Record<string, unknown> | undefined) ?? {};
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, JSON.stringify({ ...current, [key]: { ...section, [name]: value } }, null, 2) + "\n");
+    },
+  };
+}
+
+/** Replaces (or appends) the `[mcp_servers.baton]` table; every other line of the file stays. */
+function codexTomlStep(path: string, mcp: { command: string; args: string[] }): SetupStep {
+  const table = `[mcp_servers.baton]\ncommand = ${JSON.stringify(mcp.command)}\nargs = ${JSON.stringify(mcp.args)}\n`;
+  return {
+    summary: `set [mcp_servers.baton] in ${path}`,
+    detail: table,
+    apply: () => {
+      const kept: string[] = [];
+      let inBaton = false;
+      for (const line of (existsSync(path) ? readFileSync(path, "utf8") : "").split("\n")) {
+        const header = /^\s*\[([^\]]+)\]/.exec(line);
+        if (header) inBaton = header[1].trim() === "mcp_servers.baton" || header[1].trim().startsWith("mcp_servers.baton.");
+        if (!inBaton) kept.push(line);
+      }
+      const rest = kept.join("\n").trimEnd();
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, `${rest ? `${rest}\n\n` : ""}${table}`);
+    },
+  };
+}
+
+function runStep(argv: string[], env: NodeJS.ProcessEnv, before?: string[]): SetupStep {
+  return {
+    summary: `run ${displayCommand({ executable: argv[0], args: argv.slice(1), env: {} })}`,
+    detail: [before, argv].filter((a): a is string[] => !!a).map((a) => displayCommand({ executable: a[0], args: a.slice(1), env: {} })).join("\n"),
+    apply: () => {
+      if (!which(argv[0], env)) throw new CommandError(`\`${argv[0]}\` is not on PATH; install it first, then run \`baton setup\` again.`);
+      // Re-running setup replaces the registration instead of failing on "already exists".
+      if (before) {
+        try {
+          execFileSync(before[0], before.slice(1), { env, stdio: "ignore" });
+        } catch {
+          // nothing to remove
+        }
+      }
+      execFileSync(argv[0], argv.slice(1), { env, stdio: "inherit" });
+    },
+  };
+}
+
+export function planSetup(agent: string, ctx: SetupContext): SetupStep[] {
+  const mcp = mcpCommand(ctx);
+  const text = handoverInstructions(agent);
+  switch (agent) {
+    case "claude": {
+      const dir = ctx.env.CLAUDE_CONFIG_DIR || join(ctx.home, ".claude");
+      return [
+        runStep(["claude", "mcp", "add", "-s", "user", "baton", "--", mcp.command, ...mcp.args], ctx.env, ["claude", "mcp", "remove", "-s", "user", "baton"]),
+        writeFileStep(join(dir, "commands", "handover.md"), `---\ndescription: Hand this session over to chat (Baton) with a /pickup code\n---\n${text}\n`),
+      ];
+    }
+    case "codex": {
+      const dir = ctx.env.CODEX_HOME || join(ctx.home, ".codex");
+      return [
+        codexTomlStep(join(dir, "config.toml"), mcp),
+        writeFileStep(join(dir, "prompts", "handover.md"), `---\ndescription: Hand this session over to chat (Baton) with a /pickup code\n---\n${text}\n`),
+      ];
+    }
+    case "gemini": {
+      const dir = join(ctx.home, ".gemini");
+      return [
+        mergeJsonStep(join(dir, "settings.json"), "mcpServers", "baton", { command: mcp.command, args: mcp.args }),
+        writeFileStep(join(dir, "commands", "handover.toml"), `description = "Hand this session over to chat (Baton) with a /pickup code"\nprompt = """\n${text}\n"""\n`),
+      ];
+    }
+    case "demo":
+      throw new CommandError("The demo agent needs no setup: `baton launch demo` passes Baton's MCP server to it for each run.");
+    default:
+      throw new CommandError(`\`baton setup\` knows ${SETUP_AGENTS.join(", ")}; not "${agent}". For others, register \`baton mcp\` as a stdio MCP server in the agent's settings.`);
+  }
+}
+
+export function describePlan(agent: string, steps: SetupStep[]): string {
+  const out = [`baton setup ${agent} would:`];
+  steps.forEach((step, i) => {
+    out.push(`${i + 1}. ${step.summary}`);
+    out.push(...step.detail.split("\n").map((l) => `     ${l}`));
+  });
+  return out.join("\n");
+}
