@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { registerHandoffCommand } from "../handover/handoff/cli.js";
+import { registerHandoverCommands } from "../handover/cli.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
@@ -58,6 +59,7 @@ export function buildProgram(): Command {
     });
 
   registerHandoffCommand(program);
+  registerHandoverCommands(program);
   return program;
 }
 
