@@ -1,0 +1,64 @@
+// What travels over the web chat's WebSocket, both ways. Shared by the server and the page's
+// script (client/), so both sides agree at compile time; the server also validates what arrives.
+import { z } from "zod";
+import type { Button, RouteInfo } from "../contract.js";
+
+export type { Button, RouteInfo };
+
+export type WebMessageKind = "user" | "text" | "thought" | "tool" | "plan" | "notice" | "approval" | "error";
+
+/** One message as the page shows it. `html` is already sanitised by the server (render.ts). */
+export interface WireMessage {
+  id: string;
+  role: "user" | "agent";
+  kind: WebMessageKind;
+  html: string;
+  buttons?: Button[][];
+  /** Epoch milliseconds of the first send. */
+  at: number;
+}
+
+export interface ConversationSummary {
+  /** The conversation id: the route without the platform prefix. */
+  id: string;
+  title: string;
+  /** Epoch milliseconds of the newest message. */
+  updatedAt: number;
+  /** A turn is running (the Stop button shows). */
+  running: boolean;
+  /** What the core has attached the route to; absent before the first message. */
+  info?: RouteInfo;
+}
+
+export interface CommandHint {
+  name: string;
+  description: string;
+}
+
+export type ServerEvent =
+  | { type: "welcome"; user: string; commands: CommandHint[]; conversations: ConversationSummary[] }
+  | { type: "history"; conversation: string; messages: WireMessage[] }
+  | { type: "message"; conversation: string; message: WireMessage }
+  | { type: "deleted"; conversation: string; id: string }
+  | { type: "conversation"; conversation: ConversationSummary }
+  | { type: "forgotten"; conversation: string }
+  | { type: "typing"; conversation: string }
+  | { type: "actionResult"; conversation: string; messageId: string; ok: boolean; text: string }
+  | { type: "error"; conversation?: string; text: string };
+
+/** Conversation ids are made by the browser; they become file names and route keys, so keep them plain. */
+export const CONVERSATION_ID_PATTERN = /^[A-Za-z0-9_-]{6,64}$/;
+/** A prompt longer than this is refused (the agents take far less anyway). */
+export const MAX_PROMPT_CHARS = 100_000;
+
+const conversationId = z.string().regex(CONVERSATION_ID_PATTERN);
+
+export const clientEventSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("hello"), browser: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/) }),
+  z.object({ type: z.literal("open"), conversation: conversationId }),
+  z.object({ type: z.literal("send"), conversation: conversationId, text: z.string().min(1).max(MAX_PROMPT_CHARS) }),
+  z.object({ type: z.literal("action"), conversation: conversationId, messageId: z.string().max(64), actionId: z.string().min(1).max(128) }),
+  z.object({ type: z.literal("forget"), conversation: conversationId }),
+]);
+
+export type ClientEvent = z.infer<typeof clientEventSchema>;

@@ -1,0 +1,136 @@
+// The web chat's HTTP + WebSocket server: Hono for the few HTTP routes (page, assets, ping) on
+// Node's http server, `ws` for the socket on `/ws`. Every request needs the token (query or
+// bearer) or the cookie the page got for it; the socket also refuses foreign origins.
+import type { IncomingMessage, Server } from "node:http";
+import type { Duplex } from "node:stream";
+import { createAdaptorServer } from "@hono/node-server";
+import { Hono } from "hono";
+import { WebSocketServer } from "ws";
+import { PlatformError } from "../../bot/errors.js";
+import type { PlatformLogger } from "../contract.js";
+import type { PageAssets } from "./assets.js";
+import type { WebAuth } from "./auth.js";
+import { MAX_INBOUND_FRAME_BYTES, type SocketHub } from "./sockets.js";
+
+export const SOCKET_PATH = "/ws";
+const UNAUTHORIZED_TEXT = "401 Unauthorized: open the link `baton start` printed (it carries ?token=…).\n";
+/** What the page may load: only this server, no inline script, no framing. */
+const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+export interface ListenAddress {
+  host: string;
+  port: number;
+}
+
+export function parseListen(listen: string): ListenAddress {
+  const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(listen.trim());
+  const port = Number(match?.[3]);
+  if (!match || port > 65_535) throw new PlatformError(`Web chat: cannot listen on "${listen}"; use host:port, e.g. 127.0.0.1:8787.`, { reason: "refused" });
+  return { host: match[1] ?? (match[2] || "127.0.0.1"), port };
+}
+
+export interface WebServerOptions {
+  listen: ListenAddress;
+  auth: WebAuth;
+  hub: SocketHub;
+  assets: PageAssets;
+  log: PlatformLogger;
+}
+
+export interface RunningWebServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+export function buildApp(auth: WebAuth, assets: PageAssets): Hono {
+  const app = new Hono();
+  app.use("*", async (c, next) => {
+    c.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+    c.header("Referrer-Policy", "no-referrer");
+    c.header("X-Content-Type-Options", "nosniff");
+    c.header("Cache-Control", "no-store");
+    const url = new URL(c.req.url);
+    const credentials = { cookieHeader: c.req.header("cookie"), authorizationHeader: c.req.header("authorization"), queryToken: url.searchParams.get("token") };
+    if (!auth.isAuthorized(credentials)) return c.text(UNAUTHORIZED_TEXT, 401);
+    await next();
+  });
+  app.get("/", (c) => {
+    if (c.req.query("token") !== undefined) {
+      // Trade the token for the cookie and drop it from the address bar (and from history).
+      c.header("Set-Cookie", auth.setCookieHeader());
+      return c.redirect("/", 303);
+    }
+    return c.html(assets.page());
+  });
+  app.get("/assets/:file", (c) => {
+    const asset = assets.get(c.req.param("file"));
+    if (!asset) return c.text("Not found\n", 404);
+    return c.body(asset.body, 200, { "Content-Type": asset.contentType, "Cache-Control": "no-cache" });
+  });
+  app.get("/api/ping", (c) => c.json({ ok: true }));
+  return app;
+}
+
+export async function startWebServer(options: WebServerOptions): Promise<RunningWebServer> {
+  const { auth, hub, log } = options;
+  const app = buildApp(auth, options.assets);
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: options.listen.host }) as Server;
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_INBOUND_FRAME_BYTES });
+
+  server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const refusal = refuseUpgrade(request, auth);
+    if (refusal) {
+      socket.end(`HTTP/1.1 ${refusal}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    sockets.handleUpgrade(request, socket, head, (ws) => hub.accept(ws));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      const why = error.code === "EADDRINUSE" ? "the port is in use" : error.code === "EACCES" ? "permission denied" : error.message;
+      reject(new PlatformError(`Web chat: cannot listen on ${options.listen.host}:${options.listen.port} (${why}); set platforms.web.listen.`, { reason: "refused", cause: error }));
+    };
+    server.once("error", onError);
+    server.listen(options.listen.port, options.listen.host, () => {
+      server.off("error", onError);
+      server.on("error", (error) => log.error({ err: error }, "web chat server error"));
+      resolve();
+    });
+  });
+  hub.start();
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : options.listen.port;
+
+  return {
+    port,
+    async close() {
+      hub.closeAll();
+      sockets.close();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+/** Why an upgrade is refused (status line), or undefined when it may proceed. */
+function refuseUpgrade(request: IncomingMessage, auth: WebAuth): string | undefined {
+  const url = new URL(request.url ?? "/", "http://localhost");
+  if (url.pathname !== SOCKET_PATH) return "404 Not Found";
+  const authorized = auth.isAuthorized({ cookieHeader: request.headers.cookie, authorizationHeader: request.headers.authorization, queryToken: url.searchParams.get("token") });
+  if (!authorized) return "401 Unauthorized";
+  // A page of another site must not ride on the operator's cookie (cross-site WebSocket hijacking).
+  const origin = request.headers.origin;
+  if (origin !== undefined && safeHost(origin) !== request.headers.host) return "403 Forbidden";
+  return undefined;
+}
+
+function safeHost(origin: string): string | undefined {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined;
+  }
+}
