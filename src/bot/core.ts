@@ -155,6 +155,7 @@ export class BatonCore implements PlatformCore {
         await registry.close(id, reason);
       },
       attach: (route, id) => registry.attach(route, id),
+      detach: (route) => registry.detach(route),
       findOpenBySession: (agent, session) => registry.findOpenBySession(agent, session),
       changeHost: (id, host: HostChoice) => registry.changeHost(id, host.agent, host.profile),
       recordContextTransfer: (id, runtime, session, path) => registry.recordContextTransfer(id, runtime, session, path),

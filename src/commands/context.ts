@@ -28,6 +28,8 @@ export interface ThreadsApi {
   /** Closes the thread and stops its host. */
   close(threadId: string, reason: string): Promise<void>;
   attach(route: string, threadId: string): Promise<void>;
+  /** Detaches this route from its thread; the thread and its other routes carry on. */
+  detach(route: string): Promise<void>;
   findOpenBySession(agent: string, session: string): ThreadRecord | undefined;
   changeHost(threadId: string, host: HostChoice): Promise<void>;
   recordContextTransfer(threadId: string, fromRuntime: string, fromSession: string, briefPath: string): Promise<void>;
