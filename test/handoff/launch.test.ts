@@ -1,0 +1,96 @@
+// Detached launches: the spec file's claim-by-rename and confirmation, and a real
+// `baton handoff resume <id> --launch tmux --yes` starting a stand-in runtime in detached tmux.
+
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { awaitConfirmation, claimSpec, specFromCommand, writeSpec } from "../../src/handover/handoff/spec.js";
+import { runTrampoline } from "../../src/handover/handoff/trampoline.js";
+import { claudeFixture } from "../fakes/stores/jsonl-stores.js";
+
+const REPO = path.resolve(import.meta.dirname, "../..");
+const ENTRY = path.join(REPO, "dist", "handover", "handoff", "main.js");
+
+describe("launch spec", () => {
+  it("carries only the variables that locate runtime stores, plus approval settings", () => {
+    const spec = specFromCommand(
+      { executable: "copilot", args: ["-i", "hi"], env: { COPILOT_ALLOW_ALL: null, GOOSE_MODE: "approve" }, dir: "/w" },
+      { CODEX_HOME: "/c", OPENAI_API_KEY: "sk-should-not-travel", PATH: "/bin" },
+      1_000,
+    );
+    expect(spec.set).toEqual({ CODEX_HOME: "/c", GOOSE_MODE: "approve" });
+    expect(spec.unset).toEqual(["COPILOT_ALLOW_ALL"]);
+    expect(spec.expiresAt).toBe(16_000);
+  });
+
+  it("is withdrawn when nothing confirms in time, so a late terminal starts nothing", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "baton-spec-"));
+    const file = await writeSpec(dir, specFromCommand({ executable: "true", args: [], env: {}, dir }, {}));
+    expect((await awaitConfirmation(file, 200)).state).toBe("cancelled");
+    expect(existsSync(file)).toBe(false);
+    expect(await claimSpec(file)).toBeUndefined();
+    expect(await runTrampoline(file)).toBe(1);
+  });
+
+  it("says the runtime may still start when the terminal claimed the spec just as time ran out", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "baton-spec-"));
+    const file = await writeSpec(dir, specFromCommand({ executable: "true", args: [], env: {}, dir }, {}));
+    const claimed = await claimSpec(file);
+    expect(claimed?.executable).toBe("true");
+    expect((await awaitConfirmation(file, 200)).state).toBe("claimed-late");
+  });
+
+  it("the trampoline starts the exact argv, confirms, and returns the runtime's exit code", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "baton-spec-"));
+    const out = path.join(dir, "argv.txt");
+    const file = await writeSpec(dir, { version: 1, executable: "sh", args: ["-c", 'printf "%s|" "$@" > "$0"; exit 3', out, "a b", "$HOME;`x`"], dir, set: {}, unset: [], expiresAt: Date.now() + 15_000 });
+    const [code, outcome] = await Promise.all([runTrampoline(file), awaitConfirmation(file, 5_000)]);
+    expect(code).toBe(3);
+    expect(outcome.state).toBe("started");
+    expect(readFileSync(out, "utf8")).toBe("a b|$HOME;`x`|");
+  });
+});
+
+describe("resume --launch tmux", () => {
+  const tmuxDir = mkdtempSync(path.join(os.tmpdir(), "baton-tmux-"));
+  const tmuxEnv = { ...process.env, TMUX_TMPDIR: tmuxDir, TMUX: "" };
+  delete (tmuxEnv as Record<string, string | undefined>).TMUX;
+
+  beforeAll(() => {
+    // The launch goes through the built CLI, exactly as a user runs it.
+    spawnSync("npx", ["tsc", "-p", "tsconfig.json"], { cwd: REPO, stdio: "ignore" });
+    if (!existsSync(ENTRY)) throw new Error(`build did not produce ${ENTRY}`);
+    if (spawnSync("tmux", ["-V"]).status !== 0) throw new Error("tmux is not installed (apt-get install -y tmux)");
+  }, 120_000);
+
+  afterAll(() => {
+    spawnSync("tmux", ["kill-server"], { env: tmuxEnv });
+  });
+
+  it("starts the runtime in a detached tmux session and prints how to attach", async () => {
+    const f = claudeFixture();
+    const bin = path.join(f.root, "bin");
+    mkdirSync(bin);
+    const record = path.join(f.root, "started.txt");
+    // A stand-in `claude`: records how it was started, then stays up like an interactive CLI.
+    writeFileSync(path.join(bin, "claude"), `#!/bin/sh\nprintf '%s\\n' "$PWD" "$@" > '${record}'\nexec sleep 60\n`);
+    chmodSync(path.join(bin, "claude"), 0o755);
+    const env = { ...tmuxEnv, HOME: f.opts.home!, PATH: `${bin}:${process.env.PATH}`, CLAUDE_CONFIG_DIR: "" };
+    delete (env as Record<string, string | undefined>).CLAUDE_CONFIG_DIR;
+    const res = spawnSync(process.execPath, [ENTRY, "handoff", "resume", f.main.id.slice(0, 8), "--launch", "tmux", "--yes"], { env, encoding: "utf8", timeout: 30_000 });
+    expect(res.stderr).toBe("");
+    expect(res.status).toBe(0);
+    const name = `baton-handoff-${f.main.id}`;
+    expect(res.stdout).toContain(`claude started in tmux session ${name}`);
+    expect(res.stdout).toContain(`tmux attach -t ${name}`);
+    expect(spawnSync("tmux", ["has-session", "-t", `=${name}`], { env: tmuxEnv }).status).toBe(0);
+    const deadline = Date.now() + 5_000;
+    while (!existsSync(record) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(readFileSync(record, "utf8").split("\n").slice(0, 3)).toEqual([f.main.cwd, "--resume", f.main.id]);
+    // The spec file was consumed: nothing is left for a second terminal to start.
+    const handoffs = path.join(f.opts.home!, ".baton", "handoffs");
+    expect(execFileSync("ls", ["-A", handoffs], { encoding: "utf8" }).trim()).toBe("");
+  }, 60_000);
+});
