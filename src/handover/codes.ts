@@ -14,7 +14,9 @@ export interface Clock {
   now(): number;
 }
 
-export const systemClock: Clock = { now: () => Date.now() };
+export function systemClock(): Clock {
+  return { now: () => Date.now() };
+}
 
 /** What a code points at: enough to re-bind a chat to the same agent session. */
 export interface HandoverPayload {
@@ -48,7 +50,8 @@ export class PickupCodes {
   constructor(
     private readonly store: Keyv,
     private readonly ttlMs: number = DEFAULT_CODE_TTL_MS,
-    readonly clock: Clock = systemClock,
+    /** Each store gets its own clock object, so a test can move one without touching others. */
+    readonly clock: Clock = systemClock(),
   ) {}
 
   async issue(payload: HandoverPayload): Promise<{ code: string; expiresAt: number }> {

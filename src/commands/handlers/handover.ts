@@ -1,5 +1,8 @@
 import type { CommandSpec } from "../context.js";
 
+/** Agents `baton launch` runs with Baton's MCP server, so the terminal can hand back to chat. */
+const LAUNCHABLE = new Set(["claude", "codex", "gemini"]);
+
 export const handover: CommandSpec = {
   name: "handover",
   usage: "/handover",
@@ -10,12 +13,18 @@ export const handover: CommandSpec = {
       await ctx.reply("No agent session here yet: send a message first, then /handover.");
       return;
     }
+    if (thread.agent === "demo") {
+      await ctx.reply(`Continue this session in a terminal:\n\`\`\`\ncd ${shellQuote(thread.workspace)} && baton launch demo -- --resume ${thread.session}\n\`\`\``);
+      return;
+    }
     const { command, cwd, note } = await ctx.agents.terminalCommand(thread);
     if (!command) {
       await ctx.reply(note ?? "This agent cannot be continued in a terminal.");
       return;
     }
-    await ctx.reply(`Continue this session in a terminal:\n\`\`\`\ncd ${shellQuote(cwd)} && ${command}\n\`\`\`${note ? `\n${note}` : ""}`);
+    // The same command under `baton launch` also gives the agent the tools to hand back to chat.
+    const viaLaunch = LAUNCHABLE.has(thread.agent) && command.startsWith(`${thread.agent} `) ? `\nWith Baton's handover tools: \`baton launch ${thread.agent} -- ${command.slice(thread.agent.length + 1)}\`` : "";
+    await ctx.reply(`Continue this session in a terminal:\n\`\`\`\ncd ${shellQuote(cwd)} && ${command}\n\`\`\`${viaLaunch}${note ? `\n${note}` : ""}`);
   },
 };
 

@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import { CODE_ALPHABET, PickupCodes, generateCode, normalizeCode, type HandoverPayload } from "../../src/handover/codes.js";
+import { openHandoverKv } from "../../src/handover/kv.js";
+import { PickupLimits } from "../../src/handover/limits.js";
+
+const payload: HandoverPayload = { agent: "demo", session: "s-1", cwd: "/tmp" };
+const TTL_MS = 120_000;
+
+async function newCodes(start = 1_000_000) {
+  let now = start;
+  const kv = await openHandoverKv("memory");
+  const codes = new PickupCodes(kv.codes, TTL_MS, { now: () => now });
+  return { codes, advance: (ms: number) => (now += ms), kv };
+}
+
+describe("pickup codes", () => {
+  it("are 4 characters of the unambiguous alphabet", () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 2000; i++) {
+      const code = generateCode();
+      expect(code).toMatch(/^[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{4}$/);
+      for (const ch of code) seen.add(ch);
+    }
+    expect(seen.size).toBe(CODE_ALPHABET.length);
+  });
+
+  it("accept any case and surrounding spaces, and reject look-alikes", () => {
+    expect(normalizeCode(" k7pq ")).toBe("K7PQ");
+    expect(normalizeCode("K7P0")).toBeUndefined();
+    expect(normalizeCode("K7PI")).toBeUndefined();
+    expect(normalizeCode("K7PQX")).toBeUndefined();
+  });
+
+  it("are one-shot and consumed case-insensitively", async () => {
+    const { codes } = await newCodes();
+    const { code } = await codes.issue(payload);
+    expect(await codes.consume(code.toLowerCase())).toEqual(payload);
+    expect(await codes.consume(code)).toBeUndefined();
+  });
+
+  it("expire after the TTL on the injected clock", async () => {
+    const { codes, advance } = await newCodes();
+    const a = await codes.issue(payload);
+    const b = await codes.issue(payload);
+    expect(a.expiresAt).toBe(1_000_000 + TTL_MS);
+    advance(TTL_MS - 1);
+    expect(await codes.consume(a.code)).toEqual(payload);
+    advance(1);
+    expect(await codes.consume(b.code)).toBeUndefined();
+  });
+
+  it("let exactly one of many concurrent pickups of one code win", async () => {
+    const { codes } = await newCodes();
+    for (let round = 0; round < 20; round++) {
+      const { code } = await codes.issue(payload);
+      const results = await Promise.all(Array.from({ length: 10 }, () => codes.consume(code)));
+      expect(results.filter((r) => r !== undefined)).toHaveLength(1);
+    }
+  });
+
+  it("are gone after a restart (a new memory store)", async () => {
+    const first = await newCodes();
+    const { code } = await first.codes.issue(payload);
+    const second = await newCodes();
+    expect(await second.codes.consume(code)).toBeUndefined();
+  });
+});
+
+describe("pickup rate limits", () => {
+  const limitsOf = async (perSender = 5, total = 60) => new PickupLimits(await openHandoverKv("memory"), { failedPerSenderPerMin: perSender, failedTotalPerMin: total });
+
+  async function fail(limits: PickupLimits, sender: string): Promise<boolean> {
+    const admission = await limits.admit(sender);
+    if (!admission.ok) return false;
+    await admission.settle(false);
+    return true;
+  }
+
+  it("refuse a sender after 5 failures, before the code is looked at", async () => {
+    const limits = await limitsOf();
+    for (let i = 0; i < 5; i++) expect(await fail(limits, "test:mallory")).toBe(true);
+    const sixth = await limits.admit("test:mallory");
+    expect(sixth.ok).toBe(false);
+    if (!sixth.ok) {
+      expect(sixth.scope).toBe("sender");
+      expect(sixth.retryAfterMs).toBeGreaterThan(0);
+      expect(sixth.retryAfterMs).toBeLessThanOrEqual(60_000);
+    }
+    expect((await limits.admit("test:alice")).ok).toBe(true);
+  });
+
+  it("do not count successful pickups as failures", async () => {
+    const limits = await limitsOf();
+    for (let i = 0; i < 20; i++) {
+      const admission = await limits.admit("test:alice");
+      expect(admission.ok).toBe(true);
+      if (admission.ok) await admission.settle(true);
+    }
+  });
+
+  it("cap failures in total, without locking out a sender who has not failed", async () => {
+    const limits = await limitsOf(5, 60);
+    // 12 senders × 5 failures = 60: the total budget is spent.
+    for (let s = 0; s < 12; s++) for (let i = 0; i < 5; i++) expect(await fail(limits, `test:bot${s}`)).toBe(true);
+    // A sender who failed once already is now held back by the total, though under its own limit…
+    expect(await fail(limits, "test:eve")).toBe(true);
+    const again = await limits.admit("test:eve");
+    expect(again.ok).toBe(false);
+    if (!again.ok) expect(again.scope).toBe("total");
+    // …but someone who has not failed still gets their code checked, and a correct one goes through.
+    const alice = await limits.admit("test:alice");
+    expect(alice.ok).toBe(true);
+    if (alice.ok) await alice.settle(true);
+    expect((await limits.admit("test:alice")).ok).toBe(true);
+  });
+});
