@@ -187,6 +187,7 @@ export class AgentHost {
       }
       // A request can fail because the process is dying; its exit event may lag the rejection.
       await Promise.race([this.exited, new Promise((r) => setTimeout(r, EXIT_SETTLE_MS))]);
+      if (this.exitInfo && this.stopping) throw new HostStoppedError();
       if (this.exitInfo) throw new HostExitedError(this.exitInfo.code, this.stderrTail());
       if (error instanceof acp.RequestError) throw new AgentError(`${this.spec.kind.displayName} refused: ${error.message}`, { cause: error });
       throw error;
@@ -198,5 +199,12 @@ export class AgentHost {
 export class HostExitedError extends AgentError {
   constructor(readonly code: number | null, readonly stderrTail: string) {
     super(`Agent exited unexpectedly (code ${code ?? "unknown"})${stderrTail ? `:\n${stderrTail}` : ""}`);
+  }
+}
+
+/** The host was stopped on purpose (/close, profile switch, shutdown) while a request was outstanding. */
+export class HostStoppedError extends AgentError {
+  constructor() {
+    super("The agent was stopped.");
   }
 }

@@ -5,7 +5,7 @@ import type { ContentBlock, RequestPermissionRequest, RequestPermissionResponse,
 import { AgentError, userMessageOf } from "../bot/errors.js";
 import type { Logger } from "../bot/log.js";
 import type { ThreadRecord } from "../threads/registry.js";
-import { AgentHost, HostExitedError, type OpenedSession } from "./host.js";
+import { AgentHost, HostExitedError, HostStoppedError, type OpenedSession } from "./host.js";
 import type { AgentKind } from "./kinds/index.js";
 
 export interface LaunchSpec {
@@ -157,6 +157,10 @@ export class Supervisor {
   }
 
   private async handleTurnError(thread: ThreadRecord, turn: TurnOutput, error: unknown): Promise<void> {
+    if (error instanceof HostStoppedError) {
+      await turn.finish({ stopReason: "cancelled" });
+      return;
+    }
     if (error instanceof HostExitedError) {
       this.live.delete(thread.id);
       await turn.finish({ error: `⚠️ ${error.userMessage}\nSend a message to start the agent again; it resumes the session.` });

@@ -14,6 +14,8 @@ import { BatonAgents } from "./agents-api.js";
 import { ChatTurn } from "./turn.js";
 import { Workspaces } from "./workspaces.js";
 
+const SHUTDOWN_DRAIN_MS = 3_000;
+
 export interface CoreOptions {
   config: BatonConfig;
   dataDir: string;
@@ -167,6 +169,8 @@ export class BatonCore implements PlatformCore {
   async shutdown(): Promise<void> {
     const running = this.registry.openThreads().filter((t) => this.supervisor.state(t.id).host === "running");
     await Promise.all(running.map((t) => this.supervisor.cancel(t.id)));
+    // Give cancelled turns a moment to end cleanly ("⏹ Stopped.") before the processes go.
+    await Promise.race([Promise.all(running.map((t) => this.supervisor.drained(t.id))), new Promise((r) => setTimeout(r, SHUTDOWN_DRAIN_MS))]);
     await Promise.all(
       running.map((t) =>
         Promise.all(this.targets(t).map(({ adapter, route }) => adapter.send(route, { text: "⏹ Baton is shutting down; the running turn was cancelled. Send it again after the restart.", kind: "notice" }).catch(() => undefined))),
