@@ -1,0 +1,118 @@
+// The daemon's Streamable HTTP endpoint with its bearer token, brute force against /pickup, and
+// one thread shared by two chats.
+import { statSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { TestPlatform } from "../support/test-platform.js";
+import { startTestBaton, type TestBaton } from "../support/harness.js";
+import { generateCode } from "../../src/handover/codes.js";
+import { endpointPath, readEndpoint, tokenPath } from "../../src/handover/mcp/discovery.js";
+import { INVALID_CODE_TEXT } from "../../src/handover/service.js";
+import { callTool, codeIn, httpClient, tempDir, terminalDemoSession } from "./helpers.js";
+
+let baton: TestBaton | undefined;
+let client: Client | undefined;
+afterEach(async () => {
+  await client?.close();
+  await baton?.stop({ cleanup: true });
+  baton = client = undefined;
+});
+
+async function start(root: string) {
+  const platform = new TestPlatform();
+  baton = await startTestBaton({ adapters: [platform], config: { workspaces: { roots: [root], default: root } } });
+  return platform;
+}
+
+describe("handover over Streamable HTTP", () => {
+  it("works with the token from the data dir and is refused without it", async () => {
+    const root = tempDir("baton-ws-");
+    const platform = await start(root);
+    const endpoint = readEndpoint(baton!.dataDir)!;
+    expect(endpoint.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(statSync(tokenPath(baton!.dataDir)).mode & 0o777).toBe(0o600);
+    expect(statSync(endpointPath(baton!.dataDir)).mode & 0o777).toBe(0o600);
+
+    await expect(httpClient(baton!.dataDir, null)).rejects.toThrow();
+    await expect(httpClient(baton!.dataDir, "not-the-token")).rejects.toThrow();
+    const raw = await fetch(endpoint.url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(raw.status).toBe(401);
+
+    const session = terminalDemoSession(baton!.dataDir, root, ["over http"]);
+    client = await httpClient(baton!.dataDir);
+    const prepared = await callTool(client, "prepare_handover", { cwd: root, agent_kind: "demo", session_id: session });
+    expect(prepared.isError).toBe(false);
+    const route = platform.route("phone");
+    await platform.say(route, `/pickup ${codeIn(prepared.text)}`);
+    await platform.waitFor(route, /Picked up Baton demo agent session/);
+    await platform.say(route, "recall");
+    await platform.waitFor(route, /1\. over http/);
+  });
+});
+
+describe("pickup brute force", () => {
+  it("refuses 1,000 random wrong codes from one sender after 5, while another sender's correct code works", async () => {
+    const root = tempDir("baton-ws-");
+    const platform = await start(root);
+    const session = terminalDemoSession(baton!.dataDir, root, ["real"]);
+    client = await httpClient(baton!.dataDir);
+    const code = codeIn((await callTool(client, "prepare_handover", { cwd: root, agent_kind: "demo", session_id: session })).text);
+
+    const attacker = platform.route("attacker");
+    const mallory = { id: "test:bob", name: "Mallory" };
+    let sent = 0;
+    while (sent < 1000) {
+      const guess = generateCode();
+      if (guess === code) continue;
+      await platform.say(attacker, `/pickup ${guess}`, mallory);
+      sent++;
+    }
+    const replies = platform.on(attacker).map((m) => m.text);
+    expect(replies).toHaveLength(1000);
+    expect(replies.slice(0, 5).every((t) => t.includes(INVALID_CODE_TEXT))).toBe(true);
+    expect(replies.slice(5).every((t) => /Too many failed pickups\. Try again in \d+ s\./.test(t))).toBe(true);
+    expect(baton!.daemon.core.registry.threadForRoute(attacker)).toBeUndefined();
+
+    // Even the right code is refused to the blocked sender; the code stays valid for its owner.
+    await platform.say(attacker, `/pickup ${code}`, mallory);
+    expect(platform.on(attacker).at(-1)!.text).toMatch(/Too many failed pickups/);
+    const phone = platform.route("phone");
+    await platform.say(phone, `/pickup ${code}`);
+    await platform.waitFor(phone, /Picked up Baton demo agent session/);
+  });
+});
+
+describe("one thread, two chats", () => {
+  it("a pickup of a session open in one chat attaches a second; both get the output; /close in one leaves the other", async () => {
+    const root = tempDir("baton-ws-");
+    const platform = await start(root);
+    const desk = platform.route("desk");
+    await platform.say(desk, "hello from the desk");
+    await platform.waitFor(desk, /Turn 1 of session/);
+    const thread = baton!.daemon.core.registry.threadForRoute(desk)!;
+
+    client = await httpClient(baton!.dataDir);
+    const prepared = await callTool(client, "prepare_handover", { cwd: root, agent_kind: "demo", session_id: thread.session });
+    const phone = platform.route("phone");
+    await platform.say(phone, `/pickup ${codeIn(prepared.text)}`);
+    const notice = await platform.waitFor(phone, /Picked up/);
+    expect(notice.text).toContain(`Also attached: \`${desk}\``);
+    expect(baton!.daemon.core.registry.threadForRoute(phone)?.id).toBe(thread.id);
+
+    await platform.say(phone, "from the phone");
+    await platform.waitFor(phone, /Turn 2 of session .*"from the phone"/);
+    await platform.waitFor(desk, /Turn 2 of session .*"from the phone"/);
+
+    await platform.say(desk, "/close");
+    await platform.waitFor(desk, /Left thread .* stays open for the 1 other chat/);
+    expect(baton!.daemon.core.registry.threadForRoute(desk)).toBeUndefined();
+    await platform.say(phone, "still here");
+    await platform.waitFor(phone, /Turn 3 of session .*"still here"/);
+    expect(platform.transcript(desk)).not.toContain("still here");
+
+    // The last chat's /close closes the thread itself.
+    await platform.say(phone, "/close");
+    await platform.waitFor(phone, /Closed thread/);
+    expect(baton!.daemon.core.registry.get(thread.id)?.open).toBe(false);
+  });
+});
