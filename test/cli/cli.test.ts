@@ -1,0 +1,74 @@
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const BATON = join(process.cwd(), "bin/baton.js");
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), "baton-cli-"));
+}
+
+describe("the baton command line", () => {
+  it("--version and --help", () => {
+    const version = spawnSync(process.execPath, [BATON, "--version"], { encoding: "utf8" });
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    const help = spawnSync(process.execPath, [BATON, "--help"], { encoding: "utf8" });
+    for (const cmd of ["start", "doctor", "config", "handoff", "demo-agent"]) expect(help.stdout).toContain(cmd);
+  });
+
+  it("`baton start` prints one line per platform, then ready; SIGTERM stops it cleanly", async () => {
+    const dir = tempDir();
+    const config = join(dir, "baton.yaml");
+    writeFileSync(config, "agents:\n  default: demo\nplatforms:\n  web:\n    listen: 127.0.0.1:0\n");
+    const child = spawn(process.execPath, [BATON, "start", "--config", config, "--data-dir", join(dir, "data")], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
+    const deadline = Date.now() + 20_000;
+    while (!out.includes("Baton ready")) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no ready line:\n${out}\n${err}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(out).toMatch(/^Web chat: http:\/\/127\.0\.0\.1:\d+\/\?token=\S+$/m);
+    expect(out).toMatch(/Baton ready in \d+ ms — config .*baton\.yaml; default agent: Baton demo agent/);
+    // The token is on stdout for the operator, never in the log.
+    const token = /token=(\S+)/.exec(out)![1];
+    expect(err).not.toContain(token);
+    child.kill("SIGTERM");
+    const code = await new Promise((r) => child.once("exit", r));
+    expect(code).toBe(0);
+  });
+
+  it("`baton start` with a broken config names the key and line and does not start", () => {
+    const dir = tempDir();
+    const config = join(dir, "baton.yaml");
+    writeFileSync(config, "agents:\n  defualt: claude\n");
+    const res = spawnSync(process.execPath, [BATON, "start", "--config", config, "--data-dir", join(dir, "data")], { encoding: "utf8", timeout: 20_000 });
+    expect(res.status).toBe(1);
+    expect(res.stderr).toContain(`${config}:2: agents.defualt: unknown key "defualt"`);
+  });
+
+  it("`baton doctor` checks the config, data dir modes and agents; --json for scripts", () => {
+    const dir = tempDir();
+    const data = join(dir, "data");
+    mkdirSync(data, { mode: 0o755 });
+    chmodSync(data, 0o755);
+    const config = join(dir, "baton.yaml");
+    writeFileSync(config, "agents:\n  default: demo\n");
+    const env = { ...process.env, PATH: "/usr/bin:/bin" };
+    const res = spawnSync(process.execPath, [BATON, "doctor", "--config", config, "--data-dir", data], { encoding: "utf8", env });
+    expect(res.stdout).toMatch(/✓ config\s+.*is valid/);
+    expect(res.stdout).toMatch(/✗ data dir\s+.*mode 755; run chmod 700/);
+    expect(res.stdout).toMatch(/! agent claude\s+Claude Code: .*not found\. Install: npm install -g/);
+    expect(res.status).toBe(1);
+    chmodSync(data, 0o700);
+    const json = spawnSync(process.execPath, [BATON, "doctor", "--json", "--config", config, "--data-dir", data], { encoding: "utf8", env });
+    const report = JSON.parse(json.stdout) as { ok: boolean; checks: Array<{ area: string; status: string }> };
+    expect(report.ok).toBe(true);
+    expect(report.checks.find((c) => c.area === "data dir")?.status).toBe("ok");
+    expect(json.status).toBe(0);
+  });
+});
