@@ -33,6 +33,8 @@ export class WebAdapter implements PlatformAdapter {
   private hub?: SocketHub;
   private history?: ConversationHistory;
   private refreshTimer?: NodeJS.Timeout;
+  /** What the last start() answered (the line `baton start` prints), for tests and tools. */
+  startInfo?: StartInfo;
   /** Conversations with a turn running (turnStatus), for the Stop button. */
   private readonly running = new Set<string>();
   /** The summary last pushed per conversation, to push only changes. */
@@ -68,7 +70,8 @@ export class WebAdapter implements PlatformAdapter {
     this.refreshTimer = setInterval(() => this.refreshSummaries(), SUMMARY_REFRESH_MS);
     this.refreshTimer.unref();
     const shownHost = listen.host === "0.0.0.0" || listen.host === "::" ? "127.0.0.1" : listen.host.includes(":") ? `[${listen.host}]` : listen.host;
-    return { description: `Web chat: http://${shownHost}:${this.server.port}/?token=${encodeURIComponent(token)}` };
+    this.startInfo = { description: `Web chat: http://${shownHost}:${this.server.port}/?token=${encodeURIComponent(token)}` };
+    return this.startInfo;
   }
 
   async stop(): Promise<void> {

@@ -2,11 +2,12 @@
 
 export const CONTENT_STYLES = `
 .message { position: relative; max-width: 100%; animation: appear .15s ease-out; }
-.message .time { display: block; font-size: 11px; color: var(--muted); margin-top: 4px; opacity: 0; transition: opacity .15s; }
+.message .time { position: absolute; top: 50%; transform: translateY(-50%); font-size: 11px; color: var(--muted); opacity: 0; transition: opacity .15s; pointer-events: none; white-space: nowrap; }
 .message:hover .time { opacity: 1; }
 .message.user { align-self: flex-end; max-width: min(80%, 640px); }
 .message.user .body { background: var(--accent); color: var(--on-accent); padding: 9px 15px; border-radius: var(--radius) var(--radius) 4px var(--radius); }
-.message.user .time { text-align: right; }
+.message.user .time { right: calc(100% + 10px); }
+.message.agent .time { top: -14px; right: 2px; transform: none; }
 .message.agent { align-self: stretch; }
 .kind-text .body { padding: 2px 2px; }
 .kind-notice .body { background: var(--bg-soft); border: 1px solid var(--border); border-radius: 12px; padding: 10px 14px; font-size: 14px; }

@@ -23,7 +23,11 @@ export class MessageView {
   show(messages: WireMessage[]): void {
     this.elements.clear();
     this.container.replaceChildren();
-    for (const message of messages) this.container.append(this.build(message));
+    for (const message of messages) {
+      const element = this.build(message);
+      this.elements.set(message.id, element);
+      this.container.append(element);
+    }
     if (messages.length === 0) this.container.append(this.emptyState());
     this.scrollToBottom();
   }
@@ -52,7 +56,6 @@ export class MessageView {
     const element = el("article", { class: `message ${message.role} kind-${message.kind}`, "data-id": message.id, "data-kind": message.kind, "data-role": message.role }, body);
     if (message.buttons?.length) element.append(this.actions(message));
     element.append(el("time", { class: "time", datetime: new Date(message.at).toISOString() }, clockTime(message.at)));
-    this.elements.set(message.id, element);
     return element;
   }
 

@@ -1,0 +1,160 @@
+// The web chat end to end in a real browser: Debian's Chromium opens the URL Baton prints, talks to
+// the demo agent (a real ACP process) through the real core, and survives a daemon restart.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { rmSync } from "node:fs";
+import type { Page } from "playwright-core";
+import { launchBrowser, saveScreenshot, startWebBaton, type Browser, type WebBaton } from "./helpers.js";
+
+const STEP_TIMEOUT_MS = 15_000;
+const TEST_TIMEOUT_MS = 120_000;
+
+let web: WebBaton | undefined;
+let browser: Browser | undefined;
+
+beforeAll(async () => {
+  web = await startWebBaton();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await web?.baton.stop({ cleanup: true });
+});
+
+/** Runs one step; on failure the page is saved under test/artifacts/ for a look. */
+async function step<T>(name: string, run: (page: Page) => Promise<T>): Promise<T> {
+  const page = browser!.page;
+  try {
+    return await run(page);
+  } catch (error) {
+    const path = await saveScreenshot(page, `web-failure-${name}`).catch(() => "(no screenshot)");
+    throw new Error(`web chat step "${name}" failed (screenshot: ${path}): ${String(error)}`, { cause: error });
+  }
+}
+
+async function send(page: Page, text: string): Promise<void> {
+  await page.locator("#input").fill(text);
+  await page.locator("#input").press("Enter");
+}
+
+function agentMessage(page: Page, kind: string, text: RegExp | string) {
+  return page.locator(`#messages .message.agent.kind-${kind}`, { hasText: text }).last();
+}
+
+describe("the web chat in Chromium", () => {
+  it("chats, runs commands, answers an approval, stops a turn and comes back after a restart", { timeout: TEST_TIMEOUT_MS }, async () => {
+    await step("open", async (page) => {
+      await page.goto(web!.url);
+      // The token was traded for a cookie and dropped from the address bar.
+      expect(new URL(page.url()).search).toBe("");
+      await page.locator("#connection[data-state=open]").waitFor({ timeout: STEP_TIMEOUT_MS });
+      await page.locator("#messages .empty").waitFor();
+    });
+
+    await step("prompt", async (page) => {
+      // Count how often the answer's element is (re)placed: a streamed reply is sent, then edited.
+      await page.evaluate(() => {
+        const seen: Record<string, number> = {};
+        (window as unknown as { placed: Record<string, number> }).placed = seen;
+        new MutationObserver((records) => {
+          for (const r of records) for (const n of r.addedNodes) if (n instanceof HTMLElement && n.dataset.id) seen[n.dataset.id] = (seen[n.dataset.id] ?? 0) + 1;
+        }).observe(document.getElementById("messages")!, { childList: true });
+      });
+      await send(page, "hello from the browser");
+      await page.locator("#messages .message.user", { hasText: "hello from the browser" }).waitFor();
+      const answer = agentMessage(page, "text", /Turn 1 of session .+: you said "hello from the browser"/);
+      await answer.waitFor({ timeout: STEP_TIMEOUT_MS });
+      const id = await answer.getAttribute("data-id");
+      const placed = await page.evaluate((messageId) => (window as unknown as { placed: Record<string, number> }).placed[messageId!] ?? 0, id);
+      expect(placed).toBeGreaterThan(1);
+      // The conversation list names the agent and the state.
+      await page.locator(".conversation.selected", { hasText: "hello from the browser" }).waitFor();
+      await page.locator(".conversation.selected .conversation-meta", { hasText: /demo · .+ · (idle|running)/ }).waitFor();
+    });
+
+    await step("command-hint", async (page) => {
+      await page.locator("#input").fill("/sta");
+      await page.locator("#hints .hint-name", { hasText: "/status" }).waitFor();
+      await page.locator("#input").press("Tab");
+      expect(await page.locator("#input").inputValue()).toBe("/status ");
+      await page.locator("#input").press("Enter");
+      const status = agentMessage(page, "notice", "Workspace:");
+      await status.waitFor({ timeout: STEP_TIMEOUT_MS });
+      expect(await status.textContent()).toMatch(/Host:\s*(idle|running)/);
+      // Markdown became markup, not asterisks.
+      expect(await status.locator("strong", { hasText: "Session:" }).count()).toBe(1);
+    });
+
+    await step("new", async (page) => {
+      await send(page, "/new");
+      await agentMessage(page, "notice", /New thread .+ with/).waitFor({ timeout: STEP_TIMEOUT_MS });
+      await send(page, "fresh start");
+      await agentMessage(page, "text", /Turn 1 of session .+: you said "fresh start"/).waitFor({ timeout: STEP_TIMEOUT_MS });
+    });
+
+    await step("script-escaped", async (page) => {
+      await send(page, "<script>window.pwned = true</script><img src=x onerror=\"window.pwned = true\">");
+      await agentMessage(page, "text", /you said "<script>window.pwned = true<\/script>/).waitFor({ timeout: STEP_TIMEOUT_MS });
+      expect(await page.evaluate(() => (window as unknown as { pwned?: boolean }).pwned)).toBeUndefined();
+      expect(await page.locator("#messages script, #messages img").count()).toBe(0);
+    });
+
+    await step("permission", async (page) => {
+      await send(page, "demo:permission");
+      const approval = agentMessage(page, "approval", "Permission needed");
+      await approval.locator("button", { hasText: "Allow once" }).click({ timeout: STEP_TIMEOUT_MS });
+      await page.locator(".toast", { hasText: "Allow once" }).waitFor({ timeout: STEP_TIMEOUT_MS });
+      await agentMessage(page, "text", "Permission answer: allow-once.").waitFor({ timeout: STEP_TIMEOUT_MS });
+      // The core edited the approval: the decision shows and the buttons are gone.
+      await agentMessage(page, "approval", /Allow once — by web/).waitFor({ timeout: STEP_TIMEOUT_MS });
+      expect(await agentMessage(page, "approval", "Permission needed").locator(".actions button").count()).toBe(0);
+    });
+
+    await step("stop", async (page) => {
+      await send(page, "demo:slow");
+      await agentMessage(page, "text", "Working… step 2").waitFor({ timeout: STEP_TIMEOUT_MS });
+      await page.locator("#stop").click({ timeout: STEP_TIMEOUT_MS });
+      await agentMessage(page, "text", "⏹ Stopped.").waitFor({ timeout: STEP_TIMEOUT_MS });
+      await page.locator("#stop").waitFor({ state: "hidden", timeout: STEP_TIMEOUT_MS });
+    });
+
+    const conversation = await step("screenshot", async (page) => {
+      await send(page, "demo:plan");
+      await agentMessage(page, "text", "Here is my plan.").waitFor({ timeout: STEP_TIMEOUT_MS });
+      await page.locator("#messages .plan-list li.plan-completed").waitFor();
+      await saveScreenshot(page, "web-chat");
+      return new URL(page.url()).hash.slice(1);
+    });
+
+    const port = web!.port;
+    const dataDir = web!.baton.dataDir;
+    await step("restart", async (page) => {
+      await web!.baton.stop();
+      await page.locator("#connection[data-state=closed]").waitFor({ timeout: STEP_TIMEOUT_MS });
+      await page.locator("#banner", { hasText: "Reconnecting" }).waitFor();
+      web = await startWebBaton({ dataDir, port });
+      await page.locator("#connection[data-state=open]").waitFor({ timeout: STEP_TIMEOUT_MS });
+      await page.locator("#banner").waitFor({ state: "hidden" });
+    });
+
+    await step("restored", async (page) => {
+      // A fresh load of the page (same cookie) shows the conversation from the history on disk.
+      await page.goto(`http://127.0.0.1:${port}/#${conversation}`);
+      await page.locator("#connection[data-state=open]").waitFor({ timeout: STEP_TIMEOUT_MS });
+      await agentMessage(page, "text", /Turn 1 of session .+: you said "hello from the browser"/).waitFor({ timeout: STEP_TIMEOUT_MS });
+      await agentMessage(page, "text", "Permission answer: allow-once.").waitFor();
+      await agentMessage(page, "text", "Here is my plan.").waitFor();
+      // The agent session resumed too: it remembers the prompts before the restart.
+      await send(page, "recall");
+      const recall = agentMessage(page, "text", /Earlier prompts of session/);
+      await recall.waitFor({ timeout: STEP_TIMEOUT_MS });
+      expect(await recall.textContent()).toContain("fresh start");
+    });
+  });
+});
+
+// Keep the data dir of a failed run out of the way of the next.
+afterAll(() => {
+  if (web) rmSync(web.baton.dataDir, { recursive: true, force: true });
+});
