@@ -63,6 +63,8 @@ export async function runDemoRepl(options: DemoReplOptions): Promise<void> {
     }
   } finally {
     await host.stop();
+    // /exit leaves the terminal's stdin open; let go of it so the process can end.
+    options.input.destroy();
   }
 }
 
