@@ -105,7 +105,6 @@ export class ChatSendBudget {
         }
         const job = queue.jobs.shift()!;
         const now = Date.now();
-        queue.lastCallAt = now;
         queue.recentCalls.push(now);
         this.globalCalls.push(now);
         try {
@@ -113,6 +112,10 @@ export class ChatSendBudget {
           for (const waiter of job.waiters) waiter.resolve(result);
         } catch (error) {
           for (const waiter of job.waiters) waiter.reject(error);
+        } finally {
+          // The gap runs from the end of a call: then the next one reaches Telegram at least a gap
+          // after this one did, whatever the network delays.
+          queue.lastCallAt = Date.now();
         }
       }
     } finally {
