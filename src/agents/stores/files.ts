@@ -1,14 +1,16 @@
 // File helpers shared by the readers. Listing reads only the head and tail of each transcript,
 // so `handoff list` stays fast over gigabytes of sessions; briefs stream whole files line by line.
 
-import { createReadStream, promises as fs, readdirSync } from "node:fs";
+import { closeSync, createReadStream, fstatSync, openSync, promises as fs, readdirSync, readSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 
-/** Bytes read from the start of a transcript when listing: enough for metadata and the first prompt. */
-export const HEAD_BYTES = 32 * 1024;
+/** Bytes read from the start of a transcript when listing: metadata and the first prompt, usually. */
+export const HEAD_BYTES = 16 * 1024;
+/** Head read again, once, when the first one held no title or directory (a big first record). */
+export const WIDE_HEAD_BYTES = 256 * 1024;
 /** Bytes read from the end of a transcript when listing: the latest activity and appended titles. */
-export const TAIL_BYTES = 16 * 1024;
+export const TAIL_BYTES = 8 * 1024;
 /** Files read in parallel while listing; more only adds seek contention. */
 export const LIST_CONCURRENCY = 32;
 
@@ -23,29 +25,44 @@ export interface HeadTail {
   partial: boolean;
 }
 
-/** Reads the head and tail lines of a text file without reading the middle. */
+/**
+ * Reads the head and tail lines of a text file without reading the middle. Synchronous on purpose:
+ * on small machines the thread pool makes 2,000 async open/stat/read/close round trips several
+ * times slower than plain syscalls on page-cached files; callers yield between batches.
+ */
 export async function readHeadTail(file: string, headBytes = HEAD_BYTES, tailBytes = TAIL_BYTES): Promise<HeadTail> {
-  const handle = await fs.open(file, "r");
+  return readHeadTailSync(file, headBytes, tailBytes);
+}
+
+/** Reused read buffers: reads are synchronous, so one pair serves every file (less GC churn). */
+let sharedHead = Buffer.allocUnsafe(HEAD_BYTES);
+let sharedTail = Buffer.allocUnsafe(TAIL_BYTES);
+
+function readHeadTailSync(file: string, headBytes: number, tailBytes: number): HeadTail {
+  const fd = openSync(file, "r");
   try {
-    const stat = await handle.stat();
+    const stat = fstatSync(fd);
     const size = stat.size;
     if (size <= headBytes + tailBytes) {
-      const buf = Buffer.alloc(size);
-      await handle.read(buf, 0, size, 0);
-      return { head: splitLines(buf.toString("utf8"), false, false), tail: [], size, mtime: stat.mtime, partial: false };
+      const buf = Buffer.allocUnsafe(size);
+      const n = readSync(fd, buf, 0, size, 0);
+      return { head: splitLines(buf.toString("utf8", 0, n), false, false), tail: [], size, mtime: stat.mtime, partial: false };
     }
-    const headBuf = Buffer.alloc(headBytes);
-    const tailBuf = Buffer.alloc(tailBytes);
-    await Promise.all([handle.read(headBuf, 0, headBytes, 0), handle.read(tailBuf, 0, tailBytes, size - tailBytes)]);
+    if (sharedHead.length < headBytes) sharedHead = Buffer.allocUnsafe(headBytes);
+    if (sharedTail.length < tailBytes) sharedTail = Buffer.allocUnsafe(tailBytes);
+    const headBuf = sharedHead;
+    const tailBuf = sharedTail;
+    const h = readSync(fd, headBuf, 0, headBytes, 0);
+    const t = readSync(fd, tailBuf, 0, tailBytes, size - tailBytes);
     return {
-      head: splitLines(headBuf.toString("utf8"), false, true),
-      tail: splitLines(tailBuf.toString("utf8"), true, false),
+      head: splitLines(headBuf.toString("utf8", 0, h), false, true),
+      tail: splitLines(tailBuf.toString("utf8", 0, t), true, false),
       size,
       mtime: stat.mtime,
       partial: true,
     };
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
@@ -127,13 +144,18 @@ export async function findFiles(dir: string, match: (name: string) => boolean, d
   return out;
 }
 
+/** Items handled between yields to the event loop, so a long listing never stalls the daemon. */
+const YIELD_EVERY = 64;
+
 /** Maps with bounded concurrency; a failing item is reported and skipped. */
 export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R | undefined>, onError: (item: T, err: unknown) => void): Promise<R[]> {
   const out: R[] = [];
   let next = 0;
   async function worker(): Promise<void> {
     while (next < items.length) {
-      const item = items[next++];
+      const index = next++;
+      const item = items[index];
+      if (index % YIELD_EVERY === 0) await new Promise((r) => setImmediate(r));
       try {
         const r = await fn(item);
         if (r !== undefined) out.push(r);

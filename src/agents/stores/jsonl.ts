@@ -2,9 +2,8 @@
 // (`Interpret`); listing applies it to a file's head and tail, a brief applies it to every line.
 
 import type { SessionCounts, SessionStep, StoredSession } from "./types.js";
-import { forEachJsonLine, parseLines, readHeadTail } from "./files.js";
+import { forEachJsonLine, type HeadTail, parseLines, readHeadTail, WIDE_HEAD_BYTES } from "./files.js";
 import { later, titleOf } from "./text.js";
-import { redactSecrets } from "../../handover/brief/redact.js";
 
 /** Title sources, weakest first; a stronger source wins, and among equals the later one. */
 export const TitleRank = { firstPrompt: 0, summary: 1, lastPrompt: 2, generated: 3, custom: 4 } as const;
@@ -75,17 +74,27 @@ class Summarizer {
   }
 }
 
-/** Summarizes a JSONL transcript from its head and tail only. */
-export async function summarizeJsonl(file: string, interpret: Interpret): Promise<Summary> {
-  const ht = await readHeadTail(file);
+function summarize(ht: HeadTail, interpret: Interpret): Summarizer {
   const s = new Summarizer();
   for (const rec of parseLines(ht.head)) s.add(interpret(rec));
   for (const rec of parseLines(ht.tail)) s.add(interpret(rec));
+  return s;
+}
+
+/** Summarizes a JSONL transcript from its head and tail only. */
+export async function summarizeJsonl(file: string, interpret: Interpret): Promise<Summary> {
+  let ht = await readHeadTail(file);
+  let s = summarize(ht, interpret);
+  if (ht.partial && (!s.title || !s.cwd) && ht.size > WIDE_HEAD_BYTES / 2) {
+    // A large first record (pasted file, long instructions) pushed the first prompt past the head.
+    ht = await readHeadTail(file, WIDE_HEAD_BYTES);
+    s = summarize(ht, interpret);
+  }
   return {
     id: s.id,
     cwd: s.cwd,
     branch: s.branch,
-    title: titleOf(s.title && redactSecrets(s.title)),
+    title: titleOf(s.title),
     lastActivity: s.lastAt,
     parent: s.parent,
     counts: ht.partial ? { ...s.counts, approximate: true } : s.counts,

@@ -1,5 +1,7 @@
 // Small helpers for pulling text out of the loosely typed records runtimes write.
 
+import { redactSecrets } from "../../handover/brief/redact.js";
+
 /** Longest title shown; titles are one line. */
 export const TITLE_MAX_CHARS = 80;
 /** Raw step text kept before redaction and the brief's own cut; bounds memory on huge messages. */
@@ -34,10 +36,16 @@ export function contentText(content: unknown): string {
   return parts.join("\n");
 }
 
-/** A one-line title: whitespace collapsed, cut to TITLE_MAX_CHARS. */
+/** Text examined for a title: far more than is shown, so a secret straddling the cut is still recognised. */
+const TITLE_SCAN_CHARS = 512;
+
+/**
+ * A one-line title with secrets redacted: whitespace collapsed, cut to TITLE_MAX_CHARS. Only the
+ * start is examined; redacting whole prompts for every listed file was the listing's main cost.
+ */
 export function titleOf(text: string | undefined): string {
   if (!text) return "";
-  const line = text.replace(/\s+/g, " ").trim();
+  const line = redactSecrets(text.slice(0, TITLE_SCAN_CHARS)).replace(/\s+/g, " ").trim();
   return line.length > TITLE_MAX_CHARS ? `${line.slice(0, TITLE_MAX_CHARS - 1)}…` : line;
 }
 
