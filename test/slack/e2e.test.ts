@@ -45,20 +45,23 @@ function mention(text: string, user = ALICE): string {
 }
 
 describe("slack end to end with the demo agent", () => {
-  test("a mention gets a streamed answer in its thread; a follow-up there continues the session", async () => {
-    const mentionTs = mention("hello there");
-    const reply = await eventually(() => find(CHANNEL, /^Turn 1 of session .*: you said "hello there"$/, mentionTs), E2E_TIMEOUT_MS, "the streamed reply");
-    expect(reply.history.length).toBeGreaterThan(1);
-    for (const earlier of reply.history.slice(0, -1)) expect(visibleText(reply).startsWith(earlier)).toBe(true);
-    expect(fake.callsTo("chat.update").length).toBeGreaterThan(0);
-    // The working reaction came and went.
-    expect(fake.callsTo("reactions.add").map((c) => c.params)).toContainEqual({ channel: CHANNEL, timestamp: mentionTs, name: "hourglass_flowing_sand" });
+  test("a mention gets an answer in its thread, streamed by chat.update; follow-ups there need no mention", async () => {
+    const mentionTs = mention("demo:slow");
+    // The slow demo turn writes a line every 500 ms: one message, edited as it grows.
+    const reply = await eventually(() => find(CHANNEL, /step 3/, mentionTs), E2E_TIMEOUT_MS, "three streamed steps");
+    expect(reply.history.length).toBeGreaterThanOrEqual(3);
+    for (const earlier of reply.history.slice(0, -1)) expect(visibleText(reply).startsWith(earlier.replace(/…$/, ""))).toBe(true);
+    expect(fake.callsTo("chat.update").filter((c) => c.params.ts === reply.ts).length).toBeGreaterThanOrEqual(2);
+    // The working reaction is on the prompt while the turn runs.
+    expect([...fake.reactions]).toEqual([`${CHANNEL}:${mentionTs}:hourglass_flowing_sand`]);
+
+    // A command in the thread, no mention: the turn stops and the reaction goes.
+    fake.event({ type: "message", channel: CHANNEL, channel_type: "channel", user: ALICE, text: "/stop", ts: fake.nextTs(), thread_ts: mentionTs });
     await eventually(() => fake.reactions.size === 0, E2E_TIMEOUT_MS, "the reaction removed");
 
     fake.event({ type: "message", channel: CHANNEL, channel_type: "channel", user: ALICE, text: "again", ts: fake.nextTs(), thread_ts: mentionTs });
-    const second = await eventually(() => find(CHANNEL, /^Turn 2 of session .*: you said "again"$/, mentionTs), E2E_TIMEOUT_MS, "the follow-up reply");
-    const sessionOf = (m: FakeMessage) => /session (\S+):/.exec(visibleText(m))![1];
-    expect(sessionOf(second)).toBe(sessionOf(reply));
+    await eventually(() => find(CHANNEL, /^Turn 2 of session .*: you said "again"$/, mentionTs), E2E_TIMEOUT_MS, "the follow-up reply in the same session");
+    expect(fake.botMessages(CHANNEL).every((m) => m.thread_ts === mentionTs)).toBe(true);
   });
 
   test("/baton status answers in the DM it was typed in", async () => {
@@ -96,6 +99,8 @@ describe("slack end to end with the demo agent", () => {
   test("a 20 KB markdown reply arrives as several messages, in order, each section within Slack's limit", async () => {
     const mentionTs = mention("demo:long");
     await eventually(() => find(CHANNEL, /The end\./, mentionTs), E2E_TIMEOUT_MS, "the end of the long reply");
+    // The turn is over (its reaction gone) before the transcript is read: no edit is still on its way.
+    await eventually(() => fake.reactions.size === 0, E2E_TIMEOUT_MS, "the end of the turn");
     const sent = fake.botMessages(CHANNEL, mentionTs);
     expect(sent.length).toBeGreaterThanOrEqual(5);
     for (const message of sent) for (const block of message.blocks ?? []) if (block.type === "section") expect(block.text.text.length).toBeLessThanOrEqual(3000);

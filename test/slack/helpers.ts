@@ -10,7 +10,9 @@ import { FakeSlack } from "../fakes/slack/index.js";
 
 export const silentLog: PlatformLogger & { lines: string[] } = {
   lines: [],
-  debug: () => undefined,
+  debug(obj, msg) {
+    silentLog.lines.push(`${JSON.stringify(obj)} ${msg ?? ""}`);
+  },
   info(obj, msg) {
     silentLog.lines.push(`${JSON.stringify(obj)} ${msg ?? ""}`);
   },
@@ -70,6 +72,9 @@ export async function startSlackTestBed(options: { config?: Record<string, unkno
       await adapter.stop();
       await fake.stop();
       await rm(dataDir, { recursive: true, force: true });
+      // Whatever happened in the test, no token reached the log.
+      const logged = silentLog.lines.join("\n");
+      if (logged.includes(fake.options.botToken) || logged.includes(fake.options.appToken)) throw new Error("a Slack token was logged");
     },
   };
 }

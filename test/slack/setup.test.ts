@@ -5,6 +5,7 @@ import { readFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { afterEach, describe, expect, test } from "vitest";
 import { parse } from "yaml";
+import { PlatformError } from "../../src/bot/errors.js";
 import { checkSlackCredentials } from "../../src/platforms/slack/doctor.js";
 import { REQUIRED_BOT_EVENTS, REQUIRED_BOT_SCOPES, SLASH_COMMAND } from "../../src/platforms/slack/scopes.js";
 import { FakeSlack } from "../fakes/slack/index.js";
@@ -47,6 +48,33 @@ describe("checkSlackCredentials (baton doctor)", () => {
     fake = await new FakeSlack().start();
     const report = await checkSlackCredentials({ bot_token: "xoxb-nope", api_url: fake.apiUrl, mode: "http" });
     expect(report).toEqual({ ok: false, lines: ["bot token: refused (invalid_auth) — check bot_token (xoxb-…)"] });
+  });
+});
+
+describe("Slack adapter: start() failures are typed and name the key to fix", () => {
+  let bed: SlackTestBed;
+  afterEach(async () => bed?.stop());
+
+  test("a bad bot token is refused, without the token in the message", async () => {
+    bed = await startSlackTestBed({ config: { bot_token: "xoxb-not-the-right-one" } });
+    const error = await bed.adapter.start(new RecordingCore()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PlatformError);
+    expect(error).toMatchObject({ reason: "refused", userMessage: "Slack refused the bot token (invalid_auth); check platforms.slack.bot_token" });
+    expect(String((error as Error).message)).not.toContain("xoxb-not");
+  });
+
+  test("a bad app token is refused at apps.connections.open, with no endless retry", async () => {
+    bed = await startSlackTestBed({ config: { app_token: "xapp-not-the-right-one" } });
+    const error = await bed.adapter.start(new RecordingCore()).catch((e: unknown) => e);
+    expect(error).toMatchObject({ reason: "refused", userMessage: expect.stringContaining("Slack refused the app token (invalid_auth)") });
+    expect(bed.fake.callsTo("apps.connections.open")).toHaveLength(1);
+  });
+
+  test("a bot token given as app token is caught before connecting", async () => {
+    bed = await startSlackTestBed({ config: { app_token: "xoxb-fake-bot-token" } });
+    const error = await bed.adapter.start(new RecordingCore()).catch((e: unknown) => e);
+    expect(error).toMatchObject({ reason: "refused", userMessage: "platforms.slack.app_token must be an app-level token (xapp-…) for Socket Mode" });
+    expect(bed.fake.calls).toHaveLength(0);
   });
 });
 

@@ -30,6 +30,8 @@ import { TurnStatusIndicator } from "./status.js";
 export const SLACK_MAX_MESSAGE_CHARS = 2900;
 /** chat.update is Tier 3 (~50 a minute per workspace): one edit of a message every 1.5 s at most. */
 export const SLACK_DEFAULT_MIN_EDIT_GAP_MS = 1500;
+/** Socket Mode retries some failures forever; start() gives up after this long. */
+const CONNECT_TIMEOUT_MS = 30_000;
 /** Slack errors that mean "your formatting", answered by resending the same text plain. */
 const FORMATTING_ERRORS = new Set(["invalid_blocks", "invalid_blocks_format", "invalid_attachments", "msg_too_long"]);
 
@@ -77,6 +79,10 @@ export class SlackAdapter implements PlatformAdapter {
 
   async start(core: PlatformCore): Promise<StartInfo> {
     this.core = core;
+    if (this.config.mode === "socket" && !this.config.app_token?.startsWith("xapp-")) {
+      // A bot token here would make Socket Mode retry apps.connections.open forever.
+      throw new PlatformError(`platforms.${this.name}.app_token must be an app-level token (xapp-…) for Socket Mode`, { reason: "refused" });
+    }
     const api = new SlackApi({ botToken: this.config.bot_token, apiUrl: this.config.api_url, retryConfig: this.testOptions.retryConfig, log: core.log });
     this.api = api;
     const auth = await this.authTest(api);
@@ -97,18 +103,34 @@ export class SlackAdapter implements PlatformAdapter {
       clientOptions: { slackApiUrl: this.config.api_url, retryConfig: this.testOptions.retryConfig },
       log: core.log,
       handlers: {
-        onMessage: (event, teamId) => this.onMessage(event, teamId),
+        onMessage: (event) => this.onMessage(event),
         onSlashCommand: (command) => this.onSlashCommand(command),
         onAction: (body, actionId) => this.onAction(body, actionId),
       },
     });
-    try {
-      await this.connection.start();
-    } catch (error) {
-      throw new PlatformError(`Slack: could not connect (${this.config.mode} mode)`, { reason: "network", detail: errorText(error), cause: error });
-    }
+    await this.connect(this.connection);
     const where = auth.team ? `${auth.team}` : auth.team_id;
     return { description: `${this.name}: connected as @${auth.user} in ${where}` };
+  }
+
+  /** Opens the socket (or the HTTP listener), giving up after CONNECT_TIMEOUT_MS instead of retrying forever. */
+  private async connect(connection: SlackConnection): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`not connected after ${CONNECT_TIMEOUT_MS} ms`)), CONNECT_TIMEOUT_MS);
+    });
+    try {
+      await Promise.race([connection.start(), timeout]);
+    } catch (error) {
+      await connection.stop().catch(() => undefined);
+      const code = slackErrorCode(error);
+      if (code) {
+        throw new PlatformError(`Slack refused the app token (${code}); check platforms.${this.name}.app_token (xapp-…, scope connections:write)`, { reason: "refused", cause: error });
+      }
+      throw new PlatformError(`Slack: could not connect (${this.config.mode} mode): ${errorText(error)}`, { reason: "network", cause: error });
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async stop(): Promise<void> {
@@ -179,8 +201,8 @@ export class SlackAdapter implements PlatformAdapter {
 
   // ── inbound ──────────────────────────────────────────────────────────────────────────────
 
-  private onMessage(event: SlackMessageEvent, teamId: string | undefined): void {
-    const translated = this.translator?.translate(event, teamId);
+  private onMessage(event: SlackMessageEvent): void {
+    const translated = this.translator?.translate(event);
     if (!translated) return;
     const { message, files } = translated;
     // One route's messages reach the core in the order Slack sent them, file downloads or not.
@@ -195,7 +217,7 @@ export class SlackAdapter implements PlatformAdapter {
   }
 
   private onSlashCommand(command: SlashCommandPayload): void {
-    const team = command.team_id ?? this.teamId;
+    const team = this.teamId;
     // Slash commands carry no thread (unless Slack adds one): they act on the channel or DM route.
     const route = formatSlackRoute({ instance: this.name, team, channel: command.channel_id, threadTs: command.thread_ts });
     const direct = command.channel_id.startsWith("D");
@@ -209,7 +231,7 @@ export class SlackAdapter implements PlatformAdapter {
     if (!buttonId || !channel) return;
     const messageTs = body.container?.message_ts ?? body.message?.ts;
     const threadTs = body.message?.thread_ts ?? body.container?.thread_ts;
-    const team = body.user.team_id ?? body.team?.id ?? this.teamId;
+    const team = this.teamId;
     const route = formatSlackRoute({ instance: this.name, team, channel, threadTs });
     const press: ActionPress = { route, user: userOf(body.user.id, body.user.username ?? body.user.name), actionId: buttonId, messageId: messageTs };
     void this.deliver(async () => {

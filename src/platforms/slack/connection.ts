@@ -36,7 +36,7 @@ export interface BlockActionPayload {
 }
 
 export interface SlackConnectionHandlers {
-  onMessage(event: SlackMessageEvent, teamId: string | undefined): void;
+  onMessage(event: SlackMessageEvent): void;
   onSlashCommand(command: SlashCommandPayload): void;
   onAction(body: BlockActionPayload, actionId: string): void;
 }
@@ -105,8 +105,8 @@ export function createSlackConnection(options: SlackConnectionOptions): SlackCon
     await args.next();
   });
 
-  const onMessageEvent = async ({ event, body }: { event: unknown; body: unknown }) => {
-    options.handlers.onMessage(event as SlackMessageEvent, (body as { team_id?: string }).team_id);
+  const onMessageEvent = async ({ event }: { event: unknown }) => {
+    options.handlers.onMessage(event as SlackMessageEvent);
   };
   app.event("message", onMessageEvent);
   app.event("app_mention", onMessageEvent);

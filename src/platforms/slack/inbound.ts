@@ -35,7 +35,7 @@ export interface SlackMessageEvent {
 export interface MessageTranslatorOptions {
   instance: string;
   botUserId: string;
-  /** Workspace of the bot, used when an event carries no team. */
+  /** Workspace of the bot (auth.test), the team part of every route. */
   teamId: string;
   listenAllIn: readonly string[];
 }
@@ -62,7 +62,7 @@ export class MessageTranslator {
   }
 
   /** Returns the message to hand to the core, or undefined when it is not for the bot. */
-  translate(event: SlackMessageEvent, bodyTeamId?: string): TranslatedMessage | undefined {
+  translate(event: SlackMessageEvent): TranslatedMessage | undefined {
     const { channel, ts, user } = event;
     if (!channel || !ts || !user) return undefined;
     if (event.bot_id || user === this.options.botUserId) return undefined;
@@ -70,7 +70,9 @@ export class MessageTranslator {
     // One mention arrives twice (message + app_mention), and Slack may redeliver either.
     if (!this.seenMessages.addIfNew(`${channel}:${ts}`)) return undefined;
 
-    const team = event.team ?? bodyTeamId ?? this.options.teamId;
+    // Routes name the bot's own workspace: in a Slack Connect channel `event.team` is the writer's
+    // organisation, and one thread must stay one route whoever writes in it.
+    const team = this.options.teamId;
     const rawText = event.text ?? "";
     const mentioned = rawText.includes(`<@${this.options.botUserId}>`) || rawText.includes(`<@${this.options.botUserId}|`) || event.type === "app_mention";
     const direct = event.channel_type === "im" || (event.channel_type === undefined && channel.startsWith("D"));
