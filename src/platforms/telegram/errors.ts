@@ -3,16 +3,9 @@
 // (`…/bot123:ABC…/sendMessage`).
 import { GrammyError, HttpError } from "grammy";
 import { PlatformError } from "../../bot/errors.js";
+import { scrubToken } from "./scrub.js";
 
-const TOKEN_IN_URL_PATTERN = /bot\d+:[A-Za-z0-9_-]+/g;
-const BARE_TOKEN_PATTERN = /\b\d{5,}:[A-Za-z0-9_-]{30,}\b/g;
-
-/** Removes the token (and anything shaped like one) from a text bound for a log or a chat. */
-export function scrubToken(text: string, token?: string): string {
-  let scrubbed = token ? text.split(token).join("<token>") : text;
-  scrubbed = scrubbed.replace(TOKEN_IN_URL_PATTERN, "bot<token>").replace(BARE_TOKEN_PATTERN, "<token>");
-  return scrubbed;
-}
+export { scrubToken } from "./scrub.js";
 
 export function describeError(error: unknown, token?: string): string {
   if (error instanceof HttpError) {

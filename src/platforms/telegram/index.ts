@@ -8,6 +8,7 @@ export type { TelegramAdapterConfig } from "./config.js";
 export { telegramConfigSchema } from "./config.js";
 export { formatTelegramRoute, parseTelegramRoute } from "./routes.js";
 export { markdownToTelegramHtml } from "./markdown.js";
+export { checkTelegramCredentials } from "./doctor.js";
 
 export function createTelegramAdapter(name: string, config: TelegramAdapterConfig, env: PlatformEnv): TelegramAdapter {
   return new TelegramAdapter(name, config, env);

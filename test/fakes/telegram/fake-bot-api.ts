@@ -1,7 +1,7 @@
 // A small, honest fake of the Telegram Bot API for tests, reached through grammy's `apiRoot`
 // (`POST {apiRoot}/bot{token}/{method}`, JSON bodies) on 127.0.0.1 only.
 //
-// Covers: getMe, deleteWebhook, setWebhook, setMyCommands, long-polling getUpdates (held until an
+// Covers: getMe, deleteWebhook, setWebhook, getWebhookInfo, setMyCommands, long-polling getUpdates (held until an
 // update arrives or `timeout` passes; offsets confirm updates; a second concurrent poller makes the
 // held one fail with 409 as Telegram does), sendMessage, editMessageText (with "message is not
 // modified" and keyboard removal when reply_markup is omitted), deleteMessage,
@@ -61,6 +61,7 @@ export class FakeBotApi extends FakeChats {
   private heldPoll?: { response: ServerResponse; offset: number; timer: NodeJS.Timeout };
   private readonly files = new Map<string, { path: string; content: Buffer }>();
   apiRoot = "";
+  webhookUrl = "";
 
   static async start(bot: Partial<User> = {}): Promise<FakeBotApi> {
     const fake = new FakeBotApi(bot);
@@ -167,8 +168,12 @@ export class FakeBotApi extends FakeChats {
     switch (method) {
       case "getMe":
         return this.bot;
+      case "getWebhookInfo":
+        return { url: this.webhookUrl, has_custom_certificate: false, pending_update_count: this.updates.length };
       case "deleteWebhook":
       case "setWebhook":
+        this.webhookUrl = method === "setWebhook" ? String(params.url) : "";
+        return true;
       case "setMyCommands":
         if (method === "setMyCommands" && !(params.commands ?? []).every((c: any) => /^[a-z0-9_]{1,32}$/.test(c.command) && c.description)) throw badRequest("BOT_COMMAND_INVALID");
         return true;
