@@ -14,7 +14,7 @@ import type {
 } from "../contract.js";
 import { SlackApi, slackErrorCode, toPlatformError } from "./api.js";
 import type { SlackApiResult } from "./api.js";
-import { buttonIdFromActionId, renderOutbound, renderPlainFallback } from "./blocks.js";
+import { buttonIdFromActionId } from "./blocks.js";
 import type { SlackAdapterConfig } from "./config.js";
 import { createSlackConnection } from "./connection.js";
 import type { BlockActionPayload, SlackConnection, SlashCommandPayload } from "./connection.js";
@@ -22,7 +22,8 @@ import { FileDownloader } from "./files.js";
 import { MessageTranslator, slashCommandText, userOf } from "./inbound.js";
 import type { SlackMessageEvent } from "./inbound.js";
 import { KeyedQueue } from "./memory.js";
-import { formatSlackRoute, parseSlackRoute, slackUserIdOf } from "./routes.js";
+import { SlackOutbox } from "./outbound.js";
+import { formatSlackRoute, parseSlackRoute } from "./routes.js";
 import type { SlackRoute } from "./routes.js";
 import { TurnStatusIndicator } from "./status.js";
 
@@ -32,34 +33,23 @@ export const SLACK_MAX_MESSAGE_CHARS = 2900;
 export const SLACK_DEFAULT_MIN_EDIT_GAP_MS = 1500;
 /** Socket Mode retries some failures forever; start() gives up after this long. */
 const CONNECT_TIMEOUT_MS = 30_000;
-/** Slack errors that mean "your formatting", answered by resending the same text plain. */
-const FORMATTING_ERRORS = new Set(["invalid_blocks", "invalid_blocks_format", "invalid_attachments", "msg_too_long"]);
 
 /** Options the tests (and only they) pass beside the config. */
 export interface SlackAdapterTestOptions {
   retryConfig?: { retries: number; factor?: number };
 }
 
-interface PendingEdit {
-  message: OutboundMessage;
-  /** Bumped by every edit() that replaces `message`. */
-  version: number;
-  done: Promise<void>;
-}
-
 export class SlackAdapter implements PlatformAdapter {
   readonly kind = "slack";
   readonly capabilities: PlatformCapabilities;
   private core?: PlatformCore;
-  private api?: SlackApi;
+  private outbox?: SlackOutbox;
   private connection?: SlackConnection;
   private translator?: MessageTranslator;
   private files?: FileDownloader;
   private status?: TurnStatusIndicator;
   private teamId = "";
   private readonly inboundQueue = new KeyedQueue();
-  /** Edits not yet applied, by `channel:ts`: a newer edit replaces the text of a pending one. */
-  private readonly pendingEdits = new Map<string, PendingEdit>();
 
   constructor(
     readonly name: string,
@@ -84,10 +74,11 @@ export class SlackAdapter implements PlatformAdapter {
       throw new PlatformError(`platforms.${this.name}.app_token must be an app-level token (xapp-…) for Socket Mode`, { reason: "refused" });
     }
     const api = new SlackApi({ botToken: this.config.bot_token, apiUrl: this.config.api_url, retryConfig: this.testOptions.retryConfig, log: core.log });
-    this.api = api;
     const auth = await this.authTest(api);
     this.teamId = auth.team_id;
-    this.translator = new MessageTranslator({ instance: this.name, botUserId: auth.user_id, teamId: auth.team_id, listenAllIn: this.config.listen_all_in });
+    const translator = new MessageTranslator({ instance: this.name, botUserId: auth.user_id, teamId: auth.team_id, listenAllIn: this.config.listen_all_in });
+    this.translator = translator;
+    this.outbox = new SlackOutbox(api, core.log, (channel, threadTs) => translator.rememberThread(channel, threadTs));
     this.status = new TurnStatusIndicator(api, core.log, auth.response_metadata?.scopes ?? []);
     this.files = new FileDownloader({
       botToken: this.config.bot_token,
@@ -139,53 +130,16 @@ export class SlackAdapter implements PlatformAdapter {
     await connection?.stop();
   }
 
-  async send(route: string, message: OutboundMessage): Promise<MessageRef> {
-    const target = this.target(route);
-    const api = this.requireApi();
-    const thread = target.threadTs ? { thread_ts: target.threadTs } : {};
-    return api.inChannelOrder(target.channel, async () => {
-      const result = await this.withPlainFallback("chat.postMessage", () => message, (body) =>
-        api.call("chat.postMessage", () => ({ channel: target.channel, ...thread, ...body(), unfurl_links: false, unfurl_media: false })),
-      );
-      const ts = String(result.ts ?? "");
-      if (target.threadTs) this.translator?.rememberThread(target.channel, target.threadTs);
-      return { id: ts };
-    });
+  send(route: string, message: OutboundMessage): Promise<MessageRef> {
+    return this.requireOutbox().send(this.target(route), message);
   }
 
   edit(route: string, ref: MessageRef, message: OutboundMessage): Promise<void> {
-    const target = this.target(route);
-    const api = this.requireApi();
-    const key = `${target.channel}:${ref.id}`;
-    // Streaming sends many edits; while one waits its turn or a rate limit, only the newest text matters.
-    const pending = this.pendingEdits.get(key);
-    if (pending) {
-      pending.message = message;
-      pending.version += 1;
-      return pending.done;
-    }
-    const entry: PendingEdit = { message, version: 1, done: Promise.resolve() };
-    this.pendingEdits.set(key, entry);
-    entry.done = api
-      .inChannelOrder(target.channel, async () => {
-        // Loop while newer text arrived during the request, so the last edit always lands.
-        let sentVersion = 0;
-        const newest = () => {
-          sentVersion = entry.version;
-          return entry.message;
-        };
-        while (sentVersion !== entry.version) {
-          await this.withPlainFallback("chat.update", newest, (body) => api.call("chat.update", () => ({ channel: target.channel, ts: ref.id, ...body() })));
-        }
-      })
-      .finally(() => this.pendingEdits.delete(key));
-    return entry.done;
+    return this.requireOutbox().edit(this.target(route), ref, message);
   }
 
-  async delete(route: string, ref: MessageRef): Promise<void> {
-    const target = this.target(route);
-    const api = this.requireApi();
-    await api.inChannelOrder(target.channel, () => api.call("chat.delete", { channel: target.channel, ts: ref.id }));
+  delete(route: string, ref: MessageRef): Promise<void> {
+    return this.requireOutbox().delete(this.target(route), ref);
   }
 
   async turnStatus(route: string, state: "running" | "idle", promptMessageId?: string): Promise<void> {
@@ -193,10 +147,7 @@ export class SlackAdapter implements PlatformAdapter {
   }
 
   async notifyUser(route: string, userId: string, text: string): Promise<void> {
-    const target = this.target(route);
-    const thread = target.threadTs ? { thread_ts: target.threadTs } : {};
-    const body = renderOutbound({ text });
-    await this.requireApi().call("chat.postEphemeral", { channel: target.channel, user: slackUserIdOf(userId), ...thread, ...body });
+    await this.requireOutbox().ephemeral(this.target(route), userId, text);
   }
 
   // ── inbound ──────────────────────────────────────────────────────────────────────────────
@@ -268,23 +219,6 @@ export class SlackAdapter implements PlatformAdapter {
     return result as unknown as Awaited<ReturnType<SlackAdapter["authTest"]>>;
   }
 
-  /** `call` gets a body factory that renders the newest message at each attempt. */
-  private async withPlainFallback(
-    method: string,
-    message: () => OutboundMessage,
-    call: (body: () => object) => Promise<SlackApiResult>,
-  ): Promise<SlackApiResult> {
-    try {
-      return await call(() => renderOutbound(message()));
-    } catch (error) {
-      const code = slackErrorCode(error);
-      if (!code || !FORMATTING_ERRORS.has(code)) throw toPlatformError(method, error);
-      // Never lose the message: Slack refused the formatting, so send the words as they are.
-      this.core?.log.warn({ method, code }, "slack: formatted message refused, resending as plain text");
-      return call(() => renderPlainFallback(message()));
-    }
-  }
-
   private target(route: string): SlackRoute {
     const parsed = parseSlackRoute(route);
     if (!parsed || parsed.instance !== this.name) {
@@ -293,9 +227,9 @@ export class SlackAdapter implements PlatformAdapter {
     return parsed;
   }
 
-  private requireApi(): SlackApi {
-    if (!this.api) throw new PlatformError("Slack is not connected yet.", { reason: "network", detail: `slack adapter ${this.name} used before start()` });
-    return this.api;
+  private requireOutbox(): SlackOutbox {
+    if (!this.outbox) throw new PlatformError("Slack is not connected yet.", { reason: "network", detail: `slack adapter ${this.name} used before start()` });
+    return this.outbox;
   }
 
   private requireCore(): PlatformCore {
