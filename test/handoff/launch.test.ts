@@ -2,12 +2,13 @@
 // `baton handoff resume <id> --launch tmux --yes` starting a stand-in runtime in detached tmux.
 
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { awaitConfirmation, claimSpec, specFromCommand, writeSpec } from "../../src/handover/handoff/spec.js";
 import { runTrampoline } from "../../src/handover/handoff/trampoline.js";
+import { terminalArgv } from "../../src/handover/handoff/launch.js";
 import { claudeFixture } from "../fakes/stores/jsonl-stores.js";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
@@ -93,4 +94,67 @@ describe("resume --launch tmux", () => {
     const handoffs = path.join(f.opts.home!, ".baton", "handoffs");
     expect(execFileSync("ls", ["-A", handoffs], { encoding: "utf8" }).trim()).toBe("");
   }, 60_000);
+
+  it("--launch auto means tmux on headless Linux, and a brief launch writes the brief it points at", async () => {
+    const f = claudeFixture();
+    const bin = path.join(f.root, "bin");
+    mkdirSync(bin);
+    const record = path.join(f.root, "codex-args.txt");
+    writeFileSync(path.join(bin, "codex"), `#!/bin/sh\nprintf '%s\\n' "$@" > '${record}'\nexec sleep 60\n`);
+    chmodSync(path.join(bin, "codex"), 0o755);
+    const env: Record<string, string | undefined> = { ...tmuxEnv, HOME: f.opts.home!, PATH: `${bin}:${process.env.PATH}` };
+    for (const name of ["DISPLAY", "WAYLAND_DISPLAY", "CLAUDE_CONFIG_DIR", "CODEX_HOME"]) delete env[name];
+    const res = spawnSync(process.execPath, [ENTRY, "handoff", "resume", f.main.id, "--agent", "codex", "--launch", "auto", "--yes"], { env, encoding: "utf8", timeout: 30_000 });
+    expect(res.status).toBe(0);
+    expect(res.stdout).toMatch(/codex started in tmux session baton-handoff-/);
+    const briefLine = /Brief written to (.+\.md)/.exec(res.stdout);
+    expect(briefLine).not.toBeNull();
+    const brief = briefLine![1];
+    expect(statSync(brief).mode & 0o777).toBe(0o600);
+    const deadline = Date.now() + 5_000;
+    while (!existsSync(record) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const prompt = readFileSync(record, "utf8");
+    expect(prompt).toContain(brief);
+    expect(prompt).toContain(`[baton-handoff from=claude session=${f.main.id}]`);
+  }, 60_000);
+
+  it("--launch current runs the runtime here and exits with its code", () => {
+    const f = claudeFixture();
+    const bin = path.join(f.root, "bin");
+    mkdirSync(bin);
+    writeFileSync(path.join(bin, "claude"), "#!/bin/sh\nexit 7\n");
+    chmodSync(path.join(bin, "claude"), 0o755);
+    const env: Record<string, string | undefined> = { ...process.env, HOME: f.opts.home!, PATH: `${bin}:${process.env.PATH}` };
+    delete env.CLAUDE_CONFIG_DIR;
+    const res = spawnSync(process.execPath, [ENTRY, "handoff", "resume", f.main.id, "--yes"], { env, encoding: "utf8", timeout: 30_000 });
+    expect(res.status).toBe(7);
+    expect(res.stdout).toContain("claude exited with code 7");
+  });
+
+  it("--launch new-terminal fails plainly when no graphical terminal can be opened", () => {
+    const f = claudeFixture();
+    const env: Record<string, string | undefined> = { ...process.env, HOME: f.opts.home! };
+    for (const name of ["DISPLAY", "WAYLAND_DISPLAY", "CLAUDE_CONFIG_DIR"]) delete env[name];
+    const res = spawnSync(process.execPath, [ENTRY, "handoff", "resume", f.main.id, "--launch", "new-terminal", "--yes"], { env, encoding: "utf8", timeout: 30_000 });
+    expect(res.status).toBe(1);
+    expect(res.stderr).toMatch(/No graphical terminal/);
+    // The spec written for it was removed again.
+    expect(execFileSync("ls", ["-A", path.join(f.opts.home!, ".baton", "handoffs")], { encoding: "utf8" }).trim()).toBe("");
+  });
+});
+
+describe("terminal detection", () => {
+  it("uses a Linux terminal emulator found on PATH when a display is set", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "baton-term-"));
+    writeFileSync(path.join(dir, "xterm"), "#!/bin/sh\n");
+    chmodSync(path.join(dir, "xterm"), 0o755);
+    const oldPath = process.env.PATH;
+    process.env.PATH = dir;
+    try {
+      expect(terminalArgv(["node", "baton.js"], { DISPLAY: ":0" })).toEqual(["xterm", "-e", "node", "baton.js"]);
+      expect(terminalArgv(["node", "baton.js"], {})).toBeUndefined();
+    } finally {
+      process.env.PATH = oldPath;
+    }
+  });
 });

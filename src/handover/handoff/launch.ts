@@ -2,6 +2,8 @@
 // terminal surface that runs the hidden trampoline against a private spec file.
 
 import { spawn, spawnSync } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import path from "node:path";
 import { createInterface } from "node:readline/promises";
 import { BatonError } from "../../bot/errors.js";
 import type { LaunchCommand } from "../../agents/runtimes/index.js";
@@ -28,8 +30,17 @@ export async function confirm(question: string): Promise<boolean> {
   }
 }
 
-function onPath(exe: string): boolean {
-  return spawnSync("sh", ["-c", 'command -v "$1" >/dev/null 2>&1', "sh", exe]).status === 0;
+/** True when `exe` is an executable file in one of PATH's directories. */
+function onPath(exe: string, pathVar = process.env.PATH ?? ""): boolean {
+  return pathVar.split(path.delimiter).some((dir) => {
+    if (!dir) return false;
+    try {
+      accessSync(path.join(dir, exe), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** The argv that runs the trampoline: this same Baton entry script, under this same Node. */
@@ -51,7 +62,7 @@ export function terminalArgv(argv: string[], env: NodeJS.ProcessEnv = process.en
     return ["osascript", "-e", script, "-e", 'tell application "Terminal" to activate'];
   }
   if (process.platform === "win32") {
-    if (onPath("wt.exe")) return ["wt.exe", "new-tab", "--", ...argv];
+    if (onPath("wt.exe", env.PATH)) return ["wt.exe", "new-tab", "--", ...argv];
     return ["powershell.exe", "-NoProfile", "-Command", "Start-Process", "-FilePath", argv[0], "-ArgumentList", argv.slice(1).map((a) => `'${a.replace(/'/g, "''")}'`).join(",")];
   }
   if (!env.DISPLAY && !env.WAYLAND_DISPLAY) return undefined;
@@ -67,7 +78,7 @@ export function terminalArgv(argv: string[], env: NodeJS.ProcessEnv = process.en
     ["xterm", ["-e"]],
   ];
   if (env.TERMINAL && /^[\w.-]+$/.test(env.TERMINAL)) candidates.push([env.TERMINAL, ["-e"]]);
-  for (const [exe, pre] of candidates) if (onPath(exe)) return [exe, ...pre, ...argv];
+  for (const [exe, pre] of candidates) if (onPath(exe, env.PATH ?? process.env.PATH)) return [exe, ...pre, ...argv];
   return undefined;
 }
 
