@@ -8,6 +8,8 @@ import { launchBrowser, saveScreenshot, startWebBaton, type Browser, type WebBat
 
 const STEP_TIMEOUT_MS = 15_000;
 const TEST_TIMEOUT_MS = 120_000;
+/** Toasts fade after 4 s; the screenshot is nicer without one. */
+const TOAST_GONE_MS = 4_100;
 
 let web: WebBaton | undefined;
 let browser: Browser | undefined;
@@ -53,21 +55,9 @@ describe("the web chat in Chromium", () => {
     });
 
     await step("prompt", async (page) => {
-      // Count how often the answer's element is (re)placed: a streamed reply is sent, then edited.
-      await page.evaluate(() => {
-        const seen: Record<string, number> = {};
-        (window as unknown as { placed: Record<string, number> }).placed = seen;
-        new MutationObserver((records) => {
-          for (const r of records) for (const n of r.addedNodes) if (n instanceof HTMLElement && n.dataset.id) seen[n.dataset.id] = (seen[n.dataset.id] ?? 0) + 1;
-        }).observe(document.getElementById("messages")!, { childList: true });
-      });
       await send(page, "hello from the browser");
       await page.locator("#messages .message.user", { hasText: "hello from the browser" }).waitFor();
-      const answer = agentMessage(page, "text", /Turn 1 of session .+: you said "hello from the browser"/);
-      await answer.waitFor({ timeout: STEP_TIMEOUT_MS });
-      const id = await answer.getAttribute("data-id");
-      const placed = await page.evaluate((messageId) => (window as unknown as { placed: Record<string, number> }).placed[messageId!] ?? 0, id);
-      expect(placed).toBeGreaterThan(1);
+      await agentMessage(page, "text", /Turn 1 of session .+: you said "hello from the browser"/).waitFor({ timeout: STEP_TIMEOUT_MS });
       // The conversation list names the agent and the state.
       await page.locator(".conversation.selected", { hasText: "hello from the browser" }).waitFor();
       await page.locator(".conversation.selected .conversation-meta", { hasText: /demo · .+ · (idle|running)/ }).waitFor();
@@ -113,18 +103,41 @@ describe("the web chat in Chromium", () => {
 
     await step("stop", async (page) => {
       await send(page, "demo:slow");
-      await agentMessage(page, "text", "Working… step 2").waitFor({ timeout: STEP_TIMEOUT_MS });
+      // The reply streams: one message, edited in place as the steps arrive.
+      const streaming = agentMessage(page, "text", "Working… step 1");
+      await streaming.waitFor({ timeout: STEP_TIMEOUT_MS });
+      const id = await streaming.getAttribute("data-id");
+      await page.locator(`#messages .message[data-id="${id}"]`, { hasText: "Working… step 2" }).waitFor({ timeout: STEP_TIMEOUT_MS });
+      await page.locator("#typing").waitFor();
       await page.locator("#stop").click({ timeout: STEP_TIMEOUT_MS });
       await agentMessage(page, "text", "⏹ Stopped.").waitFor({ timeout: STEP_TIMEOUT_MS });
       await page.locator("#stop").waitFor({ state: "hidden", timeout: STEP_TIMEOUT_MS });
     });
 
-    const conversation = await step("screenshot", async (page) => {
+    const conversation = new URL(browser!.page.url()).hash.slice(1);
+    await step("second-conversation", async (page) => {
+      await page.locator("#new-chat").click();
+      await page.locator("#messages .empty").waitFor();
+      await send(page, "Add a --json flag to the status command");
+      await agentMessage(page, "text", /Turn 1 of session .+: you said "Add a --json flag/).waitFor({ timeout: STEP_TIMEOUT_MS });
+      await send(page, "demo:permission");
+      await agentMessage(page, "approval", "Permission needed").locator("button", { hasText: "Always allow" }).click({ timeout: STEP_TIMEOUT_MS });
+      await agentMessage(page, "text", "Permission answer: allow-always.").waitFor({ timeout: STEP_TIMEOUT_MS });
+      await page.locator("#messages .tool-line", { hasText: "Run rm -rf build/ ✅" }).waitFor({ timeout: STEP_TIMEOUT_MS });
       await send(page, "demo:plan");
       await agentMessage(page, "text", "Here is my plan.").waitFor({ timeout: STEP_TIMEOUT_MS });
-      await page.locator("#messages .plan-list li.plan-completed").waitFor();
+      await page.locator("#messages .plan-list li.plan-completed", { hasText: "Read the code" }).waitFor();
+      // Both conversations are listed; the first one still opens with its own history.
+      expect(await page.locator("#conversations .conversation").count()).toBe(2);
+      await page.locator("#chat-state[data-state=idle]").waitFor({ timeout: STEP_TIMEOUT_MS });
+      await page.locator("#input").focus();
+      await page.waitForTimeout(TOAST_GONE_MS);
       await saveScreenshot(page, "web-chat");
-      return new URL(page.url()).hash.slice(1);
+      await page.emulateMedia({ colorScheme: "dark" });
+      await saveScreenshot(page, "web-chat-dark");
+      await page.emulateMedia({ colorScheme: "light" });
+      await page.locator(".conversation", { hasText: "hello from the browser" }).click();
+      await agentMessage(page, "text", "Permission answer: allow-once.").waitFor({ timeout: STEP_TIMEOUT_MS });
     });
 
     const port = web!.port;
@@ -144,7 +157,7 @@ describe("the web chat in Chromium", () => {
       await page.locator("#connection[data-state=open]").waitFor({ timeout: STEP_TIMEOUT_MS });
       await agentMessage(page, "text", /Turn 1 of session .+: you said "hello from the browser"/).waitFor({ timeout: STEP_TIMEOUT_MS });
       await agentMessage(page, "text", "Permission answer: allow-once.").waitFor();
-      await agentMessage(page, "text", "Here is my plan.").waitFor();
+      await agentMessage(page, "text", "⏹ Stopped.").waitFor();
       // The agent session resumed too: it remembers the prompts before the restart.
       await send(page, "recall");
       const recall = agentMessage(page, "text", /Earlier prompts of session/);

@@ -103,7 +103,8 @@ class HtmlRenderer {
       case "footnoteDefinition":
         return `<div class="footnote"><sup>${escapeHtml(node.label ?? node.identifier)}</sup> ${this.blocks(node)}</div>`;
       case "text":
-        return escapeHtml(node.value);
+        // A chat keeps the sender's line breaks (CommonMark would fold them into spaces).
+        return escapeHtml(node.value).replace(/\n/g, "<br>");
       case "emphasis":
         return `<em>${this.inline(node)}</em>`;
       case "strong":

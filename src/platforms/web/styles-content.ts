@@ -56,7 +56,7 @@ export const CONTENT_STYLES = `
 .tool-line code { font-size: 12px; }
 .plan { border: 1px solid var(--border); border-radius: 12px; padding: 10px 14px; background: var(--bg-soft); }
 .plan-title { font-weight: 650; font-size: 13px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); margin-bottom: 6px; }
-.plan-list { list-style: none; margin: 0; padding: 0; }
+.body .plan-list { list-style: none; margin: 0; padding: 0; }
 .plan-list li { display: flex; align-items: baseline; gap: 10px; padding: 2px 0; }
 .plan-mark { flex: none; width: 14px; height: 14px; border: 1.5px solid var(--muted); border-radius: 50%; transform: translateY(2px); }
 .plan-completed { color: var(--muted); text-decoration: line-through; }
