@@ -84,6 +84,19 @@ describe("inbound files", () => {
     expect(await readFile(received.path, "utf8")).toBe("col1,col2\n1,2\n");
   });
 
+  it("downloads the largest size of a photo as an image", async () => {
+    await started();
+    const small = fake.addFile(Buffer.alloc(100, 1));
+    const large = fake.addFile(Buffer.alloc(5000, 2));
+    fake.userSends({ chat: privateChat(alice), from: alice, photo: [{ ...small, width: 90, height: 90 }, { ...large, width: 1280, height: 1280 }] });
+    const inbound = await waitFor(() => core.messages[0], "the photo message");
+    expect(inbound.text).toBe("");
+    expect(inbound.files).toHaveLength(1);
+    expect(inbound.files![0]).toMatchObject({ mimeType: "image/jpeg", size: 5000 });
+    expect((await readFile(inbound.files![0].path)).equals(Buffer.alloc(5000, 2))).toBe(true);
+    expect(fake.callsOf("getFile").map((call) => call.params.file_id)).toEqual([large.file_id]);
+  });
+
   it("does not download a file over max_file_bytes and tells the agent why", async () => {
     await started({ max_file_bytes: 10 });
     const file = fake.addFile(Buffer.alloc(2048));

@@ -3,7 +3,7 @@
 // Attachments are only described here; files.ts downloads them.
 import type { Message, MessageEntity, User } from "grammy/types";
 import type { InboundMessage, PlatformUser } from "../contract.js";
-import { formatTelegramRoute, telegramUserId } from "./routes.js";
+import { chatLevelRoute, formatTelegramRoute, telegramUserId } from "./routes.js";
 
 export interface BotIdentity {
   id: number;
@@ -53,7 +53,8 @@ export function parseMessage(message: Message, options: ParseOptions): ParsedMes
   const address = findAddressing(message, text, entities, options.bot);
   if (address.commandForOtherBot) return { kind: "ignored", reason: "command for another bot" };
 
-  const listensToAll = options.listenAllIn.has(route) || options.listenAllIn.has(formatTelegramRoute(options.instance, message.chat.id));
+  // Listing a chat covers all its topics; listing one topic covers only that topic.
+  const listensToAll = options.listenAllIn.has(route) || options.listenAllIn.has(chatLevelRoute(options.instance, message.chat.id));
   const addressed = direct || address.addressed || listensToAll;
   if (!addressed) return { kind: "ignored", reason: "group message not addressed to the bot" };
 
@@ -98,6 +99,7 @@ function findAddressing(message: Message, text: string, entities: MessageEntity[
       result.strip.push({ offset: entity.offset, length: entity.length });
     } else if (entity.type === "text_mention" && entity.user.id === bot.id) {
       result.addressed = true;
+      result.strip.push({ offset: entity.offset, length: entity.length });
     }
   }
   const reply = message.reply_to_message;

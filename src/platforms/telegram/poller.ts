@@ -16,6 +16,8 @@ export interface PollerOptions {
 
 export const DEFAULT_POLLER_OPTIONS: PollerOptions = { pollTimeoutSeconds: 30, initialBackoffMs: 1000, maxBackoffMs: 60_000 };
 
+/** An empty answer sooner than this means the server did not hold the poll; wait out the rest. */
+const MIN_EMPTY_POLL_MS = 1000;
 /** The final getUpdates that confirms handled updates must not hold up `stop()`. */
 const CONFIRM_TIMEOUT_MS = 2000;
 /** grammy types its signal with the abort-controller polyfill; node-fetch accepts the native one. */
@@ -59,6 +61,7 @@ export class UpdatePoller {
     let backoffMs = this.options.initialBackoffMs;
     while (this.running) {
       this.abort = new AbortController();
+      const pollStartedAt = Date.now();
       try {
         const updates = await this.api.getUpdates(
           { offset: this.nextOffset, timeout: this.options.pollTimeoutSeconds, allowed_updates: [...ALLOWED_UPDATES] },
@@ -73,6 +76,9 @@ export class UpdatePoller {
           this.nextOffset = update.update_id + 1;
           this.onUpdate(update);
         }
+        // A server that ignores `timeout` and answers "nothing" at once must not make this spin.
+        const elapsedMs = Date.now() - pollStartedAt;
+        if (updates.length === 0 && elapsedMs < MIN_EMPTY_POLL_MS) await this.backoff(MIN_EMPTY_POLL_MS - elapsedMs);
       } catch (error) {
         if (!this.running) break;
         this.reportFailure(error, backoffMs);

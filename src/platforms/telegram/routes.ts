@@ -32,9 +32,9 @@ export function parseTelegramRoute(route: string, instance: string): TelegramRou
   return { chatId, threadId };
 }
 
-/** The chat-level route of a (possibly topic) route: `telegram:-100:7` → `telegram:-100`. */
-export function chatLevelRoute(instance: string, route: TelegramRoute): string {
-  return formatTelegramRoute(instance, route.chatId);
+/** The route of a chat as a whole, whatever topic a message is in: `telegram:-100`. */
+export function chatLevelRoute(instance: string, chatId: number): string {
+  return formatTelegramRoute(instance, chatId);
 }
 
 /** A directory name derived from a route, safe on every filesystem: `telegram_-100_7`. */

@@ -23,6 +23,8 @@ export interface UserSendOptions {
   /** Replies to this message (e.g. one of the bot's). */
   replyTo?: number;
   document?: { file_id: string; file_unique_id: string; file_size: number; file_name: string; mime_type?: string };
+  /** Photo sizes, smallest first, as Telegram sends them. */
+  photo?: Array<{ file_id: string; file_unique_id: string; file_size: number; width: number; height: number }>;
 }
 
 export const privateChat = (user: User): Chat => ({ id: user.id, type: "private", first_name: user.first_name }) as Chat;
@@ -57,7 +59,9 @@ export abstract class FakeChats {
       date: Math.floor(Date.now() / 1000),
       chat: options.chat,
       from: options.from,
-      ...(options.document ? { document: options.document, caption: text || undefined, caption_entities: entitiesOf(text) } : { text, entities: entitiesOf(text) }),
+      ...(options.document || options.photo
+        ? { document: options.document, photo: options.photo, caption: text || undefined, caption_entities: entitiesOf(text) }
+        : { text, entities: entitiesOf(text) }),
       ...(options.threadId !== undefined ? { message_thread_id: options.threadId, is_topic_message: true } : {}),
     } as Message;
     const replyTo = options.replyTo ?? options.threadId;
