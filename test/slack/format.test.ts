@@ -102,6 +102,12 @@ describe("Slack text → plain text", () => {
     );
   });
 
+  test("a leading mention with a colon or comma leaves just the request", () => {
+    expect(slackTextToPlain("<@U0BATON>: /status", "U0BATON")).toBe("/status");
+    expect(slackTextToPlain("  <@U0BATON|baton>, fix it", "U0BATON")).toBe("fix it");
+    expect(slackTextToPlain("ping <@U0BATON>: now", "U0BATON")).toBe("ping : now");
+  });
+
   test("/baton <cmd> is /<cmd>; bare /baton is /help", () => {
     expect(slashCommandText("status")).toBe("/status");
     expect(slashCommandText("  new claude ~/x ")).toBe("/new claude ~/x");

@@ -112,7 +112,11 @@ export function userOf(slackUserId: string, name?: string): PlatformUser {
  */
 export function slackTextToPlain(text: string, botUserId?: string): string {
   let out = text;
-  if (botUserId) out = out.replace(new RegExp(`<@${botUserId}(?:\\|[^>]*)?>`, "g"), "");
+  if (botUserId) {
+    // "@baton: do x" and "@baton, do x" mean "do x".
+    out = out.replace(new RegExp(`^\\s*<@${botUserId}(?:\\|[^>]*)?>[:,]?`), "");
+    out = out.replace(new RegExp(`<@${botUserId}(?:\\|[^>]*)?>`, "g"), "");
+  }
   out = out.replace(/<([^<>]*)>/g, (_match, inner: string) => {
     const [target, label] = splitOnce(inner, "|");
     if (target.startsWith("@")) return `@${label ?? target.slice(1)}`;
