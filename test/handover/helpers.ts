@@ -1,6 +1,6 @@
 // Shared pieces of the handover tests: a terminal-made demo session, the official MCP client over
 // stdio (spawning `baton mcp`) and over Streamable HTTP, and reading tool answers.
-import { mkdtempSync, realpathSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -14,8 +14,17 @@ import type { TestBaton } from "../support/harness.js";
 
 export const BATON_BIN = join(process.cwd(), "bin", "baton.js");
 
+const made: string[] = [];
+
 export function tempDir(prefix: string): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  made.push(dir);
+  return dir;
+}
+
+/** Removes every directory tempDir made (call in afterEach). */
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 /** A demo-agent session as a terminal would have left it: its prompts are in the agent's store. */

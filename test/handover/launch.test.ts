@@ -6,13 +6,14 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { TestPlatform } from "../support/test-platform.js";
 import { startTestBaton, type TestBaton } from "../support/harness.js";
-import { BATON_BIN, codeIn, tempDir } from "./helpers.js";
+import { BATON_BIN, codeIn, tempDir, removeTempDirs } from "./helpers.js";
 
 let baton: TestBaton | undefined;
 let repl: ChildProcessWithoutNullStreams | undefined;
 afterEach(async () => {
   if (repl && repl.exitCode === null) repl.kill();
   await baton?.stop({ cleanup: true });
+  removeTempDirs();
   baton = repl = undefined;
 });
 

@@ -8,13 +8,14 @@ import { startTestBaton, type TestBaton } from "../support/harness.js";
 import { generateCode } from "../../src/handover/codes.js";
 import { endpointPath, readEndpoint, tokenPath } from "../../src/handover/mcp/discovery.js";
 import { INVALID_CODE_TEXT } from "../../src/handover/service.js";
-import { callTool, codeIn, httpClient, tempDir, terminalDemoSession } from "./helpers.js";
+import { callTool, codeIn, httpClient, tempDir, terminalDemoSession, removeTempDirs } from "./helpers.js";
 
 let baton: TestBaton | undefined;
 let client: Client | undefined;
 afterEach(async () => {
   await client?.close();
   await baton?.stop({ cleanup: true });
+  removeTempDirs();
   baton = client = undefined;
 });
 

@@ -1,19 +1,20 @@
 // Terminal → chat over the real path: the official MCP client spawns `baton mcp`, which forwards
 // to the running daemon; /pickup on the test platform then continues the same demo session.
-import { readFileSync, rmSync, mkdirSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { TestPlatform } from "../support/test-platform.js";
 import { startTestBaton, type TestBaton } from "../support/harness.js";
 import { INVALID_CODE_TEXT } from "../../src/handover/service.js";
-import { callTool, codeIn, serviceOf, stdioClient, tempDir, terminalDemoSession } from "./helpers.js";
+import { callTool, codeIn, serviceOf, stdioClient, tempDir, terminalDemoSession, removeTempDirs } from "./helpers.js";
 
 let baton: TestBaton | undefined;
 let client: Client | undefined;
 afterEach(async () => {
   await client?.close();
   await baton?.stop({ cleanup: true });
+  removeTempDirs();
   baton = client = undefined;
   vi.restoreAllMocks();
 });
@@ -113,7 +114,6 @@ describe("terminal → chat handover through `baton mcp`", () => {
     await platform.say(route, `/pickup ${codeIn(prepared.text)}`);
     await platform.waitFor(route, /no longer exists, so it was not picked up and nothing was resumed elsewhere/);
     expect(baton!.daemon.core.registry.threadForRoute(route)).toBeUndefined();
-    mkdirSync(outside); // let the harness clean up as usual
   });
 
   it("answers with how to start Baton when no daemon runs", async () => {

@@ -1,0 +1,78 @@
+// Unit checks of what `baton launch` passes to each agent CLI, and which session a handover means.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { AgentsApi, SessionSummary } from "../../src/commands/context.js";
+import { BATON_BIN, planLaunch } from "../../src/handover/launch/plan.js";
+import { resolveSession } from "../../src/handover/sessions.js";
+import { removeTempDirs, tempDir } from "./helpers.js";
+
+afterEach(() => removeTempDirs());
+
+const ctx = (dataDir: string, env: NodeJS.ProcessEnv = {}) => ({ dataDir, launchId: "ln_0123abcd", env });
+const batonEnv = (agent: string, dataDir: string) => ({ BATON_AGENT_KIND: agent, BATON_LAUNCH_ID: "ln_0123abcd", BATON_DATA_DIR: dataDir });
+
+describe("launch plans", () => {
+  it("codex gets the server as -c TOML overrides ahead of the user's arguments", () => {
+    const plan = planLaunch("codex", ["resume", "abc"], ctx("/data"));
+    expect(plan.command).toBe("codex");
+    expect(plan.args).toEqual([
+      "-c", `mcp_servers.baton.command=${JSON.stringify(process.execPath)}`,
+      "-c", `mcp_servers.baton.args=${JSON.stringify([BATON_BIN, "mcp"])}`,
+      "-c", 'mcp_servers.baton.env={ BATON_AGENT_KIND = "codex", BATON_LAUNCH_ID = "ln_0123abcd", BATON_DATA_DIR = "/data" }',
+      "resume", "abc",
+    ]);
+    expect(plan.env).toEqual(batonEnv("codex", "/data"));
+    expect(plan.files).toEqual([]);
+  });
+
+  it("gemini gets a per-run system settings file in the data dir, merged over the existing one", () => {
+    const dataDir = tempDir("baton-data-");
+    const system = join(tempDir("baton-etc-"), "settings.json");
+    writeFileSync(system, JSON.stringify({ security: { auth: "x" }, mcpServers: { corp: { command: "corp-mcp" } } }));
+    const plan = planLaunch("gemini", ["--model", "m"], ctx(dataDir, { GEMINI_CLI_SYSTEM_SETTINGS_PATH: system }));
+    expect(plan.args).toEqual(["--model", "m"]);
+    const [file] = plan.files;
+    expect(file.path).toBe(join(dataDir, "launches", "ln_0123abcd.gemini-settings.json"));
+    expect(plan.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH).toBe(file.path);
+    expect(JSON.parse(file.content)).toEqual({
+      security: { auth: "x" },
+      mcpServers: { corp: { command: "corp-mcp" }, baton: { command: process.execPath, args: [BATON_BIN, "mcp"], env: batonEnv("gemini", dataDir) } },
+    });
+    expect(readFileSync(system, "utf8")).not.toContain("baton"); // the real file is untouched
+  });
+
+  it("refuses approval bypass in every spelling and unknown agents", () => {
+    expect(() => planLaunch("claude", ["--permission-mode", "bypassPermissions"], ctx("/d"))).toThrow(/approvals turned off/);
+    expect(() => planLaunch("claude", ["--permission-mode=bypassPermissions"], ctx("/d"))).toThrow(/approvals turned off/);
+    expect(() => planLaunch("codex", ["-a", "never"], ctx("/d"))).toThrow(/approvals turned off/);
+    expect(() => planLaunch("gemini", ["--approval-mode=yolo"], ctx("/d"))).toThrow(/approvals turned off/);
+    expect(() => planLaunch("claude", ["--permission-mode", "plan"], ctx("/d"))).not.toThrow();
+    expect(() => planLaunch("goose", [], ctx("/d"))).toThrow(/knows claude, codex, gemini, demo/);
+  });
+});
+
+describe("which session a handover means", () => {
+  const cwd = "/work/app";
+  const sessions: SessionSummary[] = [
+    { id: "sub-newest", title: "in a subdirectory", cwd: "/work/app/pkg", lastActivity: "2026-11-30T12:00:00.000Z", source: "store" },
+    { id: "here-newer", title: "here", cwd, lastActivity: "2026-11-30T11:00:00.000Z", source: "store" },
+    { id: "here-older", title: "here, before the launch", cwd, lastActivity: "2026-11-30T09:00:00.000Z", source: "store" },
+  ];
+  const agents = { listSessions: async () => sessions, displayName: (a: string) => a, findSession: async () => sessions[2] } as unknown as AgentsApi;
+
+  it("prefers sessions of this very directory, the newest first", async () => {
+    expect((await resolveSession(agents, { agent: "claude", cwd })).session.id).toBe("here-newer");
+  });
+
+  it("under baton launch, takes the newest session active since the launch started", async () => {
+    const launch = { launchId: "ln_1", pid: 1, agent: "claude", cwd, startedAt: "2026-11-30T10:00:00.000Z" };
+    const found = await resolveSession(agents, { agent: "claude", cwd, launch });
+    expect(found).toMatchObject({ source: "launch", session: { id: "here-newer" } });
+  });
+
+  it("says how to get a session when there is none", async () => {
+    const none = { ...agents, listSessions: async () => [] } as AgentsApi;
+    await expect(resolveSession(none, { agent: "claude", cwd })).rejects.toThrow(/No claude session found/);
+  });
+});
