@@ -72,6 +72,36 @@ describe("baton launch demo", () => {
   });
 });
 
+describe("chat → terminal", () => {
+  it("/handover gives the terminal command; for the demo agent `baton launch demo --resume` continues the chat's session", { timeout: 60_000 }, async () => {
+    const root = tempDir("baton-ws-");
+    const platform = new TestPlatform();
+    baton = await startTestBaton({ adapters: [platform], config: { workspaces: { roots: [root], default: root } } });
+    const route = platform.route("phone");
+    await platform.say(route, "said in chat");
+    await platform.waitFor(route, /Turn 1 of session/);
+    const session = baton.daemon.core.registry.threadForRoute(route)!.session!;
+    await platform.say(route, "/handover");
+    const answer = await platform.waitFor(route, /Continue this session in a terminal/);
+    expect(answer.text).toContain(`cd ${root} && baton launch demo -- --resume ${session}`);
+
+    repl = spawn(process.execPath, [BATON_BIN, "launch", "demo", "--", "--resume", session], { cwd: root, env: { ...process.env, HOME: tempDir("baton-home-"), BATON_DATA_DIR: baton.dataDir } });
+    const terminal = watch(repl);
+    await terminal.waitFor(new RegExp(`session ${session} in `));
+    repl.stdin.end("recall\n");
+    await terminal.waitFor(new RegExp(`Earlier prompts of session ${session}:\\n1\\. said in chat`));
+    expect(await new Promise((resolve) => repl!.once("exit", resolve))).toBe(0);
+
+    // An agent with a terminal CLI: its native resume command, and the same under `baton launch`.
+    const other = platform.route("laptop");
+    await baton.daemon.core.registry.create({ workspace: root, agent: "claude", session: "4f1c2d3e-0000-4000-8000-000000000001" }, other);
+    await platform.say(other, "/handover");
+    const native = await platform.waitFor(other, /Continue this session in a terminal/);
+    expect(native.text).toContain(`cd ${root} && claude --resume 4f1c2d3e-0000-4000-8000-000000000001`);
+    expect(native.text).toContain("baton launch claude -- --resume 4f1c2d3e-0000-4000-8000-000000000001");
+  });
+});
+
 describe("baton launch <agent CLI>", () => {
   it("passes the MCP server for this run only, with the BATON_* environment, and records the launch while it runs", () => {
     const cwd = tempDir("baton-ws-");
