@@ -38,6 +38,11 @@ export function storeOptions(flags: StoreFlags): StoreOptions {
   return { runtime: flags.harness, storeDirs, ...(flags.dataDir ? { dataDir: path.resolve(flags.dataDir) } : {}) };
 }
 
+/** The subcommand's flags over the main CLI's global ones (`baton --data-dir D handoff …`). */
+function withGlobals<T extends object>(opts: T, cmd: Command): T {
+  return { ...(cmd.optsWithGlobals() as object), ...opts } as T;
+}
+
 function out(cmd: Command, text: string): void {
   cmd.configureOutput().writeOut?.(text.endsWith("\n") ? text : `${text}\n`);
 }
@@ -61,7 +66,7 @@ export async function runList(opts: StoreFlags & { here?: boolean; dir?: string;
     const limit = Number.parseInt(opts.limit ?? "25", 10);
     if (!Number.isFinite(limit) || limit < 0) throw new BatonError(`--limit takes a number ≥ 0, not "${opts.limit}".`);
     const dir = opts.here ? process.cwd() : opts.dir;
-    const { sessions, warnings } = await listSessions({ ...storeOptions(opts), dir, includeSubagents: !!opts.subagents, limit });
+    const { sessions, warnings } = await listSessions({ ...storeOptions(withGlobals(opts, cmd)), dir, includeSubagents: !!opts.subagents, limit });
     if (opts.json) {
       out(cmd, JSON.stringify({ sessions, warnings }, null, 2));
       return;
@@ -73,7 +78,7 @@ export async function runList(opts: StoreFlags & { here?: boolean; dir?: string;
 
 export async function runExport(id: string, opts: StoreFlags & { print?: boolean; outputDir?: string; json?: boolean }, cmd: Command): Promise<void> {
   await guarded(cmd, async () => {
-    const store = storeOptions(opts);
+    const store = storeOptions(withGlobals(opts, cmd));
     const session = await findSession(id, store);
     if (opts.print) {
       const text = await briefText(session, store);
@@ -90,7 +95,7 @@ type ResumeFlags = StoreFlags & { agent?: string; new?: boolean; cwd?: string; l
 
 export async function runResume(id: string, opts: ResumeFlags, cmd: Command): Promise<void> {
   await guarded(cmd, async () => {
-    const store = storeOptions(opts);
+    const store = storeOptions(withGlobals(opts, cmd));
     const session = await findSession(id, store);
     const outputDir = opts.outputDir ? path.resolve(opts.outputDir) : defaultBriefDir(store);
     const plan = planResume(session, { agent: opts.agent, new: opts.new, cwd: opts.cwd, outputDir }, { dirExists: isDir, fileExists: existsSync });

@@ -1,0 +1,94 @@
+// Reader details beyond the shared contract: Claude's title rules, Cursor's Composer database,
+// and SQLite pages that are still in a live database's -wal file.
+
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { findSession, listSessions } from "../../src/agents/stores/index.js";
+import { writeBrief } from "../../src/handover/brief/index.js";
+import { openSqlite } from "../../src/agents/stores/sqlite.js";
+import { makeBase, T_MAIN, T_OLD, uuid, writeJsonl } from "../fakes/stores/common.js";
+import { cursorFixture } from "../fakes/stores/jsonl-stores.js";
+import { writeSqlite } from "../fakes/stores/other-stores.js";
+
+describe("Claude Code titles", () => {
+  it("prefers a custom title, then the AI title, the last prompt, a summary, then the first prompt", async () => {
+    const b = makeBase("titles");
+    const dir = path.join(b.home, ".claude", "projects", "-p");
+    const user = (id: string, text: string) => ({ type: "user", sessionId: id, cwd: b.cwdA, timestamp: T_MAIN, message: { role: "user", content: text } });
+    const cases: Array<[string, unknown[], string]> = [
+      [uuid(11), [user(uuid(11), "first"), { type: "summary", summary: "S" }, { type: "ai-title", aiTitle: "AI" }, { type: "custom-title", customTitle: "Custom" }, { type: "last-prompt", lastPrompt: "L" }], "Custom"],
+      [uuid(12), [user(uuid(12), "first"), { type: "summary", summary: "S" }, { type: "last-prompt", lastPrompt: "L" }, { type: "ai-title", aiTitle: "AI" }], "AI"],
+      [uuid(13), [{ type: "summary", summary: "S" }, user(uuid(13), "first"), { type: "last-prompt", lastPrompt: "L" }], "L"],
+      [uuid(14), [{ type: "summary", summary: "S" }, user(uuid(14), "first")], "S"],
+      [uuid(15), [user(uuid(15), "<command-name>/init</command-name>"), user(uuid(15), "the real first prompt")], "the real first prompt"],
+    ];
+    for (const [id, lines] of cases) writeJsonl(path.join(dir, `${id}.jsonl`), lines);
+    const { sessions } = await listSessions({ ...b.opts, runtime: "claude" });
+    for (const [id, , title] of cases) expect(sessions.find((s) => s.id === id)?.title, id).toBe(title);
+  });
+});
+
+describe("Cursor Composer database", () => {
+  async function withComposer() {
+    const f = cursorFixture();
+    const db = path.join(f.opts.home!, ".config", "Cursor", "User", "globalStorage", "state.vscdb");
+    const composerOnly = "c0mp0ser-0000-4000-8000-000000000042";
+    const kv = (key: string, value: unknown): [string, unknown[]] => ["INSERT INTO cursorDiskKV VALUES (?, ?)", [key, JSON.stringify(value)]];
+    await writeSqlite(db, [
+      ["CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)"],
+      kv(`composerData:${composerOnly}`, { composerId: composerOnly, name: "Refactor the parser", createdAt: Date.parse(T_OLD), lastUpdatedAt: Date.parse(T_OLD), fullConversationHeadersOnly: [{ bubbleId: "b1", type: 1 }, { bubbleId: "b2", type: 2 }] }),
+      kv(`bubbleId:${composerOnly}:b1`, { type: 1, text: "Please refactor the parser module" }),
+      kv(`bubbleId:${composerOnly}:b2`, { type: 2, text: "Done: split it into three files." }),
+      // The same conversation as the main transcript: listed once, as the transcript cursor-agent can reopen.
+      kv(`composerData:${f.main.id}`, { composerId: f.main.id, name: "duplicate", createdAt: Date.parse(T_MAIN), lastUpdatedAt: Date.parse(T_MAIN), conversation: [] }),
+    ]);
+    return { f, composerOnly };
+  }
+
+  it("lists Composer conversations, once per id, and writes briefs from their bubbles", async () => {
+    const { f, composerOnly } = await withComposer();
+    const { sessions } = await listSessions({ ...f.opts, runtime: "cursor" });
+    expect(sessions.filter((s) => s.id === f.main.id)).toHaveLength(1);
+    expect(sessions.find((s) => s.id === f.main.id)?.extra?.store).toBe("transcript");
+    const composer = sessions.find((s) => s.id === composerOnly);
+    expect(composer?.title).toBe("Refactor the parser");
+    expect(composer?.native?.ok).toBe(false);
+    const { path: brief } = await writeBrief({ ...f.opts, runtime: "cursor", sessionId: composerOnly, outputDir: path.join(f.root, "out") });
+    const text = readFileSync(brief, "utf8");
+    expect(text).toContain("Please refactor the parser module");
+    expect(text).toContain("Done: split it into three files.");
+    expect((await findSession(composerOnly.slice(0, 8), f.opts)).id).toBe(composerOnly);
+  });
+});
+
+describe("SQLite write-ahead log", () => {
+  it("reads rows that are still only in the -wal file of a live database", async () => {
+    const b = makeBase("wal");
+    const db = path.join(b.home, "live.db");
+    mkdirSync(path.dirname(db), { recursive: true });
+    // A writer that exits without checkpointing leaves its last transactions in live.db-wal.
+    const script = [
+      "import sqlite3, os, sys",
+      "c = sqlite3.connect(sys.argv[1])",
+      "c.execute('PRAGMA journal_mode=WAL')",
+      "c.execute('PRAGMA wal_autocheckpoint=0')",
+      "c.execute('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)')",
+      "c.commit()",
+      "c.execute('PRAGMA wal_checkpoint(TRUNCATE)')",
+      "c.executemany('INSERT INTO t (v) VALUES (?)', [('row %d' % i,) for i in range(500)])",
+      "c.commit()",
+      "os._exit(0)",
+    ].join("\n");
+    const r = spawnSync("python3", ["-c", script, db], { encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    expect(existsSync(`${db}-wal`)).toBe(true);
+    const file = await openSqlite(db);
+    try {
+      expect(file.query<{ n: number }>("SELECT count(*) AS n FROM t")[0].n).toBe(500);
+    } finally {
+      file.close();
+    }
+  });
+});
