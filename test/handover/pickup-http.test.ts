@@ -1,6 +1,6 @@
 // The daemon's Streamable HTTP endpoint with its bearer token, brute force against /pickup, and
 // one thread shared by two chats.
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { TestPlatform } from "../support/test-platform.js";
@@ -48,6 +48,29 @@ describe("handover over Streamable HTTP", () => {
     await platform.waitFor(route, /Picked up Baton demo agent session/);
     await platform.say(route, "recall");
     await platform.waitFor(route, /1\. over http/);
+  });
+});
+
+describe("daemon restart", () => {
+  it("clears every pickup code (memory store), while the token stays the same", async () => {
+    const root = tempDir("baton-ws-");
+    let platform = await start(root);
+    const dataDir = baton!.dataDir;
+    const token = readFileSync(tokenPath(dataDir), "utf8");
+    const session = terminalDemoSession(dataDir, root, ["before the restart"]);
+    client = await httpClient(dataDir);
+    const code = codeIn((await callTool(client, "prepare_handover", { cwd: root, agent_kind: "demo", session_id: session })).text);
+    await client.close();
+    await baton!.stop();
+
+    platform = new TestPlatform();
+    baton = await startTestBaton({ adapters: [platform], dataDir, config: { workspaces: { roots: [root], default: root } } });
+    expect(readFileSync(tokenPath(dataDir), "utf8")).toBe(token);
+    const route = platform.route("phone");
+    await platform.say(route, `/pickup ${code}`);
+    await platform.waitFor(route, (m) => m.text.includes(INVALID_CODE_TEXT));
+    client = await httpClient(dataDir);
+    expect((await callTool(client, "get_session_id", { cwd: root, agent_kind: "demo" })).data).toMatchObject({ session_id: session });
   });
 });
 
