@@ -28,3 +28,13 @@ describe("telegram routes", () => {
     expect(routeSafeName("telegram:-100:7")).toBe("telegram_-100_7");
   });
 });
+
+describe("telegram config", () => {
+  it("requires the webhook section in webhook mode, naming the key", async () => {
+    const { telegramConfigSchema } = await import("../../src/platforms/telegram/config.js");
+    const result = telegramConfigSchema.safeParse({ token: "1:x", mode: "webhook" });
+    expect(result.success).toBe(false);
+    expect(result.error!.issues[0].path).toEqual(["webhook"]);
+    expect(telegramConfigSchema.parse({ token: "1:x" })).toMatchObject({ mode: "polling", allow_groups: true, listen_all_in: [], max_file_bytes: 20 * 1024 * 1024 });
+  });
+});

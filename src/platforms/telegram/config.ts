@@ -20,6 +20,10 @@ export const telegramConfigSchema = z
     min_edit_gap_ms: z.number().int().positive().optional(),
     max_file_bytes: z.number().int().positive().default(20 * 1024 * 1024),
   })
-  .strict();
+  .strict()
+  .refine((config) => config.mode !== "webhook" || config.webhook !== undefined, {
+    path: ["webhook"],
+    message: "webhook mode needs webhook.url, webhook.listen and webhook.secret_token",
+  });
 
 export type TelegramAdapterConfig = z.infer<typeof telegramConfigSchema>;
