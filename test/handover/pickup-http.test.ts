@@ -51,6 +51,25 @@ describe("handover over Streamable HTTP", () => {
   });
 });
 
+describe("concurrent pickups", () => {
+  it("of one code from two chats at once: exactly one wins", async () => {
+    const root = tempDir("baton-ws-");
+    const platform = await start(root);
+    const session = terminalDemoSession(baton!.dataDir, root, ["race"]);
+    client = await httpClient(baton!.dataDir);
+    for (let round = 0; round < 5; round++) {
+      const code = codeIn((await callTool(client, "prepare_handover", { cwd: root, agent_kind: "demo", session_id: session })).text);
+      const a = platform.route(`a${round}`);
+      const b = platform.route(`b${round}`);
+      await Promise.all([platform.say(a, `/pickup ${code}`), platform.say(b, `/pickup ${code}`, { id: "test:bob", name: "Bob" })]);
+      const won = [a, b].filter((r) => /Picked up/.test(platform.transcript(r)));
+      const lost = [a, b].filter((r) => platform.transcript(r).includes(INVALID_CODE_TEXT));
+      expect(won).toHaveLength(1);
+      expect(lost).toHaveLength(1);
+    }
+  });
+});
+
 describe("daemon restart", () => {
   it("clears every pickup code (memory store), while the token stays the same", async () => {
     const root = tempDir("baton-ws-");
