@@ -95,6 +95,15 @@ describe("section splitting", () => {
   });
 });
 
+describe("message rendering", () => {
+  test("progress lines are quiet context blocks; answers are sections; buttons follow", () => {
+    expect(renderOutbound({ kind: "tool", text: "▶️ Run `ls` ✅" }).blocks).toEqual([{ type: "context", elements: [{ type: "mrkdwn", text: "▶️ Run `ls` ✅" }] }]);
+    const approval = renderOutbound({ kind: "approval", text: "Allow?", buttons: [[{ id: "a", label: "Yes", style: "primary" }]] });
+    expect(approval.blocks.map((b) => b.type)).toEqual(["section", "actions"]);
+    expect(renderOutbound({ text: "*not bold* <x>", format: "plain" }).blocks).toEqual([{ type: "section", text: { type: "plain_text", text: "*not bold* <x>", emoji: true } }]);
+  });
+});
+
 describe("Slack text → plain text", () => {
   test("the bot's mention goes, others stay readable, entities unescaped", () => {
     expect(slackTextToPlain("<@U0BATON> ask <@U0BOB> in <#C1|general> about <https://x.example|this> &amp; <mailto:a@b.c|a@b.c> <!here>", "U0BATON")).toBe(

@@ -13,7 +13,6 @@ import type {
   StartInfo,
 } from "../contract.js";
 import { SlackApi, slackErrorCode, toPlatformError } from "./api.js";
-import type { SlackApiResult } from "./api.js";
 import { buttonIdFromActionId } from "./blocks.js";
 import type { SlackAdapterConfig } from "./config.js";
 import { createSlackConnection } from "./connection.js";
@@ -33,6 +32,20 @@ export const SLACK_MAX_MESSAGE_CHARS = 2900;
 export const SLACK_DEFAULT_MIN_EDIT_GAP_MS = 1500;
 /** Socket Mode retries some failures forever; start() gives up after this long. */
 const CONNECT_TIMEOUT_MS = 30_000;
+
+/** auth.test answers that mean the token itself is wrong. */
+const BAD_TOKEN_ERRORS = new Set(["invalid_auth", "not_authed", "account_inactive", "token_revoked", "token_expired", "not_allowed_token_type"]);
+
+interface AuthTestResult {
+  user_id: string;
+  /** The bot's user name. */
+  user: string;
+  team_id: string;
+  team?: string;
+  bot_id?: string;
+  /** `scopes` comes from the x-oauth-scopes header. */
+  response_metadata?: { scopes?: string[] };
+}
 
 /** Options the tests (and only they) pass beside the config. */
 export interface SlackAdapterTestOptions {
@@ -202,21 +215,16 @@ export class SlackAdapter implements PlatformAdapter {
 
   // ── helpers ──────────────────────────────────────────────────────────────────────────────
 
-  private async authTest(api: SlackApi): Promise<{ user_id: string; user: string; team_id: string; team?: string; bot_id?: string; response_metadata?: { scopes?: string[] } }> {
-    let result: SlackApiResult;
+  private async authTest(api: SlackApi): Promise<AuthTestResult> {
     try {
-      result = await api.call("auth.test");
+      return (await api.call("auth.test")) as unknown as AuthTestResult;
     } catch (error) {
-      const platformError = toPlatformError("auth.test", error);
-      if (platformError.reason === "refused") {
-        throw new PlatformError(`Slack refused the bot token (${slackErrorCode(error) ?? "auth.test failed"}); check platforms.${this.name}.bot_token`, {
-          reason: "refused",
-          cause: error,
-        });
+      const code = slackErrorCode(error);
+      if (code && BAD_TOKEN_ERRORS.has(code)) {
+        throw new PlatformError(`Slack refused the bot token (${code}); check platforms.${this.name}.bot_token`, { reason: "refused", cause: error });
       }
-      throw platformError;
+      throw toPlatformError("auth.test", error);
     }
-    return result as unknown as Awaited<ReturnType<SlackAdapter["authTest"]>>;
   }
 
   private target(route: string): SlackRoute {

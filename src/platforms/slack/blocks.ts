@@ -21,8 +21,11 @@ export interface SlackMessageBody {
 }
 
 export type SlackBlock =
-  | { type: "section"; text: { type: "mrkdwn" | "plain_text"; text: string; verbatim?: boolean } }
+  | { type: "section"; text: SlackTextObject }
+  | { type: "context"; elements: SlackTextObject[] }
   | { type: "actions"; block_id: string; elements: SlackButtonElement[] };
+
+export type SlackTextObject = { type: "mrkdwn"; text: string } | { type: "plain_text"; text: string; emoji: boolean };
 
 export interface SlackButtonElement {
   type: "button";
@@ -34,12 +37,14 @@ export interface SlackButtonElement {
 
 export function renderOutbound(message: OutboundMessage): SlackMessageBody {
   const plain = message.format === "plain";
-  const body = plain ? escapeMrkdwn(message.text) : markdownToMrkdwn(message.text);
-  const sections = splitForSections(body === "" ? " " : body).map<SlackBlock>((text) => ({
-    type: "section",
-    // `verbatim` stops Slack from auto-linking and formatting plain text.
-    text: plain ? { type: "mrkdwn", text, verbatim: true } : { type: "mrkdwn", text },
-  }));
+  // plain_text is shown exactly as given: no markup, no escaping needed.
+  const body = plain ? message.text : markdownToMrkdwn(message.text);
+  // Progress lines (tool calls, thoughts, plans) go in context blocks: Slack shows them small and grey.
+  const quiet = message.kind === "tool" || message.kind === "thought" || message.kind === "plan";
+  const sections = splitForSections(body === "" ? " " : body).map<SlackBlock>((text) => {
+    const textObject: SlackTextObject = plain ? { type: "plain_text", text, emoji: true } : { type: "mrkdwn", text };
+    return quiet ? { type: "context", elements: [textObject] } : { type: "section", text: textObject };
+  });
   const actionBlocks = (message.buttons ?? []).filter((row) => row.length > 0).map(buttonRow);
   const blocks = [...sections.slice(0, MESSAGE_MAX_BLOCKS - actionBlocks.length), ...actionBlocks];
   return { text: fallbackText(message.text), blocks };

@@ -6,9 +6,9 @@ const SECTION_TEXT_MAX = 3000;
 const MAX_BLOCKS = 50;
 const BUTTON_LABEL_MAX = 75;
 
-/** What a person sees of a message: its section texts, or its `text` when it has no blocks. */
+/** What a person sees of a message: its section and context texts, or its `text` when it has no blocks. */
 export function visibleText(message: { text?: string; blocks?: any[] }): string {
-  const sections = (message.blocks ?? []).filter((b: any) => b.type === "section").map((b: any) => b.text.text);
+  const sections = (message.blocks ?? []).flatMap((b: any) => (b.type === "section" ? [b.text.text] : b.type === "context" ? b.elements.map((e: any) => e.text) : []));
   return sections.length > 0 ? sections.join("\n") : (message.text ?? "");
 }
 
@@ -21,6 +21,7 @@ export function validateMessage(params: Record<string, any>): string | undefined
   if (!Array.isArray(blocks) || blocks.length > MAX_BLOCKS) return "invalid_blocks";
   for (const block of blocks) {
     if (block.type === "section" && (typeof block.text?.text !== "string" || block.text.text.length > SECTION_TEXT_MAX || block.text.text.length === 0)) return "invalid_blocks";
+    if (block.type === "context" && (!Array.isArray(block.elements) || block.elements.length > 10 || block.elements.some((e: any) => !e.text || e.text.length > SECTION_TEXT_MAX))) return "invalid_blocks";
     if (block.type === "actions") {
       for (const element of block.elements ?? []) if ((element.text?.text ?? "").length > BUTTON_LABEL_MAX || !element.action_id) return "invalid_blocks";
     }
