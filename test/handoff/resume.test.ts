@@ -124,6 +124,20 @@ describe("fallbacks to a brief", () => {
   });
 });
 
+describe("runtimes Baton does not start", () => {
+  it("refuses --agent kimi and --agent omo, naming why", async () => {
+    const c = claudeFixture();
+    await expect(plan({ ...c.opts, runtime: "claude" }, c.main.id, { agent: "kimi" })).rejects.toThrow(/non-interactively/);
+    await expect(plan({ ...c.opts, runtime: "claude" }, c.main.id, { agent: "omo" })).rejects.toThrow(/moves Pi's agent directory/);
+    await expect(plan({ ...c.opts, runtime: "claude" }, c.main.id, { agent: "nonesuch" })).rejects.toThrow(/Unknown runtime/);
+  });
+
+  it("accepts the seed's runtime names as aliases", async () => {
+    const c = claudeFixture();
+    expect((await findSession(c.main.id, { ...c.opts, runtime: "claude_code" })).runtime).toBe("claude");
+  });
+});
+
 describe("demo agent", () => {
   it("is read but not started: resume needs --agent", async () => {
     const f = demoFixture();

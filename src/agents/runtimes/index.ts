@@ -27,8 +27,13 @@ export function listRuntimes(): RuntimeSpec[] {
   return RUNTIMES;
 }
 
+/** Our id for a runtime name, accepting the seed's telemetry-style aliases. */
+export function canonicalRuntimeId(id: string): string {
+  return ALIASES[id] ?? id;
+}
+
 export function getRuntime(id: string): RuntimeSpec | undefined {
-  const key = ALIASES[id] ?? id;
+  const key = canonicalRuntimeId(id);
   return RUNTIMES.find((r) => r.id === key);
 }
 

@@ -61,6 +61,9 @@ const interpret: Interpret = (rec) => {
       return { ...base, steps };
     }
     default:
+      // Title fields have moved between record types across versions; accept them anywhere.
+      if (str(rec.customTitle)) return { ...base, title: rec.customTitle as string, titleRank: TitleRank.custom };
+      if (str(rec.aiTitle)) return { ...base, title: rec.aiTitle as string, titleRank: TitleRank.generated };
       return rec.sessionId ? base : undefined;
   }
 };

@@ -6,6 +6,7 @@ import path from "node:path";
 import type { ReaderContext, StoredSession, StoreReader } from "./types.js";
 import { MIN_PREFIX_CHARS, SessionLookupError } from "./errors.js";
 import { READERS } from "./registry.js";
+import { canonicalRuntimeId } from "../runtimes/index.js";
 
 export type { StoredSession, StoreReader, SessionStep, StepKind, SessionCounts, ReaderContext } from "./types.js";
 export { SessionLookupError, StoreReadError, MIN_PREFIX_CHARS } from "./errors.js";
@@ -36,12 +37,13 @@ export function listReaders(): StoreReader[] {
 }
 
 export function getReader(runtime: string): StoreReader | undefined {
-  return READERS.find((r) => r.runtime === runtime);
+  const id = canonicalRuntimeId(runtime);
+  return READERS.find((r) => r.runtime === id);
 }
 
 /** The store location a reader will use under these options. */
 export function storeDirFor(reader: StoreReader, opts: StoreOptions): string {
-  const override = opts.storeDirs?.[reader.runtime];
+  const override = opts.storeDirs?.[reader.runtime] ?? Object.entries(opts.storeDirs ?? {}).find(([k]) => canonicalRuntimeId(k) === reader.runtime)?.[1];
   if (override) return path.resolve(override);
   const env = opts.env ?? process.env;
   const home = opts.home ?? os.homedir();
