@@ -1,5 +1,6 @@
 // Approvals, files, conflicts, webhooks, pacing and secrets: the adapter against the fake Bot API.
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PlatformError } from "../../src/bot/errors.js";
@@ -82,6 +83,15 @@ describe("inbound files", () => {
     expect(received).toMatchObject({ name: "data.csv", mimeType: "text/csv", size: 14 });
     expect(path.dirname(received.path)).toBe(path.join(cacheDir, "telegram_111"));
     expect(await readFile(received.path, "utf8")).toBe("col1,col2\n1,2\n");
+  });
+
+  it("copies a file a --local Bot API server names by its path on disk", async () => {
+    await started();
+    fake.localFileDir = await mkdtemp(path.join(tmpdir(), "fake-bot-api-files-"));
+    const file = fake.addFile("local bytes");
+    fake.userSends({ chat: privateChat(alice), from: alice, document: { ...file, file_name: "local.txt" } });
+    const inbound = await waitFor(() => core.messages[0], "the message");
+    expect(await readFile(inbound.files![0].path, "utf8")).toBe("local bytes");
   });
 
   it("downloads the largest size of a photo as an image", async () => {

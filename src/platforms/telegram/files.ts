@@ -1,7 +1,7 @@
 // Downloads the photos and documents a user sent, size-capped, into the route's cache folder, so
 // the core can hand them to the agent as resource links.
 import { createWriteStream } from "node:fs";
-import { mkdir, rm } from "node:fs/promises";
+import { chmod, copyFile, mkdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -35,7 +35,9 @@ export async function downloadAttachment(attachment: AttachmentRef, route: strin
     const remote = await context.api.getFile(attachment.fileId);
     if (!remote.file_path) throw new PlatformError("Telegram did not give a download path for the file.", { reason: "refused" });
     await mkdir(directory, { recursive: true, mode: 0o700 });
-    const size = await fetchCapped(`${context.apiRoot}/file/bot${context.token}/${remote.file_path}`, target, context.maxFileBytes);
+    const size = path.isAbsolute(remote.file_path)
+      ? await copyLocalFile(remote.file_path, target, context.maxFileBytes)
+      : await fetchCapped(`${context.apiRoot}/file/bot${context.token}/${remote.file_path}`, target, context.maxFileBytes);
     return { ok: true, file: { name: attachment.name, path: target, mimeType: attachment.mimeType, size } };
   } catch (error) {
     await rm(target, { force: true });
@@ -70,6 +72,15 @@ async function fetchCapped(url: string, target: string, maxBytes: number): Promi
   });
   await pipeline(source, createWriteStream(target, { mode: 0o600 }));
   return received;
+}
+
+/** A self-hosted Bot API server started with `--local` answers getFile with a path on its own disk. */
+async function copyLocalFile(source: string, target: string, maxBytes: number): Promise<number> {
+  const { size } = await stat(source);
+  if (size > maxBytes) throw new FileTooLargeError(size);
+  await copyFile(source, target);
+  await chmod(target, 0o600);
+  return size;
 }
 
 function safeFileName(name: string): string {

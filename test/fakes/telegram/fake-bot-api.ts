@@ -18,6 +18,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import type { Chat, Message, MessageEntity, Update, User } from "grammy/types";
 import { parseTelegramHtml } from "./telegram-html.js";
 import { FakeChats, type BotMessage } from "./fake-chats.js";
@@ -62,6 +64,8 @@ export class FakeBotApi extends FakeChats {
   private readonly files = new Map<string, { path: string; content: Buffer }>();
   apiRoot = "";
   webhookUrl = "";
+  /** Set to a directory to act as a `--local` Bot API server for files added afterwards. */
+  localFileDir?: string;
 
   static async start(bot: Partial<User> = {}): Promise<FakeBotApi> {
     const fake = new FakeBotApi(bot);
@@ -97,7 +101,10 @@ export class FakeBotApi extends FakeChats {
   addFile(content: Buffer | string): { file_id: string; file_unique_id: string; file_size: number } {
     const fileId = `file-${randomBytes(6).toString("hex")}`;
     const buffer = Buffer.isBuffer(content) ? content : Buffer.from(content);
-    this.files.set(fileId, { path: `documents/${fileId}.bin`, content: buffer });
+    // Like a self-hosted server started with --local: getFile answers an absolute path on disk.
+    const localPath = this.localFileDir ? path.join(this.localFileDir, `${fileId}.bin`) : undefined;
+    if (localPath) writeFileSync(localPath, buffer);
+    this.files.set(fileId, { path: localPath ?? `documents/${fileId}.bin`, content: buffer });
     return { file_id: fileId, file_unique_id: `u${fileId}`, file_size: buffer.length };
   }
 
