@@ -25,7 +25,7 @@ export function batonVersion(): string {
 
 export async function startHandover(options: { core: BatonCore; config: BatonConfig; dataDir: string; log: Logger; clock?: Clock }): Promise<RunningHandover> {
   const { core, config, dataDir, log } = options;
-  const kv = await openHandoverKv(config.store.kv);
+  const kv = await openHandoverKv(config.store.kv, (error) => log.warn({ err: error }, "handover store (Redis) error; retrying"));
   const service = new HandoverService({
     core,
     dataDir,

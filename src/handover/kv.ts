@@ -19,7 +19,8 @@ export interface HandoverKv {
   close(): Promise<void>;
 }
 
-export async function openHandoverKv(url: string): Promise<HandoverKv> {
+/** `onError` hears connection trouble after start (the client reconnects by itself meanwhile). */
+export async function openHandoverKv(url: string, onError: (error: unknown) => void = () => undefined): Promise<HandoverKv> {
   if (url === "memory") {
     return {
       codes: new Keyv({ namespace: NAMESPACE }),
@@ -27,18 +28,25 @@ export async function openHandoverKv(url: string): Promise<HandoverKv> {
       close: async () => {},
     };
   }
-  if (!/^rediss?:\/\//.test(url)) throw new ConfigError(`store.kv: expected "memory" or a redis:// URL, got "${url.replace(/\/\/[^@]*@/, "//…@")}"`);
+  const shown = url.replace(/\/\/[^@/]*@/, "//…@"); // never echo a password
+  if (!/^rediss?:\/\//.test(url)) throw new ConfigError(`store.kv: expected "memory" or a redis:// URL, got "${shown}"`);
   // Loaded on demand: a memory-only install never pays for the Redis client.
   const { default: KeyvRedis, createClient } = await import("@keyv/redis");
   const client = createClient({ url });
-  await client.connect();
-  const codes = new Keyv({ store: new KeyvRedis(url), namespace: NAMESPACE });
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new ConfigError(`store.kv: cannot connect to Redis at ${shown}: ${(error as Error).message}`, { cause: error });
+  }
+  // An EventEmitter "error" without a listener would end the daemon; a Redis hiccup must not.
+  client.on("error", onError);
+  const codes = new Keyv({ store: new KeyvRedis(client), namespace: NAMESPACE });
+  codes.on("error", onError);
   return {
     codes,
     limiter: ({ keyPrefix, points, durationSec }) =>
       new RateLimiterRedis({ storeClient: client, useRedisPackage: true, keyPrefix: `${NAMESPACE}:${keyPrefix}`, points, duration: durationSec }),
     close: async () => {
-      await codes.disconnect();
       await client.quit();
     },
   };
