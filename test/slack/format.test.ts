@@ -4,6 +4,7 @@ import { renderOutbound, splitForSections } from "../../src/platforms/slack/bloc
 import { slackTextToPlain, slashCommandText } from "../../src/platforms/slack/inbound.js";
 import { markdownToMrkdwn } from "../../src/platforms/slack/mrkdwn.js";
 import { formatSlackRoute, parseSlackRoute } from "../../src/platforms/slack/routes.js";
+import { slackConfigSchema } from "../../src/platforms/slack/config.js";
 
 describe("Slack routes", () => {
   test.each([
@@ -23,6 +24,16 @@ describe("Slack routes", () => {
 
   test.each(["telegram:42", "slack:T1", "slack:T1/C2:notats", "slack:t1/c2", "slack:T1/C2:1.2:3"])("%s is not a Slack route", (key) => {
     expect(parseSlackRoute(key)).toBeUndefined();
+  });
+});
+
+describe("Slack config", () => {
+  test("listen_all_in takes Slack routes only, and socket mode needs an app token", () => {
+    const base = { bot_token: "xoxb-1", app_token: "xapp-1" };
+    expect(slackConfigSchema.parse({ ...base, listen_all_in: ["slack:T1/C2"] }).listen_all_in).toEqual(["slack:T1/C2"]);
+    expect(slackConfigSchema.safeParse({ ...base, listen_all_in: ["#general"] }).success).toBe(false);
+    expect(slackConfigSchema.safeParse({ bot_token: "xoxb-1" }).success).toBe(false);
+    expect(slackConfigSchema.safeParse({ bot_token: "xoxb-1", mode: "http", signing_secret: "s" }).success).toBe(true);
   });
 });
 

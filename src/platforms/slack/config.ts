@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseSlackRoute } from "./routes.js";
 
 // Kept apart from the adapter so the config loader can validate without loading Bolt.
 export const slackConfigSchema = z
@@ -11,7 +12,10 @@ export const slackConfigSchema = z
     mode: z.enum(["socket", "http"]).default("socket"),
     signing_secret: z.string().min(1).optional().describe("Required in http mode"),
     listen: z.string().default("127.0.0.1:3000").describe("host:port of the HTTP receiver (http mode)"),
-    listen_all_in: z.array(z.string()).default([]).describe("Routes where every message counts as addressed"),
+    listen_all_in: z
+      .array(z.string().refine((route) => parseSlackRoute(route) !== undefined, { message: "not a Slack route: use slack:<team>/<channel> or slack:<team>/<channel>:<thread_ts>" }))
+      .default([])
+      .describe("Routes where every message counts as addressed: a channel (slack:T…/C…) or one thread"),
     min_edit_gap_ms: z.number().int().positive().optional(),
     max_file_bytes: z.number().int().positive().default(20 * 1024 * 1024),
   })
