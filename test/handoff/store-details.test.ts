@@ -92,3 +92,22 @@ describe("SQLite write-ahead log", () => {
     }
   });
 });
+
+describe("DeepSeek Harness", () => {
+  it("lists a fork as a session of its own, and reads every zstd frame", async () => {
+    const { dshFixture } = await import("../fakes/stores/other-stores.js");
+    const f = dshFixture();
+    const { sessions } = await listSessions({ ...f.opts, runtime: "dsh" });
+    const fork = sessions.find((s) => s.id === uuid(4));
+    expect(fork?.subagentOf).toBeUndefined();
+    const { decompressFrames } = await import("../../src/agents/stores/dsh.js");
+    const magic = Buffer.from([0x28, 0xb5, 0x2f, 0xfd]);
+    // A stand-in codec: each "frame" is the magic followed by plain text.
+    const frames = Buffer.concat([magic, Buffer.from('{"type":"session","id":"x"}\n'), magic, Buffer.from('{"type":"user/message"}\n'), magic, Buffer.from("torn")]);
+    const text = decompressFrames(frames, (b) => {
+      if (b.subarray(4).toString() === "torn") throw new Error("bad frame");
+      return b.subarray(4);
+    });
+    expect(text).toBe('{"type":"session","id":"x"}\n{"type":"user/message"}\n');
+  });
+});

@@ -1,6 +1,7 @@
 // Shared machinery for transcript-per-file stores. A runtime describes how to read one record
 // (`Interpret`); listing applies it to a file's head and tail, a brief applies it to every line.
 
+import { statSync } from "node:fs";
 import type { SessionCounts, SessionStep, StoredSession } from "./types.js";
 import { forEachJsonLine, type HeadTail, parseLines, readHeadTail, WIDE_HEAD_BYTES } from "./files.js";
 import { later, titleOf } from "./text.js";
@@ -81,15 +82,7 @@ function summarize(ht: HeadTail, interpret: Interpret): Summarizer {
   return s;
 }
 
-/** Summarizes a JSONL transcript from its head and tail only. */
-export async function summarizeJsonl(file: string, interpret: Interpret): Promise<Summary> {
-  let ht = await readHeadTail(file);
-  let s = summarize(ht, interpret);
-  if (ht.partial && (!s.title || !s.cwd) && ht.size > WIDE_HEAD_BYTES / 2) {
-    // A large first record (pasted file, long instructions) pushed the first prompt past the head.
-    ht = await readHeadTail(file, WIDE_HEAD_BYTES);
-    s = summarize(ht, interpret);
-  }
+function toSummary(s: Summarizer, ht: HeadTail): Summary {
   return {
     id: s.id,
     cwd: s.cwd,
@@ -102,6 +95,25 @@ export async function summarizeJsonl(file: string, interpret: Interpret): Promis
     mtime: ht.mtime,
     size: ht.size,
   };
+}
+
+/** Summarizes already-decoded lines (compressed stores, which cannot be read in pieces). */
+export function summarizeLines(lines: string[], interpret: Interpret, file: string): Summary {
+  const st = statSync(file);
+  const ht: HeadTail = { head: lines, tail: [], size: st.size, mtime: st.mtime, partial: false };
+  return toSummary(summarize(ht, interpret), ht);
+}
+
+/** Summarizes a JSONL transcript from its head and tail only. */
+export async function summarizeJsonl(file: string, interpret: Interpret): Promise<Summary> {
+  let ht = await readHeadTail(file);
+  let s = summarize(ht, interpret);
+  if (ht.partial && (!s.title || !s.cwd) && ht.size > WIDE_HEAD_BYTES / 2) {
+    // A large first record (pasted file, long instructions) pushed the first prompt past the head.
+    ht = await readHeadTail(file, WIDE_HEAD_BYTES);
+    s = summarize(ht, interpret);
+  }
+  return toSummary(s, ht);
 }
 
 /** Streams a JSONL transcript's steps; reports torn lines through `warn`. */

@@ -1,7 +1,7 @@
-// Grok Build, DeepSeek Harness and fx. No public source or documentation of these stores' file
+// Grok Build and fx. No public source or documentation of these stores' file
 // format could be found (see docs/session-stores.md), so these readers are PROVISIONAL: they use
-// the locations and rules handoff-cli.txt states (Grok's `summary.json` with `session_kind`, DSH's
-// delegated subagents and forks, fx's first-prompt titles and bound workspace) and read the common
+// the locations and rules handoff-cli.txt states (Grok's `summary.json` with `session_kind`, fx's
+// first-prompt titles and bound workspace) and read the common
 // shapes agent transcripts use (JSONL of `{role|type, content|message}`). A store that does not
 // match yields no sessions and a warning, never a guess presented as fact.
 
@@ -14,7 +14,7 @@ import { arr, brief, clip, contentText, iso, num, obj, str, titleOf } from "./te
 const SHELL = /^(bash|shell|run_command|execute|exec|terminal|run_shell_command)$/i;
 const FILES = /^(edit|write|write_file|edit_file|apply_patch|create_file|str_replace)$/i;
 
-function toolStep(name: string, args: Record<string, unknown>, at?: string): SessionStep | undefined {
+export function toolStep(name: string, args: Record<string, unknown>, at?: string): SessionStep | undefined {
   if (SHELL.test(name)) return { kind: "command", text: clip(str(args.command) ?? str(args.cmd) ?? brief(args)), at };
   if (FILES.test(name)) {
     const file = str(args.path) ?? str(args.file_path) ?? str(args.file) ?? "";
@@ -129,14 +129,6 @@ export const grokReader = provisionalReader({
   defaultDir: (_env, home) => path.join(home, ".grok", "sessions"),
   sessionsDir: (dir) => dir,
   subagentNotNative: "Grok Build cannot reopen a subagent's child session",
-});
-
-export const dshReader = provisionalReader({
-  runtime: "dsh",
-  label: "DeepSeek Harness",
-  // The location is DSH_HOME, as `--dsh-home` takes it.
-  defaultDir: (env, home) => env.DSH_HOME || path.join(home, ".dsh"),
-  sessionsDir: (dir) => path.join(dir, "sessions"),
 });
 
 export const fxReader = provisionalReader({

@@ -13,7 +13,8 @@ import { hermesReader } from "./hermes.js";
 import { openclawReader } from "./openclaw.js";
 import { opencodeReader } from "./opencode.js";
 import { piReader, primeReader } from "./pi.js";
-import { dshReader, fxReader, grokReader } from "./provisional.js";
+import { dshReader } from "./dsh.js";
+import { fxReader, grokReader } from "./provisional.js";
 
 export const READERS: StoreReader[] = [
   claudeReader,

@@ -142,7 +142,27 @@ function provisionalFixture(runtime: "grok" | "dsh" | "fx"): StoreFixture {
 }
 
 export const grokFixture = (): StoreFixture => provisionalFixture("grok");
-export const dshFixture = (): StoreFixture => provisionalFixture("dsh");
+/** DeepSeek Harness: `sessions/--<project key>--/<id>/session.jsonl` with `user/message` events. */
+export function dshFixture(): StoreFixture {
+  const b = makeBase("dsh");
+  const root = path.join(b.home, ".dsh", "sessions");
+  const key = (cwd: string) => `--${cwd.replace(/^\//, "").replace(/[/\\:]+/g, "-")}--`;
+  const [main, other, sub, fork] = [uuid(1), uuid(2), uuid(3), uuid(4)];
+  const ev = (type: string, at: string, data: unknown, seq: number) => ({ type, seq, time: ms(at), data });
+  const lines = (id: string, cwd: string, at: string, prompt: string, header: object = {}) => [
+    { type: "session", id, cwd, createdAt: ms(at), version: 1, ...header },
+    ev("user/message", at, { content: [{ type: "text", text: prompt }] }, 1),
+    { type: "text-chunks", seq0: 2, time0: ms(at), data: { texts: ["Look", "ing"], index: 0, turn: 1, step: 1 } },
+    ev("assistant/message", at, { content: [{ type: "tool-call", name: "bash", input: { command: "npm test" } }] }, 4),
+    ev("tool/result", at, { isError: true, content: "1 failed" }, 5),
+    ev("assistant/message", id === main ? T_MAIN_LATER : at, { content: [{ type: "text", text: "Fixed the login check." }] }, 6),
+  ];
+  writeJsonl(path.join(root, key(b.cwdA), main, "session.jsonl"), lines(main, b.cwdA, T_MAIN, PROMPT_MAIN), { torn: true });
+  writeJsonl(path.join(root, key(b.cwdB), other, "session.jsonl"), lines(other, b.cwdB, T_OLD, PROMPT_OTHER).slice(0, 2));
+  writeJsonl(path.join(root, key(b.cwdA), sub, "session.jsonl"), lines(sub, b.cwdA, T_SUB, "Search for login handlers", { parentSessionId: main }));
+  writeJsonl(path.join(root, key(b.cwdA), fork, "session.jsonl"), lines(fork, b.cwdA, "2026-11-15T09:00:00.000Z", "a forked try", { parentSessionId: main, forkedFrom: main }));
+  return fixture(b, "dsh", MAIN_PROMPT_TITLE, { main, other }, { subagent: { id: sub, parent: main } });
+}
 export const fxFixture = (): StoreFixture => provisionalFixture("fx");
 
 export { T_SUB, uuid };
