@@ -54,6 +54,19 @@ describe("telegram adapter: start", () => {
   });
 });
 
+describe("telegram adapter: restart", () => {
+  it("can be started again after stop and receives messages", async () => {
+    await startAdapter();
+    await adapter.stop();
+    await adapter.start(core);
+    expect(fake.callsOf("getMe")).toHaveLength(1); // the bot's identity is kept
+    fake.userSends({ chat: privateChat(alice), from: alice, text: "after restart" });
+    await waitFor(() => core.messages[0]?.text === "after restart", "the message after the restart");
+    await adapter.send("telegram:111", { text: "still sending" });
+    expect(fake.sentTo(111).map((m) => m.text)).toEqual(["still sending"]);
+  });
+});
+
 describe("telegram adapter: private chat", () => {
   it("hands a prompt to the core and streams the reply by editing one message", async () => {
     await startAdapter();
@@ -171,6 +184,25 @@ describe("telegram adapter: output", () => {
     await adapter.edit("telegram:111", ref, { text: "a **b** c d" });
     expect(fake.sentTo(111)[0].text).toBe("a **b** c d");
     expect(core.logs.filter((line) => line.level === "warn")).toHaveLength(2);
+  });
+
+  it("keeps a streamed message that outgrows one Telegram message in continuation messages", async () => {
+    await startAdapter();
+    const line = (i: number) => `line ${i} ${"x".repeat(90)}`;
+    const text = (lines: number) => Array.from({ length: lines }, (_, i) => line(i)).join("\n");
+    const ref = await adapter.send("telegram:111", { text: text(10) });
+    await adapter.edit("telegram:111", ref, { text: text(100) }); // ~10 KB: needs three messages
+    let sent = fake.sentTo(111);
+    expect(sent.length).toBe(3);
+    expect(sent[0].messageId).toBe(Number(ref.id));
+    expect(sent.map((m) => m.text).join("\n")).toBe(text(100));
+    await adapter.edit("telegram:111", ref, { text: text(110) }); // the continuations are edited, not resent
+    sent = fake.sentTo(111);
+    expect(sent.length).toBe(3);
+    expect(sent.map((m) => m.text).join("\n")).toBe(text(110));
+    await adapter.edit("telegram:111", ref, { text: text(5) }); // shrinks: continuations deleted
+    expect(fake.sentTo(111).map((m) => m.text)).toEqual([text(5)]);
+    expect(fake.callsOf("deleteMessage")).toHaveLength(2);
   });
 
   it("sends plain format as is", async () => {

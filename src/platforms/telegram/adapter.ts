@@ -5,7 +5,7 @@ import { Api } from "grammy";
 import { autoRetry } from "@grammyjs/auto-retry";
 import type { CallbackQuery, Message, Update, UserFromGetMe } from "grammy/types";
 import { PlatformError, userMessageOf } from "../../bot/errors.js";
-import type { MessageRef, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, StartInfo } from "../contract.js";
+import type { InboundFile, MessageRef, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, StartInfo } from "../contract.js";
 import { ChatSendBudget, TELEGRAM_SEND_LIMITS, type SendBudgetLimits } from "./budget.js";
 import type { TelegramAdapterConfig } from "./config.js";
 import { describeError, toPlatformError } from "./errors.js";
@@ -81,8 +81,11 @@ export class TelegramAdapter implements PlatformAdapter {
 
   async start(core: PlatformCore): Promise<StartInfo> {
     this.core = core;
-    this.budget = new ChatSendBudget(this.tuning.sendLimits);
-    this.outbound = new TelegramOutbound(this.api, this.budget, this.config.token, () => this.core?.log);
+    if (this.budget.isClosed()) {
+      // Started again after stop(): the old budget dropped its queue for good.
+      this.budget = new ChatSendBudget(this.tuning.sendLimits);
+      this.outbound = new TelegramOutbound(this.api, this.budget, this.config.token, () => this.core?.log);
+    }
     this.botInfo ??= await this.call(() => this.api.getMe(), "check the bot token");
     await this.publishCommands(core);
     if (this.config.mode === "webhook") await this.startWebhook();
@@ -197,8 +200,8 @@ export class TelegramAdapter implements PlatformAdapter {
       core.log.debug({ chat: message.chat.id, reason: parsed.reason }, `${this.name}: message ignored`);
       return;
     }
-    const files = [];
-    const notes = [];
+    const files: InboundFile[] = [];
+    const notes: string[] = [];
     for (const attachment of parsed.attachments) {
       const result = await downloadAttachment(attachment, parsed.message.route, {
         api: this.api,

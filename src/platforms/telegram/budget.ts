@@ -67,6 +67,10 @@ export class ChatSendBudget {
     return this.chats.get(chatKey)?.jobs.length ?? 0;
   }
 
+  isClosed(): boolean {
+    return this.closed;
+  }
+
   /** Drops every waiting call (they reject) and stops scheduling. */
   close(): void {
     this.closed = true;
