@@ -66,7 +66,8 @@ describe("the web chat in Chromium", () => {
     await step("command-hint", async (page) => {
       await page.locator("#input").fill("/sta");
       await page.locator("#hints .hint-name", { hasText: "/status" }).waitFor();
-      await page.locator("#input").press("Tab");
+      // Enter on a half-typed command completes it; the next Enter sends it.
+      await page.locator("#input").press("Enter");
       expect(await page.locator("#input").inputValue()).toBe("/status ");
       await page.locator("#input").press("Enter");
       const status = agentMessage(page, "notice", "Workspace:");
@@ -91,7 +92,12 @@ describe("the web chat in Chromium", () => {
     });
 
     await step("permission", async (page) => {
+      // A second tab on the same conversation sees the request and the decision too.
+      const other = await browser!.context.newPage();
+      await other.goto(page.url());
+      await other.locator("#connection[data-state=open]").waitFor({ timeout: STEP_TIMEOUT_MS });
       await send(page, "demo:permission");
+      await agentMessage(other, "approval", "Permission needed").locator(".actions button", { hasText: "Reject" }).waitFor({ timeout: STEP_TIMEOUT_MS });
       const approval = agentMessage(page, "approval", "Permission needed");
       await approval.locator("button", { hasText: "Allow once" }).click({ timeout: STEP_TIMEOUT_MS });
       await page.locator(".toast", { hasText: "Allow once" }).waitFor({ timeout: STEP_TIMEOUT_MS });
@@ -99,6 +105,9 @@ describe("the web chat in Chromium", () => {
       // The core edited the approval: the decision shows and the buttons are gone.
       await agentMessage(page, "approval", /Allow once — by web/).waitFor({ timeout: STEP_TIMEOUT_MS });
       expect(await agentMessage(page, "approval", "Permission needed").locator(".actions button").count()).toBe(0);
+      await agentMessage(other, "approval", /Allow once — by web/).waitFor({ timeout: STEP_TIMEOUT_MS });
+      expect(await agentMessage(other, "approval", "Permission needed").locator(".actions button").count()).toBe(0);
+      await other.close();
     });
 
     await step("stop", async (page) => {

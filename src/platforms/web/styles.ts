@@ -41,6 +41,8 @@ kbd { font: 12px var(--mono); border: 1px solid var(--border); border-radius: 4p
 .conversation-top { display: flex; gap: 8px; align-items: baseline; }
 .conversation-title { flex: 1; font-weight: 600; font-size: 14px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .conversation-age { color: var(--muted); font-size: 12px; }
+.conversation.unread .conversation-age { color: var(--accent); font-weight: 700; }
+.conversation.unread .conversation-age::before { content: ""; display: inline-block; width: 7px; height: 7px; border-radius: 50%; background: var(--accent); margin-right: 5px; vertical-align: 1px; }
 .conversation-meta { display: flex; align-items: center; gap: 6px; color: var(--muted); font-size: 12.5px; margin-top: 2px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .forget { position: absolute; right: 6px; top: 26px; border: 0; background: none; color: var(--muted); font-size: 16px; line-height: 1; padding: 2px 6px; border-radius: 6px; opacity: 0; }
 .conversation:hover .forget { opacity: 1; }

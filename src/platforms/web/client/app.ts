@@ -16,6 +16,7 @@ const NARROW_LAYOUT_PX = 760;
 
 class ChatPage {
   private readonly conversations = new Map<string, ConversationSummary>();
+  private readonly unread = new Set<string>();
   private current: string;
   private typingTimer?: number;
   private readonly connection: Connection;
@@ -68,6 +69,10 @@ class ChatPage {
         return;
       case "message":
         if (event.conversation === this.current) this.messages.upsert(event.message);
+        else if (event.message.role === "agent" && !this.unread.has(event.conversation)) {
+          this.unread.add(event.conversation);
+          this.showCurrent();
+        }
         return;
       case "deleted":
         if (event.conversation === this.current) this.messages.remove(event.id);
@@ -128,6 +133,7 @@ class ChatPage {
       this.messages.show([]);
       this.connection.send({ type: "open", conversation: id });
     }
+    this.unread.delete(id);
     this.ensureListed(id);
     this.showCurrent();
     byId("app").classList.remove("sidebar-open");
@@ -154,7 +160,7 @@ class ChatPage {
   }
 
   private showCurrent(): void {
-    this.sidebar.render([...this.conversations.values()], this.current);
+    this.sidebar.render([...this.conversations.values()], this.current, this.unread);
     const summary = this.conversations.get(this.current);
     byId("chat-title").textContent = summary?.title ?? "New chat";
     const info = summary?.info;

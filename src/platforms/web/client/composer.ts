@@ -66,7 +66,8 @@ export class Composer {
       const step = event.key === "ArrowDown" ? 1 : -1;
       this.selected = (this.selected + step + this.matches.length) % this.matches.length;
       this.renderHints();
-    } else if (hinting && event.key === "Tab") {
+    } else if (hinting && (event.key === "Tab" || (event.key === "Enter" && !this.isExactCommand()))) {
+      // Enter on a half-typed command completes it rather than sending "/sta".
       event.preventDefault();
       this.complete(this.matches[this.selected]);
     } else if (hinting && event.key === "Escape") {
@@ -75,6 +76,11 @@ export class Composer {
       event.preventDefault();
       this.submit();
     }
+  }
+
+  private isExactCommand(): boolean {
+    const name = this.input.value.slice(1).trim().toLowerCase();
+    return this.commands.some((c) => c.name === name);
   }
 
   private complete(command: CommandHint): void {

@@ -27,12 +27,13 @@ export class Sidebar {
     private readonly onForget: (id: string) => void,
   ) {}
 
-  render(conversations: ConversationSummary[], current: string): void {
+  /** `unread`: conversations that got agent output while another one was open. */
+  render(conversations: ConversationSummary[], current: string, unread: ReadonlySet<string>): void {
     const sorted = [...conversations].sort((a, b) => (b.updatedAt || Number.MAX_SAFE_INTEGER) - (a.updatedAt || Number.MAX_SAFE_INTEGER));
-    this.container.replaceChildren(...sorted.map((summary) => this.item(summary, summary.id === current)));
+    this.container.replaceChildren(...sorted.map((summary) => this.item(summary, summary.id === current, unread.has(summary.id))));
   }
 
-  private item(summary: ConversationSummary, selected: boolean): HTMLElement {
+  private item(summary: ConversationSummary, selected: boolean, unread: boolean): HTMLElement {
     const state = stateOf(summary);
     const forget = el("button", { type: "button", class: "forget", title: "Remove from the list", "aria-label": "Remove conversation" }, "×");
     forget.addEventListener("click", (event) => {
@@ -41,7 +42,7 @@ export class Sidebar {
     });
     const item = el(
       "div",
-      { class: `conversation${selected ? " selected" : ""}`, role: "button", tabindex: "0", "data-id": summary.id, "aria-current": selected ? "true" : undefined },
+      { class: `conversation${selected ? " selected" : ""}${unread ? " unread" : ""}`, role: "button", tabindex: "0", "data-id": summary.id, "aria-current": selected ? "true" : undefined },
       el("div", { class: "conversation-top" }, el("span", { class: "conversation-title" }, summary.title), el("span", { class: "conversation-age" }, relativeTime(summary.updatedAt))),
       el("div", { class: "conversation-meta" }, el("span", { class: `dot dot-${state}`, title: state }), el("span", {}, `${describeHost(summary)} · ${state}`)),
       forget,
