@@ -182,4 +182,16 @@ describe("chat commands", () => {
     await platform.waitFor(route, /⏹ Stopped\./);
     expect(Date.now() - started).toBeLessThan(1000);
   });
+
+  it("with agents.default auto and no agent CLI on PATH, the demo agent stands in and says so", async () => {
+    const platform = new TestPlatform();
+    baton = await startTestBaton({ adapters: [platform], config: { agents: { default: "auto" } }, env: { PATH: "/nonexistent" } });
+    const route = platform.route("auto");
+    await platform.say(route, "hi");
+    const reply = await platform.waitFor(route, /you said "hi"/);
+    expect(reply.text).toMatch(/^_You are talking to Baton's \*\*demo agent\*\*: no agent CLI/);
+    await platform.say(route, "again");
+    const second = await platform.waitFor(route, /you said "again"/);
+    expect(second.text).not.toContain("demo agent");
+  });
 });
