@@ -63,8 +63,11 @@ describe("Cursor Composer database", () => {
   });
 });
 
+/** The real SQLite library writes the WAL here (through Python's sqlite3), not Baton's own code. */
+const HAS_PYTHON_SQLITE = spawnSync("python3", ["-c", "import sqlite3"]).status === 0;
+
 describe("SQLite write-ahead log", () => {
-  it("reads rows that are still only in the -wal file of a live database", async () => {
+  it.skipIf(!HAS_PYTHON_SQLITE)("reads rows that are still only in the -wal file of a live database", async () => {
     const b = makeBase("wal");
     const db = path.join(b.home, "live.db");
     mkdirSync(path.dirname(db), { recursive: true });
