@@ -205,6 +205,13 @@ describe("telegram adapter: output", () => {
     expect(fake.callsOf("deleteMessage")).toHaveLength(2);
   });
 
+  it("sends progress silently and answers with a notification", async () => {
+    await startAdapter();
+    await adapter.send("telegram:111", { text: "🔧 Run npm test", kind: "tool" });
+    await adapter.send("telegram:111", { text: "All tests pass.", kind: "text" });
+    expect(fake.callsOf("sendMessage").map((call) => call.params.disable_notification)).toEqual([true, undefined]);
+  });
+
   it("sends plain format as is", async () => {
     await startAdapter();
     await adapter.send("telegram:111", { text: "<not html> **not bold**", format: "plain" });

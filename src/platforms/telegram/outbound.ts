@@ -13,6 +13,7 @@ import { renderForTelegram, splitPlain, type RenderedPiece } from "./split.js";
 /** Telegram's cap on callback_data. */
 const MAX_CALLBACK_DATA_BYTES = 64;
 const MAX_REMEMBERED_CONTINUATIONS = 1000;
+const QUIET_KINDS: ReadonlySet<string> = new Set(["tool", "thought", "plan", "notice"]);
 /** Telegram refuses an empty message; an empty block still needs a visible placeholder. */
 const EMPTY_TEXT_PLACEHOLDER = "…";
 
@@ -32,7 +33,7 @@ export class TelegramOutbound {
     const markup = keyboardOf(message.buttons);
     const ids: number[] = [];
     for (const [index, piece] of pieces.entries()) {
-      ids.push(await this.sendPiece(target, piece, index === pieces.length - 1 ? markup : undefined));
+      ids.push(await this.sendPiece(target, piece, index === pieces.length - 1 ? markup : undefined, isQuiet(message)));
     }
     if (ids.length > 1) this.rememberContinuations(continuationKey(target, ids[0]), ids.slice(1));
     return { id: String(ids[0]) };
@@ -48,7 +49,7 @@ export class TelegramOutbound {
     for (const [index, piece] of pieces.entries()) {
       const pieceMarkup = index === pieces.length - 1 ? markup : undefined;
       if (index < ids.length) await this.editPiece(target, ids[index], piece, pieceMarkup);
-      else ids.push(await this.sendPiece(target, piece, pieceMarkup));
+      else ids.push(await this.sendPiece(target, piece, pieceMarkup, isQuiet(message)));
     }
     // The text shrank: continuations it no longer needs go away.
     for (const surplus of ids.splice(pieces.length)) await this.deleteMessage(target, surplus);
@@ -79,13 +80,14 @@ export class TelegramOutbound {
     }
   }
 
-  private async sendPiece(target: TelegramRoute, piece: RenderedPiece, markup: InlineKeyboardMarkup | undefined): Promise<number> {
+  private async sendPiece(target: TelegramRoute, piece: RenderedPiece, markup: InlineKeyboardMarkup | undefined, quiet: boolean): Promise<number> {
     const attempt = (asHtml: boolean) =>
       this.paced(target, undefined, () =>
         this.api.sendMessage(target.chatId, asHtml ? piece.html : piece.markdown, {
           parse_mode: asHtml ? "HTML" : undefined,
           message_thread_id: target.threadId,
           reply_markup: markup,
+          disable_notification: quiet || undefined,
           link_preview_options: { is_disabled: true },
         }),
       );
@@ -142,6 +144,11 @@ function piecesOf(message: OutboundMessage): RenderedPiece[] {
   const text = message.text.trim() === "" ? EMPTY_TEXT_PLACEHOLDER : message.text;
   if (message.format === "plain") return splitPlain(text).map((piece) => ({ markdown: piece, html: "" }));
   return renderForTelegram(text).map((piece) => (piece.html.trim() === "" ? { markdown: piece.markdown, html: "" } : piece));
+}
+
+/** Progress (tool lines, thoughts, plans, notices) arrives silently; answers, approvals and errors notify. */
+function isQuiet(message: OutboundMessage): boolean {
+  return message.kind !== undefined && QUIET_KINDS.has(message.kind);
 }
 
 function keyboardOf(buttons: Button[][] | undefined): InlineKeyboardMarkup | undefined {
