@@ -35,6 +35,8 @@ describe("telegram config", () => {
     const result = telegramConfigSchema.safeParse({ token: "1:x", mode: "webhook" });
     expect(result.success).toBe(false);
     expect(result.error!.issues[0].path).toEqual(["webhook"]);
+    const badSecret = telegramConfigSchema.safeParse({ token: "1:x", mode: "webhook", webhook: { url: "https://x.example/h", secret_token: "has spaces" } });
+    expect(badSecret.error!.issues[0].path).toEqual(["webhook", "secret_token"]);
     expect(telegramConfigSchema.parse({ token: "1:x" })).toMatchObject({ mode: "polling", allow_groups: true, listen_all_in: [], max_file_bytes: 20 * 1024 * 1024 });
   });
 });

@@ -12,7 +12,10 @@ export const telegramConfigSchema = z
       .object({
         url: z.url().describe("Public HTTPS URL Telegram posts updates to"),
         listen: z.string().default("127.0.0.1:8443").describe("host:port the webhook server binds"),
-        secret_token: z.string().min(1).describe("Checked against X-Telegram-Bot-Api-Secret-Token"),
+        secret_token: z
+          .string()
+          .regex(/^[A-Za-z0-9_-]{1,256}$/, "1–256 characters of A-Z, a-z, 0-9, _ and - (Telegram's rule)")
+          .describe("Checked against X-Telegram-Bot-Api-Secret-Token"),
       })
       .optional(),
     allow_groups: z.boolean().default(true).describe("Answer in groups at all (still only when addressed)"),
