@@ -49,7 +49,7 @@ function parseJson(v: unknown): Record<string, unknown> {
   }
 }
 
-async function listSqlite(file: string, ctx: ReaderContext): Promise<StoredSession[]> {
+async function listSqlite(file: string): Promise<StoredSession[]> {
   const db = await openSqlite(file);
   try {
     const cols = columns(db, "session");
@@ -154,7 +154,7 @@ export const opencodeReader: StoreReader = {
   async list(ctx) {
     const overridden = ctx.dir !== opencodeReader.defaultDir(ctx.env, ctx.home);
     const db = dbPath(ctx, overridden);
-    const fromDb = (await exists(db)) ? await listSqlite(db, ctx) : [];
+    const fromDb = (await exists(db)) ? await listSqlite(db) : [];
     const seen = new Set(fromDb.map((s) => s.id));
     const legacy = (await listLegacy(path.join(ctx.dir, "storage"), ctx)).filter((s) => !seen.has(s.id));
     return [...fromDb, ...legacy].filter((s) => ctx.includeSubagents || !s.subagentOf);
