@@ -160,6 +160,14 @@ describe("the web chat in Chromium", () => {
       await page.locator("#banner").waitFor({ state: "hidden" });
     });
 
+    await step("reconnected", async (page) => {
+      // The page that stayed open talks to the new daemon; the agent resumed the session.
+      await send(page, "recall");
+      const recall = agentMessage(page, "text", /Earlier prompts of session/);
+      await recall.waitFor({ timeout: STEP_TIMEOUT_MS });
+      expect(await recall.textContent()).toContain("fresh start");
+    });
+
     await step("restored", async (page) => {
       // A fresh load of the page (same cookie) shows the conversation from the history on disk.
       await page.goto(`http://127.0.0.1:${port}/#${conversation}`);
@@ -167,11 +175,8 @@ describe("the web chat in Chromium", () => {
       await agentMessage(page, "text", /Turn 1 of session .+: you said "hello from the browser"/).waitFor({ timeout: STEP_TIMEOUT_MS });
       await agentMessage(page, "text", "Permission answer: allow-once.").waitFor();
       await agentMessage(page, "text", "⏹ Stopped.").waitFor();
-      // The agent session resumed too: it remembers the prompts before the restart.
-      await send(page, "recall");
-      const recall = agentMessage(page, "text", /Earlier prompts of session/);
-      await recall.waitFor({ timeout: STEP_TIMEOUT_MS });
-      expect(await recall.textContent()).toContain("fresh start");
+      await agentMessage(page, "text", /Earlier prompts of session/).waitFor();
+      expect(await page.locator("#conversations .conversation").count()).toBe(2);
     });
   });
 });

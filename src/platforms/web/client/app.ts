@@ -35,7 +35,12 @@ class ChatPage {
     this.composer = new Composer(byId<HTMLFormElement>("composer"), byId<HTMLTextAreaElement>("input"), byId("hints"), byId<HTMLButtonElement>("stop"), (text) => this.sendText(text));
     this.connection = new Connection(browserId(), (event) => this.onEvent(event), (state) => this.onConnection(state));
     byId("new-chat").addEventListener("click", () => this.select(randomId(CONVERSATION_ID_CHARS)));
-    byId("toggle-sidebar").addEventListener("click", () => byId("app").classList.toggle("sidebar-open"));
+    byId("toggle-sidebar").addEventListener("click", (event) => {
+      event.stopPropagation();
+      byId("app").classList.toggle("sidebar-open");
+    });
+    // On a narrow screen the list covers the chat; a tap beside it closes it.
+    document.querySelector("main")?.addEventListener("click", () => byId("app").classList.remove("sidebar-open"));
     window.addEventListener("hashchange", () => {
       const id = location.hash.slice(1);
       if (id && id !== this.current) this.select(id);
