@@ -13,6 +13,8 @@ import type { HandoverService } from "../../src/handover/service.js";
 import type { TestBaton } from "../support/harness.js";
 
 export const BATON_BIN = join(process.cwd(), "bin", "baton.js");
+/** Waiting for a turn of the real demo agent process: generous, since a loaded machine spawns slowly. */
+export const AGENT_TURN_MS = 25_000;
 
 const made: string[] = [];
 

@@ -3,10 +3,13 @@
 import { spawn, execFileSync, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { TestPlatform } from "../support/test-platform.js";
 import { startTestBaton, type TestBaton } from "../support/harness.js";
-import { BATON_BIN, codeIn, tempDir, removeTempDirs } from "./helpers.js";
+import { BATON_BIN, codeIn, tempDir, removeTempDirs, AGENT_TURN_MS } from "./helpers.js";
+
+// These tests drive real agent and CLI processes; a machine busy with other test runs is slow.
+vi.setConfig({ testTimeout: 90_000 });
 
 let baton: TestBaton | undefined;
 let repl: ChildProcessWithoutNullStreams | undefined;
@@ -37,7 +40,7 @@ function watch(child: ChildProcessWithoutNullStreams) {
 }
 
 describe("baton launch demo", () => {
-  it("runs the demo agent in the terminal, hands over to chat, and the chat warns while the terminal is open", { timeout: 60_000 }, async () => {
+  it("runs the demo agent in the terminal, hands over to chat, and the chat warns while the terminal is open", async () => {
     const root = tempDir("baton-ws-");
     const home = tempDir("baton-home-");
     const platform = new TestPlatform();
@@ -62,7 +65,7 @@ describe("baton launch demo", () => {
     expect(notice.text).toMatch(/still open in a terminal .*forks/);
 
     await platform.say(route, "recall");
-    await platform.waitFor(route, new RegExp(`Earlier prompts of session ${session}:\\n1\\. written in the terminal`));
+    await platform.waitFor(route, new RegExp(`Earlier prompts of session ${session}:\\n1\\. written in the terminal`), AGENT_TURN_MS);
 
     repl.stdin.write("/exit\n");
     const code_ = await new Promise<number | null>((resolve) => repl!.once("exit", resolve));
@@ -73,13 +76,13 @@ describe("baton launch demo", () => {
 });
 
 describe("chat → terminal", () => {
-  it("/handover gives the terminal command; for the demo agent `baton launch demo --resume` continues the chat's session", { timeout: 60_000 }, async () => {
+  it("/handover gives the terminal command; for the demo agent `baton launch demo --resume` continues the chat's session", async () => {
     const root = tempDir("baton-ws-");
     const platform = new TestPlatform();
     baton = await startTestBaton({ adapters: [platform], config: { workspaces: { roots: [root], default: root } } });
     const route = platform.route("phone");
     await platform.say(route, "said in chat");
-    await platform.waitFor(route, /Turn 1 of session/);
+    await platform.waitFor(route, /Turn 1 of session/, AGENT_TURN_MS);
     const session = baton.daemon.core.registry.threadForRoute(route)!.session!;
     await platform.say(route, "/handover");
     const answer = await platform.waitFor(route, /Continue this session in a terminal/);

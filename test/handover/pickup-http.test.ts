@@ -1,14 +1,17 @@
 // The daemon's Streamable HTTP endpoint with its bearer token, brute force against /pickup, and
 // one thread shared by two chats.
 import { readFileSync, statSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { TestPlatform } from "../support/test-platform.js";
 import { startTestBaton, type TestBaton } from "../support/harness.js";
 import { generateCode } from "../../src/handover/codes.js";
 import { endpointPath, readEndpoint, tokenPath } from "../../src/handover/mcp/discovery.js";
 import { INVALID_CODE_TEXT } from "../../src/handover/service.js";
-import { callTool, codeIn, httpClient, tempDir, terminalDemoSession, removeTempDirs } from "./helpers.js";
+import { callTool, codeIn, httpClient, tempDir, terminalDemoSession, removeTempDirs, AGENT_TURN_MS } from "./helpers.js";
+
+// These tests drive real agent and CLI processes; a machine busy with other test runs is slow.
+vi.setConfig({ testTimeout: 90_000 });
 
 let baton: TestBaton | undefined;
 let client: Client | undefined;
@@ -47,7 +50,7 @@ describe("handover over Streamable HTTP", () => {
     await platform.say(route, `/pickup ${codeIn(prepared.text)}`);
     await platform.waitFor(route, /Picked up Baton demo agent session/);
     await platform.say(route, "recall");
-    await platform.waitFor(route, /1\. over http/);
+    await platform.waitFor(route, /1\. over http/, AGENT_TURN_MS);
   });
 });
 
@@ -131,7 +134,7 @@ describe("one thread, two chats", () => {
     const platform = await start(root);
     const desk = platform.route("desk");
     await platform.say(desk, "hello from the desk");
-    await platform.waitFor(desk, /Turn 1 of session/);
+    await platform.waitFor(desk, /Turn 1 of session/, AGENT_TURN_MS);
     const thread = baton!.daemon.core.registry.threadForRoute(desk)!;
 
     client = await httpClient(baton!.dataDir);
@@ -143,14 +146,14 @@ describe("one thread, two chats", () => {
     expect(baton!.daemon.core.registry.threadForRoute(phone)?.id).toBe(thread.id);
 
     await platform.say(phone, "from the phone");
-    await platform.waitFor(phone, /Turn 2 of session .*"from the phone"/);
-    await platform.waitFor(desk, /Turn 2 of session .*"from the phone"/);
+    await platform.waitFor(phone, /Turn 2 of session .*"from the phone"/, AGENT_TURN_MS);
+    await platform.waitFor(desk, /Turn 2 of session .*"from the phone"/, AGENT_TURN_MS);
 
     await platform.say(desk, "/close");
     await platform.waitFor(desk, /Left thread .* stays open for the 1 other chat/);
     expect(baton!.daemon.core.registry.threadForRoute(desk)).toBeUndefined();
     await platform.say(phone, "still here");
-    await platform.waitFor(phone, /Turn 3 of session .*"still here"/);
+    await platform.waitFor(phone, /Turn 3 of session .*"still here"/, AGENT_TURN_MS);
     expect(platform.transcript(desk)).not.toContain("still here");
 
     // The last chat's /close closes the thread itself.

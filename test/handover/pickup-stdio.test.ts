@@ -7,7 +7,10 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { TestPlatform } from "../support/test-platform.js";
 import { startTestBaton, type TestBaton } from "../support/harness.js";
 import { INVALID_CODE_TEXT } from "../../src/handover/service.js";
-import { callTool, codeIn, serviceOf, stdioClient, tempDir, terminalDemoSession, removeTempDirs } from "./helpers.js";
+import { callTool, codeIn, serviceOf, stdioClient, tempDir, terminalDemoSession, removeTempDirs, AGENT_TURN_MS } from "./helpers.js";
+
+// These tests drive real agent and CLI processes; a machine busy with other test runs is slow.
+vi.setConfig({ testTimeout: 90_000 });
 
 let baton: TestBaton | undefined;
 let client: Client | undefined;
@@ -50,7 +53,7 @@ describe("terminal → chat handover through `baton mcp`", () => {
     expect(baton!.daemon.core.registry.threadForRoute(route)?.session).toBe(session);
 
     await platform.say(route, "recall");
-    await platform.waitFor(route, new RegExp(`Earlier prompts of session ${session}:\\n1\\. alpha\\n2\\. beta`));
+    await platform.waitFor(route, new RegExp(`Earlier prompts of session ${session}:\\n1\\. alpha\\n2\\. beta`), AGENT_TURN_MS);
 
     // The same code again, from another chat: one-shot.
     const other = platform.route("laptop");

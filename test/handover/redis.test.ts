@@ -4,14 +4,17 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { which } from "../../src/agents/kinds/index.js";
 import { PickupCodes } from "../../src/handover/codes.js";
 import { openHandoverKv } from "../../src/handover/kv.js";
 import { PickupLimits } from "../../src/handover/limits.js";
 import { TestPlatform } from "../support/test-platform.js";
 import { startTestBaton } from "../support/harness.js";
-import { callTool, codeIn, httpClient, removeTempDirs, tempDir, terminalDemoSession } from "./helpers.js";
+import { callTool, codeIn, httpClient, removeTempDirs, tempDir, terminalDemoSession, AGENT_TURN_MS } from "./helpers.js";
+
+// These tests drive real agent and CLI processes; a machine busy with other test runs is slow.
+vi.setConfig({ testTimeout: 90_000 });
 
 const given = process.env.BATON_TEST_REDIS_URL;
 const canStart = !given && which("redis-server") !== undefined;
@@ -81,7 +84,7 @@ describe.skipIf(!given && !canStart)("handover store on Redis", () => {
       await platform.say(route, `/pickup ${codeIn(prepared.text)}`);
       await platform.waitFor(route, /Picked up Baton demo agent session/);
       await platform.say(route, "recall");
-      await platform.waitFor(route, /1\. kept in redis/);
+      await platform.waitFor(route, /1\. kept in redis/, AGENT_TURN_MS);
     } finally {
       await client.close();
       await baton.stop({ cleanup: true });

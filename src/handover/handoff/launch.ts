@@ -109,9 +109,11 @@ export async function launchPlan(plan: LaunchCommand & { session: { id: string }
   if (mode === "current") return runHere(plan);
 
   const headless = process.platform === "linux" && (!!process.env.SSH_CONNECTION || (!process.env.DISPLAY && !process.env.WAYLAND_DISPLAY));
-  const useTmux = mode === "tmux" || (mode === "auto" && headless);
   const specPath = await writeSpec(opts.specDir, specFromCommand(plan, process.env));
   const argv = trampolineArgv(specPath);
+  const term = mode === "tmux" || (mode === "auto" && headless) ? undefined : terminalArgv(argv);
+  // `auto` falls back to tmux on a desktop where no supported terminal emulator is installed.
+  const useTmux = mode === "tmux" || (mode === "auto" && !term);
   let where: string;
   let tmuxSession: string | undefined;
   try {
@@ -119,7 +121,6 @@ export async function launchPlan(plan: LaunchCommand & { session: { id: string }
       tmuxSession = startTmux(tmuxSessionName(plan), plan.dir, argv);
       where = `tmux session ${tmuxSession}`;
     } else {
-      const term = terminalArgv(argv);
       if (!term) throw new LaunchError("No graphical terminal could be opened here; use --launch tmux or --launch current.");
       const child = spawn(term[0], term.slice(1), { cwd: plan.dir, detached: true, stdio: "ignore" });
       child.on("error", () => undefined); // reported below as an unconfirmed launch

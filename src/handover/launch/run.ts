@@ -7,6 +7,7 @@ import { dirname } from "node:path";
 import { CommandError } from "../../bot/errors.js";
 import { getAgentKind } from "../../agents/kinds/index.js";
 import { LaunchRegistry, newLaunchId } from "./registry.js";
+import { findDaemon } from "../mcp/discovery.js";
 import { batonMcpServer, planLaunch, refuseApprovalBypass, type LaunchContext } from "./plan.js";
 
 export interface RunLaunchOptions {
@@ -23,7 +24,11 @@ export async function runLaunch(options: RunLaunchOptions): Promise<number> {
   const env = options.env ?? process.env;
   const cwd = realpathSync(options.cwd ?? process.cwd());
   const ctx: LaunchContext = { dataDir: options.dataDir, launchId: newLaunchId(), env };
+  if (options.agent !== "demo") refuseApprovalBypass(options.agent, options.args);
   const registry = new LaunchRegistry(options.dataDir);
+  if (!findDaemon(options.dataDir)) {
+    process.stderr.write(`baton: no daemon runs for ${options.dataDir}; the handover tools answer "not running" until you run \`baton start\`.\n`);
+  }
   const record = (pid: number) => registry.record({ launchId: ctx.launchId, pid, agent: options.agent, cwd, startedAt: new Date().toISOString() });
 
   if (options.agent === "demo") {
@@ -40,7 +45,6 @@ export async function runLaunch(options: RunLaunchOptions): Promise<number> {
     }
   }
 
-  refuseApprovalBypass(options.agent, options.args);
   const plan = planLaunch(options.agent, options.args, ctx);
   for (const file of plan.files) {
     mkdirSync(dirname(file.path), { recursive: true, mode: 0o700 });

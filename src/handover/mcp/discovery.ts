@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { isProcessAlive } from "../launch/registry.js";
 
 const SECRET_FILE_MODE = 0o600;
 const TOKEN_BYTES = 32;
@@ -58,4 +59,11 @@ export function readEndpoint(dataDir: string): McpEndpoint | undefined {
 /** Removes the endpoint file if it is still ours (a newer daemon may have replaced it). */
 export function removeEndpoint(dataDir: string, pid: number): void {
   if (readEndpoint(dataDir)?.pid === pid) rmSync(endpointPath(dataDir), { force: true });
+}
+
+/** The running daemon of this data dir (its URL and token), if one has published them and still runs. */
+export function findDaemon(dataDir: string): { url: string; token: string } | undefined {
+  const endpoint = readEndpoint(dataDir);
+  const token = readToken(dataDir);
+  return endpoint && token && isProcessAlive(endpoint.pid) ? { url: endpoint.url, token } : undefined;
 }

@@ -5,8 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { isProcessAlive } from "../launch/registry.js";
-import { readEndpoint, readToken } from "./discovery.js";
+import { findDaemon } from "./discovery.js";
 import { newHandoverMcpServer, toolError, type ToolCall, type ToolName } from "./tools.js";
 
 export interface ForwarderContext {
@@ -30,14 +29,13 @@ export function withLaunchDefaults(name: ToolName, args: Record<string, unknown>
 
 export function forwardingToolCall(ctx: ForwarderContext): ToolCall {
   return async (name, args) => {
-    const endpoint = readEndpoint(ctx.dataDir);
-    const token = readToken(ctx.dataDir);
     const notRunning = toolError(
       `Baton is not running (no daemon found for the data dir ${ctx.dataDir}). Start it with \`baton start\` in another terminal, then try again.`,
     );
-    if (!endpoint || !token || !isProcessAlive(endpoint.pid)) return notRunning;
+    const daemon = findDaemon(ctx.dataDir);
+    if (!daemon) return notRunning;
     const client = new Client({ name: "baton-mcp-forwarder", version: ctx.version });
-    const transport = new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+    const transport = new StreamableHTTPClientTransport(new URL(daemon.url), { requestInit: { headers: { Authorization: `Bearer ${daemon.token}` } } });
     try {
       await client.connect(transport);
     } catch {
@@ -54,6 +52,9 @@ export function forwardingToolCall(ctx: ForwarderContext): ToolCall {
 }
 
 export async function runMcpStdio(ctx: ForwarderContext): Promise<void> {
+  if (process.stdin.isTTY) {
+    process.stderr.write("baton mcp speaks MCP on stdio for agent CLIs; register it with `baton setup <agent>` or use `baton launch <agent>`. Ctrl-D ends it.\n");
+  }
   const server = newHandoverMcpServer(forwardingToolCall(ctx), ctx.version);
   const transport = new StdioServerTransport();
   await server.connect(transport);
