@@ -1,11 +1,13 @@
 // `npm run bench`: every performance figure of SPEC §10 that is measured here, in one run.
 import { benchInbound } from "./inbound.js";
 import { benchReplay } from "./replay.js";
+import { benchStartup } from "./startup.js";
 import type { BenchResult } from "./types.js";
 
 const suites: Array<[string, () => Promise<BenchResult[]>]> = [
   ["registry replay", benchReplay],
   ["inbound latency", benchInbound],
+  ["startup and memory", benchStartup],
 ];
 
 const only = process.argv[2];

@@ -2,7 +2,14 @@
 // The host is ephemeral; the thread and the agent's own session store outlive it.
 import { spawn, type ChildProcess } from "node:child_process";
 import { Readable, Writable } from "node:stream";
-import * as acp from "@agentclientprotocol/sdk";
+import type * as acp from "@agentclientprotocol/sdk";
+
+type AcpSdk = typeof import("@agentclientprotocol/sdk");
+let sdkLoading: Promise<AcpSdk> | undefined;
+/** The ACP SDK loads with the first host, so an idle daemon with no agents running does not carry it. */
+function loadAcp(): Promise<AcpSdk> {
+  return (sdkLoading ??= import("@agentclientprotocol/sdk"));
+}
 import { AgentError } from "../bot/errors.js";
 import type { AgentKind } from "./kinds/index.js";
 
@@ -38,6 +45,7 @@ export interface OpenedSession {
 
 export class AgentHost {
   private child?: ChildProcess;
+  private sdk!: AcpSdk;
   private connection?: acp.ClientConnection;
   private capabilities: acp.AgentCapabilities = {};
   private stderrLines: string[] = [];
@@ -62,6 +70,7 @@ export class AgentHost {
 
   async start(): Promise<void> {
     const { command, args, cwd, env, kind } = this.spec;
+    this.sdk = await loadAcp();
     const child = spawn(command, args, { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
     this.child = child;
     const spawned = new Promise<void>((resolve, reject) => {
@@ -90,16 +99,16 @@ export class AgentHost {
     });
     await spawned;
 
-    const stream = acp.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>);
-    this.connection = acp
+    const stream = this.sdk.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>);
+    this.connection = this.sdk
       .client({ name: "baton" })
-      .onNotification(acp.methods.client.session.update, ({ params }) => this.spec.sink.onUpdate(params.update, this.replaying))
-      .onRequest(acp.methods.client.session.requestPermission, ({ params }) => this.spec.sink.requestPermission(params))
+      .onNotification(this.sdk.methods.client.session.update, ({ params }) => this.spec.sink.onUpdate(params.update, this.replaying))
+      .onRequest(this.sdk.methods.client.session.requestPermission, ({ params }) => this.spec.sink.requestPermission(params))
       .connect(stream);
 
     const init = await this.call(() =>
-      this.connection!.agent.request(acp.methods.agent.initialize, {
-        protocolVersion: acp.PROTOCOL_VERSION,
+      this.connection!.agent.request(this.sdk.methods.agent.initialize, {
+        protocolVersion: this.sdk.PROTOCOL_VERSION,
         clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
         clientInfo: { name: "baton", version: "0.1.0" },
       }),
@@ -118,14 +127,14 @@ export class AgentHost {
       const caps = this.capabilities;
       try {
         if (caps.sessionCapabilities?.resume) {
-          await this.call(() => this.connection!.agent.request(acp.methods.agent.session.resume, { sessionId, cwd, mcpServers }));
+          await this.call(() => this.connection!.agent.request(this.sdk.methods.agent.session.resume, { sessionId, cwd, mcpServers }));
           this.sessionId = sessionId;
           return { sessionId, how: "resume" };
         }
         if (caps.loadSession) {
           this.replaying = true;
           try {
-            await this.call(() => this.connection!.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers }));
+            await this.call(() => this.connection!.agent.request(this.sdk.methods.agent.session.load, { sessionId, cwd, mcpServers }));
           } finally {
             this.replaying = false;
           }
@@ -144,7 +153,7 @@ export class AgentHost {
   }
 
   private async newSession(mcpServers: acp.McpServer[]): Promise<string> {
-    const res = await this.call(() => this.connection!.agent.request(acp.methods.agent.session.new, { cwd: this.spec.cwd, mcpServers }));
+    const res = await this.call(() => this.connection!.agent.request(this.sdk.methods.agent.session.new, { cwd: this.spec.cwd, mcpServers }));
     this.sessionId = res.sessionId;
     return res.sessionId;
   }
@@ -152,13 +161,13 @@ export class AgentHost {
   async prompt(prompt: acp.ContentBlock[]): Promise<acp.StopReason> {
     if (!this.sessionId) throw new Error("prompt before openSession");
     const sessionId = this.sessionId;
-    const res = await this.call(() => this.connection!.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt }));
+    const res = await this.call(() => this.connection!.agent.request(this.sdk.methods.agent.session.prompt, { sessionId, prompt }));
     return res.stopReason;
   }
 
   cancel(): void {
     if (!this.sessionId || !this.connection || !this.alive) return;
-    void this.connection.agent.notify(acp.methods.agent.session.cancel, { sessionId: this.sessionId }).catch(() => {});
+    void this.connection.agent.notify(this.sdk.methods.agent.session.cancel, { sessionId: this.sessionId }).catch(() => {});
   }
 
   /** Stops the process: stdin closed, then SIGTERM, then SIGKILL after a grace period. */
@@ -182,14 +191,14 @@ export class AgentHost {
     try {
       return await op();
     } catch (error) {
-      if (error instanceof acp.RequestError && error.code === AUTH_REQUIRED_CODE) {
+      if (error instanceof this.sdk.RequestError && error.code === AUTH_REQUIRED_CODE) {
         throw new AgentError(`${this.spec.kind.displayName} needs you to log in (${error.message}). Run \`${this.spec.kind.cliCommand ?? this.spec.kind.id}\` once in a terminal on the Baton machine and log in, then send your message again.`, { fatal: true, cause: error });
       }
       // A request can fail because the process is dying; its exit event may lag the rejection.
       await Promise.race([this.exited, new Promise((r) => setTimeout(r, EXIT_SETTLE_MS))]);
       if (this.exitInfo && this.stopping) throw new HostStoppedError();
       if (this.exitInfo) throw new HostExitedError(this.exitInfo.code, this.stderrTail());
-      if (error instanceof acp.RequestError) throw new AgentError(`${this.spec.kind.displayName} refused: ${error.message}`, { cause: error });
+      if (error instanceof this.sdk.RequestError) throw new AgentError(`${this.spec.kind.displayName} refused: ${error.message}`, { cause: error });
       throw error;
     }
   }
