@@ -3,15 +3,16 @@
 // to it reused (else one created with the host binding and the session), and the route attached
 // additively — other routes of that thread stay attached and keep receiving its output.
 import { existsSync, statSync } from "node:fs";
-import type { AgentsApi, ThreadsApi } from "../commands/context.js";
+import type { ThreadsApi } from "../commands/context.js";
 import type { ThreadRecord } from "../threads/registry.js";
 import { PickupError } from "../bot/errors.js";
 import type { Workspaces } from "../bot/workspaces.js";
 import type { HandoverPayload } from "./codes.js";
+import { lookupSession, type HandoverAgents } from "./sessions.js";
 
 export interface AttachDeps {
   threads: ThreadsApi;
-  agents: AgentsApi;
+  agents: HandoverAgents;
   workspaces: Workspaces;
 }
 
@@ -31,7 +32,7 @@ export async function attachExternalSession(deps: AttachDeps, payload: HandoverP
     throw new PickupError(`The session's directory \`${cwd}\` no longer exists, so it was not picked up and nothing was resumed elsewhere.`);
   }
   const workspace = deps.workspaces.register(cwd);
-  const found = await deps.agents.findSession(agent, workspace, payload.session);
+  const found = await lookupSession(deps.agents, agent, workspace, payload.session);
   const previous = deps.threads.forRoute(route);
   const open = deps.threads.findOpenBySession(agent, found.id);
   if (open) {

@@ -76,7 +76,7 @@ export class HandoverService implements HandoverApi, HandoverTools {
 
   async getSessionId(args: GetSessionIdArgs): Promise<ToolReply> {
     const launch = args.launch_id ? this.launches.get(args.launch_id) : undefined;
-    const agent = requireAgentKind(args.agent_kind ?? launch?.agent);
+    const agent = requireAgentKind(this.core.agents, args.agent_kind ?? launch?.agent);
     const cwd = requireDirectory(args.cwd ?? launch?.cwd);
     const found = await resolveSession(this.core.agents, { agent, cwd, sessionId: args.session_id, launch });
     const s = found.session;
@@ -87,7 +87,7 @@ export class HandoverService implements HandoverApi, HandoverTools {
   }
 
   async prepareHandover(args: PrepareHandoverArgs): Promise<ToolReply> {
-    const agent = requireAgentKind(args.agent_kind);
+    const agent = requireAgentKind(this.core.agents, args.agent_kind);
     const cwd = requireDirectory(args.cwd);
     if (!this.core.workspaces.isAllowed(cwd)) {
       throw new PickupError(

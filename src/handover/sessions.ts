@@ -4,8 +4,9 @@
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type { AgentsApi, SessionSummary } from "../commands/context.js";
-import { AGENT_KINDS, getAgentKind } from "../agents/kinds/index.js";
-import { PickupError } from "../bot/errors.js";
+import { AGENT_KINDS, type AgentKind } from "../agents/kinds/index.js";
+import { getReader, MIN_PREFIX_CHARS } from "../agents/stores/index.js";
+import { CommandError, PickupError } from "../bot/errors.js";
 import type { LaunchRecord } from "./launch/registry.js";
 
 export interface ResolvedSession {
@@ -16,10 +17,29 @@ export interface ResolvedSession {
   source: "given" | "launch" | "newest";
 }
 
-export function requireAgentKind(agent: string | undefined): string {
-  if (!agent) throw new PickupError(`Say which agent this is (agent_kind): one of ${AGENT_KINDS.map((k) => k.id).join(", ")}.`);
-  if (!getAgentKind(agent)) throw new PickupError(`Unknown agent kind "${agent}". Known: ${AGENT_KINDS.map((k) => k.id).join(", ")}.`);
+/** The agents API plus the kind lookup that knows the config's custom agents too. */
+export type HandoverAgents = AgentsApi & { kind(id: string): AgentKind | undefined };
+
+export function requireAgentKind(agents: HandoverAgents, agent: string | undefined): string {
+  const known = `${AGENT_KINDS.map((k) => k.id).join(", ")}, or an agent from agents.custom in the Baton config`;
+  if (!agent) throw new PickupError(`Say which agent this is (agent_kind): ${known}.`);
+  if (!agents.kind(agent)) throw new PickupError(`Unknown agent kind "${agent}". Known: ${known}.`);
   return agent;
+}
+
+/**
+ * The session with this id or unique prefix, from the agent's store and Baton's threads. For an
+ * agent whose store Baton cannot read, a full id it has never seen is taken as given: the agent
+ * itself is the judge when it resumes.
+ */
+export async function lookupSession(agents: HandoverAgents, agent: string, cwd: string, id: string): Promise<SessionSummary> {
+  try {
+    return await agents.findSession(agent, cwd, id);
+  } catch (error) {
+    const runtime = agents.kind(agent)?.runtime ?? agent;
+    if (error instanceof CommandError && !getReader(runtime) && id.length >= MIN_PREFIX_CHARS && !/\s/.test(id)) return { id, title: "", cwd, source: "thread" };
+    throw error;
+  }
 }
 
 /** An absolute, existing directory, as its real path (so /tmp and /private/tmp compare equal). */
@@ -31,12 +51,12 @@ export function requireDirectory(cwd: string | undefined): string {
 }
 
 export async function resolveSession(
-  agents: AgentsApi,
+  agents: HandoverAgents,
   request: { agent: string; cwd: string; sessionId?: string; launch?: LaunchRecord },
 ): Promise<ResolvedSession> {
   const { agent, cwd, sessionId, launch } = request;
   if (sessionId) {
-    const session = await agents.findSession(agent, cwd, sessionId.trim());
+    const session = await lookupSession(agents, agent, cwd, sessionId.trim());
     return { agent, cwd, session, source: "given" };
   }
   const sessions = await agents.listSessions(agent, cwd);

@@ -2,9 +2,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AgentsApi, SessionSummary } from "../../src/commands/context.js";
+import type { SessionSummary } from "../../src/commands/context.js";
 import { BATON_BIN, planLaunch } from "../../src/handover/launch/plan.js";
-import { resolveSession } from "../../src/handover/sessions.js";
+import { lookupSession, resolveSession, type HandoverAgents } from "../../src/handover/sessions.js";
+import { getAgentKind } from "../../src/agents/kinds/index.js";
+import { CommandError } from "../../src/bot/errors.js";
 import { removeTempDirs, tempDir } from "./helpers.js";
 
 afterEach(() => removeTempDirs());
@@ -59,7 +61,7 @@ describe("which session a handover means", () => {
     { id: "here-newer", title: "here", cwd, lastActivity: "2026-11-30T11:00:00.000Z", source: "store" },
     { id: "here-older", title: "here, before the launch", cwd, lastActivity: "2026-11-30T09:00:00.000Z", source: "store" },
   ];
-  const agents = { listSessions: async () => sessions, displayName: (a: string) => a, findSession: async () => sessions[2] } as unknown as AgentsApi;
+  const agents = { listSessions: async () => sessions, displayName: (a: string) => a, findSession: async () => sessions[2], kind: () => undefined } as unknown as HandoverAgents;
 
   it("prefers sessions of this very directory, the newest first", async () => {
     expect((await resolveSession(agents, { agent: "claude", cwd })).session.id).toBe("here-newer");
@@ -72,7 +74,14 @@ describe("which session a handover means", () => {
   });
 
   it("says how to get a session when there is none", async () => {
-    const none = { ...agents, listSessions: async () => [] } as AgentsApi;
+    const none = { ...agents, listSessions: async () => [] } as HandoverAgents;
     await expect(resolveSession(none, { agent: "claude", cwd })).rejects.toThrow(/No claude session found/);
+  });
+
+  it("takes a full id as given for an agent whose store Baton cannot read, never for one it can", async () => {
+    const unknown = { ...agents, kind: getAgentKind, findSession: async () => { throw new CommandError("No session starts with that"); } } as HandoverAgents;
+    expect(await lookupSession(unknown, "goose", cwd, "20261130_7")).toMatchObject({ id: "20261130_7", cwd });
+    await expect(lookupSession(unknown, "goose", cwd, "2026")).rejects.toThrow(CommandError);
+    await expect(lookupSession(unknown, "claude", cwd, "4f1c2d3e-0000")).rejects.toThrow(/No session/);
   });
 });
