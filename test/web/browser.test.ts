@@ -8,6 +8,7 @@ import { launchBrowser, saveScreenshot, startWebBaton, type Browser, type WebBat
 
 const STEP_TIMEOUT_MS = 15_000;
 const TEST_TIMEOUT_MS = 120_000;
+const STOP_HIDES_WITHIN_MS = 3_000;
 /** Toasts fade after 4 s; the screenshot is nicer without one. */
 const TOAST_GONE_MS = 4_100;
 
@@ -120,7 +121,9 @@ describe("the web chat in Chromium", () => {
       await page.locator("#typing").waitFor();
       await page.locator("#stop").click({ timeout: STEP_TIMEOUT_MS });
       await agentMessage(page, "text", "⏹ Stopped.").waitFor({ timeout: STEP_TIMEOUT_MS });
-      await page.locator("#stop").waitFor({ state: "hidden", timeout: STEP_TIMEOUT_MS });
+      // Hidden as the turn ends, not only at the periodic refresh of the list (every 5 s).
+      await page.locator("#stop").waitFor({ state: "hidden", timeout: STOP_HIDES_WITHIN_MS });
+      await page.locator("#chat-state[data-state=idle]").waitFor({ timeout: STOP_HIDES_WITHIN_MS });
     });
 
     const conversation = new URL(browser!.page.url()).hash.slice(1);

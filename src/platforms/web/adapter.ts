@@ -123,9 +123,14 @@ export class WebAdapter implements PlatformAdapter {
 
   async turnStatus(route: string, state: "running" | "idle"): Promise<void> {
     const conversation = this.conversationOf(route);
-    if (state === "running") this.running.add(conversation);
-    else this.running.delete(conversation);
-    this.publishSummary(conversation);
+    if (state === "running") {
+      this.running.add(conversation);
+      this.publishSummary(conversation);
+      return;
+    }
+    this.running.delete(conversation);
+    // The core still counts the turn as running until this call returns; look once it has.
+    setImmediate(() => this.publishSummary(conversation));
   }
 
   private async onClientEvent(client: BrowserClient, event: ClientEvent): Promise<void> {
