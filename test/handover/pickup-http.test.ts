@@ -41,6 +41,9 @@ describe("handover over Streamable HTTP", () => {
     await expect(httpClient(baton!.dataDir, "not-the-token")).rejects.toThrow();
     const raw = await fetch(endpoint.url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     expect(raw.status).toBe(401);
+    const token = readFileSync(tokenPath(baton!.dataDir), "utf8").trim();
+    expect((await fetch(endpoint.url, { headers: { authorization: `Bearer ${token}` } })).status).toBe(405); // stateless: POST only
+    expect((await fetch(endpoint.url.replace(/\/mcp$/, "/other"), { method: "POST", headers: { authorization: `Bearer ${token}` } })).status).toBe(404);
 
     const session = terminalDemoSession(baton!.dataDir, root, ["over http"]);
     client = await httpClient(baton!.dataDir);
