@@ -39,6 +39,12 @@ describe("markdown → Telegram HTML", () => {
     expect(visible(html)).toContain("a | bb\n--|---\n1 | 2");
   });
 
+  it("does not nest a style inside the same style", () => {
+    expect(markdownToTelegramHtml("# Title with **bold**")).toBe("<b>Title with bold</b>");
+    expect(markdownToTelegramHtml("*outer *inner* outer*")).toBe("<i>outer inner outer</i>");
+    expect(markdownToTelegramHtml("**bold _and italic_**")).toBe("<b>bold <i>and italic</i></b>");
+  });
+
   it("never nests blockquotes (Telegram refuses them)", () => {
     const html = markdownToTelegramHtml("> outer\n> > inner\n> > > deeper");
     expect(() => visible(html)).not.toThrow();

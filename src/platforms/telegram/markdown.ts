@@ -25,11 +25,13 @@ interface RenderState {
   listDepth: number;
   inBlockquote: boolean;
   inLink: boolean;
+  /** Styles already open around this node: a nested `<b>` inside `<b>` adds nothing and risks a refusal. */
+  openStyles: ReadonlySet<string>;
 }
 
 export function markdownToTelegramHtml(markdown: string): string {
   const tree = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
-  const state: RenderState = { definitions: collectDefinitions(tree), listDepth: 0, inBlockquote: false, inLink: false };
+  const state: RenderState = { definitions: collectDefinitions(tree), listDepth: 0, inBlockquote: false, inLink: false, openStyles: new Set() };
   return renderBlocks(tree, state).trim();
 }
 
@@ -61,7 +63,7 @@ function renderNode(node: Nodes, state: RenderState): string {
     case "paragraph":
       return renderInline(node, state);
     case "heading":
-      return `<b>${renderInline(node, state)}</b>`;
+      return styled("b", node, state);
     case "thematicBreak":
       return HORIZONTAL_RULE;
     case "blockquote": {
@@ -90,11 +92,11 @@ function renderNode(node: Nodes, state: RenderState): string {
     case "text":
       return escapeHtml(node.value);
     case "emphasis":
-      return `<i>${renderInline(node, state)}</i>`;
+      return styled("i", node, state);
     case "strong":
-      return `<b>${renderInline(node, state)}</b>`;
+      return styled("b", node, state);
     case "delete":
-      return `<s>${renderInline(node, state)}</s>`;
+      return styled("s", node, state);
     case "inlineCode":
       return `<code>${escapeHtml(node.value)}</code>`;
     case "break":
@@ -114,6 +116,12 @@ function renderNode(node: Nodes, state: RenderState): string {
     default:
       return "children" in node ? renderInline(node as Parents, state) : "";
   }
+}
+
+function styled(tag: "b" | "i" | "s", node: Parents, state: RenderState): string {
+  if (state.openStyles.has(tag)) return renderInline(node, state);
+  const inner = renderInline(node, { ...state, openStyles: new Set([...state.openStyles, tag]) });
+  return `<${tag}>${inner}</${tag}>`;
 }
 
 function renderLink(url: string, label: string, state: RenderState): string {
