@@ -127,6 +127,7 @@ describe("the web chat in Chromium", () => {
     });
 
     const conversation = new URL(browser!.page.url()).hash.slice(1);
+    expect(conversation).toMatch(/^[A-Za-z0-9]{12}$/);
     await step("second-conversation", async (page) => {
       await page.locator("#new-chat").click();
       await page.locator("#messages .empty").waitFor();
@@ -148,8 +149,18 @@ describe("the web chat in Chromium", () => {
       await page.emulateMedia({ colorScheme: "dark" });
       await saveScreenshot(page, "web-chat-dark");
       await page.emulateMedia({ colorScheme: "light" });
-      await page.locator(".conversation", { hasText: "hello from the browser" }).click();
-      await agentMessage(page, "text", "Permission answer: allow-once.").waitFor({ timeout: STEP_TIMEOUT_MS });
+      // Another tab writes in the first conversation: this page marks it unread until it is opened.
+      const other = await browser!.context.newPage();
+      await other.goto(`http://127.0.0.1:${web!.port}/#${conversation}`);
+      await send(other, "from another tab");
+      await agentMessage(other, "text", /you said "from another tab"/).waitFor({ timeout: STEP_TIMEOUT_MS });
+      await other.close();
+      const first = page.locator(".conversation", { hasText: "hello from the browser" });
+      await page.locator(".conversation.unread", { hasText: "hello from the browser" }).waitFor({ timeout: STEP_TIMEOUT_MS });
+      await first.click();
+      await agentMessage(page, "text", /you said "from another tab"/).waitFor({ timeout: STEP_TIMEOUT_MS });
+      await agentMessage(page, "text", "Permission answer: allow-once.").waitFor();
+      expect(await page.locator(".conversation.unread").count()).toBe(0);
     });
 
     const port = web!.port;

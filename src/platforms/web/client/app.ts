@@ -61,10 +61,9 @@ class ChatPage {
         this.composer.setCommands(event.commands);
         for (const summary of event.conversations) this.conversations.set(summary.id, summary);
         // Nothing selected yet: open the newest conversation instead of an empty one.
-        if (!location.hash && event.conversations.length > 0) {
-          this.current = [...event.conversations].sort((a, b) => b.updatedAt - a.updatedAt)[0].id;
-          history.replaceState(null, "", `#${this.current}`);
-        }
+        if (!location.hash && event.conversations.length > 0) this.current = [...event.conversations].sort((a, b) => b.updatedAt - a.updatedAt)[0].id;
+        // The address names the open conversation, so a reload or a second tab opens the same one.
+        history.replaceState(null, "", `#${this.current}`);
         this.ensureListed(this.current);
         this.connection.send({ type: "open", conversation: this.current });
         this.showCurrent();
