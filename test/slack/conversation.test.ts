@@ -1,4 +1,6 @@
 // Conversations through the adapter against the fake Slack and a recording core.
+import { rm } from "node:fs/promises";
+import { dirname } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { eventually, RecordingCore, startSlackTestBed, type SlackTestBed } from "./helpers.js";
 
@@ -69,6 +71,39 @@ describe("Slack adapter: conversations", () => {
     await bed.fake.event({ type: "message", channel: "C0OPEN", channel_type: "channel", user: HUMAN, text: "anyone?", ts: chatterTs }).acked;
     await eventually(() => core.messages.length === 2, 5000, "two messages");
     expect(core.messages.map((m) => m.route)).toEqual([`slack:T0FAKE/${CHANNEL}:${parentTs}`, `slack:T0FAKE/C0OPEN:${chatterTs}`]);
+  });
+
+  test("after a restart, one look at a thread (conversations.replies) tells whether the bot is in it", async () => {
+    const first = await startSlackTestBed();
+    const firstCore = new RecordingCore();
+    await first.adapter.start(firstCore);
+    const mentionTs = first.fake.nextTs();
+    await first.fake.event({ type: "app_mention", channel: CHANNEL, channel_type: "channel", user: HUMAN, text: "<@U0BATON> start", ts: mentionTs }).acked;
+    await eventually(() => firstCore.messages.length === 1, 5000, "the mention");
+    await first.adapter.stop();
+    await rm(dirname(first.cacheDir), { recursive: true, force: true });
+
+    // A new adapter (a restarted daemon) on the same Slack remembers nothing.
+    bed = await startSlackTestBed({ fake: first.fake });
+    const core = new RecordingCore();
+    await bed.adapter.start(core);
+    const route = `slack:T0FAKE/${CHANNEL}:${mentionTs}`;
+    await bed.fake.event({ type: "message", channel: CHANNEL, channel_type: "channel", user: HUMAN, text: "still there?", ts: bed.fake.nextTs(), thread_ts: mentionTs }).acked;
+    await bed.fake.event({ type: "message", channel: CHANNEL, channel_type: "channel", user: HUMAN, text: "and again", ts: bed.fake.nextTs(), thread_ts: mentionTs }).acked;
+    await eventually(() => core.messages.length === 2, 5000, "both follow-ups");
+    expect(core.messages.map((m) => [m.route, m.text])).toEqual([[route, "still there?"], [route, "and again"]]);
+    expect(bed.fake.callsTo("conversations.replies").map((c) => c.params)).toEqual([{ channel: CHANNEL, ts: mentionTs, limit: "200" }]);
+
+    // A thread of people talking among themselves: looked at once, then ignored.
+    const parentTs = bed.fake.nextTs();
+    await bed.fake.event({ type: "message", channel: CHANNEL, channel_type: "channel", user: HUMAN, text: "team lunch?", ts: parentTs }).acked;
+    for (const text of ["yes", "no"]) {
+      await bed.fake.event({ type: "message", channel: CHANNEL, channel_type: "channel", user: "U0BOB", text, ts: bed.fake.nextTs(), thread_ts: parentTs }).acked;
+    }
+    await eventually(() => bed.fake.callsTo("conversations.replies").length === 2, 5000, "the second lookup");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(core.messages).toHaveLength(2);
+    expect(bed.fake.callsTo("conversations.replies")).toHaveLength(2);
   });
 
   test("a DM is one route; a thread in a DM is its own route", async () => {

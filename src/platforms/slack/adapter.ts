@@ -25,6 +25,7 @@ import { SlackOutbox } from "./outbound.js";
 import { formatSlackRoute, parseSlackRoute } from "./routes.js";
 import type { SlackRoute } from "./routes.js";
 import { TurnStatusIndicator } from "./status.js";
+import { botTookPartInThread, ThreadMembership } from "./threads.js";
 
 /** Markdown per chunk from the core: leaves room for mrkdwn escaping within Slack's 3000-char section. */
 export const SLACK_MAX_MESSAGE_CHARS = 2900;
@@ -59,6 +60,7 @@ export class SlackAdapter implements PlatformAdapter {
   private outbox?: SlackOutbox;
   private connection?: SlackConnection;
   private translator?: MessageTranslator;
+  private threads?: ThreadMembership;
   private files?: FileDownloader;
   private status?: TurnStatusIndicator;
   private teamId = "";
@@ -89,9 +91,10 @@ export class SlackAdapter implements PlatformAdapter {
     const api = new SlackApi({ botToken: this.config.bot_token, apiUrl: this.config.api_url, retryConfig: this.testOptions.retryConfig, log: core.log });
     const auth = await this.authTest(api);
     this.teamId = auth.team_id;
-    const translator = new MessageTranslator({ instance: this.name, botUserId: auth.user_id, teamId: auth.team_id, listenAllIn: this.config.listen_all_in });
-    this.translator = translator;
-    this.outbox = new SlackOutbox(api, core.log, (channel, threadTs) => translator.rememberThread(channel, threadTs));
+    const threads = new ThreadMembership((channel, threadTs) => botTookPartInThread(api, auth, channel, threadTs), core.log);
+    this.threads = threads;
+    this.translator = new MessageTranslator({ instance: this.name, botUserId: auth.user_id, teamId: auth.team_id, listenAllIn: this.config.listen_all_in }, threads);
+    this.outbox = new SlackOutbox(api, core.log, (channel, threadTs) => threads.remember(channel, threadTs));
     this.status = new TurnStatusIndicator(api, core.log, auth.response_metadata?.scopes ?? []);
     this.files = new FileDownloader({
       botToken: this.config.bot_token,
@@ -168,9 +171,10 @@ export class SlackAdapter implements PlatformAdapter {
   private onMessage(event: SlackMessageEvent): void {
     const translated = this.translator?.translate(event);
     if (!translated) return;
-    const { message, files } = translated;
-    // One route's messages reach the core in the order Slack sent them, file downloads or not.
+    const { message, files, uncertainThread } = translated;
+    // One route's messages reach the core in the order Slack sent them, lookups and downloads or not.
     void this.inboundQueue.run(message.route, async () => {
+      if (uncertainThread && !(await this.threads?.resolve(uncertainThread.channel, uncertainThread.threadTs))) return;
       if (files.length > 0 && this.files) {
         const downloaded = await this.files.download(message.route, files);
         if (downloaded.files.length > 0) message.files = downloaded.files;

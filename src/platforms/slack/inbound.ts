@@ -7,9 +7,8 @@ import type { InboundMessage, PlatformUser } from "../contract.js";
 import type { SlackFileObject } from "./files.js";
 import { BoundedSet } from "./memory.js";
 import { channelRouteOf, formatSlackRoute, parseSlackRoute, qualifiedUserId } from "./routes.js";
+import type { ThreadMembership } from "./threads.js";
 
-/** Threads the bot is in, remembered in memory only. */
-const KNOWN_THREADS_CAPACITY = 20_000;
 /** Message keys already handled (Slack sends both `message` and `app_mention` for one mention). */
 const SEEN_MESSAGES_CAPACITY = 20_000;
 
@@ -45,20 +44,19 @@ export interface TranslatedMessage {
   message: InboundMessage;
   files: SlackFileObject[];
   channel: string;
+  /** Set when the message is in a thread the bot does not remember: addressed only if it is the bot's. */
+  uncertainThread?: { channel: string; threadTs: string };
 }
 
 export class MessageTranslator {
-  private readonly knownThreads = new BoundedSet(KNOWN_THREADS_CAPACITY);
   private readonly seenMessages = new BoundedSet(SEEN_MESSAGES_CAPACITY);
   private readonly listenAll: Set<string>;
 
-  constructor(private readonly options: MessageTranslatorOptions) {
+  constructor(
+    private readonly options: MessageTranslatorOptions,
+    private readonly threads: ThreadMembership,
+  ) {
     this.listenAll = new Set(options.listenAllIn);
-  }
-
-  /** The bot posted in a thread: later messages there are addressed to it. */
-  rememberThread(channel: string, threadTs: string): void {
-    this.knownThreads.add(`${channel}:${threadTs}`);
   }
 
   /** Returns the message to hand to the core, or undefined when it is not for the bot. */
@@ -86,13 +84,19 @@ export class MessageTranslator {
 
     // In a channel the conversation lives in the thread: under the mention, or the thread it is in.
     const threadTs = event.thread_ts ?? ts;
-    const threadKey = `${channel}:${threadTs}`;
     const route = formatSlackRoute({ instance: this.options.instance, team, channel, threadTs });
-    const inKnownThread = event.thread_ts !== undefined && (this.knownThreads.has(threadKey) || event.parent_user_id === this.options.botUserId);
-    const addressed = mentioned || inKnownThread || this.listensToAll(route);
-    if (!addressed) return undefined;
-    if (mentioned || inKnownThread) this.knownThreads.add(threadKey);
-    return { message: { ...base, route, addressed: true, direct: false }, files: event.files ?? [], channel };
+    const translated: TranslatedMessage = { message: { ...base, route, addressed: true, direct: false }, files: event.files ?? [], channel };
+    const inThread = event.thread_ts !== undefined;
+    if (mentioned || (inThread && event.parent_user_id === this.options.botUserId)) {
+      this.threads.remember(channel, threadTs);
+      return translated;
+    }
+    if (this.listensToAll(route)) return translated;
+    if (!inThread) return undefined;
+    const status = this.threads.status(channel, threadTs);
+    if (status === "ours") return translated;
+    if (status === "not-ours") return undefined;
+    return { ...translated, uncertainThread: { channel, threadTs } };
   }
 
   private listensToAll(route: string): boolean {

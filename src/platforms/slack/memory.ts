@@ -19,6 +19,10 @@ export class BoundedSet {
     }
   }
 
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
   /** Adds the key; returns false when it was already there (a duplicate). */
   addIfNew(key: string): boolean {
     if (this.entries.has(key)) return false;

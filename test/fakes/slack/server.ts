@@ -6,10 +6,11 @@
 // chat.postMessage / chat.update / chat.delete / chat.postEphemeral (checks the token, `text` or
 // `blocks` present, section text ≤ 3000, ≤ 50 blocks, button labels ≤ 75, known ts for updates),
 // reactions.add / reactions.remove (already_reacted / no_reaction), assistant.threads.setStatus
-// (missing_scope unless granted), file downloads at /files/<id> (Bearer bot token required).
+// (missing_scope unless granted), conversations.replies (the thread from the messages the fake saw:
+// people's messages sent as events, the bot's posts; no pagination), file downloads at /files/<id> (Bearer bot token required).
 // Injected failures: `rateLimitNext(method, seconds)` answers HTTP 429 + Retry-After +
 // `{ok:false,error:"ratelimited"}`; `failNext(method, error)` answers `{ok:false,error}`.
-// Not covered: pagination, conversations.* , users.*, files.upload, Enterprise Grid, real
+// Not covered: pagination, other conversations.* methods, users.*, files.upload, Enterprise Grid, real
 // rate-limit tiers (only what a test injects), message formatting validation beyond lengths.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -120,7 +121,7 @@ export class FakeSlack {
 
   /** Messages the bot posted in a channel (optionally one thread), in order. */
   botMessages(channel: string, threadTs?: string): FakeMessage[] {
-    return this.messages.filter((m) => m.channel === channel && !m.deleted && (threadTs === undefined || m.thread_ts === threadTs));
+    return this.messages.filter((m) => m.user === this.options.botUserId && m.channel === channel && !m.deleted && (threadTs === undefined || m.thread_ts === threadTs));
   }
 
   /** A timestamp like Slack's, unique and increasing. */
@@ -142,6 +143,11 @@ export class FakeSlack {
       event_id: eventId,
       event_time: Math.floor(Date.now() / 1000),
     };
+    // People's messages become part of the channel history (conversations.replies reads it).
+    const { channel, ts, user, thread_ts, text } = event as Record<string, string | undefined>;
+    if (channel && ts && user && !this.messages.some((m) => m.channel === channel && m.ts === ts)) {
+      this.messages.push({ channel, ts, thread_ts, text, user, history: [text ?? ""] });
+    }
     const { envelopeId, acked } = this.socket.deliver("events_api", payload);
     return { envelopeId, eventId, payload, acked };
   }
@@ -261,6 +267,13 @@ export class FakeSlack {
           this.reactions.add(key);
         } else if (!this.reactions.delete(key)) return { ok: false, error: "no_reaction" };
         return { ok: true };
+      }
+      case "conversations.replies": {
+        const thread = this.messages
+          .filter((m) => m.channel === params.channel && !m.deleted && (m.ts === params.ts || m.thread_ts === params.ts))
+          .sort((a, b) => Number(a.ts) - Number(b.ts));
+        if (!thread.some((m) => m.ts === params.ts)) return { ok: false, error: "thread_not_found" };
+        return { ok: true, has_more: false, messages: thread.map(({ channel: _c, history: _h, deleted: _d, ...m }) => ({ type: "message", ...m, ...(m.user === o.botUserId ? { bot_id: "B0BATON" } : {}) })) };
       }
       case "assistant.threads.setStatus":
         if (!o.scopes.includes("assistant:write")) return { ok: false, error: "missing_scope", needed: "assistant:write" };
