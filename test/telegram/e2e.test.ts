@@ -113,6 +113,15 @@ describe("telegram end to end with the demo agent", () => {
     expect(reply.text).toMatch(/you said "read this \[file notes\.txt, 11 bytes\]"$/);
   });
 
+  it("in a group, ignores chatter and answers a mention", async () => {
+    const group = groupChat(-100222);
+    fake.userSends({ chat: group, from: alice, text: "humans talking, not to the bot" });
+    fake.userSends({ chat: group, from: alice, text: "@baton_test_bot what now?" });
+    const reply = await waitFor(() => findSent(-100222, /you said "what now\?"$/), "the answer to the mention", E2E_TIMEOUT_MS);
+    expect(reply.text).toMatch(/^Turn 1 of session/); // the chatter never became a turn
+    expect(fake.sentTo(-100222).filter((m) => /humans talking/.test(m.text))).toEqual([]);
+  });
+
   it("keeps two forum topics apart as two threads", async () => {
     const forum = forumChat(-100444);
     fake.userSends({ chat: forum, from: alice, text: "/status@baton_test_bot", threadId: 3 });
