@@ -51,6 +51,10 @@ describe("Slack adapter: delivery", () => {
     // The core then edits the approval to show the decision; the buttons go away.
     await bed.adapter.edit(route, ref, { kind: "approval", text: "**Run command?** `rm -rf build` — allowed once by <@U0ALICE>" });
     expect(bed.fake.botMessages(CHANNEL, threadTs)[0].blocks!.some((b: any) => b.type === "actions")).toBe(false);
+
+    // And a message can be taken back.
+    await bed.adapter.delete!(route, ref);
+    expect(bed.fake.botMessages(CHANNEL, threadTs)).toHaveLength(0);
   });
 
   test("a 10 KB reply sent as several messages lands in order, each section within Slack's limit", async () => {

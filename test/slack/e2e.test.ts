@@ -64,6 +64,15 @@ describe("slack end to end with the demo agent", () => {
     expect(fake.botMessages(CHANNEL).every((m) => m.thread_ts === mentionTs)).toBe(true);
   });
 
+  test("a stranger is told their id once and never reaches the agent", async () => {
+    fake.event({ type: "message", channel: "D0MALLORY", channel_type: "im", user: STRANGER, text: "let me in", ts: fake.nextTs() });
+    const refusal = await eventually(() => fake.botMessages("D0MALLORY")[0] ?? fake.ephemerals.find((e) => e.user === STRANGER), E2E_TIMEOUT_MS, "the refusal");
+    expect(visibleText(refusal)).toContain("slack:U999");
+    fake.event({ type: "message", channel: "D0MALLORY", channel_type: "im", user: STRANGER, text: "please", ts: fake.nextTs() });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(fake.botMessages("D0MALLORY").some((m) => /Turn \d/.test(visibleText(m)))).toBe(false);
+  });
+
   test("/baton status answers in the DM it was typed in", async () => {
     fake.event({ type: "message", channel: "D0ALICE", channel_type: "im", user: ALICE, text: "hi", ts: fake.nextTs() });
     await eventually(() => find("D0ALICE", /you said "hi"/), E2E_TIMEOUT_MS, "the DM reply");
