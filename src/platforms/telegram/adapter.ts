@@ -3,15 +3,14 @@
 // It never routes: which thread a message belongs to is the core's business.
 import { Api } from "grammy";
 import { autoRetry } from "@grammyjs/auto-retry";
-import type { CallbackQuery, Message, Update, UserFromGetMe } from "grammy/types";
-import { PlatformError, userMessageOf } from "../../bot/errors.js";
-import type { InboundFile, MessageRef, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, StartInfo } from "../contract.js";
+import type { UserFromGetMe } from "grammy/types";
+import { PlatformError } from "../../bot/errors.js";
+import type { MessageRef, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, StartInfo } from "../contract.js";
 import { ChatSendBudget, TELEGRAM_SEND_LIMITS, type SendBudgetLimits } from "./budget.js";
 import type { TelegramAdapterConfig } from "./config.js";
 import { describeError, toPlatformError } from "./errors.js";
-import { downloadAttachment } from "./files.js";
+import { InboundHandler } from "./inbound.js";
 import { TelegramOutbound } from "./outbound.js";
-import { parseMessage, routeOfMessage, telegramUser, type BotIdentity } from "./parse.js";
 import { DEFAULT_POLLER_OPTIONS, UpdatePoller, type PollerOptions } from "./poller.js";
 import { parseTelegramRoute } from "./routes.js";
 import { buildCommandMenu } from "./commands.js";
@@ -22,12 +21,11 @@ export const DEFAULT_API_ROOT = "https://api.telegram.org";
 export const TELEGRAM_MAX_MARKDOWN_CHARS = 3500;
 /** Telegram shows "typing…" for about 5 s; 4 s keeps it on without gaps. */
 export const TYPING_INTERVAL_MS = 4000;
+/** Per Bot API call (a long poll adds its own hold time on top). */
 const REQUEST_TIMEOUT_SECONDS = 30;
 /** Longest retry_after we sit out inside a call; beyond it the call fails as refused. */
 const MAX_RETRY_AFTER_SECONDS = 120;
 const MAX_RETRIES_PER_CALL = 3;
-/** Telegram caps callback answers at 200 characters. */
-const MAX_CALLBACK_ANSWER_CHARS = 200;
 
 /** Knobs the tests turn down (budgets and backoff in seconds make for slow tests); production uses the defaults. */
 export interface TelegramTuning {
@@ -42,15 +40,13 @@ export class TelegramAdapter implements PlatformAdapter {
   private readonly pollApi: Api;
   private readonly apiRoot: string;
   private readonly tuning: TelegramTuning;
-  private readonly listenAllIn: ReadonlySet<string>;
   private budget: ChatSendBudget;
   private outbound: TelegramOutbound;
   private core?: PlatformCore;
   private botInfo?: UserFromGetMe;
   private poller?: UpdatePoller;
   private webhook?: WebhookServer;
-  /** Per chat, the inbound work in arrival order (downloads are slow; order must hold). */
-  private readonly inboundChains = new Map<string, Promise<void>>();
+  private inbound?: InboundHandler;
 
   constructor(
     readonly name: string,
@@ -69,7 +65,6 @@ export class TelegramAdapter implements PlatformAdapter {
       minEditGapMs: config.min_edit_gap_ms,
       dialect: "telegram-html",
     };
-    this.listenAllIn = new Set(config.listen_all_in);
     this.api = new Api(config.token, { apiRoot: this.apiRoot, timeoutSeconds: REQUEST_TIMEOUT_SECONDS });
     // 429: wait retry_after and try again. Network errors are not retried here: the core decides.
     this.api.config.use(autoRetry({ maxRetryAttempts: MAX_RETRIES_PER_CALL, maxDelaySeconds: MAX_RETRY_AFTER_SECONDS, rethrowHttpErrors: true }));
@@ -87,11 +82,23 @@ export class TelegramAdapter implements PlatformAdapter {
       this.outbound = new TelegramOutbound(this.api, this.budget, this.config.token, () => this.core?.log);
     }
     this.botInfo ??= await this.call(() => this.api.getMe(), "check the bot token");
+    this.inbound = new InboundHandler({
+      instance: this.name,
+      api: this.api,
+      apiRoot: this.apiRoot,
+      token: this.config.token,
+      core,
+      bot: { id: this.botInfo.id, username: this.botInfo.username },
+      allowGroups: this.config.allow_groups,
+      listenAllIn: new Set(this.config.listen_all_in),
+      cacheDir: this.env.cacheDir,
+      maxFileBytes: this.config.max_file_bytes,
+    });
     await this.publishCommands(core);
     if (this.config.mode === "webhook") await this.startWebhook();
     else {
       await this.call(() => this.api.deleteWebhook(), "switch from a webhook to polling");
-      this.poller = new UpdatePoller(this.pollApi, this.name, this.config.token, core.log, (update) => this.onUpdate(update), this.tuning.poller);
+      this.poller = new UpdatePoller(this.pollApi, this.name, this.config.token, core.log, (update) => this.inbound?.onUpdate(update), this.tuning.poller);
       this.poller.start();
     }
     const description = `${this.name}: connected as @${this.botInfo.username}`;
@@ -154,7 +161,7 @@ export class TelegramAdapter implements PlatformAdapter {
       listen: settings.listen,
       path: new URL(settings.url).pathname,
       secretToken: settings.secret_token,
-      onUpdate: (update) => this.onUpdate(update),
+      onUpdate: (update) => this.inbound?.onUpdate(update),
     });
     await server.start();
     this.webhook = server;
@@ -169,85 +176,5 @@ export class TelegramAdapter implements PlatformAdapter {
       throw error;
     }
   }
-
-  private onUpdate(update: Update): void {
-    if (update.message) this.enqueueInbound(update.message);
-    else if (update.callback_query) void this.handleCallback(update.callback_query);
-  }
-
-  private enqueueInbound(message: Message): void {
-    const chatKey = String(message.chat.id);
-    const previous = this.inboundChains.get(chatKey) ?? Promise.resolve();
-    const next = previous.then(() => this.handleMessage(message)).catch((error: unknown) => {
-      this.core?.log.error({ detail: describeError(error, this.config.token) }, `${this.name}: an inbound message could not be handled`);
-    });
-    this.inboundChains.set(chatKey, next);
-    void next.finally(() => {
-      if (this.inboundChains.get(chatKey) === next) this.inboundChains.delete(chatKey);
-    });
-  }
-
-  private async handleMessage(message: Message): Promise<void> {
-    const core = this.core;
-    if (!core || !this.botInfo) return;
-    const parsed = parseMessage(message, {
-      instance: this.name,
-      bot: identityOf(this.botInfo),
-      allowGroups: this.config.allow_groups,
-      listenAllIn: this.listenAllIn,
-    });
-    if (parsed.kind === "ignored") {
-      core.log.debug({ chat: message.chat.id, reason: parsed.reason }, `${this.name}: message ignored`);
-      return;
-    }
-    const files: InboundFile[] = [];
-    const notes: string[] = [];
-    for (const attachment of parsed.attachments) {
-      const result = await downloadAttachment(attachment, parsed.message.route, {
-        api: this.api,
-        apiRoot: this.apiRoot,
-        token: this.config.token,
-        cacheDir: this.env.cacheDir,
-        maxFileBytes: this.config.max_file_bytes,
-      });
-      if (result.ok) files.push(result.file);
-      else notes.push(result.note);
-    }
-    const text = [parsed.message.text, ...notes].filter((part) => part.length > 0).join("\n");
-    // Not awaited: the core may hold a message while a turn runs, and `/stop` must not wait behind it.
-    void core.handleMessage({ ...parsed.message, text, files: files.length > 0 ? files : undefined }).catch((error: unknown) => {
-      core.log.error({ detail: describeError(error, this.config.token) }, `${this.name}: the core failed on an inbound message`);
-    });
-  }
-
-  private async handleCallback(query: CallbackQuery): Promise<void> {
-    const core = this.core;
-    if (!core) return;
-    let outcome: { ok: boolean; text: string };
-    const message = query.message;
-    if (!message || query.data === undefined) {
-      outcome = { ok: false, text: "This button no longer works." };
-    } else {
-      try {
-        outcome = await core.handleAction({
-          route: routeOfMessage(this.name, message as Message),
-          user: telegramUser(query.from),
-          actionId: query.data,
-          messageId: String(message.message_id),
-        });
-      } catch (error) {
-        core.log.error({ detail: describeError(error, this.config.token) }, `${this.name}: the core failed on a button press`);
-        outcome = { ok: false, text: userMessageOf(error) };
-      }
-    }
-    try {
-      await this.api.answerCallbackQuery(query.id, { text: outcome.text.slice(0, MAX_CALLBACK_ANSWER_CHARS), show_alert: !outcome.ok });
-    } catch (error) {
-      core.log.warn({ detail: describeError(error, this.config.token) }, `${this.name}: answerCallbackQuery failed`);
-    }
-  }
 }
 
-function identityOf(me: UserFromGetMe): BotIdentity {
-  return { id: me.id, username: me.username };
-}
