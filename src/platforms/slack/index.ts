@@ -14,3 +14,6 @@ export { markdownToMrkdwn } from "./mrkdwn.js";
 export function createSlackAdapter(name: string, config: SlackAdapterConfig, env: PlatformEnv, testOptions?: SlackAdapterTestOptions): SlackAdapter {
   return new SlackAdapter(name, config, env, testOptions);
 }
+// `baton doctor` may import "./doctor.js" directly: it needs no Bolt.
+export { checkSlackCredentials } from "./doctor.js";
+export { REQUIRED_BOT_SCOPES } from "./scopes.js";
