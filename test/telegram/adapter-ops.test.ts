@@ -1,5 +1,6 @@
 // Approvals, files, conflicts, webhooks, pacing and secrets: the adapter against the fake Bot API.
 import { mkdtemp, readFile } from "node:fs/promises";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -149,9 +150,17 @@ describe("409 Conflict", () => {
   });
 });
 
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 describe("webhook mode", () => {
   it("registers the webhook and accepts only updates with the secret token", async () => {
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = await freePort();
     const webhook = { url: "https://bot.example.com/telegram/hook", listen: `127.0.0.1:${port}`, secret_token: "s3cret-value" };
     await started({ mode: "webhook", webhook });
     expect(fake.callsOf("setWebhook")[0].params).toMatchObject({ url: webhook.url, secret_token: "s3cret-value" });
