@@ -114,3 +114,19 @@ describe("DeepSeek Harness", () => {
     expect(text).toBe('{"type":"session","id":"x"}\n{"type":"user/message"}\n');
   });
 });
+
+describe("OpenClaw Gateway", () => {
+  it("lists the same transcript id under two agents, and reports it as ambiguous", async () => {
+    const { openclawFixture } = await import("../fakes/stores/jsonl-stores.js");
+    const f = openclawFixture();
+    const { cpSync } = await import("node:fs");
+    const agents = path.join(f.opts.home!, ".openclaw", "agents");
+    cpSync(path.join(agents, "main"), path.join(agents, "coder"), { recursive: true });
+    const { sessions } = await listSessions({ ...f.opts, runtime: "openclaw" });
+    const copies = sessions.filter((s) => s.id === f.main.id);
+    expect(copies.map((s) => s.extra?.agent).sort()).toEqual(["coder", "main"]);
+    // The copied index still names agent:main:…, which is not qualified for agent "coder".
+    expect(copies.find((s) => s.extra?.agent === "coder")?.native?.ok).toBe(false);
+    await expect(findSession(f.main.id, f.opts)).rejects.toMatchObject({ reason: "ambiguous" });
+  });
+});
