@@ -126,6 +126,14 @@ describe("splitting", () => {
     }
   });
 
+  it("never cuts an emoji in two", () => {
+    const text = "😀".repeat(3000);
+    for (const pieces of [renderForTelegram(text).map((piece) => piece.markdown), splitMarkdown(text, 1001)]) {
+      expect(pieces.join("")).toBe(text);
+      for (const piece of pieces) expect(piece).not.toMatch(/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/);
+    }
+  });
+
   it("splits a single enormous line", () => {
     const pieces = renderForTelegram("x".repeat(10_000));
     expect(pieces.map((piece) => piece.markdown).join("")).toBe("x".repeat(10_000));

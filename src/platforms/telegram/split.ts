@@ -70,10 +70,21 @@ function preferParagraphBreak(lines: Array<{ text: string; fenceAfter?: OpenFenc
 }
 
 function hardWrap(line: string, width: number): string[] {
-  if (line.length <= width) return [line];
   const parts: string[] = [];
-  for (let start = 0; start < line.length; start += width) parts.push(line.slice(start, start + width));
+  let rest = line;
+  while (rest.length > width) {
+    const cut = safeCut(rest, width);
+    parts.push(rest.slice(0, cut));
+    rest = rest.slice(cut);
+  }
+  parts.push(rest);
   return parts;
+}
+
+/** Moves a cut off the middle of a surrogate pair, so an emoji is never split in two. */
+function safeCut(text: string, at: number): number {
+  const code = text.charCodeAt(at);
+  return code >= 0xdc00 && code <= 0xdfff && at > 1 ? at - 1 : at;
 }
 
 
@@ -108,7 +119,7 @@ export function splitPlain(text: string, maxChars = TELEGRAM_MAX_TEXT_CHARS): st
   let rest = text;
   while (rest.length > maxChars) {
     let cut = rest.lastIndexOf("\n", maxChars);
-    if (cut < maxChars / 2) cut = maxChars;
+    if (cut < maxChars / 2) cut = safeCut(rest, maxChars);
     pieces.push(rest.slice(0, cut));
     rest = rest.slice(cut).replace(/^\n/, "");
   }
