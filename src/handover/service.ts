@@ -57,21 +57,23 @@ export class HandoverService implements HandoverApi, HandoverTools {
       await audit("invalid");
       throw new PickupError(INVALID_CODE_TEXT);
     }
+    let attached;
     try {
-      const attached = await attachExternalSession(this.core, payload, route);
-      await audit("attached", { session: attached.session, thread: attached.thread.id, detail: attached.created ? "new thread" : "reused thread" });
-      const lines = [`Picked up ${this.core.agents.displayName(payload.agent)} session \`${attached.session.slice(0, 8)}\` in \`${attached.thread.workspace}\`. Send a message to continue.`];
-      const terminal = this.liveTerminal(payload);
-      if (terminal) {
-        lines.push(`⚠️ This session is still open in a terminal (\`baton launch ${terminal.agent}\`, pid ${terminal.pid}). If you write in both places at once, the conversation forks; close the terminal or leave it idle.`);
-      }
-      const others = [...attached.thread.routes].filter((r) => r !== route);
-      if (others.length > 0) lines.push(`Also attached: ${others.map((r) => `\`${r}\``).join(", ")} — they see this thread's output too.`);
-      await ctx.reply(lines.join("\n"));
+      attached = await attachExternalSession(this.core, payload, route);
     } catch (error) {
       await audit("failed", { session: payload.session, detail: userMessageOf(error) });
       throw error;
     }
+    await audit("attached", { session: attached.session, thread: attached.thread.id, detail: attached.created ? "new thread" : "reused thread" });
+    const lines = [`Picked up ${this.core.agents.displayName(payload.agent)} session \`${attached.session.slice(0, 8)}\` in \`${attached.thread.workspace}\`. Send a message to continue.`];
+    const terminal = this.liveTerminal(payload);
+    if (terminal) {
+      lines.push(`⚠️ This session is still open in a terminal (\`baton launch ${terminal.agent}\`, pid ${terminal.pid}). If you write in both places at once, the conversation forks; close the terminal or leave it idle.`);
+    }
+    const others = [...attached.thread.routes].filter((r) => r !== route);
+    if (others.length > 0) lines.push(`Also attached: ${others.map((r) => `\`${r}\``).join(", ")} — they see this thread's output too.`);
+    if (attached.left) lines.push(`This chat left thread \`${attached.left}\`; it stays open (\`/session --switch\` returns to it).`);
+    await ctx.reply(lines.join("\n"));
   }
 
   async getSessionId(args: GetSessionIdArgs): Promise<ToolReply> {

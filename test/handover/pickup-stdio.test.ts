@@ -48,8 +48,11 @@ describe("terminal → chat handover through `baton mcp`", () => {
     const code = codeIn(prepared.text);
 
     const route = platform.route("phone");
+    const earlier = await baton!.daemon.core.registry.create({ workspace: root, agent: "demo" }, route);
     await platform.say(route, `/pickup ${code.toLowerCase()}`);
-    await platform.waitFor(route, new RegExp(`Picked up Baton demo agent session \`${session.slice(0, 8)}\` in \`${root}\`\\. Send a message to continue\\.`));
+    const notice = await platform.waitFor(route, new RegExp(`Picked up Baton demo agent session \`${session.slice(0, 8)}\` in \`${root}\`\\. Send a message to continue\\.`));
+    expect(notice.text).toContain(`This chat left thread \`${earlier.id}\`; it stays open`);
+    expect(baton!.daemon.core.registry.get(earlier.id)?.open).toBe(true);
     expect(baton!.daemon.core.registry.threadForRoute(route)?.session).toBe(session);
 
     await platform.say(route, "recall");
