@@ -130,3 +130,28 @@ describe("OpenClaw Gateway", () => {
     await expect(findSession(f.main.id, f.opts)).rejects.toMatchObject({ reason: "ambiguous" });
   });
 });
+
+describe("transcript rules", () => {
+  it("Gemini: a repeated message id replaces the earlier one, and a rewind drops what follows", async () => {
+    const { geminiFixture } = await import("../fakes/stores/jsonl-stores.js");
+    const f = geminiFixture();
+    const { path: brief } = await writeBrief({ ...f.opts, runtime: "gemini", sessionId: f.main.id, outputDir: path.join(f.root, "out") });
+    const text = readFileSync(brief, "utf8");
+    expect(text).toContain("Fixed the login check.");
+    expect(text).not.toMatch(/\ndraft\n/);
+    expect(text).not.toContain("this prompt was rewound");
+  });
+
+  it("Codex: a thread resumed into a second rollout is listed once, and commands keep their exit codes", async () => {
+    const { codexFixture } = await import("../fakes/stores/jsonl-stores.js");
+    const f = codexFixture();
+    const { sessions } = await listSessions({ ...f.opts, runtime: "codex" });
+    expect(sessions.filter((s) => s.id === f.main.id)).toHaveLength(1);
+    expect(sessions.find((s) => s.id === f.main.id)?.file).toMatch(/2026-11-20T10-00-00/);
+    const { path: brief } = await writeBrief({ ...f.opts, runtime: "codex", sessionId: f.main.id, outputDir: path.join(f.root, "out") });
+    const text = readFileSync(brief, "utf8");
+    expect(text).toContain("**Command** (exit 1)");
+    expect(text).toContain("src/login.ts");
+    expect(text).not.toContain("environment_context");
+  });
+});
