@@ -201,6 +201,16 @@ describe("pacing and errors", () => {
     expect(`${(failure as Error).message} ${(failure as PlatformError).userMessage}`).not.toContain(fake.token.split(":")[1]);
   });
 
+  it("reports a refusal to send (bot blocked) as refused, without retrying as plain text", async () => {
+    const { adapter } = await started();
+    fake.failNext("sendMessage", { error_code: 403, description: "Forbidden: bot was blocked by the user" });
+    const failure = await adapter.send("telegram:111", { text: "hello" }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(PlatformError);
+    expect(failure).toMatchObject({ reason: "refused" });
+    expect((failure as PlatformError).userMessage).toContain("403");
+    expect(fake.callsOf("sendMessage")).toHaveLength(1);
+  });
+
   it("rejects a bad token as refused", async () => {
     const { adapter } = await makeAdapter(fake, { token: "123:wrong" });
     await expect(adapter.start(core)).rejects.toMatchObject({ reason: "refused" });
