@@ -155,3 +155,21 @@ describe("transcript rules", () => {
     expect(text).not.toContain("environment_context");
   });
 });
+
+describe("list --json", () => {
+  it("carries no unredacted prompt text in any field", async () => {
+    const { clineFixture } = await import("../fakes/stores/other-stores.js");
+    const { PLANTED_SECRET } = await import("../fakes/stores/common.js");
+    const { writeJson } = await import("../fakes/stores/common.js");
+    const f = clineFixture();
+    const historyFile = path.join(f.opts.home!, ".cline", "data", "state", "taskHistory.json");
+    const history = JSON.parse(readFileSync(historyFile, "utf8")) as Array<Record<string, unknown>>;
+    history.push({ id: "1761000000000", ts: Date.parse(T_OLD), task: `old task with ${PLANTED_SECRET}`, cwdOnTaskInitialization: f.other.cwd });
+    writeJson(historyFile, history);
+    const { sessions } = await listSessions({ ...f.opts, runtime: "cline" });
+    expect(JSON.stringify(sessions)).not.toContain(PLANTED_SECRET);
+    const { path: brief } = await writeBrief({ ...f.opts, runtime: "cline", sessionId: "1761000000000", outputDir: path.join(f.root, "out") });
+    const text = readFileSync(brief, "utf8");
+    expect(text).toContain("old task with [REDACTED]");
+  });
+});

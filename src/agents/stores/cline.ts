@@ -124,7 +124,8 @@ async function listTasks(ctx: ReaderContext): Promise<StoredSession[]> {
       file: path.join(ctx.dir, "state", "taskHistory.json"),
       counts: { prompts: h.task ? 1 : 0, replies: 0, tools: 0, approximate: true },
       native: { ok: false, reason: "it is known only from Cline's older task history, which the CLI cannot reopen" },
-      extra: { store: "history", task: h.task ?? "" },
+      // The task text is not kept here: `list --json` prints `extra`, and only briefs are redacted step by step.
+      extra: { store: "history", data: ctx.dir },
     });
   }
   return out;
@@ -137,7 +138,8 @@ export const clineReader: StoreReader = {
   list: listTasks,
   async readSteps(session, _ctx, emit) {
     if (session.extra?.store === "history") {
-      if (session.extra.task) emit({ kind: "prompt", text: clip(session.extra.task) });
+      const task = (await readHistory(session.extra.data)).get(session.id)?.task;
+      if (task) emit({ kind: "prompt", text: clip(task) });
       return;
     }
     const messages = arr(JSON.parse(await fs.readFile(session.file, "utf8")));
