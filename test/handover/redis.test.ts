@@ -40,8 +40,12 @@ beforeAll(async () => {
   url = `redis://127.0.0.1:${port}/15`;
 });
 
-afterAll(() => {
-  server?.kill();
+afterAll(async () => {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server!.once("exit", resolve));
+    server.kill();
+    await exited;
+  }
   removeTempDirs();
 });
 
