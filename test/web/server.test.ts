@@ -1,7 +1,7 @@
 // The web chat's door: the token, the cookie it is traded for, 401 for everyone else (HTTP and
 // WebSocket), foreign origins refused, and a page small enough to load at once.
 import { afterEach, describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -124,6 +124,12 @@ describe("web chat access", () => {
     await waitFor((e) => e.type === "message" && e.message.role === "agent" && /you said &quot;over the socket&quot;/.test(e.message.html));
     const summary = await waitFor((e) => e.type === "conversation" && e.conversation.info !== undefined);
     expect(summary.type === "conversation" && summary.conversation).toMatchObject({ id: "conv-123456", title: "over the socket", info: { agent: "demo", open: true } });
+    // Forgetting drops the conversation from every browser's list and from disk.
+    const historyFile = join(web.baton.dataDir, "web", "web", "conv-123456.jsonl");
+    expect(existsSync(historyFile)).toBe(true);
+    socket.send(JSON.stringify({ type: "forget", conversation: "conv-123456" }));
+    await waitFor((e) => e.type === "forgotten" && e.conversation === "conv-123456");
+    expect(existsSync(historyFile)).toBe(false);
     socket.send(JSON.stringify({ type: "send", conversation: "../../etc", text: "x" }));
     await waitFor((e) => e.type === "error" && /did not understand/.test(e.text));
     socket.close();
