@@ -1,8 +1,10 @@
 // Pi (pi-mono coding agent): `${PI_CODING_AGENT_DIR:-~/.pi/agent}/sessions/--<cwd>--/<time>_<uuid>.jsonl`.
 // Line 1 is `{type: "session", id, cwd, timestamp, parentSession?}`; entries `{type: "message",
 // message: {role: user | assistant | toolResult | bashExecution, …}}`, `session_info {name}`.
-// Prime Agent writes the same format under `~/.prime/agent` (`sessions` and, for subagents,
-// `session-artifacts/<parent session id>/…`). Both CLIs reopen by session file, not id.
+// Prime Agent is built from the same pi-coding-agent code (config dir `.prime/agent`, variables
+// prefixed PRIME_AGENT_), so it writes the same format under `~/.prime/agent/sessions`; subagent
+// transcripts sit under `session-artifacts/<parent session id>/…` (that layout is assumed).
+// Both CLIs reopen by session file, not id.
 
 import path from "node:path";
 import type { SessionStep, StoreReader, StoredSession } from "./types.js";
@@ -64,7 +66,8 @@ function piSession(runtime: string, label: string, file: string, summary: Awaite
 export const piReader: StoreReader = {
   runtime: "pi",
   label: "Pi",
-  defaultDir: (env, home) => path.join(env.PI_CODING_AGENT_DIR || path.join(home, ".pi", "agent"), "sessions"),
+  // PI_SESSION_DIR (and its legacy name) moves only the sessions, as in pi-coding-agent's config.
+  defaultDir: (env, home) => env.PI_SESSION_DIR || env.PI_CODING_AGENT_SESSION_DIR || path.join(env.PI_CODING_AGENT_DIR || path.join(home, ".pi", "agent"), "sessions"),
   async list(ctx) {
     const files = await findFiles(ctx.dir, (n) => n.endsWith(".jsonl"), 1);
     return mapLimit(files, LIST_CONCURRENCY, async (f) => piSession("pi", "Pi", f, await summarizeJsonl(f, piInterpret)), (f, e) => ctx.warn(`Pi: cannot read ${f}: ${(e as Error).message}`));
