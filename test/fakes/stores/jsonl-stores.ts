@@ -99,7 +99,7 @@ function piLikeFixture(runtime: "pi" | "prime"): StoreFixture {
   writeJsonl(path.join(sessions, `--${b.cwdB.replace(/\//g, "-")}--`, `2026-11-10T09-00-00-000Z_${other}.jsonl`), piLines(other, b.cwdB, T_OLD, PROMPT_OTHER));
   let extra: Partial<StoreFixture> = { nativeArgs: ["--session", mainFile] };
   if (runtime === "prime") {
-    writeJsonl(path.join(agentDir, "session-artifacts", main, `worker_${sub}.jsonl`), piLines(sub, b.cwdA, T_SUB, "Search for login handlers"));
+    writeJsonl(path.join(agentDir, "session-artifacts", main, `sub-${sub.slice(0, 8)}`, "transcript.jsonl"), piLines(sub, b.cwdA, T_SUB, "Search for login handlers"));
     extra = { ...extra, nativeArgs: ["--resume", mainFile], subagent: { id: sub, parent: main } };
   }
   return fixture(b, runtime, { id: main, title: "Login bug hunt" }, { id: other }, extra);
