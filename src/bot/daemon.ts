@@ -58,14 +58,6 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   }
   core.handover = handover.service;
   const adapters: PlatformAdapter[] = [];
-  const env = { dataDir, cacheDir: join(dataDir, "cache") };
-  for (const p of loaded.platforms) {
-    const factory = await PLATFORM_KINDS[p.kind].load();
-    adapters.push(await factory(p.name, p.config, env));
-  }
-  adapters.push(...(options.extraAdapters ?? []));
-  for (const adapter of adapters) core.addAdapter(adapter);
-
   const running: PlatformAdapter[] = [];
   const stop = async () => {
     await core.shutdown();
@@ -74,6 +66,13 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     await store.close();
   };
   try {
+    const env = { dataDir, cacheDir: join(dataDir, "cache") };
+    for (const p of loaded.platforms) {
+      const factory = await PLATFORM_KINDS[p.kind].load();
+      adapters.push(await factory(p.name, p.config, env));
+    }
+    adapters.push(...(options.extraAdapters ?? []));
+    for (const adapter of adapters) core.addAdapter(adapter);
     for (const adapter of adapters) {
       const info = await adapter.start(core);
       running.push(adapter);
@@ -81,6 +80,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       options.onPlatformStarted?.({ ...info, name: adapter.name });
     }
   } catch (error) {
+    // Whatever started (handover, platforms) is stopped again: a failed start leaves nothing running.
     await stop();
     throw error;
   }
