@@ -4,7 +4,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { timingSafeEqual } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { ConfigError } from "../../bot/errors.js";
 import type { Logger } from "../../bot/log.js";
 import { newHandoverMcpServer, type ToolCall } from "./tools.js";
@@ -45,7 +44,8 @@ export async function startMcpHttp(options: { listen: string; token: string; cal
     }
     // Stateless: no server-initiated streams (GET) and no sessions to delete.
     if (req.method !== "POST") return void res.writeHead(405, { allow: "POST", "content-type": "text/plain" }).end("POST only\n");
-    const mcp = newHandoverMcpServer(options.call, options.version);
+    const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js");
+    const mcp = await newHandoverMcpServer(options.call, options.version);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on("close", () => {
       void transport.close();

@@ -55,7 +55,7 @@ export async function runMcpStdio(ctx: ForwarderContext): Promise<void> {
   if (process.stdin.isTTY) {
     process.stderr.write("baton mcp speaks MCP on stdio for agent CLIs; register it with `baton setup <agent>` or use `baton launch <agent>`. Ctrl-D ends it.\n");
   }
-  const server = newHandoverMcpServer(forwardingToolCall(ctx), ctx.version);
+  const server = await newHandoverMcpServer(forwardingToolCall(ctx), ctx.version);
   const transport = new StdioServerTransport();
   await server.connect(transport);
   const closed = new Promise<void>((resolve) => (server.server.onclose = resolve));

@@ -1,6 +1,6 @@
 // The handover MCP tools: names, schemas and descriptions in one place, served by the daemon
 // (Streamable HTTP) and by `baton mcp` (stdio, forwarding to the daemon) alike.
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { userMessageOf } from "../../bot/errors.js";
@@ -54,7 +54,9 @@ export type ToolName = (typeof TOOL_NAMES)[number];
 /** How a server answers a tool call: the daemon runs it, `baton mcp` forwards it. */
 export type ToolCall = (name: ToolName, args: Record<string, unknown>) => Promise<CallToolResult>;
 
-export function newHandoverMcpServer(call: ToolCall, version: string): McpServer {
+/** The MCP SDK loads on the first MCP request, not with the daemon: most daemons never get one. */
+export async function newHandoverMcpServer(call: ToolCall, version: string): Promise<McpServer> {
+  const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
   const server = new McpServer({ name: "baton", version });
   server.registerTool(
     "get_session_id",
