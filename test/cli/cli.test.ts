@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -70,5 +70,31 @@ describe("the baton command line", () => {
     expect(report.ok).toBe(true);
     expect(report.checks.find((c) => c.area === "data dir")?.status).toBe("ok");
     expect(json.status).toBe(0);
+  });
+
+  it("loads the SDKs of enabled platforms only, and no agent or MCP SDK until they are used", async () => {
+    const dir = tempDir();
+    const config = join(dir, "baton.yaml");
+    const log = join(dir, "imports.log");
+    writeFileSync(config, "agents:\n  default: demo\nplatforms:\n  web:\n    listen: 127.0.0.1:0\n");
+    const child = spawn(process.execPath, ["--import", join(process.cwd(), "test/support/record-imports.mjs"), BATON, "start", "--config", config, "--data-dir", join(dir, "data")], {
+      stdio: ["ignore", "pipe", "ignore"],
+      env: { ...process.env, BATON_IMPORT_LOG: log },
+    });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+    const deadline = Date.now() + 20_000;
+    while (!out.includes("Baton ready")) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no ready line:\n${out}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    child.kill("SIGTERM");
+    await new Promise((r) => child.once("exit", r));
+    const loaded = readFileSync(log, "utf8");
+    expect(loaded).toContain("/dist/platforms/web/");
+    expect(loaded).toContain("/node_modules/hono/");
+    for (const absent of ["/node_modules/grammy/", "/node_modules/@slack/bolt/", "/node_modules/@agentclientprotocol/", "/node_modules/@modelcontextprotocol/", "/node_modules/sql.js/"]) {
+      expect(loaded, absent).not.toContain(absent);
+    }
   });
 });

@@ -1,0 +1,11 @@
+import { appendFileSync } from "node:fs";
+
+let file;
+export async function initialize(data) {
+  file = data.file;
+}
+export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  if (file) appendFileSync(file, `${resolved.url}\n`);
+  return resolved;
+}
