@@ -173,3 +173,16 @@ describe("list --json", () => {
     expect(text).toContain("old task with [REDACTED]");
   });
 });
+
+describe("fx", () => {
+  it("reads turns with their command exit codes, base64 outputs and touched files", async () => {
+    const { fxFixture } = await import("../fakes/stores/other-stores.js");
+    const f = fxFixture();
+    const { path: brief } = await writeBrief({ ...f.opts, runtime: "fx", sessionId: f.main.id, outputDir: path.join(f.root, "out") });
+    const text = readFileSync(brief, "utf8");
+    expect(text).toContain("**Command** (exit 1)");
+    expect(text).toContain("run_command: 1 failed");
+    expect(text).toContain("edit src/login.ts");
+    expect(text).toContain("Fixed the login check.");
+  });
+});

@@ -1,9 +1,8 @@
-// Grok Build and fx. No public source or documentation of these stores' file
-// format could be found (see docs/session-stores.md), so these readers are PROVISIONAL: they use
-// the locations and rules handoff-cli.txt states (Grok's `summary.json` with `session_kind`, fx's
-// first-prompt titles and bound workspace) and read the common
-// shapes agent transcripts use (JSONL of `{role|type, content|message}`). A store that does not
-// match yields no sessions and a warning, never a guess presented as fact.
+// Grok Build. No public source or documentation of its store's file format could be found (see
+// docs/session-stores.md), so this reader is PROVISIONAL: it uses the location and rule
+// handoff-cli.txt states (`summary.json` with a subagent `session_kind`) and reads the common shapes
+// agent transcripts use (JSONL of `{role|type, content|message}`). A store that does not match
+// yields no sessions and a warning, never a guess presented as fact.
 
 import path from "node:path";
 import type { SessionStep, StoreReader, StoredSession } from "./types.js";
@@ -129,11 +128,4 @@ export const grokReader = provisionalReader({
   defaultDir: (_env, home) => path.join(home, ".grok", "sessions"),
   sessionsDir: (dir) => dir,
   subagentNotNative: "Grok Build cannot reopen a subagent's child session",
-});
-
-export const fxReader = provisionalReader({
-  runtime: "fx",
-  label: "fx",
-  defaultDir: (_env, home) => path.join(home, ".fx", "sessions"),
-  sessionsDir: (dir) => dir,
 });

@@ -14,7 +14,8 @@ import { openclawReader } from "./openclaw.js";
 import { opencodeReader } from "./opencode.js";
 import { piReader, primeReader } from "./pi.js";
 import { dshReader } from "./dsh.js";
-import { fxReader, grokReader } from "./provisional.js";
+import { fxReader } from "./fx.js";
+import { grokReader } from "./provisional.js";
 
 export const READERS: StoreReader[] = [
   claudeReader,

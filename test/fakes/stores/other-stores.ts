@@ -120,9 +120,9 @@ export function clineFixture(): StoreFixture {
 }
 
 /** The provisional layout: `<root>/<id>/summary.json` + `<id>/messages.jsonl`, or `<root>/<id>.jsonl`. */
-function provisionalFixture(runtime: "grok" | "dsh" | "fx"): StoreFixture {
+function provisionalFixture(runtime: "grok"): StoreFixture {
   const b = makeBase(runtime);
-  const root = runtime === "grok" ? path.join(b.home, ".grok", "sessions") : runtime === "dsh" ? path.join(b.home, ".dsh", "sessions") : path.join(b.home, ".fx", "sessions");
+  const root = path.join(b.home, ".grok", "sessions");
   const [main, other, sub] = [uuid(1), uuid(2), uuid(3)];
   const lines = (id: string, cwd: string, at: string, prompt: string) => [
     { type: "session", session_id: id, cwd, timestamp: at },
@@ -130,15 +130,13 @@ function provisionalFixture(runtime: "grok" | "dsh" | "fx"): StoreFixture {
     { role: "assistant", content: [{ type: "tool_use", name: "bash", input: { command: "npm test" } }], timestamp: at },
     { role: "assistant", content: "Fixed the login check.", timestamp: T_MAIN_LATER },
   ];
-  const title = runtime === "fx" ? undefined : "Login bug hunt";
+  const title = "Login bug hunt";
   writeJson(path.join(root, main, "summary.json"), { id: main, ...(title ? { title } : {}), cwd: b.cwdA, session_kind: "interactive", updated_at: T_MAIN_LATER });
   writeJsonl(path.join(root, main, "messages.jsonl"), lines(main, b.cwdA, T_MAIN, PROMPT_MAIN), { torn: true });
   writeJsonl(path.join(root, `${other}.jsonl`), lines(other, b.cwdB, T_OLD, PROMPT_OTHER).slice(0, 2));
   writeJson(path.join(root, sub, "summary.json"), { id: sub, cwd: b.cwdA, session_kind: "subagent", parent_session_id: main });
   writeJsonl(path.join(root, sub, "messages.jsonl"), lines(sub, b.cwdA, T_SUB, "Search for login handlers"));
-  const mainTitle = title ?? MAIN_PROMPT_TITLE;
-  const native = runtime === "grok" ? ["--permission-mode", "default", "--resume", main] : runtime === "fx" ? ["--resume", main] : undefined;
-  return fixture(b, runtime, mainTitle, { main, other }, { subagent: { id: sub, parent: main }, ...(native ? { nativeArgs: native } : {}) });
+  return fixture(b, runtime, title, { main, other }, { subagent: { id: sub, parent: main }, nativeArgs: ["--permission-mode", "default", "--resume", main] });
 }
 
 export const grokFixture = (): StoreFixture => provisionalFixture("grok");
@@ -163,6 +161,37 @@ export function dshFixture(): StoreFixture {
   writeJsonl(path.join(root, key(b.cwdA), fork, "session.jsonl"), lines(fork, b.cwdA, "2026-11-15T09:00:00.000Z", "a forked try", { parentSessionId: main, forkedFrom: main }));
   return fixture(b, "dsh", MAIN_PROMPT_TITLE, { main, other }, { subagent: { id: sub, parent: main } });
 }
-export const fxFixture = (): StoreFixture => provisionalFixture("fx");
+/** fx: `<id>/events.jsonl` envelopes plus the `session.json` manifest. */
+export function fxFixture(): StoreFixture {
+  const b = makeBase("fx");
+  const root = path.join(b.home, ".fx", "sessions");
+  const [main, other] = ["fx-main-0001", "fx-other-0002"];
+  const frame = (seq: number, at: string, kind: string, payload: unknown) => ({ schema_version: 1, log_generation: "g1", seq, event_id: `e${seq}`, timestamp_ms: ms(at), kind, payload });
+  const turn = (prompt: string, at: string, seq: number) =>
+    frame(seq, at, "history_turn_committed", {
+      conversation_language: "en",
+      total_input_tokens: 10,
+      total_output_tokens: 5,
+      work_id: "w",
+      turn: {
+        kind: "assistant",
+        user: { text: prompt, images: [] },
+        assistant: "Fixed the login check.",
+        execution: {
+          schema_version: 1,
+          tool_steps: [{ assistant: null, tool_calls: [{ id: "c1", name: "run_command", arguments_json: JSON.stringify({ command: "npm test" }), provider_result: null }], tool_results: [{ tool_call_id: "c1", tool_name: "run_command", status: "failure", output: { encoding: "base64", data: Buffer.from("1 failed").toString("base64") }, command_process_presentation: { kind: "exit_code", value: 1 } }] }],
+          files: [{ path: "src/login.ts", tool_call_id: "c2", tool_name: "edit_file", action: "edit", status: "success" }],
+          turn_summary: null,
+        },
+      },
+    });
+  const session = (id: string, cwd: string, at: string, prompt: string, later: string) => {
+    writeJsonl(path.join(root, id, "events.jsonl"), [frame(1, at, "session_started", { id, created_at_ms: ms(at), origin_workspace_root: cwd, workspace_root: cwd, conversation_language: "en" }), turn(prompt, later, 2)], { torn: id === main });
+    writeJson(path.join(root, id, "session.json"), { schema_version: 3, storage_format: "jsonl", id, created_at_ms: ms(at), updated_at_ms: ms(later), origin_workspace_root: cwd, workspace_root: cwd, history_len: 1 });
+  };
+  session(main, b.cwdA, T_MAIN, PROMPT_MAIN, T_MAIN_LATER);
+  session(other, b.cwdB, T_OLD, PROMPT_OTHER, T_OLD);
+  return fixture(b, "fx", MAIN_PROMPT_TITLE, { main, other }, { nativeArgs: ["--resume", main] });
+}
 
 export { T_SUB, uuid };
