@@ -63,10 +63,11 @@ export class WebAdapter implements PlatformAdapter {
     const history = new ConversationHistory(join(this.env.dataDir, "web", this.name), core.log);
     history.load();
     const hub = new SocketHub((client, event) => this.onClientEvent(client, event), core.log);
-    const assets = new PageAssets();
-    this.server = await startWebServer({ listen, auth: new WebAuth(token), hub, assets, log: core.log });
+    // Ready before the first browser can connect.
     this.history = history;
     this.hub = hub;
+    if (!isLoopback(listen.host)) core.log.warn({ host: listen.host }, "web chat listens beyond loopback over plain HTTP: the token crosses the network in clear text; prefer an SSH tunnel or a TLS proxy");
+    this.server = await startWebServer({ listen, auth: new WebAuth(token), hub, assets: new PageAssets(), log: core.log });
     this.refreshTimer = setInterval(() => this.refreshSummaries(), SUMMARY_REFRESH_MS);
     this.refreshTimer.unref();
     const shownHost = listen.host === "0.0.0.0" || listen.host === "::" ? "127.0.0.1" : listen.host.includes(":") ? `[${listen.host}]` : listen.host;
@@ -212,6 +213,10 @@ export class WebAdapter implements PlatformAdapter {
 
 function toWire(message: StoredMessage): WireMessage {
   return { id: message.id, role: message.role, kind: message.kind, html: renderMessageHtml(message.text, message.kind, message.format), buttons: message.buttons, at: message.at };
+}
+
+function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127\./.test(host);
 }
 
 function oneLine(text: string): string {
