@@ -205,6 +205,16 @@ describe("telegram adapter: output", () => {
     expect(fake.callsOf("deleteMessage")).toHaveLength(2);
   });
 
+  it("does not duplicate continuation messages when edits of a growing message overlap", async () => {
+    await startAdapter();
+    const text = (lines: number) => Array.from({ length: lines }, (_, i) => `line ${i} ${"y".repeat(90)}`).join("\n");
+    const ref = await adapter.send("telegram:111", { text: text(1) });
+    await Promise.all([60, 70, 80, 90].map((lines) => adapter.edit("telegram:111", ref, { text: text(lines) })));
+    const sent = fake.sentTo(111);
+    expect(sent.map((m) => m.text).join("\n")).toBe(text(90));
+    expect(sent.length).toBe(3);
+  });
+
   it("sends progress silently and answers with a notification", async () => {
     await startAdapter();
     await adapter.send("telegram:111", { text: "🔧 Run npm test", kind: "tool" });

@@ -49,15 +49,6 @@ describe("ChatSendBudget", () => {
     expect(Math.max(...times)).toBeGreaterThanOrEqual(2000);
   });
 
-  it("collapses waiting edits of one message into the newest, answering every caller", async () => {
-    const first = budget.schedule("111", false, record("111", "send"));
-    const edits = [1, 2, 3, 4].map((i) => budget.schedule("111", false, record("111", `edit ${i}`), "edit:5"));
-    await vi.advanceTimersByTimeAsync(3000);
-    expect(await first).toBe("send");
-    expect(await Promise.all(edits)).toEqual(["edit 4", "edit 4", "edit 4", "edit 4"]);
-    expect(calls.map((call) => call.label)).toEqual(["send", "edit 4"]);
-  });
-
   it("counts the gap from the end of a slow call", async () => {
     const slow = async () => {
       await new Promise((resolve) => setTimeout(resolve, 700));

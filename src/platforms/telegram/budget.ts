@@ -1,9 +1,8 @@
 // A send budget per chat, so a busy group never hits Telegram's flood limits (about one message a
 // second per chat, 20 a minute in a group, 30 a second for the whole bot; edits count). Calls for
-// one chat run one at a time in order, spaced out; an edit of a message that is still waiting in
-// the queue replaces the waiting one (streaming only needs the newest text), so a slow group gets
-// fewer edits instead of a growing backlog. A 429 that slips through is still honoured by
-// auto-retry inside the call.
+// one chat run one at a time in order, spaced out. (Edits that pile up for one message collapse
+// before they get here: latest-wins.ts.) A 429 that slips through is still honoured by auto-retry
+// inside the call.
 import { PlatformError } from "../../bot/errors.js";
 
 export interface SendBudgetLimits {
@@ -22,9 +21,9 @@ const ONE_SECOND_MS = 1000;
 const IDLE_SWEEP_THRESHOLD = 1000;
 
 interface Job {
-  coalesceKey?: string;
   task: () => Promise<unknown>;
-  waiters: Array<{ resolve(value: unknown): void; reject(error: unknown): void }>;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
 }
 
 interface ChatQueue {
@@ -42,29 +41,14 @@ export class ChatSendBudget {
 
   constructor(private readonly limits: SendBudgetLimits = TELEGRAM_SEND_LIMITS) {}
 
-  /**
-   * Runs `task` when the chat's budget allows, after the calls queued before it. Jobs with the same
-   * `coalesceKey` that have not started yet collapse into the newest one; every caller gets its result.
-   */
-  schedule<T>(chatKey: string, isGroup: boolean, task: () => Promise<T>, coalesceKey?: string): Promise<T> {
+  /** Runs `task` when the chat's budget allows, after the calls queued before it. */
+  schedule<T>(chatKey: string, isGroup: boolean, task: () => Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(stoppedError());
     const queue = this.queueOf(chatKey);
     return new Promise<T>((resolve, reject) => {
-      const waiter = { resolve: resolve as (value: unknown) => void, reject };
-      const pending = coalesceKey === undefined ? undefined : queue.jobs.find((job) => job.coalesceKey === coalesceKey);
-      if (pending) {
-        pending.task = task;
-        pending.waiters.push(waiter);
-      } else {
-        queue.jobs.push({ coalesceKey, task, waiters: [waiter] });
-      }
+      queue.jobs.push({ task, resolve: resolve as (value: unknown) => void, reject });
       if (!queue.running) void this.drain(queue, isGroup);
     });
-  }
-
-  /** How many calls wait for a chat (0 when idle); typing indicators skip a backed-up chat. */
-  backlog(chatKey: string): number {
-    return this.chats.get(chatKey)?.jobs.length ?? 0;
   }
 
   isClosed(): boolean {
@@ -77,7 +61,7 @@ export class ChatSendBudget {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     for (const queue of this.chats.values()) {
-      for (const job of queue.jobs.splice(0)) for (const waiter of job.waiters) waiter.reject(stoppedError());
+      for (const job of queue.jobs.splice(0)) job.reject(stoppedError());
     }
     this.chats.clear();
   }
@@ -112,10 +96,9 @@ export class ChatSendBudget {
         queue.recentCalls.push(now);
         this.globalCalls.push(now);
         try {
-          const result = await job.task();
-          for (const waiter of job.waiters) waiter.resolve(result);
+          job.resolve(await job.task());
         } catch (error) {
-          for (const waiter of job.waiters) waiter.reject(error);
+          job.reject(error);
         } finally {
           // The gap runs from the end of a call: then the next one reaches Telegram at least a gap
           // after this one did, whatever the network delays.

@@ -1,17 +1,21 @@
 // Sending and editing: markdown → Telegram HTML, split to the limit, paced by the chat's send
 // budget, resent as plain text when Telegram rejects the entities. A message whose text outgrows
 // one Telegram message while it streams keeps "continuation" messages, edited along with it.
+// Edits of one message never overlap; those that pile up collapse into the newest (latest-wins.ts).
 import type { Api } from "grammy";
 import type { InlineKeyboardMarkup } from "grammy/types";
 import { PlatformError } from "../../bot/errors.js";
 import type { Button, MessageRef, OutboundMessage, PlatformLogger } from "../contract.js";
 import type { ChatSendBudget } from "./budget.js";
 import { isEntityParseError, isNotModifiedError, toPlatformError } from "./errors.js";
+import { LatestWins } from "./latest-wins.js";
 import { isGroupChatId, type TelegramRoute } from "./routes.js";
 import { renderForTelegram, splitPlain, type RenderedPiece } from "./split.js";
 
 /** Telegram's cap on callback_data. */
 const MAX_CALLBACK_DATA_BYTES = 64;
+type MessageChange = { message: OutboundMessage; markup: InlineKeyboardMarkup | undefined } | "delete";
+
 const MAX_REMEMBERED_CONTINUATIONS = 1000;
 const QUIET_KINDS: ReadonlySet<string> = new Set(["tool", "thought", "plan", "notice"]);
 /** Telegram refuses an empty message; an empty block still needs a visible placeholder. */
@@ -20,6 +24,8 @@ const EMPTY_TEXT_PLACEHOLDER = "…";
 export class TelegramOutbound {
   /** `<chat>:<message id>` → ids of the messages that carry the rest of its text. */
   private readonly continuations = new Map<string, number[]>();
+  /** Edits and deletes of one message, applied one at a time, newest first. */
+  private readonly changes = new LatestWins<MessageChange>();
 
   constructor(
     private readonly api: Api,
@@ -41,15 +47,28 @@ export class TelegramOutbound {
 
   async edit(target: TelegramRoute, ref: MessageRef, message: OutboundMessage): Promise<void> {
     const primaryId = parseMessageId(ref);
-    const pieces = piecesOf(message);
-    const markup = keyboardOf(message.buttons);
+    const markup = keyboardOf(message.buttons); // a bad button fails this caller, not the stream
+    await this.changes.submit(continuationKey(target, primaryId), { message, markup }, (latest) => this.applyChange(target, primaryId, latest));
+  }
+
+  async delete(target: TelegramRoute, ref: MessageRef): Promise<void> {
+    const primaryId = parseMessageId(ref);
+    await this.changes.submit(continuationKey(target, primaryId), "delete", (latest) => this.applyChange(target, primaryId, latest));
+  }
+
+  /** The same function for every change of a message: whichever call started the worker, the newest change is applied. */
+  private async applyChange(target: TelegramRoute, primaryId: number, change: MessageChange): Promise<void> {
+    if (change === "delete") return this.applyDelete(target, primaryId);
+    const pieces = piecesOf(change.message);
     const key = continuationKey(target, primaryId);
-    const continuationIds = [...(this.continuations.get(key) ?? [])];
-    const ids = [primaryId, ...continuationIds];
+    const ids = [primaryId, ...(this.continuations.get(key) ?? [])];
     for (const [index, piece] of pieces.entries()) {
-      const pieceMarkup = index === pieces.length - 1 ? markup : undefined;
+      const pieceMarkup = index === pieces.length - 1 ? change.markup : undefined;
       if (index < ids.length) await this.editPiece(target, ids[index], piece, pieceMarkup);
-      else ids.push(await this.sendPiece(target, piece, pieceMarkup, isQuiet(message)));
+      else {
+        ids.push(await this.sendPiece(target, piece, pieceMarkup, isQuiet(change.message)));
+        this.rememberContinuations(key, ids.slice(1)); // at once, so a failure later still knows it
+      }
     }
     // The text shrank: continuations it no longer needs go away.
     for (const surplus of ids.splice(pieces.length)) await this.deleteMessage(target, surplus);
@@ -57,18 +76,17 @@ export class TelegramOutbound {
     else this.continuations.delete(key);
   }
 
+  private async applyDelete(target: TelegramRoute, primaryId: number): Promise<void> {
+    const key = continuationKey(target, primaryId);
+    for (const id of [primaryId, ...(this.continuations.get(key) ?? [])]) await this.deleteMessage(target, id);
+    this.continuations.delete(key);
+  }
+
   private rememberContinuations(key: string, ids: number[]): void {
     this.continuations.delete(key);
     this.continuations.set(key, ids);
     // Only recent messages are still edited; forget the oldest (Map keeps insertion order).
     if (this.continuations.size > MAX_REMEMBERED_CONTINUATIONS) this.continuations.delete(this.continuations.keys().next().value!);
-  }
-
-  async delete(target: TelegramRoute, ref: MessageRef): Promise<void> {
-    const primaryId = parseMessageId(ref);
-    const key = continuationKey(target, primaryId);
-    for (const id of [primaryId, ...(this.continuations.get(key) ?? [])]) await this.deleteMessage(target, id);
-    this.continuations.delete(key);
   }
 
   async typing(target: TelegramRoute): Promise<void> {
@@ -82,7 +100,7 @@ export class TelegramOutbound {
 
   private async sendPiece(target: TelegramRoute, piece: RenderedPiece, markup: InlineKeyboardMarkup | undefined, quiet: boolean): Promise<number> {
     const attempt = (asHtml: boolean) =>
-      this.paced(target, undefined, () =>
+      this.paced(target, () =>
         this.api.sendMessage(target.chatId, asHtml ? piece.html : piece.markdown, {
           parse_mode: asHtml ? "HTML" : undefined,
           message_thread_id: target.threadId,
@@ -100,7 +118,7 @@ export class TelegramOutbound {
 
   private async editPiece(target: TelegramRoute, messageId: number, piece: RenderedPiece, markup: InlineKeyboardMarkup | undefined): Promise<void> {
     const attempt = (asHtml: boolean) =>
-      this.paced(target, `edit:${messageId}`, () =>
+      this.paced(target, () =>
         this.api.editMessageText(target.chatId, messageId, asHtml ? piece.html : piece.markdown, {
           parse_mode: asHtml ? "HTML" : undefined,
           reply_markup: markup,
@@ -129,14 +147,14 @@ export class TelegramOutbound {
 
   private async deleteMessage(target: TelegramRoute, messageId: number): Promise<void> {
     try {
-      await this.paced(target, undefined, () => this.api.deleteMessage(target.chatId, messageId));
+      await this.paced(target, () => this.api.deleteMessage(target.chatId, messageId));
     } catch (error) {
       throw toPlatformError(error, "delete a message", this.token);
     }
   }
 
-  private paced<T>(target: TelegramRoute, coalesceKey: string | undefined, call: () => Promise<T>): Promise<T> {
-    return this.budget.schedule(String(target.chatId), isGroupChatId(target.chatId), call, coalesceKey);
+  private paced<T>(target: TelegramRoute, call: () => Promise<T>): Promise<T> {
+    return this.budget.schedule(String(target.chatId), isGroupChatId(target.chatId), call);
   }
 }
 
