@@ -10,7 +10,7 @@ import * as zlib from "node:zlib";
 import type { SessionStep, StoreReader, StoredSession } from "./types.js";
 import { findFiles, LIST_CONCURRENCY, mapLimit } from "./files.js";
 import { type Interpret, type RecordInfo, sessionFrom, streamJsonlSteps, summarizeJsonl, summarizeLines } from "./jsonl.js";
-import { genericInterpret, toolStep } from "./provisional.js";
+import { genericInterpret, toolStep } from "./grok.js";
 import { arr, brief, clip, iso, obj, str } from "./text.js";
 
 const ZSTD_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd]);

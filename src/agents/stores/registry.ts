@@ -15,7 +15,7 @@ import { opencodeReader } from "./opencode.js";
 import { piReader, primeReader } from "./pi.js";
 import { dshReader } from "./dsh.js";
 import { fxReader } from "./fx.js";
-import { grokReader } from "./provisional.js";
+import { grokReader } from "./grok.js";
 
 export const READERS: StoreReader[] = [
   claudeReader,

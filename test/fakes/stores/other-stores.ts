@@ -1,7 +1,7 @@
 // Fixture stores for the SQLite runtimes (OpenCode, Hermes, Cursor's Composer database), Cline's
-// JSON task folders, OpenCode's legacy files, and the provisional Grok / DeepSeek Harness / fx layouts.
+// JSON task folders, OpenCode's legacy files, and the Grok Build, DeepSeek Harness and fx layouts.
 
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import initSqlJs from "sql.js";
 import { createRequire } from "node:module";
@@ -119,27 +119,32 @@ export function clineFixture(): StoreFixture {
   return fixture(b, "cline", "Login bug hunt", { main, other }, { nativeArgs: ["--tui", "--auto-approve", "false", "--id", main] });
 }
 
-/** The provisional layout: `<root>/<id>/summary.json` + `<id>/messages.jsonl`, or `<root>/<id>.jsonl`. */
-function provisionalFixture(runtime: "grok"): StoreFixture {
-  const b = makeBase(runtime);
+/** Grok Build: `<url-encoded cwd>/<id>/summary.json` + `chat_history.jsonl`. */
+function grokLikeFixture(): StoreFixture {
+  const b = makeBase("grok");
   const root = path.join(b.home, ".grok", "sessions");
   const [main, other, sub] = [uuid(1), uuid(2), uuid(3)];
-  const lines = (id: string, cwd: string, at: string, prompt: string) => [
-    { type: "session", session_id: id, cwd, timestamp: at },
-    { role: "user", content: prompt, timestamp: at },
-    { role: "assistant", content: [{ type: "tool_use", name: "bash", input: { command: "npm test" } }], timestamp: at },
-    { role: "assistant", content: "Fixed the login check.", timestamp: T_MAIN_LATER },
+  const dir = (cwd: string, id: string) => path.join(root, encodeURIComponent(cwd), id);
+  const history = (prompt: string) => [
+    { type: "system", content: "You are Grok." },
+    { type: "user", content: "<environment>injected</environment>", synthetic_reason: "context" },
+    { type: "user", content: [{ type: "text", text: prompt }] },
+    { type: "reasoning", summary: [{ text: "thinking about it" }] },
+    { type: "assistant", content: "", tool_calls: [{ id: "t1", name: "run_terminal_cmd", arguments: JSON.stringify({ command: "npm test" }) }] },
+    { type: "tool_result", tool_call_id: "t1", content: "1 failed" },
+    { type: "assistant", content: "Fixed the login check.", tool_calls: [{ id: "t2", name: "search_replace", arguments: JSON.stringify({ file_path: "src/login.ts" }) }] },
   ];
-  const title = "Login bug hunt";
-  writeJson(path.join(root, main, "summary.json"), { id: main, ...(title ? { title } : {}), cwd: b.cwdA, session_kind: "interactive", updated_at: T_MAIN_LATER });
-  writeJsonl(path.join(root, main, "messages.jsonl"), lines(main, b.cwdA, T_MAIN, PROMPT_MAIN), { torn: true });
-  writeJsonl(path.join(root, `${other}.jsonl`), lines(other, b.cwdB, T_OLD, PROMPT_OTHER).slice(0, 2));
-  writeJson(path.join(root, sub, "summary.json"), { id: sub, cwd: b.cwdA, session_kind: "subagent", parent_session_id: main });
-  writeJsonl(path.join(root, sub, "messages.jsonl"), lines(sub, b.cwdA, T_SUB, "Search for login handlers"));
-  return fixture(b, runtime, title, { main, other }, { subagent: { id: sub, parent: main }, nativeArgs: ["--permission-mode", "default", "--resume", main] });
+  writeJsonl(path.join(dir(b.cwdA, main), "chat_history.jsonl"), history(PROMPT_MAIN), { torn: true });
+  writeJson(path.join(dir(b.cwdA, main), "summary.json"), { info: { id: main, cwd: b.cwdA }, generated_title: "Login bug hunt", created_at: T_MAIN, updated_at: T_MAIN_LATER, session_kind: "build", head_branch: "main" });
+  // No summary.json yet (a session still in its first turn): title from the first real prompt, cwd from the folder name.
+  writeJsonl(path.join(dir(b.cwdB, other), "chat_history.jsonl"), history(PROMPT_OTHER));
+  utimesSync(path.join(dir(b.cwdB, other), "chat_history.jsonl"), new Date(T_OLD), new Date(T_OLD));
+  writeJsonl(path.join(dir(b.cwdA, sub), "chat_history.jsonl"), history("Search for login handlers"));
+  writeJson(path.join(dir(b.cwdA, sub), "summary.json"), { info: { id: sub, cwd: b.cwdA }, session_kind: "subagent", parent_session_id: main, updated_at: T_SUB });
+  return fixture(b, "grok", "Login bug hunt", { main, other }, { subagent: { id: sub, parent: main }, nativeArgs: ["--permission-mode", "default", "--resume", main] });
 }
 
-export const grokFixture = (): StoreFixture => provisionalFixture("grok");
+export const grokFixture = (): StoreFixture => grokLikeFixture();
 /** DeepSeek Harness: `sessions/--<project key>--/<id>/session.jsonl` with `user/message` events. */
 export function dshFixture(): StoreFixture {
   const b = makeBase("dsh");
