@@ -28,16 +28,23 @@ export function cursorToolStep(name: string, input: Record<string, unknown>, at?
   return undefined;
 }
 
+/** Cursor wraps what the person typed in <user_query> tags; the brief shows the text itself. */
+function unwrapQuery(text: string): string {
+  const m = /<user_query>\s*([\s\S]*?)\s*<\/user_query>/.exec(text);
+  return m ? m[1] : text;
+}
+
 const interpret: Interpret = (rec) => {
   const msg = obj(rec.message) ?? rec;
   const role = str(rec.role) ?? str(msg.role) ?? str(rec.type);
   const at = str(rec.timestamp) ?? iso(rec.createdAt);
   const steps: SessionStep[] = [];
   const content = msg.content ?? rec.text;
-  if (typeof content === "string" && content.trim()) steps.push({ kind: role === "user" ? "prompt" : "reply", text: clip(content), at });
+  const said = (text: string): SessionStep => (role === "user" ? { kind: "prompt", text: clip(unwrapQuery(text)), at } : { kind: "reply", text: clip(text), at });
+  if (typeof content === "string" && content.trim()) steps.push(said(content));
   for (const block of arr(content)) {
     const b = obj(block);
-    if (b?.type === "text" && str(b.text)) steps.push({ kind: role === "user" ? "prompt" : "reply", text: clip(b.text as string), at });
+    if (b?.type === "text" && str(b.text)) steps.push(said(b.text as string));
     if (b?.type === "tool_use") {
       const step = cursorToolStep(str(b.name) ?? "", obj(b.input) ?? {}, at);
       if (step) steps.push(step);
@@ -73,9 +80,15 @@ async function listTranscripts(ctx: ReaderContext): Promise<StoredSession[]> {
     if (!project.isDirectory()) continue;
     const tdir = path.join(ctx.dir, project.name, "agent-transcripts");
     for (const ent of await entries(tdir)) {
+      // Older builds: `<id>.jsonl`; current ones: `<id>/<id>.jsonl`, subagents elsewhere in `<id>/`.
       if (ent.isFile() && ent.name.endsWith(".jsonl")) jobs.push({ file: path.join(tdir, ent.name), project: project.name });
-      else if (ent.isDirectory() && ctx.includeSubagents) {
-        for (const file of await findFiles(path.join(tdir, ent.name), (n) => n.endsWith(".jsonl"), 1)) jobs.push({ file, project: project.name, parent: ent.name });
+      else if (ent.isDirectory()) {
+        const own = path.join(tdir, ent.name, `${ent.name}.jsonl`);
+        if (await exists(own)) jobs.push({ file: own, project: project.name });
+        if (!ctx.includeSubagents) continue;
+        for (const file of await findFiles(path.join(tdir, ent.name), (n) => n.endsWith(".jsonl"), 2)) {
+          if (file !== own) jobs.push({ file, project: project.name, parent: ent.name });
+        }
       }
     }
   }

@@ -168,10 +168,12 @@ export function cursorFixture(): StoreFixture {
   const [main, other, sub] = [uuid(1), uuid(2), uuid(3)];
   const t = (role: string, at: string, content: unknown) => ({ role, timestamp: at, cwd: role === "user" ? undefined : undefined, message: { content } });
   const pa = path.join(projects, b.cwdA.slice(1).replace(/\//g, "-"), "agent-transcripts");
-  writeJsonl(path.join(pa, `${main}.jsonl`), [
-    t("user", T_MAIN, [{ type: "text", text: PROMPT_MAIN }]),
+  // Current layout: `<id>/<id>.jsonl`, prompts wrapped in <user_query>; the older flat `<id>.jsonl` for the other.
+  writeJsonl(path.join(pa, main, `${main}.jsonl`), [
+    t("user", T_MAIN, [{ type: "text", text: `<user_query>\n${PROMPT_MAIN}\n</user_query>` }]),
     t("assistant", T_MAIN, [{ type: "tool_use", name: "Shell", input: { command: "npm test" } }]),
     t("assistant", T_MAIN_LATER, [{ type: "tool_use", name: "StrReplace", input: { path: "src/login.ts" } }, { type: "text", text: "Fixed the login check." }]),
+    { type: "turn_ended" },
   ], { torn: true });
   writeJsonl(path.join(pa, main, "subagents", `${sub}.jsonl`), [t("user", T_SUB, "Search for login handlers")]);
   writeJsonl(path.join(projects, b.cwdB.slice(1).replace(/\//g, "-"), "agent-transcripts", `${other}.jsonl`), [t("user", T_OLD, PROMPT_OTHER)]);
