@@ -92,9 +92,11 @@ describe("fallbacks to a brief", () => {
     expect(sub.mode).toBe("brief");
     expect(sub.executable).toBe("claude");
     const cl = clineFixture();
-    const old = await plan({ ...cl.opts, runtime: "cline" }, "1762000000000", { cwd: cl.other.cwd });
-    expect(old.mode).toBe("brief");
-    expect(old.args.slice(0, 3)).toEqual(["--tui", "--auto-approve", "false"]);
+    for (const id of ["1762000000000", cl.other.id]) {
+      const old = await plan({ ...cl.opts, runtime: "cline" }, id, { cwd: cl.other.cwd });
+      expect(old.mode).toBe("brief");
+      expect(old.args.slice(0, 3)).toEqual(["--tui", "--auto-approve", "false"]);
+    }
   });
 
   it("OpenClaw reopens only agent-qualified keys and never passes --deliver", async () => {

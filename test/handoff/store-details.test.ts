@@ -156,6 +156,21 @@ describe("transcript rules", () => {
   });
 });
 
+describe("Cline", () => {
+  it("lists a task held both as a CLI session and in the older task history once, as the session", async () => {
+    const { clineFixture } = await import("../fakes/stores/other-stores.js");
+    const f = clineFixture();
+    const { sessions } = await listSessions({ ...f.opts, runtime: "cline" });
+    const both = sessions.filter((s) => s.id.startsWith("1763000000000"));
+    expect(both.map((s) => s.id)).toEqual(["1763000000000_zz9"]);
+    expect(both[0].native?.ok).toBe(true);
+    const { path: brief } = await writeBrief({ ...f.opts, runtime: "cline", sessionId: f.other.id, outputDir: path.join(f.root, "out") });
+    const text = readFileSync(brief, "utf8");
+    expect(text).toContain("git log --oneline");
+    expect(text).toContain("newFileCreated NOTES.md");
+  });
+});
+
 describe("list --json", () => {
   it("carries no unredacted prompt text in any field", async () => {
     const { clineFixture } = await import("../fakes/stores/other-stores.js");

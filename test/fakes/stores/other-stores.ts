@@ -100,20 +100,36 @@ export async function hermesFixture(): Promise<StoreFixture> {
 export function clineFixture(): StoreFixture {
   const b = makeBase("cline");
   const data = path.join(b.home, ".cline", "data");
-  const [main, other, historyOnly] = ["1763632800000", "1762765200000", "1762000000000"];
+  const [main, other, historyOnly, both] = ["1763632800000_ab12c", "1762765200000", "1762000000000", "1763000000000"];
+  // The CLI session (Cline 3.x): metadata beside its messages.
+  writeJson(path.join(data, "sessions", main, `${main}.json`), { version: 1, session_id: main, source: "cli", started_at: T_MAIN, cwd: b.cwdA, prompt: PROMPT_MAIN, metadata: { title: "Login bug hunt" } });
+  writeJson(path.join(data, "sessions", main, `${main}.messages.json`), {
+    sessionId: main,
+    messages: [
+      { role: "user", content: [{ type: "text", text: PROMPT_MAIN }] },
+      { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "execute_command", input: { command: "npm test" } }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", is_error: true, content: "1 test failed" }] },
+      { role: "assistant", content: [{ type: "tool_use", id: "t2", name: "replace_in_file", input: { path: "src/login.ts" } }, { type: "text", text: "Fixed the login check." }] },
+    ],
+  });
+  utimesSync(path.join(data, "sessions", main, `${main}.messages.json`), new Date(T_MAIN_LATER), new Date(T_MAIN_LATER));
+  // A task the CLI also holds as a session: listed once, as the session.
+  writeJson(path.join(data, "sessions", `${both}_zz9`, `${both}_zz9.json`), { session_id: `${both}_zz9`, cwd: b.cwdB, prompt: "a task in both stores", started_at: "2026-11-05T09:00:00Z" });
+  writeJson(path.join(data, "sessions", `${both}_zz9`, `${both}_zz9.messages.json`), { messages: [] });
+  utimesSync(path.join(data, "sessions", `${both}_zz9`, `${both}_zz9.messages.json`), new Date("2026-11-05T09:00:00Z"), new Date("2026-11-05T09:00:00Z"));
+  // The older task history (the extension's layout).
   const say = (ts: string, s: string, text: string) => ({ ts: ms(ts), type: "say", say: s, text });
   const ask = (ts: string, a: string, text: string) => ({ ts: ms(ts), type: "ask", ask: a, text });
-  writeJson(path.join(data, "tasks", main, "ui_messages.json"), [
-    say(T_MAIN, "task", PROMPT_MAIN),
-    ask(T_MAIN, "command", "npm test"),
-    say(T_MAIN, "error", "1 test failed"),
-    say(T_MAIN_LATER, "tool", JSON.stringify({ tool: "editedExistingFile", path: "src/login.ts" })),
-    say(T_MAIN_LATER, "completion_result", "Fixed the login check."),
+  writeJson(path.join(data, "tasks", other, "ui_messages.json"), [
+    say(T_OLD, "task", PROMPT_OTHER),
+    ask(T_OLD, "command", "git log --oneline"),
+    say(T_OLD, "tool", JSON.stringify({ tool: "newFileCreated", path: "NOTES.md" })),
+    say(T_OLD, "completion_result", "Draft ready."),
   ]);
-  writeJson(path.join(data, "tasks", other, "ui_messages.json"), [say(T_OLD, "task", PROMPT_OTHER)]);
+  writeJson(path.join(data, "tasks", both, "ui_messages.json"), [say("2026-11-05T09:00:00Z", "task", "a task in both stores")]);
   writeJson(path.join(data, "state", "taskHistory.json"), [
-    { id: main, ts: ms(T_MAIN_LATER), task: "Login bug hunt", cwdOnTaskInitialization: b.cwdA },
     { id: other, ts: ms(T_OLD), task: PROMPT_OTHER, cwdOnTaskInitialization: b.cwdB },
+    { id: both, ts: ms("2026-11-05T09:00:00Z"), task: "a task in both stores", cwdOnTaskInitialization: b.cwdB },
     { id: historyOnly, ts: ms("2026-11-01T12:00:00Z"), task: "An old extension task", cwdOnTaskInitialization: b.cwdB },
   ]);
   return fixture(b, "cline", "Login bug hunt", { main, other }, { nativeArgs: ["--tui", "--auto-approve", "false", "--id", main] });
