@@ -201,3 +201,25 @@ describe("fx", () => {
     expect(text).toContain("Fixed the login check.");
   });
 });
+
+describe("Gemini CLI legacy sessions", () => {
+  it("reads the older one-document-per-session JSON files too", async () => {
+    const { geminiFixture } = await import("../fakes/stores/jsonl-stores.js");
+    const { writeJson } = await import("../fakes/stores/common.js");
+    const f = geminiFixture();
+    const id = "legacy00-0000-4000-8000-000000000009";
+    writeJson(path.join(f.opts.home!, ".gemini", "tmp", "beta", "chats", "session-2026-11-01T09-00-legacy00.json"), {
+      sessionId: id,
+      projectHash: "h2",
+      startTime: "2026-11-01T09:00:00Z",
+      lastUpdated: "2026-11-01T09:05:00Z",
+      messages: [{ id: "m1", timestamp: "2026-11-01T09:00:00Z", type: "user", content: "An old Gemini task" }],
+    });
+    const { sessions } = await listSessions({ ...f.opts, runtime: "gemini" });
+    const legacy = sessions.find((s) => s.id === id);
+    expect(legacy?.title).toBe("An old Gemini task");
+    expect(legacy?.cwd).toBe(f.other.cwd);
+    const { path: brief } = await writeBrief({ ...f.opts, runtime: "gemini", sessionId: id, outputDir: path.join(f.root, "out") });
+    expect(readFileSync(brief, "utf8")).toContain("An old Gemini task");
+  });
+});

@@ -10,7 +10,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { SessionStep, StoreReader } from "./types.js";
 import { entries, findFiles, forEachJsonLine, LIST_CONCURRENCY, mapLimit } from "./files.js";
-import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl, TitleRank } from "./jsonl.js";
+import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl, summarizeLines, TitleRank } from "./jsonl.js";
 import { arr, brief, clip, contentText, obj, str } from "./text.js";
 
 const SHELL_TOOLS = new Set(["run_shell_command"]);
@@ -47,11 +47,22 @@ const geminiInterpret: Interpret = (rec) => {
   return { at, steps };
 };
 
+/** A legacy `{sessionId, startTime, lastUpdated, messages: […]}` document as the JSONL lines it maps to. */
+async function legacyLines(file: string): Promise<string[]> {
+  const doc = obj(JSON.parse(await fs.readFile(file, "utf8"))) ?? {};
+  const { messages, ...meta } = doc;
+  return [JSON.stringify(meta), ...arr(messages).map((m) => JSON.stringify(m))];
+}
+
 /** Gemini's replace-by-id and rewind rules, applied over the whole file. */
 async function geminiSteps(file: string, emit: (s: SessionStep) => void): Promise<void> {
   const byId = new Map<string, Record<string, unknown>>();
   let anon = 0;
-  await forEachJsonLine(file, (rec) => {
+  const each = async (fn: (rec: Record<string, unknown>) => void): Promise<void> => {
+    if (!file.endsWith(".json")) return void (await forEachJsonLine(file, fn));
+    for (const line of await legacyLines(file)) fn(JSON.parse(line) as Record<string, unknown>);
+  };
+  await each((rec) => {
     if (typeof rec.$rewindTo === "string") {
       let drop = false;
       for (const key of [...byId.keys()]) if ((drop ||= key === rec.$rewindTo)) byId.delete(key);
@@ -73,14 +84,15 @@ export const geminiReader: StoreReader = {
     for (const project of await entries(ctx.dir)) {
       if (!project.isDirectory()) continue;
       const root = await fs.readFile(path.join(ctx.dir, project.name, ".project_root"), "utf8").then((t) => t.trim(), () => null);
-      for (const file of await findFiles(path.join(ctx.dir, project.name, "chats"), (n) => n.startsWith("session-") && n.endsWith(".jsonl"), 0)) jobs.push({ file, root });
+      // Older releases wrote one JSON document per session (`session-*.json`) instead of JSONL.
+      for (const file of await findFiles(path.join(ctx.dir, project.name, "chats"), (n) => n.startsWith("session-") && /\.jsonl?$/.test(n), 0)) jobs.push({ file, root });
     }
     return mapLimit(
       jobs,
       LIST_CONCURRENCY,
       async (j) => {
-        const s = await summarizeJsonl(j.file, geminiInterpret);
-        return sessionFrom("gemini", j.file, { ...s, cwd: s.cwd ?? j.root ?? undefined }, path.basename(j.file, ".jsonl"), {
+        const s = j.file.endsWith(".json") ? summarizeLines(await legacyLines(j.file), geminiInterpret, j.file) : await summarizeJsonl(j.file, geminiInterpret);
+        return sessionFrom("gemini", j.file, { ...s, cwd: s.cwd ?? j.root ?? undefined }, path.basename(j.file).replace(/\.jsonl?$/, ""), {
           native: { ok: false, reason: "Gemini CLI's resume was seen failing from a new process; continuing from a brief is reliable" },
         });
       },
