@@ -30,7 +30,8 @@ export async function downloadAttachment(attachment: AttachmentRef, route: strin
     return { ok: false, note: tooLargeNote(attachment.name, attachment.size, context.maxFileBytes) };
   }
   const directory = path.join(context.cacheDir, routeSafeName(route));
-  const target = path.join(directory, `${Date.now()}-${safeFileName(attachment.name)}`);
+  // Unique per file (two attachments may share a name), and still readable for the agent.
+  const target = path.join(directory, `${Date.now()}-${safeFileName(attachment.fileUniqueId)}-${safeFileName(attachment.name)}`);
   try {
     const remote = await context.api.getFile(attachment.fileId);
     if (!remote.file_path) throw new PlatformError("Telegram did not give a download path for the file.", { reason: "refused" });

@@ -67,6 +67,8 @@ export class UpdatePoller {
           { offset: this.nextOffset, timeout: this.options.pollTimeoutSeconds, allowed_updates: [...ALLOWED_UPDATES] },
           this.abort.signal as unknown as GrammySignal,
         );
+        // Stopped while the answer was on its way: leave the batch unconfirmed for the next start.
+        if (!this.running) break;
         if (this.conflictReported) {
           this.log.info(`${this.instance}: polling resumed, the other poller is gone`);
           this.conflictReported = false;
