@@ -223,3 +223,18 @@ describe("Gemini CLI legacy sessions", () => {
     expect(readFileSync(brief, "utf8")).toContain("An old Gemini task");
   });
 });
+
+describe("Hermes Agent home", () => {
+  it("follows $HERMES_HOME, else a sticky active profile, else ~/.hermes", async () => {
+    const { hermesHome } = await import("../../src/agents/stores/hermes.js");
+    const b = makeBase("hermes-home");
+    expect(hermesHome({ HERMES_HOME: "/custom/hermes" }, b.home)).toBe("/custom/hermes");
+    expect(hermesHome({}, b.home)).toBe(path.join(b.home, ".hermes"));
+    mkdirSync(path.join(b.home, ".hermes"), { recursive: true });
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(path.join(b.home, ".hermes", "active_profile"), "work\n");
+    expect(hermesHome({}, b.home)).toBe(path.join(b.home, ".hermes", "profiles", "work"));
+    writeFileSync(path.join(b.home, ".hermes", "active_profile"), "default\n");
+    expect(hermesHome({}, b.home)).toBe(path.join(b.home, ".hermes"));
+  });
+});
