@@ -5,7 +5,6 @@
 // `<config>/chats/<md5(cwd)>/<id>`, so only those are reopened natively.
 
 import { createHash } from "node:crypto";
-import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { ReaderContext, SessionStep, StoreReader, StoredSession } from "./types.js";
 import { entries, exists, findFiles, LIST_CONCURRENCY, mapLimit, resolveLossyPath } from "./files.js";
@@ -13,8 +12,6 @@ import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl } from ".
 import { openSqlite } from "./sqlite.js";
 import { arr, brief, clip, contentText, iso, obj, str, titleOf } from "./text.js";
 
-/** Global storage databases above this size are skipped: sql.js reads the whole file into memory. */
-export const CURSOR_DB_MAX_BYTES = 512 * 1024 * 1024;
 const SHELL_TOOLS = new Set(["Shell", "run_terminal_cmd", "run_terminal_command"]);
 const FILE_TOOLS = new Set(["Write", "StrReplace", "edit_file", "search_replace", "write", "MultiEdit", "Edit"]);
 
@@ -119,10 +116,6 @@ function parseJson(v: unknown): Record<string, unknown> {
 async function listComposers(ctx: ReaderContext): Promise<StoredSession[]> {
   const file = cursorGlobalDb(ctx.env, ctx.home);
   if (!(await exists(file))) return [];
-  if ((await fs.stat(file)).size > CURSOR_DB_MAX_BYTES) {
-    ctx.warn(`Cursor: ${file} is larger than 512 MB; Composer conversations were not read.`);
-    return [];
-  }
   const db = await openSqlite(file);
   try {
     if (!db.tables().has("cursorDiskKV")) return [];

@@ -7,6 +7,8 @@ import { createRequire } from "node:module";
 import type { Database, SqlJsStatic } from "sql.js";
 import { StoreReadError } from "./errors.js";
 
+/** Largest database read: sql.js holds the whole file (and its WAL) in memory. */
+export const SQLITE_MAX_BYTES = 512 * 1024 * 1024;
 const WAL_HEADER_BYTES = 32;
 const WAL_FRAME_HEADER_BYTES = 24;
 /** Offsets of the file-format read/write version bytes; 2 means WAL mode. */
@@ -60,6 +62,8 @@ export interface SqliteFile {
 
 /** Opens a SQLite file read-only (in memory). */
 export async function openSqlite(file: string): Promise<SqliteFile> {
+  const size = (await fs.stat(file)).size;
+  if (size > SQLITE_MAX_BYTES) throw new StoreReadError(`${file} is ${Math.round(size / 1024 / 1024)} MB; Baton reads SQLite stores up to 512 MB.`);
   let bytes: Buffer = await fs.readFile(file);
   try {
     bytes = applyWal(bytes, await fs.readFile(`${file}-wal`));
