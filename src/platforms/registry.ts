@@ -16,6 +16,16 @@ export interface PlatformKind {
 
 export const PLATFORM_KINDS: Record<string, PlatformKind> = {
   web: { kind: "web", schema: webConfigSchema, load: async () => (await import("./web/index.js")).createWebAdapter },
-  telegram: { kind: "telegram", schema: telegramConfigSchema, load: async () => (await import("./telegram/index.js")).createTelegramAdapter },
-  slack: { kind: "slack", schema: slackConfigSchema, load: async () => (await import("./slack/index.js")).createSlackAdapter },
+  telegram: {
+    kind: "telegram",
+    schema: telegramConfigSchema,
+    load: async () => (await import("./telegram/index.js")).createTelegramAdapter,
+    doctor: async () => (await import("./telegram/doctor.js")).checkTelegramCredentials,
+  },
+  slack: {
+    kind: "slack",
+    schema: slackConfigSchema,
+    load: async () => (await import("./slack/index.js")).createSlackAdapter,
+    doctor: async () => (await import("./slack/doctor.js")).checkSlackCredentials,
+  },
 };

@@ -1,74 +1,94 @@
-// Splits markdown into chunks no longer than a platform's limit, on paragraph or line boundaries.
-// A code fence cut in two is closed at the end of one chunk and reopened (same info string) at the
-// start of the next, so every chunk renders on its own.
+// Splits markdown into pieces no longer than a platform's limit: at paragraph breaks, else line
+// breaks, else anywhere (never inside a surrogate pair). A code fence cut in two is closed at the
+// end of one piece and reopened, with its info string, at the start of the next, so every piece
+// renders on its own. Shared by the core's streaming and the adapters' own guards.
 
-const FENCE = /^( {0,3})(`{3,}|~{3,})(.*)$/;
+const FENCE_PATTERN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 
-export function splitMarkdown(text: string, limit: number): string[] {
-  if (limit < 40) throw new Error(`split limit too small: ${limit}`);
-  if (text.length <= limit) return [text];
-  const lines = text.split("\n");
-  const chunks: string[] = [];
-  let current: string[] = [];
-  let currentLen = 0;
-  let openFence: string | undefined; // the fence line that opened the block we are inside
-  let fenceAtChunkStart: string | undefined;
+/** Room kept in every piece for a reopened fence line and a closing marker. */
+const FENCE_RESERVE_CHARS = 80;
 
-  const closeLen = (fence: string | undefined) => (fence ? fenceMarker(fence).length + 1 : 0);
-
-  const flush = () => {
-    if (current.length === 0) return;
-    const body = current.join("\n");
-    chunks.push(openFence ? `${body}\n${fenceMarker(openFence)}` : body);
-    current = openFence ? [openFence] : [];
-    currentLen = openFence ? openFence.length : 0;
-    fenceAtChunkStart = openFence;
-  };
-
-  for (let line of lines) {
-    // A single line longer than the limit is cut hard.
-    while (line.length > limit - closeLen(openFence) - (openFence ? openFence.length + 1 : 0)) {
-      const room = Math.max(20, limit - currentLen - 1 - closeLen(openFence));
-      if (current.length > 0 && room < 20) {
-        flush();
-        continue;
-      }
-      current.push(line.slice(0, room));
-      currentLen += room + 1;
-      line = line.slice(room);
-      flush();
-    }
-    const added = (current.length > 0 ? 1 : 0) + line.length;
-    const fenceMatch = FENCE.exec(line);
-    const closes = !!fenceMatch && !!openFence && sameFence(openFence, fenceMatch[2]) && fenceMatch[3].trim() === "";
-    const nextFence = fenceMatch ? (openFence ? (closes ? undefined : openFence) : line) : openFence;
-    if (currentLen + added + closeLen(nextFence) > limit && current.length > (fenceAtChunkStart ? 1 : 0)) {
-      // Prefer to cut at the last blank line (a paragraph boundary) of the chunk when not in a fence.
-      const blank = openFence ? -1 : current.lastIndexOf("");
-      if (blank > 0) {
-        const rest = current.slice(blank + 1);
-        current = current.slice(0, blank);
-        flush();
-        current.push(...rest);
-        currentLen = current.join("\n").length;
-      } else flush();
-    }
-    currentLen += (current.length > 0 ? 1 : 0) + line.length;
-    current.push(line);
-    openFence = nextFence;
-  }
-  if (current.length > 0) {
-    const body = current.join("\n");
-    chunks.push(openFence ? `${body}\n${fenceMarker(openFence)}` : body);
-  }
-  return chunks.filter((c) => c.trim().length > 0);
+interface OpenFence {
+  marker: string;
+  line: string;
 }
 
-function fenceMarker(fenceLine: string): string {
-  return FENCE.exec(fenceLine)![2];
+interface Line {
+  text: string;
+  /** The fence still open after this line, if any. */
+  fenceAfter?: OpenFence;
+  /** A continuation of a line that was too long: joins the previous one with no newline. */
+  continuation: boolean;
 }
 
-function sameFence(opening: string, marker: string): boolean {
-  const open = fenceMarker(opening);
-  return marker[0] === open[0] && marker.length >= open.length;
+export function splitMarkdown(text: string, maxChars: number): string[] {
+  if (maxChars < FENCE_RESERVE_CHARS / 2) throw new Error(`split limit too small: ${maxChars}`);
+  if (text.length <= maxChars) return [text];
+  const lines: Line[] = [];
+  let fence: OpenFence | undefined;
+  for (const rawLine of text.split("\n")) {
+    hardWrap(rawLine, Math.max(1, maxChars - FENCE_RESERVE_CHARS)).forEach((part, i) => {
+      if (i === 0) fence = trackFence(part, fence);
+      lines.push({ text: part, fenceAfter: fence, continuation: i > 0 });
+    });
+  }
+
+  const pieces: string[] = [];
+  let start = 0;
+  while (start < lines.length) {
+    const reopen = start > 0 ? lines[start - 1].fenceAfter?.line : undefined;
+    let length = reopen ? reopen.length + 1 : 0;
+    let end = start;
+    while (end < lines.length) {
+      const line = lines[end];
+      const closing = line.fenceAfter ? line.fenceAfter.marker.length + 1 : 0;
+      const next = length + (end > start && !line.continuation ? 1 : 0) + line.text.length;
+      if (next + closing > maxChars && end > start) break;
+      length = next;
+      end++;
+    }
+    if (end < lines.length) end = preferParagraphBreak(lines, start, end);
+    let body = "";
+    for (let i = start; i < end; i++) body += (i > start && !lines[i].continuation ? "\n" : "") + lines[i].text;
+    const close = end < lines.length ? lines[end - 1].fenceAfter?.marker : undefined;
+    pieces.push([...(reopen ? [reopen] : []), body, ...(close ? [close] : [])].join("\n"));
+    start = end;
+  }
+  return pieces.map((piece) => piece.replace(/^\n+|\n+$/g, "")).filter((piece) => piece.trim().length > 0);
+}
+
+/** Moves a cut back to just after a blank line outside code, if that keeps the piece at least half full. */
+function preferParagraphBreak(lines: Line[], start: number, end: number): number {
+  for (let i = end; i > start + (end - start) / 2; i--) {
+    if (lines[i - 1].text.trim() === "" && !lines[i - 1].fenceAfter && !lines[i]?.continuation) return i;
+  }
+  return end;
+}
+
+function hardWrap(line: string, width: number): string[] {
+  const parts: string[] = [];
+  let rest = line;
+  while (rest.length > width) {
+    const cut = safeCut(rest, width);
+    parts.push(rest.slice(0, cut));
+    rest = rest.slice(cut);
+  }
+  parts.push(rest);
+  return parts;
+}
+
+/** Moves a cut off the middle of a surrogate pair, so an emoji is never split in two. */
+export function safeCut(text: string, at: number): number {
+  const code = text.charCodeAt(at);
+  return code >= 0xdc00 && code <= 0xdfff && at > 1 ? at - 1 : at;
+}
+
+function trackFence(line: string, open: OpenFence | undefined): OpenFence | undefined {
+  const match = FENCE_PATTERN.exec(line);
+  if (!match) return open;
+  const marker = match[1];
+  if (!open) return { marker, line: line.trim() };
+  // A closing fence uses the same character, at least as long, with no info string.
+  if (marker[0] === open.marker[0] && marker.length >= open.marker.length && match[2].trim() === "") return undefined;
+  return open;
 }

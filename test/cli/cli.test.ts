@@ -3,6 +3,8 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { FakeBotApi } from "../fakes/telegram/fake-bot-api.js";
+import { FakeSlack } from "../fakes/slack/index.js";
 
 const BATON = join(process.cwd(), "bin/baton.js");
 
@@ -95,6 +97,35 @@ describe("the baton command line", () => {
     expect(loaded).toContain("/node_modules/hono/");
     for (const absent of ["/node_modules/grammy/", "/node_modules/@slack/bolt/", "/node_modules/@agentclientprotocol/", "/node_modules/@modelcontextprotocol/", "/node_modules/sql.js/"]) {
       expect(loaded, absent).not.toContain(absent);
+    }
+  });
+
+  it("`baton doctor` checks Telegram and Slack credentials against the platforms", async () => {
+    const telegram = await FakeBotApi.start({ username: "doctor_bot" });
+    const slack = await new FakeSlack().start();
+    try {
+      const dir = tempDir();
+      const config = join(dir, "baton.yaml");
+      writeFileSync(
+        config,
+        `agents: { default: demo }\nplatforms:\n  telegram: { token: "${telegram.token}", api_root: "${telegram.apiRoot}" }\n  slack: { bot_token: xoxb-fake-bot-token, app_token: xapp-fake-app-token, api_url: "${slack.apiUrl}" }\n`,
+      );
+      const child = spawn(process.execPath, [BATON, "doctor", "--json", "--config", config, "--data-dir", join(dir, "data")], { stdio: ["ignore", "pipe", "inherit"] });
+      let out = "";
+      child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+      await new Promise((r) => child.once("exit", r));
+      const report = JSON.parse(out) as { checks: Array<{ area: string; status: string; message: string }> };
+      const tg = report.checks.find((c) => c.area === "platform telegram")!;
+      const sl = report.checks.find((c) => c.area === "platform slack")!;
+      expect(tg.status, tg.message).toBe("ok");
+      expect(tg.message).toContain("@doctor_bot");
+      expect(sl.status, sl.message).toBe("ok");
+      expect(telegram.callsOf("getMe").length).toBeGreaterThan(0);
+      expect(slack.callsTo("auth.test").length).toBeGreaterThan(0);
+      expect(out).not.toContain(telegram.token);
+    } finally {
+      await telegram.close();
+      await slack.stop();
     }
   });
 });

@@ -51,4 +51,29 @@ describe("splitMarkdown", () => {
     const text = "a".repeat(60) + "\n\n" + "b".repeat(60);
     expect(splitMarkdown(text, 100)).toEqual(["a".repeat(60), "b".repeat(60)]);
   });
+
+  it("keeps fences balanced and loses nothing over many random texts, long lines included", () => {
+    for (let seed = 1; seed < 400; seed++) {
+      let state = seed;
+      const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+      const lines: string[] = [];
+      let inFence = false;
+      for (let i = 0; i < 80; i++) {
+        const roll = random();
+        if (roll < 0.08) {
+          lines.push(inFence ? "```" : "```js");
+          inFence = !inFence;
+        } else lines.push(roll < 0.25 ? "" : "w".repeat(1 + Math.floor(random() * (roll > 0.97 ? 900 : 60))));
+      }
+      if (inFence) lines.push("```");
+      const text = lines.join("\n");
+      const pieces = splitMarkdown(text, 300);
+      for (const piece of pieces) {
+        expect(piece.length, `seed ${seed}`).toBeLessThanOrEqual(300);
+        expect((piece.match(/^```/gm) ?? []).length % 2, `seed ${seed}`).toBe(0);
+      }
+      const strip = (s: string) => s.replace(/^```.*$/gm, "").replace(/\s+/g, "");
+      expect(strip(pieces.join("\n")), `seed ${seed}`).toBe(strip(text));
+    }
+  });
 });

@@ -101,9 +101,8 @@ export class TelegramAdapter implements PlatformAdapter {
       this.poller = new UpdatePoller(this.pollApi, this.name, this.config.token, core.log, (update) => this.inbound?.onUpdate(update), this.tuning.poller);
       this.poller.start();
     }
-    const description = `${this.name}: connected as @${this.botInfo.username}`;
-    core.log.info(description);
-    return { description };
+    // The daemon logs and prints this line once for every platform.
+    return { description: `${this.name}: connected as @${this.botInfo.username}` };
   }
 
   async stop(): Promise<void> {
