@@ -2,9 +2,7 @@
 // dialect, because Slack's own markup differs in the places that matter: `*bold*`, `_italic_`,
 // `~strike~`, links as `<url|label>`, no headings, no tables, no nested-list syntax, and `& < >`
 // must be escaped everywhere.
-import { fromMarkdown } from "mdast-util-from-markdown";
-import { gfmFromMarkdown } from "mdast-util-gfm";
-import { gfm } from "micromark-extension-gfm";
+import { parseMarkdown } from "../../render/markdown.js";
 import type { Definition, List, ListItem, Nodes, Parents, PhrasingContent, Root, Table } from "mdast";
 
 /** Escapes the three characters Slack treats as control characters in any text field. */
@@ -20,16 +18,11 @@ interface RenderContext {
 }
 
 export function markdownToMrkdwn(markdown: string): string {
-  const tree: Root = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
-  const context: RenderContext = { definitions: new Map() };
-  collectDefinitions(tree, context.definitions);
+  const { tree, definitions } = parseMarkdown(markdown);
+  const context: RenderContext = { definitions };
   return renderBlocks(tree.children, context).trim();
 }
 
-function collectDefinitions(node: Nodes, into: Map<string, Definition>): void {
-  if (node.type === "definition") into.set(node.identifier, node);
-  if ("children" in node) for (const child of node.children) collectDefinitions(child as Nodes, into);
-}
 
 function renderBlocks(nodes: readonly Nodes[], context: RenderContext): string {
   return nodes

@@ -2,9 +2,7 @@
 // pre and blockquote (no headings, lists or tables), so block structure is rendered as text:
 // headings bold, list items with bullets and indentation, tables as a monospace block.
 // Only `<`, `>` and `&` (and `"` inside attributes) need escaping.
-import { fromMarkdown } from "mdast-util-from-markdown";
-import { gfmFromMarkdown } from "mdast-util-gfm";
-import { gfm } from "micromark-extension-gfm";
+import { parseMarkdown } from "../../render/markdown.js";
 import type { Nodes, Parents, Root, Table, List, Definition } from "mdast";
 
 const LINK_PROTOCOLS = /^(https?:|tg:|mailto:)/i;
@@ -30,20 +28,11 @@ interface RenderState {
 }
 
 export function markdownToTelegramHtml(markdown: string): string {
-  const tree = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
-  const state: RenderState = { definitions: collectDefinitions(tree), listDepth: 0, inBlockquote: false, inLink: false, openStyles: new Set() };
+  const { tree, definitions } = parseMarkdown(markdown);
+  const state: RenderState = { definitions, listDepth: 0, inBlockquote: false, inLink: false, openStyles: new Set() };
   return renderBlocks(tree, state).trim();
 }
 
-function collectDefinitions(tree: Root): Map<string, Definition> {
-  const definitions = new Map<string, Definition>();
-  const visit = (node: Nodes): void => {
-    if (node.type === "definition") definitions.set(node.identifier.toLowerCase(), node);
-    if ("children" in node) for (const child of node.children) visit(child as Nodes);
-  };
-  visit(tree);
-  return definitions;
-}
 
 function renderBlocks(parent: Parents, state: RenderState, separator = "\n\n"): string {
   return parent.children

@@ -2,9 +2,7 @@
 // every raw HTML node is escaped, attributes are only ever our own, and links keep only http(s)
 // and mailto targets. Images are not loaded (the page makes no request beyond this server); they
 // become links. Plans and tool lines get their own compact markup.
-import { fromMarkdown } from "mdast-util-from-markdown";
-import { gfmFromMarkdown } from "mdast-util-gfm";
-import { gfm } from "micromark-extension-gfm";
+import { parseMarkdown } from "../../render/markdown.js";
 import type { Definition, List, Nodes, Parents, Root, Table } from "mdast";
 import type { WebMessageKind } from "./protocol.js";
 
@@ -26,8 +24,8 @@ export function renderMessageHtml(text: string, kind: WebMessageKind, format: "m
 }
 
 export function markdownToHtml(markdown: string): string {
-  const tree = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
-  return new HtmlRenderer(collectDefinitions(tree)).blocks(tree);
+  const { tree, definitions } = parseMarkdown(markdown);
+  return new HtmlRenderer(definitions).blocks(tree);
 }
 
 /** `**Plan**` then one `☐|▶|☑ entry` line each → a checklist. Anything else falls back to markdown. */
@@ -53,15 +51,6 @@ function inlineHtml(line: string): string {
   return markdownToHtml(line).replace(/^<p>([\s\S]*)<\/p>$/, "$1");
 }
 
-function collectDefinitions(tree: Root): Map<string, Definition> {
-  const definitions = new Map<string, Definition>();
-  const visit = (node: Nodes): void => {
-    if (node.type === "definition") definitions.set(node.identifier.toLowerCase(), node);
-    if ("children" in node) for (const child of node.children) visit(child as Nodes);
-  };
-  visit(tree);
-  return definitions;
-}
 
 class HtmlRenderer {
   private inLink = false;
