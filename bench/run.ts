@@ -2,12 +2,14 @@
 import { benchInbound } from "./inbound.js";
 import { benchReplay } from "./replay.js";
 import { benchStartup } from "./startup.js";
+import { benchHandoffList } from "../src/bench/handoff-list.js";
 import type { BenchResult } from "./types.js";
 
 const suites: Array<[string, () => Promise<BenchResult[]>]> = [
   ["registry replay", benchReplay],
   ["inbound latency", benchInbound],
   ["startup and memory", benchStartup],
+  ["handoff list", benchHandoffList],
 ];
 
 const only = process.argv[2];
