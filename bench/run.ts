@@ -2,6 +2,7 @@
 import { benchInbound } from "./inbound.js";
 import { benchReplay } from "./replay.js";
 import { benchStartup } from "./startup.js";
+import { benchStreaming } from "./streaming.js";
 import { benchHandoffList } from "../src/bench/handoff-list.js";
 import type { BenchResult } from "./types.js";
 
@@ -10,6 +11,7 @@ const suites: Array<[string, () => Promise<BenchResult[]>]> = [
   ["inbound latency", benchInbound],
   ["startup and memory", benchStartup],
   ["handoff list", benchHandoffList],
+  ["streaming", benchStreaming],
 ];
 
 const only = process.argv[2];
@@ -20,7 +22,7 @@ for (const [name, run] of suites) {
   for (const r of await run()) {
     results.push(r);
     const mark = r.ok === undefined ? " " : r.ok ? "✓" : "✗";
-    process.stdout.write(`${mark} ${r.name}: ${r.value.toFixed(r.value < 10 ? 2 : 0)} ${r.unit}${r.target ? `  (target ${r.target})` : ""}\n`);
+    process.stdout.write(`${mark} ${r.name}: ${Number.isInteger(r.value) ? r.value : r.value.toFixed(r.value < 10 ? 2 : 0)}${r.unit ? ` ${r.unit}` : ""}${r.target ? `  (target ${r.target})` : ""}\n`);
   }
 }
 if (process.argv.includes("--json")) process.stdout.write(JSON.stringify(results, null, 2) + "\n");
