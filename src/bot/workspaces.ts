@@ -11,7 +11,8 @@ import type { BatonConfig } from "./config-schema.js";
 export class Workspaces implements WorkspacesApi {
   private readonly roots: string[];
   private readonly named: Map<string, string>;
-  private readonly registered = new Set<string>();
+  /** Directories registered at runtime (terminal handovers), with their display names. */
+  private readonly registered = new Map<string, string>();
   private readonly fallback: string;
 
   constructor(config: BatonConfig["workspaces"], cwd: string = process.cwd()) {
@@ -26,14 +27,14 @@ export class Workspaces implements WorkspacesApi {
 
   list(): Array<{ name: string; path: string }> {
     const out = [{ name: "default", path: this.fallback }, ...[...this.named].map(([name, path]) => ({ name, path }))];
-    for (const path of this.registered) if (!out.some((w) => w.path === path)) out.push({ name: basename(path), path });
+    for (const [path, name] of this.registered) if (!out.some((w) => w.path === path)) out.push({ name, path });
     return out;
   }
 
   /** Registers a directory a terminal handed over (it need not be under a root). */
-  register(path: string): string {
+  register(path: string, name?: string): string {
     const dir = canonical(resolve(path));
-    this.registered.add(dir);
+    if (name || !this.registered.has(dir)) this.registered.set(dir, name || basename(dir));
     return dir;
   }
 
@@ -47,7 +48,8 @@ export class Workspaces implements WorkspacesApi {
   }
 
   resolve(nameOrPath: string): string {
-    const named = this.named.get(nameOrPath) ?? (nameOrPath === "default" ? this.fallback : undefined);
+    const registeredName = [...this.registered].find(([, name]) => name === nameOrPath)?.[0];
+    const named = this.named.get(nameOrPath) ?? registeredName ?? (nameOrPath === "default" ? this.fallback : undefined);
     const expanded = expandHome(nameOrPath);
     if (!named && !isAbsolute(expanded)) {
       const names = this.list().map((w) => w.name).join(", ");

@@ -118,11 +118,11 @@ export class HandoverService implements HandoverApi, HandoverTools {
 
   async registerWorkspace(args: RegisterWorkspaceArgs): Promise<ToolReply> {
     const cwd = requireDirectory(args.cwd);
-    const path = this.core.workspaces.register(cwd);
-    const name = args.name?.trim() || basename(path);
+    const name = args.name?.trim() || basename(cwd);
+    const path = this.core.workspaces.register(cwd, name);
     this.options.log.info({ path, name }, "workspace registered over MCP");
     return {
-      text: `Registered ${path} as workspace "${name}" until Baton restarts. To keep it, add it to workspaces.roots in the Baton config.`,
+      text: `Registered ${path} as workspace "${name}" (\`/workspace --switch ${name}\` in chat) until Baton restarts. To keep it, add it to workspaces.roots or workspaces.named in the Baton config.`,
       data: { cwd: path, name },
     };
   }

@@ -110,6 +110,13 @@ describe("terminal → chat handover through `baton mcp`", () => {
     const registered = await callTool(client, "register_workspace", { cwd: outside, name: "scratch" });
     expect(registered.isError).toBe(false);
     expect(registered.data).toMatchObject({ cwd: outside, name: "scratch" });
+    // The name works in chat too.
+    const desk = platform.route("desk");
+    await platform.say(desk, "/workspace");
+    await platform.waitFor(desk, /\*\*scratch\*\* `[^`]*`/);
+    await platform.say(desk, "/workspace --switch scratch");
+    await platform.waitFor(desk, /📁 New thread `th_\w+` in `[^`]*`/);
+    expect(baton!.daemon.core.registry.threadForRoute(desk)!.workspace).toBe(outside);
     terminalDemoSession(baton!.dataDir, outside, ["elsewhere"]);
     const prepared = await callTool(client, "prepare_handover", { cwd: outside, agent_kind: "demo" });
     expect(prepared.isError).toBe(false);
