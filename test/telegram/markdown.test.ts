@@ -101,30 +101,7 @@ describe("splitting", () => {
     }
   });
 
-  it("keeps every piece's fences balanced and loses no line, over many random texts", () => {
-    for (let seed = 1; seed < 300; seed++) {
-      let state = seed;
-      const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
-      const lines: string[] = [];
-      let inFence = false;
-      for (let i = 0; i < 80; i++) {
-        const roll = random();
-        if (roll < 0.08) {
-          lines.push(inFence ? "```" : "```js");
-          inFence = !inFence;
-        } else lines.push(roll < 0.25 ? "" : "w".repeat(1 + Math.floor(random() * 60)));
-      }
-      if (inFence) lines.push("```");
-      const text = lines.join("\n");
-      const words = (s: string) => s.split("\n").filter((line) => line.startsWith("w")).join("|");
-      const pieces = splitMarkdown(text, 300);
-      for (const piece of pieces) {
-        expect(piece.length, `seed ${seed}`).toBeLessThanOrEqual(300);
-        expect(piece.split("\n").filter((line) => line.startsWith("```")).length % 2, `seed ${seed}`).toBe(0);
-      }
-      expect(words(pieces.join("\n")), `seed ${seed}`).toBe(words(text));
-    }
-  });
+  // Fence balance over random texts is tested with the shared splitter in test/render/split.test.ts.
 
   it("never cuts an emoji in two", () => {
     const text = "😀".repeat(3000);
