@@ -15,6 +15,7 @@ import { ChatTurn } from "./turn.js";
 import { Workspaces } from "./workspaces.js";
 
 const SHUTDOWN_DRAIN_MS = 3_000;
+const REFUSAL_MEMORY_MAX = 10_000;
 
 export interface CoreOptions {
   config: BatonConfig;
@@ -127,7 +128,10 @@ export class BatonCore implements PlatformCore {
   private shouldRefuse(userId: string): boolean {
     const now = Date.now();
     const last = this.refusedAt.get(userId);
-    if (last !== undefined && now - last < this.options.config.access.refusal_interval) return false;
+    const interval = this.options.config.access.refusal_interval;
+    if (last !== undefined && now - last < interval) return false;
+    // Many strangers must not grow this map without bound: forget refusals older than the interval.
+    if (this.refusedAt.size >= REFUSAL_MEMORY_MAX) for (const [id, at] of this.refusedAt) if (now - at >= interval) this.refusedAt.delete(id);
     this.refusedAt.set(userId, now);
     return true;
   }
