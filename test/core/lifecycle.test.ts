@@ -100,8 +100,20 @@ describe("threads and hosts over time", () => {
     const r2 = plain.route("perm");
     await plain.say(r2, "demo:permission");
     await plain.waitFor(r2, /1\. Allow once\n2\. Always allow\n3\. Reject/);
+    await plain.say(r2, "7");
+    await plain.waitFor(r2, /No such option\. Answer with a number from 1 to 3, \/allow or \/deny\./);
     await plain.say(r2, "3");
     await plain.waitFor(r2, /Permission answer: reject\./);
+    await plain.say(r2, "demo:permission");
+    await plain.waitFor(r2, () => plain.on(r2).filter((x) => x.kind === "approval").length === 2);
+    await plain.say(r2, "/deny");
+    await plain.waitFor(r2, (m) => m.text === "Permission answer: reject." && plain.on(r2).filter((x) => x.text === m.text).length === 2);
+    await plain.say(r2, "demo:permission");
+    await plain.waitFor(r2, () => plain.on(r2).filter((x) => x.kind === "approval").length === 3);
+    await plain.say(r2, "/allow");
+    await plain.waitFor(r2, /Permission answer: allow-once\./);
+    await plain.say(r2, "/allow");
+    await plain.waitFor(r2, /No approval is pending here\./);
     expect(second.core.registry.threadForRoute(r2)).toBeDefined();
   });
 
