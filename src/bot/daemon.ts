@@ -10,6 +10,7 @@ import type { LoadedConfig } from "./config.js";
 import { BatonCore } from "./core.js";
 import { startHandover, type RunningHandover } from "../handover/index.js";
 import type { Logger } from "./log.js";
+import { acquireDataDirLock } from "./lock.js";
 
 export const DATA_DIR_MODE = 0o700;
 
@@ -41,9 +42,17 @@ export function ensureDataDir(dataDir: string): void {
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const { loaded, dataDir, log } = options;
   ensureDataDir(dataDir);
+  const releaseLock = acquireDataDirLock(dataDir);
   const store = options.store ?? new JsonlEventStore(join(dataDir, "threads", "events.jsonl"));
   const started = Date.now();
-  const { registry, report } = await ThreadRegistry.open(store);
+  let opened: Awaited<ReturnType<typeof ThreadRegistry.open>>;
+  try {
+    opened = await ThreadRegistry.open(store);
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+  const { registry, report } = opened;
   for (const skip of report.skipped) log.warn({ line: skip.line }, `event log: skipped a line (${skip.reason})`);
   log.info({ events: report.events, threads: registry.openThreads().length, ms: Date.now() - started }, "thread registry replayed");
 
@@ -54,6 +63,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     handover = await startHandover({ core, config: loaded.config, dataDir, log });
   } catch (error) {
     await store.close();
+    releaseLock();
     throw error;
   }
   core.handover = handover.service;
@@ -64,6 +74,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     await handover.stop().catch((error: unknown) => log.warn({ err: error }, "handover service did not stop cleanly"));
     await Promise.all(running.map((a) => a.stop().catch((error: unknown) => log.warn({ platform: a.name, err: error }, "platform did not stop cleanly"))));
     await store.close();
+    releaseLock();
   };
   try {
     const env = { dataDir, cacheDir: join(dataDir, "cache") };

@@ -162,3 +162,19 @@ async function waitUntil(check: () => boolean, timeoutMs = 10_000): Promise<void
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+describe("one daemon per data dir", () => {
+  it("refuses a second daemon on the same data dir, and takes over a stale lock", async () => {
+    const { writeFileSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const first = await boot();
+    await expect(startTestBaton({ adapters: [new TestPlatform("second")], dataDir: first.baton.dataDir })).rejects.toThrow(/Another Baton \(pid \d+\) is already running/);
+    const dataDir = first.baton.dataDir;
+    await first.baton.daemon.stop();
+    started.length = 0;
+    // A pid file left by a process that is gone does not block the next start.
+    writeFileSync(join(dataDir, "baton.pid"), "999999999\n");
+    const again = await boot({}, dataDir);
+    expect(again.core.registry).toBeDefined();
+  });
+});
