@@ -56,10 +56,29 @@ interface Queue {
 
 export type HostState = "running" | "idle" | "stopped";
 
+const MAX_CONCURRENT_HOST_STARTS = 4;
+
+/** A counting semaphore: at most `size` holders at once, the rest wait in order. */
+class Slots {
+  private used = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(private readonly size: number) {}
+  async acquire(): Promise<() => void> {
+    if (this.used >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.used++;
+    return () => {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.used--;
+    };
+  }
+}
+
 export class Supervisor {
   /** Live hosts by thread id, in least-recently-used order (Map iteration order). */
   private readonly live = new Map<string, Live>();
   private readonly queues = new Map<string, Queue>();
+  private readonly startSlots = new Slots(MAX_CONCURRENT_HOST_STARTS);
 
   constructor(private readonly hooks: SupervisorHooks, private readonly options: SupervisorOptions) {}
 
@@ -182,8 +201,18 @@ export class Supervisor {
     const existing = this.live.get(thread.id);
     if (existing && existing.host.alive && existing.profileKey === profileKey) return existing;
     if (existing) await this.stopHost(thread.id);
-    await this.evictIfFull();
+    // Agent CLIs are heavy to boot: a burst of first prompts starts them a few at a time, so the
+    // daemon (and the machine) stays responsive instead of booting dozens of processes at once.
+    const release = await this.startSlots.acquire();
+    try {
+      await this.evictIfFull();
+      return await this.startHost(thread, turn, spec, profileKey);
+    } finally {
+      release();
+    }
+  }
 
+  private async startHost(thread: ThreadRecord, turn: TurnOutput, spec: LaunchSpec, profileKey: string): Promise<Live> {
     const live: Live = { host: undefined as unknown as AgentHost, profileKey };
     live.host = new AgentHost({
       ...spec,

@@ -18,8 +18,11 @@ export interface StreamSettings extends BlockOptions {
 
 interface SentChunk {
   ref?: MessageRef;
+  /** The text the platform shows now. */
   text: string;
   lastEditAt: number;
+  /** Failed calls in a row; past the limit the chunk is given up (`failed`). */
+  attempts: number;
   failed?: boolean;
 }
 
@@ -107,7 +110,8 @@ export class TurnStream {
     const caps = adapter.capabilities;
     const gap = caps.minEditGapMs ?? this.settings.minEditGapMs;
     const s = this.state(route);
-    let waitMore = false;
+    let retryIn: number | undefined;
+    const later = (ms: number) => (retryIn = Math.min(retryIn ?? ms, ms));
     for (const block of this.builder.blocks) {
       const markdown = blockMarkdown(block);
       if (!markdown.trim()) continue;
@@ -117,43 +121,74 @@ export class TurnStream {
       // Without edits, only chunks that can no longer change are sent.
       const sendable = caps.edits || block.done ? chunks.length : chunks.length - 1;
       for (let i = 0; i < sendable; i++) {
-        const chunk = chunks[i];
-        const message: OutboundMessage = { text: chunk, kind: block.kind };
-        const prior = sent[i];
-        if (!prior) {
-          const entry: SentChunk = { text: chunk, lastEditAt: Date.now() };
-          sent[i] = entry;
-          try {
-            entry.ref = await adapter.send(route, message);
-          } catch (error) {
-            entry.failed = true;
-            this.log.warn({ route, err: error }, "could not send a message");
+        const message: OutboundMessage = { text: chunks[i], kind: block.kind };
+        const entry = (sent[i] ??= { text: "", lastEditAt: 0, attempts: 0 });
+        if (!entry.ref && !entry.failed) {
+          // Not delivered yet: nothing after it may go out first, or the answer would be reordered.
+          // The edit gap counts from when the send went out.
+          entry.lastEditAt = Date.now();
+          if (!(await this.attempt(entry, route, final, () => adapter.send(route, message).then((ref) => (entry.ref = ref)), "send"))) {
+            if (!entry.failed) return void this.scheduleRetry(backoffMs(entry.attempts));
+            continue;
           }
+          entry.text = message.text;
           continue;
         }
-        if (prior.text === chunk || prior.failed || !prior.ref || !caps.edits) continue;
-        const wait = prior.lastEditAt + gap - Date.now();
+        if (entry.text === message.text || entry.failed || !entry.ref || !caps.edits) continue;
+        const wait = entry.lastEditAt + gap - Date.now();
         if (wait > 0 && !final) {
-          waitMore = true;
+          later(wait);
           continue;
         }
         if (wait > 0) await sleep(wait);
-        prior.text = chunk;
-        prior.lastEditAt = Date.now();
-        try {
-          await adapter.edit(route, prior.ref, message);
-        } catch (error) {
-          this.log.warn({ route, err: error }, "could not edit a message");
-        }
+        entry.lastEditAt = Date.now();
+        // An edit is idempotent: a failed one is simply tried again with the newest text.
+        if (await this.attempt(entry, route, final, () => adapter.edit(route, entry.ref!, message), "edit")) entry.text = message.text;
+        else if (!entry.failed) later(backoffMs(entry.attempts));
       }
     }
-    if (waitMore && !this.retryTimer) {
-      this.retryTimer = setTimeout(() => {
-        this.retryTimer = undefined;
-        void this.flush(false);
-      }, gap);
+    if (retryIn !== undefined) this.scheduleRetry(retryIn);
+  }
+
+  /**
+   * One platform call with bounded retries: a failure is retried on a later flush (or at once,
+   * after a backoff, when the turn is ending), and given up after MAX_DELIVERY_ATTEMPTS — never
+   * retried into a loop.
+   */
+  private async attempt(entry: SentChunk, route: string, final: boolean, call: () => Promise<unknown>, what: string): Promise<boolean> {
+    for (;;) {
+      try {
+        await call();
+        entry.attempts = 0;
+        return true;
+      } catch (error) {
+        entry.attempts++;
+        if (entry.attempts >= MAX_DELIVERY_ATTEMPTS) {
+          entry.failed = true;
+          this.log.error({ route, err: error, attempts: entry.attempts }, `could not ${what} a message; giving up on it`);
+          return false;
+        }
+        this.log.warn({ route, err: error, attempt: entry.attempts }, `could not ${what} a message; will retry`);
+        if (!final) return false;
+        await sleep(backoffMs(entry.attempts));
+      }
     }
   }
+
+  private scheduleRetry(ms: number): void {
+    if (this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.flush(false);
+    }, ms);
+  }
+}
+
+const MAX_DELIVERY_ATTEMPTS = 4;
+const FIRST_RETRY_MS = 500;
+
+function backoffMs(attempts: number): number {
+  return FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1);
 }
 
 function sleep(ms: number): Promise<void> {

@@ -89,6 +89,8 @@ describe("telegram end to end with the demo agent", { timeout: 60_000 }, () => {
       const calls = fake.calls.slice(-6).map((call) => `${call.method} ${String(call.params.text ?? "").slice(-60)}`);
       throw new Error(`${error.message}; ${fake.sentTo(111).length} messages; last calls:\n${calls.join("\n")}`);
     });
+    // "The end." can arrive before an earlier piece's last edit (edit gap): wait for the turn to end.
+    await baton!.daemon.core.supervisor.drained(baton!.daemon.core.registry.threadForRoute("telegram:111")!.id);
     const sent = fake.sentTo(111);
     expect(sent.length).toBeGreaterThanOrEqual(5);
     for (const message of sent) expect(message.text.length).toBeLessThanOrEqual(4096);
