@@ -11,6 +11,8 @@ import type { BenchResult } from "./types.js";
 const RUNS = 3;
 const IDLE_SETTLE_MS = 3_000;
 const CLI = new URL("../src/bot/cli.js", import.meta.url).pathname;
+/** The Node flags `baton` runs with: read from bin/baton.js's shebang, so the bench runs what ships. */
+const NODE_FLAGS = (readFileSync(new URL("../../bin/baton.js", import.meta.url), "utf8").split("\n")[0].match(/node\s+(.*)$/)?.[1] ?? "").split(/\s+/).filter(Boolean);
 
 export async function benchStartup(): Promise<BenchResult[]> {
   const telegram = await FakeBotApi.start({ username: "baton_bench_bot" });
@@ -33,7 +35,7 @@ export async function benchStartup(): Promise<BenchResult[]> {
   try {
     for (let run = 0; run < RUNS; run++) {
       const started = performance.now();
-      const child = spawn(process.execPath, [CLI, "start", "--config", config, "--data-dir", join(dir, `data-${run}`)], { stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, [...NODE_FLAGS, CLI, "start", "--config", config, "--data-dir", join(dir, `data-${run}`)], { stdio: ["ignore", "pipe", "pipe"] });
       let out = "";
       child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
       child.stderr.resume();

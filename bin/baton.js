@@ -1,4 +1,6 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=4
+// --max-semi-space-size=4 (MB): a daemon that mostly waits does not need V8's 16 MB young
+// generation; it keeps idle memory ~10 MB lower at the cost of a few more, very short, scavenges.
 // Runs the compiled CLI. `npm install` builds dist/ (the "prepare" script).
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
