@@ -74,7 +74,7 @@ async function ensureFixture(root: string): Promise<{ home: string; bytes: numbe
   return { home, bytes };
 }
 
-export async function benchHandoffList(): Promise<Array<{ name: string; value: number; unit: string; target?: string }>> {
+export async function benchHandoffList(): Promise<Array<{ name: string; value: number; unit: string; target?: string; ok?: boolean }>> {
   const root = path.join(os.tmpdir(), "baton-bench-handoff-list");
   const { home, bytes } = await ensureFixture(root);
   const opts = { home, env: {}, dataDir: path.join(home, ".baton"), limit: 0 };
@@ -91,9 +91,12 @@ export async function benchHandoffList(): Promise<Array<{ name: string; value: n
     times.push(performance.now() - start);
     cpu.push((used.user + used.system) / 1000);
   }
+  // 1 GB is a lot to leave in the temp dir: kept only when asked, to save regenerating it.
+  if (process.env.BATON_BENCH_KEEP_FIXTURES !== "1") await fs.rm(root, { recursive: true, force: true });
   const median = (xs: number[]): number => Math.round([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]);
+  const wall = median(times);
   return [
-    { name: "handoff list: 2,000 sessions, wall time (median of 5)", value: median(times), unit: "ms", target: `< ${TARGET_MS} ms` },
+    { name: "handoff list: 2,000 sessions, wall time (median of 5)", value: wall, unit: "ms", target: `< ${TARGET_MS} ms`, ok: wall < TARGET_MS },
     // CPU time is reported too: on a shared, loaded machine wall time mostly measures the neighbours.
     { name: "handoff list: 2,000 sessions, CPU time (median of 5)", value: median(cpu), unit: "ms" },
     { name: "handoff list: transcript bytes on disk", value: Math.round(bytes / (1024 * 1024)), unit: "MiB" },
