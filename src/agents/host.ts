@@ -2,6 +2,8 @@
 // The host is ephemeral; the thread and the agent's own session store outlive it.
 import { spawn, type ChildProcess } from "node:child_process";
 import { Readable, Writable } from "node:stream";
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import type * as acp from "@agentclientprotocol/sdk";
 
 type AcpSdk = typeof import("@agentclientprotocol/sdk");
@@ -161,7 +163,8 @@ export class AgentHost {
   async prompt(prompt: acp.ContentBlock[]): Promise<acp.StopReason> {
     if (!this.sessionId) throw new Error("prompt before openSession");
     const sessionId = this.sessionId;
-    const res = await this.call(() => this.connection!.agent.request(this.sdk.methods.agent.session.prompt, { sessionId, prompt }));
+    const blocks = this.supportsImages ? await Promise.all(prompt.map(inlineImage)) : prompt;
+    const res = await this.call(() => this.connection!.agent.request(this.sdk.methods.agent.session.prompt, { sessionId, prompt: blocks }));
     return res.stopReason;
   }
 
@@ -201,6 +204,20 @@ export class AgentHost {
       if (error instanceof this.sdk.RequestError) throw new AgentError(`${this.spec.kind.displayName} refused: ${error.message}`, { cause: error });
       throw error;
     }
+  }
+}
+
+const MAX_INLINE_IMAGE_BYTES = 10 * 1024 * 1024;
+
+/** A local image sent as a file link becomes an image block for agents that accept images. */
+async function inlineImage(block: acp.ContentBlock): Promise<acp.ContentBlock> {
+  if (block.type !== "resource_link" || !block.mimeType?.startsWith("image/") || !block.uri.startsWith("file://")) return block;
+  if ((block.size ?? 0) > MAX_INLINE_IMAGE_BYTES) return block;
+  try {
+    const data = await readFile(fileURLToPath(block.uri));
+    return { type: "image", mimeType: block.mimeType, data: data.toString("base64"), uri: block.uri };
+  } catch {
+    return block; // the link still tells the agent where the file was
   }
 }
 

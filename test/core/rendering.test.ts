@@ -92,3 +92,31 @@ describe("rendering a turn", () => {
     started.push({ ...baton, stop: async () => baton.stop({ cleanup: true }).catch(() => undefined) } as TestBaton);
   });
 });
+
+describe("files from the chat", () => {
+  it("passes a file as a resource link, and an image inline to an agent that accepts images", async () => {
+    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const dir = mkdtempSync(join(tmpdir(), "baton-files-"));
+    const doc = join(dir, "notes.txt");
+    const png = join(dir, "shot.png");
+    writeFileSync(doc, "hello");
+    writeFileSync(png, Buffer.alloc(300, 1));
+    for (const [images, expected] of [["0", /\[file shot\.png, 300 bytes\]/], ["1", /\[image image\/png, 300 bytes\]/]] as const) {
+      const platform = new TestPlatform(`files${images}`);
+      const baton = await startTestBaton({ adapters: [platform], env: { BATON_DEMO_IMAGES: images } });
+      started.push(baton);
+      const route = platform.route("r");
+      await platform.say(route, "look at these", undefined, {
+        files: [
+          { name: "notes.txt", path: doc, size: 5, mimeType: "text/plain" },
+          { name: "shot.png", path: png, size: 300, mimeType: "image/png" },
+        ],
+      });
+      const reply = await platform.waitFor(route, /you said "look at these \[file notes\.txt, 5 bytes\]/);
+      await baton.daemon.core.supervisor.drained(baton.daemon.core.registry.threadForRoute(route)!.id);
+      expect(platform.on(route).find((m) => m.id === reply.id)!.text).toMatch(expected);
+    }
+  });
+});

@@ -24,7 +24,7 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
       protocolVersion: acp.PROTOCOL_VERSION,
       agentCapabilities: {
         loadSession: true,
-        promptCapabilities: { image: false, embeddedContext: true },
+        promptCapabilities: { image: env.BATON_DEMO_IMAGES === "1", embeddedContext: true },
         sessionCapabilities: { list: {}, ...(advertiseResume ? { resume: {} } : {}) },
       },
       agentInfo: { name: "baton-demo", title: "Baton demo agent", version: "1" },
@@ -59,7 +59,7 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
       const sessionId = params.sessionId;
       if (!store.exists(sessionId)) throw acp.RequestError.sessionNotFound(sessionId);
       const text = params.prompt
-        .map((b) => (b.type === "text" ? b.text : b.type === "resource_link" ? `[file ${b.name}${b.size != null ? `, ${b.size} bytes` : ""}]` : ""))
+        .map((b) => (b.type === "text" ? b.text : b.type === "resource_link" ? `[file ${b.name}${b.size != null ? `, ${b.size} bytes` : ""}]` : b.type === "image" ? `[image ${b.mimeType}, ${Buffer.from(b.data, "base64").length} bytes]` : ""))
         .join(" ")
         .trim();
       const history = store.read(sessionId);
