@@ -126,6 +126,11 @@ export class Supervisor {
   async stopHost(threadId: string): Promise<void> {
     const q = this.queues.get(threadId);
     if (q) q.items.length = 0;
+    await this.stopProcess(threadId);
+  }
+
+  /** Stops the thread's process but keeps its queued prompts (a replaced or dead host). */
+  private async stopProcess(threadId: string): Promise<void> {
     const live = this.live.get(threadId);
     if (!live) return;
     if (live.turn) {
@@ -200,7 +205,7 @@ export class Supervisor {
     const profileKey = `${thread.agent}+${thread.profile ?? ""}`;
     const existing = this.live.get(thread.id);
     if (existing && existing.host.alive && existing.profileKey === profileKey) return existing;
-    if (existing) await this.stopHost(thread.id);
+    if (existing) await this.stopProcess(thread.id);
     // Agent CLIs are heavy to boot: a burst of first prompts starts them a few at a time, so the
     // daemon (and the machine) stays responsive instead of booting dozens of processes at once.
     const release = await this.startSlots.acquire();
@@ -251,7 +256,7 @@ export class Supervisor {
         return;
       }
       this.hooks.log.info({ thread: idle[0] }, "stopping least recently used idle agent host");
-      await this.stopHost(idle[0]);
+      await this.stopProcess(idle[0]);
     }
   }
 
