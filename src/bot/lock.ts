@@ -3,6 +3,7 @@
 import { constants, openSync, readFileSync, rmSync, writeSync, closeSync } from "node:fs";
 import { join } from "node:path";
 import { BatonError } from "./errors.js";
+import { isProcessAlive } from "../handover/launch/registry.js";
 
 export const LOCK_FILE = "baton.pid";
 
@@ -17,20 +18,11 @@ export function acquireDataDirLock(dataDir: string): () => void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       const holder = Number(readFileSync(path, "utf8").trim());
-      if (Number.isInteger(holder) && holder > 0 && isAlive(holder)) {
+      if (Number.isInteger(holder) && holder > 0 && isProcessAlive(holder)) {
         throw new BatonError(`Another Baton (pid ${holder}) is already running with the data dir ${dataDir}. Stop it first, or give this one its own --data-dir.`);
       }
       rmSync(path, { force: true }); // stale: its process is gone
     }
   }
   throw new BatonError(`Could not lock the data dir ${dataDir}.`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }

@@ -2,6 +2,9 @@
 // session whose first message points at a brief (`/switch host`, `resume --agent`).
 
 import { BatonError } from "../../bot/errors.js";
+import { shellQuote } from "../../render/shell.js";
+
+export { shellQuote };
 import type { StoredSession } from "../stores/types.js";
 import { RUNTIMES, type RuntimeSpec } from "./table.js";
 
@@ -101,7 +104,7 @@ export function handoffPrompt(briefPath: string, fromRuntime: string, sessionId:
 
 /** One-line shell rendering of a command, for showing to a person (never executed by a shell). */
 export function displayCommand(cmd: Pick<LaunchCommand, "executable" | "args" | "env">): string {
-  const q = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+  const q = shellQuote;
   const sets = Object.entries(cmd.env).filter(([, v]) => v !== null).map(([k, v]) => `${k}=${q(v as string)}`);
   const unsets = Object.entries(cmd.env).filter(([, v]) => v === null).map(([k]) => k);
   const prefix = unsets.length ? `env ${unsets.map((u) => `-u ${u}`).join(" ")} ` : "";

@@ -1,4 +1,5 @@
 import type { CommandSpec } from "../context.js";
+import { shellQuote } from "../../render/shell.js";
 
 /** Agents `baton launch` runs with Baton's MCP server, so the terminal can hand back to chat. */
 const LAUNCHABLE = new Set(["claude", "codex", "gemini"]);
@@ -27,7 +28,3 @@ export const handover: CommandSpec = {
     await ctx.reply(`Continue this session in a terminal:\n\`\`\`\ncd ${shellQuote(cwd)} && ${command}\n\`\`\`${viaLaunch}${note ? `\n${note}` : ""}`);
   },
 };
-
-function shellQuote(path: string): string {
-  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
-}

@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { timingSafeEqual } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { ConfigError } from "../../bot/errors.js";
+import { parseListenAddress } from "../../bot/listen.js";
 import type { Logger } from "../../bot/log.js";
 import { newHandoverMcpServer, type ToolCall } from "./tools.js";
 
@@ -17,12 +18,11 @@ export interface McpHttpServer {
 }
 
 export function parseListen(listen: string): { host: string; port: number } {
-  const m = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(listen);
-  if (!m) throw new ConfigError(`handover.mcp_listen: expected host:port such as 127.0.0.1:0, got "${listen}"`);
-  const host = m[1].replace(/^\[|\]$/g, "");
+  const address = parseListenAddress(listen);
+  if (!address) throw new ConfigError(`handover.mcp_listen: expected host:port such as 127.0.0.1:0, got "${listen}"`);
   // The MCP tools register workspaces and hand sessions out: never on a network interface.
-  if (!LOOPBACK.has(host)) throw new ConfigError(`handover.mcp_listen: MCP only listens on loopback (127.0.0.1, ::1 or localhost), not ${host}`);
-  return { host, port: Number(m[2]) };
+  if (!LOOPBACK.has(address.host)) throw new ConfigError(`handover.mcp_listen: MCP only listens on loopback (127.0.0.1, ::1 or localhost), not ${address.host}`);
+  return address;
 }
 
 export async function startMcpHttp(options: { listen: string; token: string; call: ToolCall; version: string; log: Logger }): Promise<McpHttpServer> {

@@ -1,6 +1,8 @@
 // The Bolt side: an App on a Socket Mode receiver (default, no public URL needed) or on Bolt's HTTP
 // receiver (signature-checked), with one dedupe middleware in front of three listeners. Bolt is
 // imported only from here and from api.ts, and only when a Slack instance is enabled.
+import { PlatformError } from "../../bot/errors.js";
+import { parseListenAddress } from "../../bot/listen.js";
 import { App, HTTPReceiver, LogLevel, SocketModeReceiver } from "@slack/bolt";
 import type { Logger } from "@slack/bolt";
 import type { PlatformLogger } from "../contract.js";
@@ -147,10 +149,9 @@ export function createSlackConnection(options: SlackConnectionOptions): SlackCon
 }
 
 function parseListen(listen: string): { host: string; port: number } {
-  const index = listen.lastIndexOf(":");
-  const host = index > 0 ? listen.slice(0, index).replace(/^\[|\]$/g, "") : "127.0.0.1";
-  const port = Number(index >= 0 ? listen.slice(index + 1) : listen);
-  return { host, port };
+  const address = parseListenAddress(listen);
+  if (!address) throw new PlatformError(`slack listen must be host:port, got "${listen}".`, { reason: "refused" });
+  return address;
 }
 
 /** Bolt's logger interface over Baton's; Bolt and the Socket Mode client redact tokens themselves. */

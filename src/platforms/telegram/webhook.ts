@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import { timingSafeEqual } from "node:crypto";
 import type { Update } from "grammy/types";
 import { PlatformError } from "../../bot/errors.js";
+import { parseListenAddress } from "../../bot/listen.js";
 
 const MAX_UPDATE_BYTES = 1024 * 1024;
 const SECRET_HEADER = "x-telegram-bot-api-secret-token";
@@ -79,7 +80,8 @@ async function readBody(request: IncomingMessage): Promise<string> {
 }
 
 export function parseListen(listen: string): { host: string; port: number } {
-  const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d+)$/.exec(listen) ?? /^()()(\d+)$/.exec(listen);
-  if (!match) throw new PlatformError(`webhook.listen must be host:port, got "${listen}".`, { reason: "refused" });
-  return { host: match[1] || match[2] || "127.0.0.1", port: Number(match[3]) };
+  // A bare port means the loopback default too.
+  const address = parseListenAddress(/^\d+$/.test(listen.trim()) ? `:${listen.trim()}` : listen);
+  if (!address) throw new PlatformError(`webhook.listen must be host:port, got "${listen}".`, { reason: "refused" });
+  return address;
 }

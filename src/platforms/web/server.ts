@@ -7,6 +7,7 @@ import { createAdaptorServer } from "@hono/node-server";
 import { Hono } from "hono";
 import { WebSocketServer } from "ws";
 import { PlatformError } from "../../bot/errors.js";
+import { parseListenAddress, type ListenAddress } from "../../bot/listen.js";
 import type { PlatformLogger } from "../contract.js";
 import type { PageAssets } from "./assets.js";
 import type { WebAuth } from "./auth.js";
@@ -18,16 +19,12 @@ const UNAUTHORIZED_TEXT = "401 Unauthorized: open the link `baton start` printed
 const CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-export interface ListenAddress {
-  host: string;
-  port: number;
-}
+export type { ListenAddress };
 
 export function parseListen(listen: string): ListenAddress {
-  const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(listen.trim());
-  const port = Number(match?.[3]);
-  if (!match || port > 65_535) throw new PlatformError(`Web chat: cannot listen on "${listen}"; use host:port, e.g. 127.0.0.1:8787.`, { reason: "refused" });
-  return { host: match[1] ?? (match[2] || "127.0.0.1"), port };
+  const address = parseListenAddress(listen);
+  if (!address) throw new PlatformError(`Web chat: cannot listen on "${listen}"; use host:port, e.g. 127.0.0.1:8787.`, { reason: "refused" });
+  return address;
 }
 
 export interface WebServerOptions {
