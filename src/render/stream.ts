@@ -36,6 +36,7 @@ export class TurnStream {
   private readonly routes = new Map<string, RouteState>();
   private debounceTimer?: NodeJS.Timeout;
   private retryTimer?: NodeJS.Timeout;
+  private readonly splits = new WeakMap<Block, { version: number; limit: number; chunks: string[] }>();
 
   constructor(
     private readonly targets: () => RouteTarget[],
@@ -113,9 +114,8 @@ export class TurnStream {
     let retryIn: number | undefined;
     const later = (ms: number) => (retryIn = Math.min(retryIn ?? ms, ms));
     for (const block of this.builder.blocks) {
-      const markdown = blockMarkdown(block);
-      if (!markdown.trim()) continue;
-      const chunks = splitMarkdown(markdown, caps.maxMessageLength);
+      const chunks = this.chunksOf(block, caps.maxMessageLength);
+      if (chunks.length === 0) continue;
       const sent = s.sent.get(block) ?? [];
       s.sent.set(block, sent);
       // Without edits, only chunks that can no longer change are sent.
@@ -173,6 +173,16 @@ export class TurnStream {
         await sleep(backoffMs(entry.attempts));
       }
     }
+  }
+
+  /** A block's pieces at a limit, split again only when the block changed (every flush visits every block). */
+  private chunksOf(block: Block, limit: number): string[] {
+    const cached = this.splits.get(block);
+    if (cached && cached.version === block.version && cached.limit === limit) return cached.chunks;
+    const markdown = blockMarkdown(block);
+    const chunks = markdown.trim() ? splitMarkdown(markdown, limit) : [];
+    this.splits.set(block, { version: block.version, limit, chunks });
+    return chunks;
   }
 
   private scheduleRetry(ms: number): void {
