@@ -6,9 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import { AgentHost } from "../src/agents/host.js";
-import { parseConfigText } from "../src/bot/config.js";
+import { parseConfigText } from "../src/config/load.js";
 import { startDaemon } from "../src/bot/daemon.js";
-import { silentLogger } from "../src/bot/log.js";
+import { silentLogger } from "../src/kernel/log.js";
 import { TestPlatform } from "../test/support/test-platform.js";
 import type { BenchResult } from "./types.js";
 

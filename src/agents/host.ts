@@ -12,7 +12,7 @@ let sdkLoading: Promise<AcpSdk> | undefined;
 function loadAcp(): Promise<AcpSdk> {
   return (sdkLoading ??= import("@agentclientprotocol/sdk"));
 }
-import { AgentError } from "../bot/errors.js";
+import { AgentError } from "../kernel/errors.js";
 import type { AgentKind } from "./kinds/index.js";
 
 const STDERR_TAIL_LINES = 12;

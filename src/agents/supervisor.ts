@@ -2,8 +2,8 @@
 // idle hosts shut down and least-recently-used idle hosts evicted past the limit. A crash is
 // reported, never respawned mid-turn; the next prompt starts a fresh process and resumes.
 import type { ContentBlock, RequestPermissionRequest, RequestPermissionResponse, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
-import { AgentError, userMessageOf } from "../bot/errors.js";
-import type { Logger } from "../bot/log.js";
+import { AgentError, userMessageOf } from "../kernel/errors.js";
+import type { Logger } from "../kernel/log.js";
 import type { ThreadRecord } from "../threads/registry.js";
 import { AgentHost, HostExitedError, HostStoppedError, type OpenedSession } from "./host.js";
 import type { AgentKind } from "./kinds/index.js";

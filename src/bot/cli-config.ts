@@ -1,6 +1,6 @@
 // `baton config validate`.
-import { ConfigError } from "./errors.js";
-import { findConfigFile, loadConfigFile } from "./config.js";
+import { ConfigError } from "../kernel/errors.js";
+import { findConfigFile, loadConfigFile } from "../config/load.js";
 
 export function runValidate(file: string | undefined): number {
   const path = findConfigFile({ flag: file });

@@ -1,25 +1,14 @@
 // `baton start`: load the config (or the embedded default), start the daemon, print one line per
 // platform, and shut down cleanly on SIGINT / SIGTERM.
-import { homedir } from "node:os";
-import { resolve } from "node:path";
-import { ConfigError } from "./errors.js";
-import { defaultConfig, expandHome, findConfigFile, loadConfigFile, type LoadedConfig } from "./config.js";
-import { createLogger } from "./log.js";
+import { ConfigError } from "../kernel/errors.js";
+import { loadConfigOrDefault, resolveDataDir, type LoadedConfig } from "../config/load.js";
+import { createLogger } from "../kernel/log.js";
 
 export interface GlobalOptions {
   config?: string;
   dataDir?: string;
 }
 
-export function resolveDataDir(flag: string | undefined, loaded: LoadedConfig | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  const chosen = flag ?? env.BATON_DATA_DIR ?? loaded?.config.data_dir ?? resolve(homedir(), ".baton");
-  return resolve(expandHome(chosen));
-}
-
-export function loadConfigOrDefault(flag: string | undefined): LoadedConfig {
-  const path = findConfigFile({ flag });
-  return path ? loadConfigFile(path) : defaultConfig();
-}
 
 export async function runStart(options: GlobalOptions): Promise<void> {
   let loaded: LoadedConfig;

@@ -44,7 +44,7 @@ export function buildProgram(): Command {
     .command("schema")
     .description("print the config's JSON Schema (for editors)")
     .action(async () => {
-      const { configJsonSchema } = await import("./config-schema.js");
+      const { configJsonSchema } = await import("../config/schema.js");
       process.stdout.write(JSON.stringify(configJsonSchema(), null, 2) + "\n");
     });
 

@@ -6,10 +6,10 @@ import type { PlatformAdapter, StartInfo } from "../platforms/contract.js";
 import { PLATFORM_KINDS } from "../platforms/registry.js";
 import { JsonlEventStore, type EventLogStore } from "../threads/store.js";
 import { ThreadRegistry } from "../threads/registry.js";
-import type { LoadedConfig } from "./config.js";
-import { BatonCore } from "./core.js";
+import type { LoadedConfig } from "../config/load.js";
+import { BatonCore } from "../core/core.js";
 import { startHandover, type RunningHandover } from "../handover/index.js";
-import type { Logger } from "./log.js";
+import type { Logger } from "../kernel/log.js";
 import { acquireDataDirLock } from "./lock.js";
 
 export const DATA_DIR_MODE = 0o700;

@@ -4,9 +4,9 @@ import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { AGENT_KINDS, which } from "../agents/kinds/index.js";
 import { PLATFORM_KINDS } from "../platforms/registry.js";
-import { ConfigError } from "./errors.js";
-import { defaultConfig, findConfigFile, loadConfigFile, type LoadedConfig } from "./config.js";
-import { resolveDataDir } from "./cli-start.js";
+import { ConfigError } from "../kernel/errors.js";
+import { defaultConfig, findConfigFile, loadConfigFile, type LoadedConfig } from "../config/load.js";
+import { resolveDataDir } from "../config/load.js";
 
 type Status = "ok" | "warn" | "fail";
 interface Check { area: string; status: Status; message: string }

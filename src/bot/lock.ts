@@ -2,8 +2,8 @@
 // is a pid file created exclusively; a file left by a process that is gone is taken over.
 import { constants, openSync, readFileSync, rmSync, writeSync, closeSync } from "node:fs";
 import { join } from "node:path";
-import { BatonError } from "./errors.js";
-import { isProcessAlive } from "../handover/launch/registry.js";
+import { BatonError } from "../kernel/errors.js";
+import { isProcessAlive } from "../kernel/process.js";
 
 export const LOCK_FILE = "baton.pid";
 

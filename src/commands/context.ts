@@ -64,6 +64,10 @@ export interface WorkspacesApi {
   list(): Array<{ name: string; path: string }>;
   /** A name from config or a path; throws CommandError when it is not allowed or does not exist. */
   resolve(nameOrPath: string): string;
+  /** Registers a directory a terminal handed over (it need not be under a root); returns its canonical path. */
+  register(path: string, name?: string): string;
+  isAllowed(path: string): boolean;
+  describeRoots(): string;
 }
 
 export interface HandoverApi {

@@ -1,6 +1,6 @@
 // The path of every inbound message: error boundary → addressed? → access → command or prompt.
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import { BatonError, userMessageOf } from "../bot/errors.js";
+import { BatonError, userMessageOf } from "../kernel/errors.js";
 import type { PlatformLogger } from "../platforms/contract.js";
 import type { ChatContext } from "./context.js";
 import { findCommand } from "./index.js";

@@ -3,17 +3,16 @@
 // to it reused (else one created with the host binding and the session), and the route attached
 // additively — other routes of that thread stay attached and keep receiving its output.
 import { existsSync, statSync } from "node:fs";
-import type { ThreadsApi } from "../commands/context.js";
+import type { ThreadsApi, WorkspacesApi } from "../commands/context.js";
 import type { ThreadRecord } from "../threads/registry.js";
-import { PickupError } from "../bot/errors.js";
-import type { Workspaces } from "../bot/workspaces.js";
+import { PickupError } from "../kernel/errors.js";
 import type { HandoverPayload } from "./codes.js";
 import { lookupSession, type HandoverAgents } from "./sessions.js";
 
 export interface AttachDeps {
   threads: ThreadsApi;
   agents: HandoverAgents;
-  workspaces: Workspaces;
+  workspaces: WorkspacesApi;
 }
 
 export interface Attached {

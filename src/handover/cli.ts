@@ -2,7 +2,7 @@
 // load their modules on first use, so `baton start` pays nothing for them.
 import { homedir } from "node:os";
 import type { Command } from "commander";
-import { BatonError } from "../bot/errors.js";
+import { BatonError } from "../kernel/errors.js";
 
 interface GlobalOpts {
   config?: string;
@@ -10,7 +10,7 @@ interface GlobalOpts {
 }
 
 async function dataDirOf(program: Command): Promise<string> {
-  const { loadConfigOrDefault, resolveDataDir } = await import("../bot/cli-start.js");
+  const { loadConfigOrDefault, resolveDataDir } = await import("../config/load.js");
   const opts = program.opts<GlobalOpts>();
   let loaded;
   try {

@@ -1,17 +1,16 @@
 // Starts the handover feature inside the daemon: the code store and limits, the service behind
 // /pickup, and the MCP endpoint that `baton mcp` and agents reach. `bot/daemon.ts` calls this once.
 import { readFileSync } from "node:fs";
-import type { BatonCore } from "../bot/core.js";
-import type { BatonConfig } from "../bot/config-schema.js";
-import type { Logger } from "../bot/log.js";
+import type { BatonConfig } from "../config/schema.js";
+import type { Logger } from "../kernel/log.js";
 import type { Clock } from "./codes.js";
 import { openHandoverKv } from "./kv.js";
-import { HandoverService } from "./service.js";
+import { HandoverService, type HandoverCore } from "./service.js";
 import { ensureToken, removeEndpoint, writeEndpoint } from "./mcp/discovery.js";
 import { startMcpHttp } from "./mcp/http.js";
 import { localToolCall } from "./mcp/tools.js";
 
-export { HandoverService, INVALID_CODE_TEXT } from "./service.js";
+export { HandoverService, INVALID_CODE_TEXT, type HandoverCore } from "./service.js";
 
 export interface RunningHandover {
   service: HandoverService;
@@ -23,7 +22,7 @@ export function batonVersion(): string {
   return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 }
 
-export async function startHandover(options: { core: BatonCore; config: BatonConfig; dataDir: string; log: Logger; clock?: Clock }): Promise<RunningHandover> {
+export async function startHandover(options: { core: HandoverCore; config: BatonConfig; dataDir: string; log: Logger; clock?: Clock }): Promise<RunningHandover> {
   const { core, config, dataDir, log } = options;
   const kv = await openHandoverKv(config.store.kv, (error) => log.warn({ err: error }, "handover store (Redis) error; retrying"));
   const service = new HandoverService({

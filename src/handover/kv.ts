@@ -3,7 +3,7 @@
 // codes then outlive a restart until their TTL).
 import { Keyv } from "keyv";
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { ConfigError } from "../bot/errors.js";
+import { ConfigError } from "../kernel/errors.js";
 
 const NAMESPACE = "baton:pickup";
 

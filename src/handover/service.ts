@@ -1,23 +1,31 @@
 // The handover service inside the daemon: issues pickup codes for the MCP tools and redeems them
 // for /pickup, with the rate limits and an audit event for every attempt.
 import { basename } from "node:path";
-import type { ChatContext, HandoverApi } from "../commands/context.js";
-import type { BatonCore } from "../bot/core.js";
-import { PickupError, userMessageOf } from "../bot/errors.js";
-import type { Logger } from "../bot/log.js";
+import type { ChatContext, HandoverApi, ThreadsApi, WorkspacesApi } from "../commands/context.js";
+import type { AuditBody } from "../threads/registry.js";
+import { PickupError, userMessageOf } from "../kernel/errors.js";
+import type { Logger } from "../kernel/log.js";
 import { PickupCodes, type Clock, type HandoverPayload } from "./codes.js";
 import { PickupLimits } from "./limits.js";
 import { attachExternalSession } from "./attach.js";
 import { LaunchRegistry, type LaunchRecord } from "./launch/registry.js";
-import { requireAgentKind, requireDirectory, resolveSession } from "./sessions.js";
+import { requireAgentKind, requireDirectory, resolveSession, type HandoverAgents } from "./sessions.js";
 import type { GetSessionIdArgs, HandoverTools, PrepareHandoverArgs, RegisterWorkspaceArgs, ToolReply } from "./mcp/tools.js";
 import type { HandoverKv } from "./kv.js";
 
 /** The one answer for unknown, expired and used codes, so a guesser learns nothing. */
 export const INVALID_CODE_TEXT = "Handover code is invalid or expired.";
 
+/** What handover needs of the conversation core, and nothing more. */
+export interface HandoverCore {
+  threads: ThreadsApi;
+  agents: HandoverAgents;
+  workspaces: WorkspacesApi;
+  audit(body: AuditBody, threadId?: string): Promise<void>;
+}
+
 export interface HandoverServiceOptions {
-  core: BatonCore;
+  core: HandoverCore;
   dataDir: string;
   kv: HandoverKv;
   codeTtlMs: number;
@@ -31,7 +39,7 @@ export class HandoverService implements HandoverApi, HandoverTools {
   readonly codes: PickupCodes;
   readonly limits: PickupLimits;
   readonly launches: LaunchRegistry;
-  private readonly core: BatonCore;
+  private readonly core: HandoverCore;
 
   constructor(private readonly options: HandoverServiceOptions) {
     this.core = options.core;
@@ -43,7 +51,7 @@ export class HandoverService implements HandoverApi, HandoverTools {
   async pickup(ctx: ChatContext, code: string): Promise<void> {
     const { route, user } = ctx.message;
     const audit = (outcome: string, extra: { session?: string; detail?: string; thread?: string } = {}) =>
-      this.core.registry.audit({ action: "pickup", platform: route.slice(0, route.indexOf(":")), user: user.id, route, outcome, session: extra.session, detail: extra.detail }, extra.thread);
+      this.core.audit({ action: "pickup", platform: route.slice(0, route.indexOf(":")), user: user.id, route, outcome, session: extra.session, detail: extra.detail }, extra.thread);
 
     const admission = await this.limits.admit(user.id);
     if (!admission.ok) {

@@ -6,7 +6,7 @@ import { isAbsolute, resolve } from "node:path";
 import type { AgentsApi, SessionSummary } from "../commands/context.js";
 import { AGENT_KINDS, type AgentKind } from "../agents/kinds/index.js";
 import { getReader, MIN_PREFIX_CHARS } from "../agents/stores/index.js";
-import { CommandError, PickupError } from "../bot/errors.js";
+import { CommandError, PickupError } from "../kernel/errors.js";
 import type { LaunchRecord } from "./launch/registry.js";
 
 export interface ResolvedSession {

@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { which } from "../agents/kinds/index.js";
-import { CommandError } from "../bot/errors.js";
+import { CommandError } from "../kernel/errors.js";
 import { displayCommand } from "../agents/runtimes/index.js";
 import { BATON_BIN } from "./launch/plan.js";
 

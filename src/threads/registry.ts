@@ -4,6 +4,8 @@
 import { makeEvent, newThreadId, type ThreadEvent, type ThreadEventBody } from "./events.js";
 import type { EventLogStore, ReplayReport } from "./store.js";
 
+export type AuditBody = Omit<Extract<ThreadEventBody, { type: "audit" }>, "type">;
+
 export interface ThreadRecord {
   id: string;
   workspace: string;
@@ -103,7 +105,7 @@ export class ThreadRegistry {
   }
 
   /** Audit events (pickups, refusals) go into the same durable log, under the thread they concern or "-". */
-  async audit(body: Omit<Extract<ThreadEventBody, { type: "audit" }>, "type">, threadId = "-"): Promise<void> {
+  async audit(body: AuditBody, threadId = "-"): Promise<void> {
     await this.record([[threadId, { type: "audit", ...body }]]);
   }
 

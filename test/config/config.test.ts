@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { parseConfigText, findConfigFile, defaultConfig } from "../../src/bot/config.js";
-import { ConfigError } from "../../src/bot/errors.js";
+import { parseConfigText, findConfigFile, defaultConfig } from "../../src/config/load.js";
+import { ConfigError } from "../../src/kernel/errors.js";
 
 function errorOf(yaml: string, env: NodeJS.ProcessEnv = {}): string {
   try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseListenAddress } from "../../src/bot/listen.js";
+import { parseListenAddress } from "../../src/kernel/listen.js";
 
 describe("listen addresses", () => {
   it("reads host:port, [v6]:port and :port", () => {

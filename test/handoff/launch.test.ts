@@ -26,7 +26,7 @@ function newestMtime(dir: string): number {
 function isStale(): boolean {
   if (!existsSync(ENTRY)) return true;
   const built = statSync(ENTRY).mtimeMs;
-  return ["src/agents", "src/handover", "src/bot/errors.ts"].some((p) => {
+  return ["src/agents", "src/handover", "src/kernel"].some((p) => {
     const full = path.join(REPO, p);
     return (statSync(full).isDirectory() ? newestMtime(full) : statSync(full).mtimeMs) > built;
   });

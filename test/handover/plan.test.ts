@@ -6,7 +6,7 @@ import type { SessionSummary } from "../../src/commands/context.js";
 import { BATON_BIN, planLaunch } from "../../src/handover/launch/plan.js";
 import { lookupSession, resolveSession, type HandoverAgents } from "../../src/handover/sessions.js";
 import { getAgentKind } from "../../src/agents/kinds/index.js";
-import { CommandError } from "../../src/bot/errors.js";
+import { CommandError } from "../../src/kernel/errors.js";
 import { removeTempDirs, tempDir } from "./helpers.js";
 
 afterEach(() => removeTempDirs());

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { MessageRef, OutboundMessage } from "../../src/platforms/contract.js";
-import { TurnStream } from "../../src/render/stream.js";
-import { silentLogger } from "../../src/bot/log.js";
+import { TurnStream } from "../../src/core/stream.js";
+import { silentLogger } from "../../src/kernel/log.js";
 import { TestPlatform } from "../support/test-platform.js";
 
 /** A platform whose network fails on chosen calls, like a reset keep-alive connection. */

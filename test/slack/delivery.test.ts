@@ -1,7 +1,7 @@
 // Output to Slack: approvals by button, long replies in order, rate limits, the turn status.
 import { afterEach, describe, expect, test } from "vitest";
 import type { OutboundMessage } from "../../src/platforms/contract.js";
-import { PlatformError } from "../../src/bot/errors.js";
+import { PlatformError } from "../../src/kernel/errors.js";
 import { FakeSlack } from "../fakes/slack/index.js";
 import { eventually, RecordingCore, startSlackTestBed, type SlackTestBed } from "./helpers.js";
 

@@ -5,7 +5,7 @@ import { readFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { afterEach, describe, expect, test } from "vitest";
 import { parse } from "yaml";
-import { PlatformError } from "../../src/bot/errors.js";
+import { PlatformError } from "../../src/kernel/errors.js";
 import { checkSlackCredentials } from "../../src/platforms/slack/doctor.js";
 import { REQUIRED_BOT_EVENTS, REQUIRED_BOT_SCOPES, SLASH_COMMAND } from "../../src/platforms/slack/scopes.js";
 import { FakeSlack } from "../fakes/slack/index.js";

@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PlatformAdapter } from "../../src/platforms/contract.js";
-import { parseConfigText } from "../../src/bot/config.js";
+import { parseConfigText } from "../../src/config/load.js";
 import { startDaemon, type Daemon } from "../../src/bot/daemon.js";
-import { createLogger, silentLogger } from "../../src/bot/log.js";
+import { createLogger, silentLogger } from "../../src/kernel/log.js";
 import { stringify } from "yaml";
 
 export interface TestBaton {

@@ -4,7 +4,7 @@ import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PlatformError } from "../../src/bot/errors.js";
+import { PlatformError } from "../../src/kernel/errors.js";
 import type { TelegramAdapter } from "../../src/platforms/telegram/index.js";
 import { CONFLICT_409, FakeBotApi } from "../fakes/telegram/fake-bot-api.js";
 import { groupChat, privateChat, user } from "../fakes/telegram/fake-chats.js";

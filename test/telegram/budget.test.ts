@@ -1,7 +1,7 @@
 // The per-chat send budget on a fake clock: Telegram's real limits (1 s per chat, 20 a minute in a
 // group, 30 a second overall) without waiting for them.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { PlatformError } from "../../src/bot/errors.js";
+import { PlatformError } from "../../src/kernel/errors.js";
 import { ChatSendBudget, TELEGRAM_SEND_LIMITS } from "../../src/platforms/telegram/budget.js";
 
 let budget: ChatSendBudget;

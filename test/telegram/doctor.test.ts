@@ -41,8 +41,8 @@ describe("baton doctor for telegram", () => {
 describe("token scrubbing", () => {
   it("removes the token from URLs and bare text", () => {
     const token = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw";
-    expect(scrubToken(`request to https://api.telegram.org/bot${token}/getMe failed`)).toBe("request to https://api.telegram.org/bot<token>/getMe failed");
-    expect(scrubToken(`token ${token} leaked`)).toBe("token <token> leaked");
-    expect(scrubToken("short:secret here", "short:secret")).toBe("<token> here");
+    expect(scrubToken(`request to https://api.telegram.org/bot${token}/getMe failed`)).toBe("request to https://api.telegram.org/bot[REDACTED]/getMe failed");
+    expect(scrubToken(`token ${token} leaked`)).toBe("token [REDACTED] leaked");
+    expect(scrubToken("short:secret here", "short:secret")).toBe("[REDACTED] here");
   });
 });

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { silentLogger } from "../../src/bot/log.js";
+import { silentLogger } from "../../src/kernel/log.js";
 import { ConversationHistory, type StoredMessage } from "../../src/platforms/web/history.js";
 
 const dirs: string[] = [];

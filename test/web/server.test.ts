@@ -6,7 +6,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import WebSocket from "ws";
-import { PlatformError } from "../../src/bot/errors.js";
+import { PlatformError } from "../../src/kernel/errors.js";
 import { PageAssets } from "../../src/platforms/web/assets.js";
 import { TOKEN_FILE_NAME } from "../../src/platforms/web/index.js";
 import type { ServerEvent } from "../../src/platforms/web/protocol.js";

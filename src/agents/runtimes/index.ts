@@ -1,8 +1,8 @@
 // Launch commands for the runtimes: native resume (`/handover`, `baton handoff resume`) and a new
 // session whose first message points at a brief (`/switch host`, `resume --agent`).
 
-import { BatonError } from "../../bot/errors.js";
-import { shellQuote } from "../../render/shell.js";
+import { BatonError } from "../../kernel/errors.js";
+import { shellQuote } from "../../kernel/shell.js";
 
 export { shellQuote };
 import type { StoredSession } from "../stores/types.js";

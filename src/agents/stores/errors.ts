@@ -1,4 +1,4 @@
-import { BatonError } from "../../bot/errors.js";
+import { BatonError } from "../../kernel/errors.js";
 import type { StoredSession } from "./types.js";
 
 /** Shortest id prefix accepted, so a short typo cannot pick someone's session by chance. */

@@ -1,6 +1,6 @@
 // Small helpers for pulling text out of the loosely typed records runtimes write.
 
-import { redactSecrets } from "../../handover/brief/redact.js";
+import { redactSecrets } from "../../kernel/secrets.js";
 
 /** Longest title shown; titles are one line. */
 export const TITLE_MAX_CHARS = 80;

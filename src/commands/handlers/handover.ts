@@ -1,5 +1,5 @@
 import type { CommandSpec } from "../context.js";
-import { shellQuote } from "../../render/shell.js";
+import { shellQuote } from "../../kernel/shell.js";
 
 /** Agents `baton launch` runs with Baton's MCP server, so the terminal can hand back to chat. */
 const LAUNCHABLE = new Set(["claude", "codex", "gemini"]);

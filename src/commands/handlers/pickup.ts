@@ -1,5 +1,5 @@
 import type { CommandSpec } from "../context.js";
-import { CommandError } from "../../bot/errors.js";
+import { CommandError } from "../../kernel/errors.js";
 
 export const pickup: CommandSpec = {
   name: "pickup",

@@ -2,7 +2,7 @@
 // Every text is redacted, then cut, as it arrives, so nothing unredacted is kept.
 
 import type { SessionStep } from "../../agents/stores/types.js";
-import { redactSecrets } from "./redact.js";
+import { redactSecrets } from "../../kernel/secrets.js";
 
 /** Characters kept of one step. */
 export const STEP_MAX_CHARS = 1200;

@@ -10,7 +10,6 @@ import { type BriefDigest, DigestBuilder } from "./digest.js";
 import { renderBrief } from "./render.js";
 
 export { renderBrief, BRIEF_MAX_BYTES, fence } from "./render.js";
-export { redactSecrets } from "./redact.js";
 export { STEP_MAX_CHARS, RECENT_STEPS, type BriefDigest } from "./digest.js";
 
 /** Briefs carry prompt text and command output: private directory and files. */

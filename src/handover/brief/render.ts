@@ -3,7 +3,7 @@
 
 import type { SessionStep, StoredSession } from "../../agents/stores/types.js";
 import type { BriefDigest } from "./digest.js";
-import { redactSecrets } from "./redact.js";
+import { redactSecrets } from "../../kernel/secrets.js";
 
 /** Largest brief, in bytes; the oldest steps are dropped first to stay under it. */
 export const BRIEF_MAX_BYTES = 48 * 1024;

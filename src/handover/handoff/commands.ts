@@ -3,7 +3,7 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
-import { BatonError } from "../../bot/errors.js";
+import { BatonError } from "../../kernel/errors.js";
 import { findSession, listSessions, type StoreOptions, type StoredSession } from "../../agents/stores/index.js";
 import { displayCommand } from "../../agents/runtimes/index.js";
 import { briefText, defaultBriefDir, writeBriefFor, writePrivateFile } from "../brief/index.js";

@@ -5,7 +5,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline/promises";
-import { BatonError } from "../../bot/errors.js";
+import { BatonError } from "../../kernel/errors.js";
 import type { LaunchCommand } from "../../agents/runtimes/index.js";
 import { awaitConfirmation, specFromCommand, writeSpec } from "./spec.js";
 

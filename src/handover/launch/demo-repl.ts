@@ -9,7 +9,7 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { AgentHost } from "../../agents/host.js";
 import { demo } from "../../agents/kinds/demo.js";
-import { userMessageOf } from "../../bot/errors.js";
+import { userMessageOf } from "../../kernel/errors.js";
 import type { McpServerSpec } from "./plan.js";
 
 export interface DemoReplOptions {

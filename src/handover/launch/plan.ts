@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { CommandError } from "../../bot/errors.js";
+import { CommandError } from "../../kernel/errors.js";
 
 /** bin/baton.js of this install: three levels up from both src/handover/launch and dist/handover/launch. */
 export const BATON_BIN = fileURLToPath(new URL("../../../bin/baton.js", import.meta.url));

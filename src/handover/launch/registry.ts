@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { isProcessAlive } from "../../kernel/process.js";
 
 const DIR_MODE = 0o700;
 const FILE_MODE = 0o600;
@@ -21,16 +22,6 @@ export interface LaunchRecord {
 
 export function newLaunchId(): string {
   return `ln_${randomBytes(6).toString("hex")}`;
-}
-
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else — still alive.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 export class LaunchRegistry {

@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { constants } from "node:os";
 import { dirname } from "node:path";
-import { CommandError } from "../../bot/errors.js";
+import { CommandError } from "../../kernel/errors.js";
 import { getAgentKind } from "../../agents/kinds/index.js";
 import { LaunchRegistry, newLaunchId } from "./registry.js";
 import { findDaemon } from "../mcp/discovery.js";

@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { isProcessAlive } from "../launch/registry.js";
+import { isProcessAlive } from "../../kernel/process.js";
 
 const SECRET_FILE_MODE = 0o600;
 const TOKEN_BYTES = 32;

@@ -4,9 +4,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { timingSafeEqual } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { ConfigError } from "../../bot/errors.js";
-import { parseListenAddress } from "../../bot/listen.js";
-import type { Logger } from "../../bot/log.js";
+import { ConfigError } from "../../kernel/errors.js";
+import { parseListenAddress } from "../../kernel/listen.js";
+import type { Logger } from "../../kernel/log.js";
 import { newHandoverMcpServer, type ToolCall } from "./tools.js";
 
 export const MCP_PATH = "/mcp";

@@ -3,7 +3,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { userMessageOf } from "../../bot/errors.js";
+import { userMessageOf } from "../../kernel/errors.js";
 
 const AGENT_KINDS_TEXT = "claude, codex, gemini, opencode, qwen, goose or demo";
 

@@ -1,7 +1,7 @@
 // SlackAdapter: the PlatformAdapter for one Slack workspace. It translates, it never routes: Slack
 // events become InboundMessage / ActionPress for the core, and the core's send / edit become
 // chat.postMessage / chat.update in the right channel and thread.
-import { PlatformError } from "../../bot/errors.js";
+import { PlatformError } from "../../kernel/errors.js";
 import type {
   ActionPress,
   MessageRef,

@@ -2,7 +2,7 @@
 // when rate limited, and keep messages of one channel in order. Errors come out as PlatformError
 // (`refused` when Slack answered no, `network` when it could not be reached), never with a token.
 import { webApi } from "@slack/bolt";
-import { PlatformError } from "../../bot/errors.js";
+import { PlatformError } from "../../kernel/errors.js";
 import type { PlatformLogger } from "../contract.js";
 import { KeyedQueue } from "./memory.js";
 

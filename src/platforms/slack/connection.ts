@@ -1,8 +1,8 @@
 // The Bolt side: an App on a Socket Mode receiver (default, no public URL needed) or on Bolt's HTTP
 // receiver (signature-checked), with one dedupe middleware in front of three listeners. Bolt is
 // imported only from here and from api.ts, and only when a Slack instance is enabled.
-import { PlatformError } from "../../bot/errors.js";
-import { parseListenAddress } from "../../bot/listen.js";
+import { PlatformError } from "../../kernel/errors.js";
+import { parseListenAddress } from "../../kernel/listen.js";
 import { App, HTTPReceiver, LogLevel, SocketModeReceiver } from "@slack/bolt";
 import type { Logger } from "@slack/bolt";
 import type { PlatformLogger } from "../contract.js";

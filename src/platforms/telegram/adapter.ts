@@ -4,7 +4,7 @@
 import { Api } from "grammy";
 import { autoRetry } from "@grammyjs/auto-retry";
 import type { UserFromGetMe } from "grammy/types";
-import { PlatformError } from "../../bot/errors.js";
+import { PlatformError } from "../../kernel/errors.js";
 import type { MessageRef, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, StartInfo } from "../contract.js";
 import { ChatSendBudget, TELEGRAM_SEND_LIMITS, type SendBudgetLimits } from "./budget.js";
 import type { TelegramAdapterConfig } from "./config.js";

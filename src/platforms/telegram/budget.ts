@@ -3,7 +3,7 @@
 // one chat run one at a time in order, spaced out. (Edits that pile up for one message collapse
 // before they get here: latest-wins.ts.) A 429 that slips through is still honoured by auto-retry
 // inside the call.
-import { PlatformError } from "../../bot/errors.js";
+import { PlatformError } from "../../kernel/errors.js";
 
 export interface SendBudgetLimits {
   /** Minimum gap between two calls in one chat (ms). */

@@ -2,7 +2,7 @@
 // grammy's HttpError wraps the fetch error, whose message can contain the request URL
 // (`…/bot123:ABC…/sendMessage`).
 import { GrammyError, HttpError } from "grammy";
-import { PlatformError } from "../../bot/errors.js";
+import { PlatformError } from "../../kernel/errors.js";
 import { scrubToken } from "./scrub.js";
 
 export { scrubToken } from "./scrub.js";

@@ -6,7 +6,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Api } from "grammy";
-import { PlatformError } from "../../bot/errors.js";
+import { PlatformError } from "../../kernel/errors.js";
 import type { InboundFile } from "../contract.js";
 import { toPlatformError } from "./errors.js";
 import type { AttachmentRef } from "./parse.js";

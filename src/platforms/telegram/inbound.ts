@@ -4,7 +4,7 @@
 // go straight through and are answered with the core's outcome.
 import type { Api } from "grammy";
 import type { CallbackQuery, Message, Update } from "grammy/types";
-import { userMessageOf } from "../../bot/errors.js";
+import { userMessageOf } from "../../kernel/errors.js";
 import type { ActionOutcome, InboundFile, PlatformCore } from "../contract.js";
 import { describeError } from "./errors.js";
 import { downloadAttachment } from "./files.js";

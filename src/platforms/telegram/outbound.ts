@@ -4,7 +4,7 @@
 // Edits of one message never overlap; those that pile up collapse into the newest (latest-wins.ts).
 import type { Api } from "grammy";
 import type { InlineKeyboardMarkup } from "grammy/types";
-import { PlatformError } from "../../bot/errors.js";
+import { PlatformError } from "../../kernel/errors.js";
 import type { Button, MessageRef, OutboundMessage, PlatformLogger } from "../contract.js";
 import type { ChatSendBudget } from "./budget.js";
 import { isEntityParseError, isNotModifiedError, toPlatformError } from "./errors.js";

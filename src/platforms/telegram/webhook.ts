@@ -4,8 +4,8 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { timingSafeEqual } from "node:crypto";
 import type { Update } from "grammy/types";
-import { PlatformError } from "../../bot/errors.js";
-import { parseListenAddress } from "../../bot/listen.js";
+import { PlatformError } from "../../kernel/errors.js";
+import { parseListenAddress } from "../../kernel/listen.js";
 
 const MAX_UPDATE_BYTES = 1024 * 1024;
 const SECRET_HEADER = "x-telegram-bot-api-secret-token";

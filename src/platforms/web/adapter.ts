@@ -3,7 +3,7 @@
 // adapter it never routes: a browser message becomes core.handleMessage on `web:<conversation>`.
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { PlatformError } from "../../bot/errors.js";
+import { PlatformError } from "../../kernel/errors.js";
 import type { MessageRef, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, StartInfo } from "../contract.js";
 import { PageAssets } from "./assets.js";
 import { loadOrCreateToken, WebAuth } from "./auth.js";

@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { PlatformError } from "../../bot/errors.js";
+import { PlatformError } from "../../kernel/errors.js";
 import { FAVICON_SVG, renderPageHtml } from "./page.js";
 import { STYLESHEET } from "./styles.js";
 

@@ -1,10 +1,10 @@
 // One turn's output, fanned out to every route attached to the thread: the streamed blocks,
 // approvals, the typing indicator, and the closing notice (stopped, crashed, refused).
 import type { RequestPermissionRequest, RequestPermissionResponse, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
-import type { ApprovalBroker } from "../agents/approvals.js";
+import type { ApprovalBroker } from "./approvals.js";
 import type { TurnOutput } from "../agents/supervisor.js";
 import type { PlatformLogger } from "../platforms/contract.js";
-import { TurnStream, type RouteTarget, type StreamSettings } from "../render/stream.js";
+import { TurnStream, type RouteTarget, type StreamSettings } from "./stream.js";
 
 const DEFAULT_TYPING_INTERVAL_MS = 4_000;
 

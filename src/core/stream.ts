@@ -3,8 +3,8 @@
 // Each route has its own ordered queue of platform calls, so output never arrives out of order.
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { MessageRef, OutboundMessage, PlatformAdapter, PlatformLogger } from "../platforms/contract.js";
-import { BlockBuilder, blockMarkdown, type Block, type BlockOptions } from "./blocks.js";
-import { splitMarkdown } from "./split.js";
+import { BlockBuilder, blockMarkdown, type Block, type BlockOptions } from "../render/blocks.js";
+import { splitMarkdown } from "../render/split.js";
 
 export interface RouteTarget {
   route: string;

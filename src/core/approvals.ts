@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse } from "@agentclientprotocol/sdk";
 import type { ActionOutcome, Button, MessageRef, OutboundMessage, PlatformUser } from "../platforms/contract.js";
-import type { RouteTarget, TurnStream } from "../render/stream.js";
+import type { RouteTarget, TurnStream } from "./stream.js";
 
 export const APPROVAL_ACTION_PREFIX = "ap:";
 

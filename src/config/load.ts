@@ -5,8 +5,8 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { LineCounter, parseDocument, isNode, type Document } from "yaml";
 import type { z } from "zod";
-import { ConfigError } from "./errors.js";
-import { configSchema, platformKindOf, type BatonConfig } from "./config-schema.js";
+import { ConfigError } from "../kernel/errors.js";
+import { configSchema, platformKindOf, type BatonConfig } from "./schema.js";
 import { PLATFORM_KINDS } from "../platforms/registry.js";
 
 export interface LoadedConfig {
@@ -31,6 +31,18 @@ export function findConfigFile({ flag, env = process.env, cwd = process.cwd() }:
     if (existsSync(candidate)) return candidate;
   }
   return undefined;
+}
+
+/** `--data-dir`, else BATON_DATA_DIR, else the config's data_dir, else ~/.baton. */
+export function resolveDataDir(flag: string | undefined, loaded: LoadedConfig | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  const chosen = flag ?? env.BATON_DATA_DIR ?? loaded?.config.data_dir ?? resolve(homedir(), ".baton");
+  return resolve(expandHome(chosen));
+}
+
+/** The config file found by the usual lookup, else the embedded default. */
+export function loadConfigOrDefault(flag: string | undefined): LoadedConfig {
+  const path = findConfigFile({ flag });
+  return path ? loadConfigFile(path) : defaultConfig();
 }
 
 export function expandHome(path: string): string {

@@ -1,5 +1,6 @@
-// Secret redaction for everything that goes into a brief. Over-redacting a harmless value is
-// acceptable; letting a token through is not, so the patterns err on the wide side.
+// The one secret scrubber: logs, briefs, error replies and agent stderr shown in a chat all pass
+// through redactSecrets(). Over-redacting a harmless value is acceptable; letting a token through
+// is not, so the patterns err on the wide side.
 
 const R = "[REDACTED]";
 
@@ -7,14 +8,14 @@ const R = "[REDACTED]";
 const RULES: Array<[RegExp, string | ((...m: string[]) => string)]> = [
   // PEM private keys, including a block cut off before its END line.
   [/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g, "[REDACTED PRIVATE KEY]"],
+  // Telegram (before the generic rules, which would take its first half) bot tokens: <bot id>:<35 chars>, also inside an API URL (`/bot123:abc…/getMe`).
+  [/(?<![0-9])\d{6,12}:[A-Za-z0-9_-]{30,}/g, R],
   // Authorization headers.
   [/\b(Bearer|Basic|Token)(\s+)[A-Za-z0-9._~+/=-]{8,}/gi, (_m, scheme: string, sp: string) => `${scheme}${sp}${R}`],
   // Slack bot/user/app tokens and webhooks.
   [/\bxox[abposre]-[A-Za-z0-9-]{8,}/g, R],
   [/\bxapp-[A-Za-z0-9-]{8,}/g, R],
   [/https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]+/g, R],
-  // Telegram bot tokens: <bot id>:<35 chars>.
-  [/\b\d{6,12}:[A-Za-z0-9_-]{30,}/g, R],
   // GitHub tokens.
   [/\bgh[pousr]_[A-Za-z0-9]{20,}/g, R],
   [/\bgithub_pat_[A-Za-z0-9_]{20,}/g, R],
@@ -27,6 +28,8 @@ const RULES: Array<[RegExp, string | ((...m: string[]) => string)]> = [
   [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, R],
   // Credentials inside URLs: scheme://user:password@host.
   [/(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@]{1,256}):[^\s@/]{1,256}@/gi, (_m, pre: string) => `${pre}:${R}@`],
+  // Tokens in URL query strings.
+  [/([?&](?:token|access_token|key|api_key|apikey|sig|signature)=)[^&\s"']+/gi, (_m, pre: string) => `${pre}${R}`],
   // curl-style credentials: -u user:password, --user user:password.
   [/(\s(?:-u|--user)\s+[^\s:]{1,256}:)\S+/g, (_m, pre: string) => `${pre}${R}`],
   // key=value and "key": "value" where the key names a secret.
@@ -45,4 +48,11 @@ export function redactSecrets(text: string): string {
   let out = text;
   for (const [re, rep] of RULES) out = out.replace(re, rep as (substring: string, ...args: string[]) => string);
   return out;
+}
+
+/** Text with the given known secret values (config tokens) and every recognised secret redacted. */
+export function redactKnownSecrets(text: string, secrets: ReadonlyArray<string | undefined>): string {
+  let out = text;
+  for (const secret of secrets) if (secret && secret.length >= 4) out = out.split(secret).join(R);
+  return redactSecrets(out);
 }

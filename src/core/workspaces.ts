@@ -4,9 +4,9 @@ import { realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, isAbsolute, relative, resolve, sep } from "node:path";
 import type { WorkspacesApi } from "../commands/context.js";
-import { CommandError } from "./errors.js";
-import { expandHome } from "./config.js";
-import type { BatonConfig } from "./config-schema.js";
+import { CommandError } from "../kernel/errors.js";
+import { expandHome } from "../config/load.js";
+import type { BatonConfig } from "../config/schema.js";
 
 export class Workspaces implements WorkspacesApi {
   private readonly roots: string[];

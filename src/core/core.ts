@@ -4,13 +4,13 @@ import type { ActionOutcome, ActionPress, InboundMessage, PlatformAdapter, Platf
 import type { ChatContext, HandoverApi, HostChoice, ThreadsApi } from "../commands/context.js";
 import { COMMANDS, parseMessage } from "../commands/index.js";
 import { buildPipeline } from "../commands/pipeline.js";
-import { ApprovalBroker } from "../agents/approvals.js";
+import { ApprovalBroker } from "./approvals.js";
 import { Supervisor } from "../agents/supervisor.js";
-import type { ThreadRecord, ThreadRegistry } from "../threads/registry.js";
-import type { RouteTarget } from "../render/stream.js";
-import type { BatonConfig } from "./config-schema.js";
-import type { Logger } from "./log.js";
-import { BatonAgents } from "./agents-api.js";
+import type { AuditBody, ThreadRecord, ThreadRegistry } from "../threads/registry.js";
+import type { RouteTarget } from "./stream.js";
+import type { BatonConfig } from "../config/schema.js";
+import type { Logger } from "../kernel/log.js";
+import { BatonAgents } from "./agents.js";
 import { ChatTurn } from "./turn.js";
 import { Workspaces } from "./workspaces.js";
 
@@ -103,6 +103,10 @@ export class BatonCore implements PlatformCore {
       commands: COMMANDS,
     };
     await this.pipeline(ctx);
+  }
+
+  audit(body: AuditBody, threadId?: string): Promise<void> {
+    return this.registry.audit(body, threadId);
   }
 
   routeInfo(route: string): RouteInfo | undefined {

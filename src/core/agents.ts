@@ -4,15 +4,15 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { AgentsApi, HostChoice, SessionSummary } from "../commands/context.js";
-import type { ApprovalBroker } from "../agents/approvals.js";
+import type { ApprovalBroker } from "./approvals.js";
 import { AGENT_KINDS, firstInstalledKind, getAgentKind, type AgentKind } from "../agents/kinds/index.js";
 import type { LaunchSpec, Supervisor } from "../agents/supervisor.js";
 import { findSession as findStoredSession, getReader, listSessions as listStoredSessions, type StoredSession } from "../agents/stores/index.js";
 import { displayCommand, handoffPrompt, nativeResumeCommand } from "../agents/runtimes/index.js";
 import { writeBrief, writePrivateFile } from "../handover/brief/index.js";
 import type { ThreadRecord, ThreadRegistry } from "../threads/registry.js";
-import type { BatonConfig } from "./config-schema.js";
-import { AgentError, BatonError, CommandError } from "./errors.js";
+import type { BatonConfig } from "../config/schema.js";
+import { AgentError, BatonError, CommandError } from "../kernel/errors.js";
 
 const MIN_PREFIX = 6;
 

@@ -1,0 +1,109 @@
+// The import rule: layers point one way. A small shared kernel imports nothing of ours; `bot/`
+// only wires (nothing imports it); platforms and agents know nothing of each other; one platform
+// adapter never imports another. The graph is read from the sources, type imports included
+// (they couple layers as much as value imports do).
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const SRC = resolve(import.meta.dirname, "../../src");
+
+/** What each top-level folder of src/ may import (besides itself and npm packages). */
+const ALLOWED: Record<string, string[]> = {
+  kernel: [],
+  threads: ["kernel"],
+  render: ["kernel"],
+  agents: ["kernel", "threads"],
+  platforms: ["kernel", "render"],
+  config: ["kernel", "platforms"],
+  commands: ["kernel", "threads", "agents", "platforms", "render"],
+  handover: ["kernel", "threads", "agents", "commands", "config", "render"],
+  core: ["kernel", "threads", "agents", "platforms", "render", "commands", "config", "handover"],
+  bench: ["kernel", "agents"],
+  bot: ["kernel", "threads", "agents", "platforms", "render", "commands", "config", "core", "handover"],
+};
+
+/** Files of platforms/ every adapter may use: the contract and the shared kit. */
+const PLATFORM_SHARED = /^platforms\/(contract\.ts|registry\.ts|kit\/)/;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.ts$/.test(entry.name) && !entry.name.endsWith(".d.ts") ? [path] : [];
+  });
+}
+
+const SPECIFIER = /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s*["'](\.{1,2}\/[^"']+)["']|\bimport\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
+
+export interface ImportEdge {
+  from: string;
+  to: string;
+}
+
+export function importEdges(): ImportEdge[] {
+  const edges: ImportEdge[] = [];
+  for (const file of sourceFiles(SRC)) {
+    const text = readFileSync(file, "utf8");
+    for (const match of text.matchAll(SPECIFIER)) {
+      const spec = (match[1] ?? match[2]).replace(/\.js$/, ".ts");
+      edges.push({ from: relative(SRC, file), to: relative(SRC, resolve(dirname(file), spec)) });
+    }
+  }
+  return edges;
+}
+
+const layerOf = (path: string) => path.split("/")[0];
+/** `platforms/telegram/x.ts` → `telegram`; shared platform files → undefined. */
+const adapterOf = (path: string) => (path.startsWith("platforms/") && !PLATFORM_SHARED.test(path) ? path.split("/")[1] : undefined);
+
+describe("import rule", () => {
+  const edges = importEdges();
+
+  it("reads a realistic graph (a broken parser must not pass by finding nothing)", () => {
+    expect(edges.length).toBeGreaterThan(300);
+    expect(edges).toContainEqual({ from: "bot/daemon.ts", to: "core/core.ts" });
+  });
+
+  it("every top-level folder is a known layer", () => {
+    const layers = new Set(sourceFiles(SRC).map((f) => layerOf(relative(SRC, f))));
+    expect([...layers].filter((l) => !(l in ALLOWED))).toEqual([]);
+  });
+
+  it("no import runs against the layer order", () => {
+    const wrong = edges.filter((e) => {
+      const from = layerOf(e.from);
+      const to = layerOf(e.to);
+      return from !== to && !ALLOWED[from]?.includes(to);
+    });
+    expect(wrong.map((e) => `${e.from} → ${e.to}`)).toEqual([]);
+  });
+
+  it("one platform adapter never imports another", () => {
+    const wrong = edges.filter((e) => {
+      const from = adapterOf(e.from);
+      const to = adapterOf(e.to);
+      return from !== undefined && to !== undefined && from !== to;
+    });
+    expect(wrong.map((e) => `${e.from} → ${e.to}`)).toEqual([]);
+  });
+
+  it("the layer table itself has no cycle", () => {
+    const visiting = new Set<string>();
+    const done = new Set<string>();
+    const cycle: string[] = [];
+    const visit = (layer: string, path: string[]): void => {
+      if (done.has(layer)) return;
+      if (visiting.has(layer)) {
+        cycle.push([...path, layer].join(" → "));
+        return;
+      }
+      visiting.add(layer);
+      for (const next of ALLOWED[layer]) visit(next, [...path, layer]);
+      visiting.delete(layer);
+      done.add(layer);
+    };
+    for (const layer of Object.keys(ALLOWED)) visit(layer, []);
+    expect(cycle).toEqual([]);
+  });
+});
