@@ -18,7 +18,7 @@ const SAMPLES = 400;
 
 export async function benchInbound(): Promise<BenchResult[]> {
   const dataDir = mkdtempSync(join(tmpdir(), "baton-bench-inbound-"));
-  const platform = new TestPlatform("bench", { typing: false });
+  const platform = new TestPlatform("bench", { typingIntervalMs: undefined });
   const config = { agents: { default: "demo", max_live_hosts: LIVE_ROUTES }, access: { allow: ["test:alice"] }, rendering: { flush_debounce_ms: 5, min_edit_gap_ms: 0 }, workspaces: { roots: [tmpdir(), process.cwd()], default: process.cwd() } };
   const loaded = parseConfigText(stringify(config), "bench.yaml", {});
   const daemon = await startDaemon({ loaded, dataDir, log: silentLogger(), extraAdapters: [platform], env: { ...process.env, BATON_DATA_DIR: dataDir } });

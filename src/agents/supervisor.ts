@@ -22,7 +22,8 @@ export interface TurnOutput {
   requestPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse>;
   notice(text: string): void;
   finish(outcome: { stopReason?: StopReason; error?: string }): Promise<void>;
-  cancelApprovals(): Promise<void>;
+  /** The turn was cancelled: its open approval requests answer "cancelled". */
+  cancelApprovals(): void;
   pendingApprovals(): number;
 }
 
@@ -118,7 +119,7 @@ export class Supervisor {
     const live = this.live.get(threadId);
     if (!live?.turn) return false;
     live.host.cancel();
-    await live.turn.cancelApprovals();
+    live.turn.cancelApprovals();
     return true;
   }
 
@@ -135,7 +136,7 @@ export class Supervisor {
     if (!live) return;
     if (live.turn) {
       live.host.cancel();
-      await live.turn.cancelApprovals();
+      live.turn.cancelApprovals();
     }
     clearTimeout(live.idleTimer);
     this.live.delete(threadId);
@@ -225,7 +226,12 @@ export class Supervisor {
         onUpdate: (update, replay) => {
           if (!replay) live.turn?.update(update);
         },
-        requestPermission: (request) => live.turn ? live.turn.requestPermission(request) : Promise.resolve({ outcome: { outcome: "cancelled" } }),
+        requestPermission: (request) => {
+          // Only the live turn of this host's own session may ask; anything else is answered "cancelled".
+          if (live.turn && request.sessionId === live.host.sessionId) return live.turn.requestPermission(request);
+          this.hooks.log.warn({ thread: thread.id, session: request.sessionId }, "permission request outside a live turn of this session; cancelled");
+          return Promise.resolve({ outcome: { outcome: "cancelled" } });
+        },
         onExit: ({ code, signal, expected }) => {
           if (this.live.get(thread.id) === live && !live.turn) this.live.delete(thread.id);
           if (!expected) this.hooks.log.warn({ thread: thread.id, code, signal }, "agent process exited");

@@ -2,7 +2,8 @@
 // only place that knows every part; the parts know only their small interfaces.
 import { chmodSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { PlatformAdapter, StartInfo } from "../platforms/contract.js";
+import type { CommonPlatformSettings, PlatformAdapter, StartInfo } from "../platforms/contract.js";
+import { registerSecretValues } from "../kernel/secrets.js";
 import { PLATFORM_KINDS } from "../platforms/registry.js";
 import { JsonlEventStore, type EventLogStore } from "../threads/store.js";
 import { ThreadRegistry } from "../threads/registry.js";
@@ -18,8 +19,8 @@ export interface DaemonOptions {
   loaded: LoadedConfig;
   dataDir: string;
   log: Logger;
-  /** Adapters built by the caller (tests), started like configured ones. */
-  extraAdapters?: PlatformAdapter[];
+  /** Adapters built by the caller (tests), started like configured ones, with their common settings. */
+  extraAdapters?: Array<PlatformAdapter | { adapter: PlatformAdapter; settings: Partial<CommonPlatformSettings> }>;
   /** Defaults to the JSONL log in the data dir. */
   store?: EventLogStore;
   env?: NodeJS.ProcessEnv;
@@ -77,13 +78,19 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     releaseLock();
   };
   try {
-    const env = { dataDir, cacheDir: join(dataDir, "cache") };
+    const env = { dataDir };
     for (const p of loaded.platforms) {
-      const factory = await PLATFORM_KINDS[p.kind].load();
-      adapters.push(await factory(p.name, p.config, env));
+      const descriptor = PLATFORM_KINDS[p.kind];
+      registerSecretValues(descriptor.secrets(p.config));
+      const adapter = await (await descriptor.load())(p.name, p.config, env);
+      core.addAdapter(adapter, descriptor.common(p.config));
+      adapters.push(adapter);
     }
-    adapters.push(...(options.extraAdapters ?? []));
-    for (const adapter of adapters) core.addAdapter(adapter);
+    for (const extra of options.extraAdapters ?? []) {
+      const { adapter, settings } = "adapter" in extra ? extra : { adapter: extra, settings: {} };
+      core.addAdapter(adapter, settings);
+      adapters.push(adapter);
+    }
     for (const adapter of adapters) {
       const info = await adapter.start(core);
       running.push(adapter);

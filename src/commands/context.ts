@@ -1,7 +1,7 @@
 // What a command handler sees: the message, a way to answer, and the small interfaces through
 // which it reaches threads and agents. bot/ implements these; commands never import bot/ code.
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import type { InboundMessage } from "../platforms/contract.js";
+import type { InboundFile, PlatformUser } from "../platforms/contract.js";
 import type { ThreadRecord } from "../threads/registry.js";
 import type { HostState } from "../agents/supervisor.js";
 import type { Parsed } from "./parse.js";
@@ -56,7 +56,7 @@ export interface AgentsApi {
   handoffPrompt(briefPath: string, fromRuntime: string, sessionId: string): string;
   /** The exact terminal command to continue this session natively, or why there is none. */
   terminalCommand(thread: ThreadRecord): Promise<{ command?: string; cwd: string; note?: string }>;
-  answerApproval(threadId: string, text: string, userName: { id: string; name?: string }): Promise<string | undefined>;
+  answerApproval(threadId: string, text: string, user: { id: string; name?: string }): string | undefined;
 }
 
 export interface WorkspacesApi {
@@ -74,10 +74,39 @@ export interface HandoverApi {
   pickup(ctx: ChatContext, code: string): Promise<void>;
 }
 
+/** A message as the commands see it: the bot's mention taken out, files not fetched yet. */
+export interface ChatMessage {
+  route: string;
+  user: PlatformUser;
+  text: string;
+  messageId?: string;
+  direct: boolean;
+  files: InboundFile[];
+}
+
+/** A file fetched into the cache, ready for the agent. */
+export interface LocalFile {
+  name: string;
+  path: string;
+  mimeType?: string;
+  size: number;
+}
+
+export interface ReplyOptions {
+  format?: "markdown" | "plain";
+  /** Only the sender sees it, where the platform can do that (Slack and Discord ephemerals). */
+  onlyToSender?: boolean;
+}
+
 export interface ChatContext {
-  message: InboundMessage;
+  message: ChatMessage;
   parsed: Parsed;
-  reply(text: string, options?: { format?: "markdown" | "plain" }): Promise<void>;
+  /** The core decided the message is for the bot (a DM, a mention, a reply to it, a command, a route that listens to all). */
+  addressed: boolean;
+  /** Queues an answer on the message's route (after what is already queued there). */
+  reply(text: string, options?: ReplyOptions): Promise<void>;
+  /** Fetches the message's files into the cache; notes say what could not be fetched. */
+  fetchFiles(): Promise<{ files: LocalFile[]; notes: string[] }>;
   threads: ThreadsApi;
   agents: AgentsApi;
   workspaces: WorkspacesApi;

@@ -2,7 +2,7 @@
 // to the agent; `/agent <cmd> [args]` sends `/<cmd> [args]` (the agent's own slash commands).
 
 export type Parsed =
-  | { kind: "command"; name: string; args: string[]; rest: string }
+  | { kind: "command"; name: string; args: string[]; rest: string; /** `bot` of `/cmd@bot` */ target?: string }
   | { kind: "prompt"; text: string };
 
 const COMMAND = /^\/([A-Za-z][\w-]*)(?:@([\w.-]+))?(?:\s+([\s\S]*))?$/;
@@ -18,7 +18,7 @@ export function parseMessage(text: string): Parsed {
     if (!rest) return { kind: "command", name, args: [], rest };
     return { kind: "prompt", text: `/${rest}` };
   }
-  return { kind: "command", name, args: splitArgs(rest), rest };
+  return { kind: "command", name, args: splitArgs(rest), rest, target: m[2] };
 }
 
 /** Splits on whitespace, keeping "quoted strings" together. */

@@ -7,7 +7,8 @@ import { findCommand } from "./index.js";
 import { compose, type Middleware } from "./router.js";
 
 export interface PipelineDeps {
-  isAllowed(userId: string): boolean;
+  /** The sender may use the bot: listed in access.allow, or authenticated by the platform instance itself. */
+  isAllowed(message: ChatContext["message"]): boolean;
   /** True when a stranger should get the refusal now (rate-limited per user). */
   shouldRefuse(userId: string): boolean;
   log: PlatformLogger;
@@ -28,16 +29,16 @@ export function buildPipeline(deps: PipelineDeps): (ctx: ChatContext) => Promise
 
   // Unaddressed group chatter never reaches anything, not even a refusal.
   const addressed: Middleware<ChatContext> = async (ctx, next) => {
-    if (ctx.message.addressed) await next();
+    if (ctx.addressed) await next();
   };
 
   const access: Middleware<ChatContext> = async (ctx, next) => {
     const { user } = ctx.message;
-    if (deps.isAllowed(user.id)) return next();
+    if (deps.isAllowed(ctx.message)) return next();
     if (ctx.parsed.kind === "command" && PUBLIC_COMMANDS.has(ctx.parsed.name)) return next();
     deps.log.info({ user: user.id, route: ctx.message.route }, "refused a user who is not in access.allow");
     if (deps.shouldRefuse(user.id)) {
-      await ctx.reply(`Sorry, you are not allowed to use this bot. Ask the operator to add \`${user.id}\` to access.allow.`);
+      await ctx.reply(`Sorry, you are not allowed to use this bot. Ask the operator to add \`${user.id}\` to access.allow.`, { onlyToSender: true });
     }
   };
 
@@ -53,11 +54,11 @@ export function buildPipeline(deps: PipelineDeps): (ctx: ChatContext) => Promise
 
   const prompt: Middleware<ChatContext> = async (ctx) => {
     if (ctx.parsed.kind !== "prompt") return;
-    const { route, user, files } = ctx.message;
+    const { route, user } = ctx.message;
     let thread = ctx.threads.forRoute(route);
     if (thread) {
       // A number answers a pending approval on platforms without buttons.
-      const answered = await ctx.agents.answerApproval(thread.id, ctx.parsed.text, user);
+      const answered = ctx.agents.answerApproval(thread.id, ctx.parsed.text, user);
       if (answered !== undefined) {
         if (answered) await ctx.reply(answered);
         return;
@@ -65,9 +66,12 @@ export function buildPipeline(deps: PipelineDeps): (ctx: ChatContext) => Promise
     } else {
       thread = await ctx.threads.create(route, { workspace: ctx.workspaces.default(), ...ctx.agents.defaultHost(), origin: "message" });
     }
+    // Files are fetched only now: after the access check, so a stranger's upload never touches the disk.
+    const { files, notes } = await ctx.fetchFiles();
+    const text = [ctx.parsed.text.trim(), ...notes].filter((part) => part.length > 0).join("\n");
     const blocks: ContentBlock[] = [];
-    if (ctx.parsed.text.trim()) blocks.push({ type: "text", text: ctx.parsed.text });
-    for (const f of files ?? []) {
+    if (text) blocks.push({ type: "text", text });
+    for (const f of files) {
       blocks.push({ type: "resource_link", uri: `file://${f.path}`, name: f.name, mimeType: f.mimeType ?? null, size: f.size });
     }
     if (blocks.length === 0) return;

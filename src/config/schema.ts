@@ -4,14 +4,15 @@ import { z } from "zod";
 import { PLATFORM_KINDS } from "../platforms/registry.js";
 
 const durationMs = z
-  .union([z.number().int().nonnegative(), z.string().regex(/^\d+(ms|s|m|h)$/, "a duration such as 500ms, 30s, 10m or 1h")])
+  .union([z.number().int().nonnegative(), z.string().regex(/^\d+(ms|s|m|h|d)$/, "a duration such as 500ms, 30s, 10m, 1h or 7d")])
   .transform((v) => (typeof v === "number" ? v : parseDuration(v)));
 
+const DURATION_UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
 export function parseDuration(text: string): number {
-  const m = /^(\d+)(ms|s|m|h)$/.exec(text);
+  const m = /^(\d+)(ms|s|m|h|d)$/.exec(text);
   if (!m) throw new Error(`not a duration: ${text}`);
-  const n = Number(m[1]);
-  return m[2] === "ms" ? n : m[2] === "s" ? n * 1000 : m[2] === "m" ? n * 60_000 : n * 3_600_000;
+  return Number(m[1]) * DURATION_UNIT_MS[m[2]];
 }
 
 const profileSchema = z
@@ -40,6 +41,16 @@ const renderingSchema = z
     min_edit_gap_ms: z.number().int().nonnegative().default(1000),
     show_thoughts: z.boolean().default(false),
     show_tools: z.boolean().default(true),
+  })
+  .strict();
+
+const MIB = 1024 * 1024;
+
+const filesSchema = z
+  .object({
+    max_total_bytes: z.number().int().positive().default(1024 * MIB).describe("Files users sent, kept for the agents: at most this much in all (oldest go first)"),
+    max_route_bytes: z.number().int().positive().default(256 * MIB).describe("… and at most this much per conversation"),
+    max_age: durationMs.default(7 * 86_400_000).describe("Files older than this are deleted"),
   })
   .strict();
 
@@ -88,6 +99,7 @@ export const configSchema = z
       })
       .strict()
       .default({ code_ttl: 120_000, failed_per_sender_per_min: 5, failed_total_per_min: 60, mcp_listen: "127.0.0.1:0" }),
+    files: filesSchema.default(filesSchema.parse({})),
     store: z
       .object({ kv: z.string().default("memory").describe("memory, or redis://host:port for pickup codes and rate limits") })
       .strict()

@@ -110,7 +110,7 @@ export class BatonAgents implements AgentsApi {
     return this.supervisor.stopHost(threadId);
   }
 
-  answerApproval(threadId: string, text: string, user: { id: string; name?: string }): Promise<string | undefined> {
+  answerApproval(threadId: string, text: string, user: { id: string; name?: string }): string | undefined {
     return this.approvals.answerText(threadId, text, user);
   }
 

@@ -1,38 +1,52 @@
 // Permission requests from agents, shown in every attached route and answered by the first allowed
 // user (a button, `/allow`, `/deny`, or the option's number). Never auto-allowed, never timed out
-// into "allow": an unanswered request stays until answered or the turn is cancelled.
+// into "allow". A request belongs to the live turn that asked it: when that turn ends (finished,
+// cancelled, the agent died), its open requests answer "cancelled" and their messages say so, so
+// a later answer can never reach a request nobody is waiting for. A typed answer answers the
+// oldest open request of the thread.
 import { randomBytes } from "node:crypto";
 import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse } from "@agentclientprotocol/sdk";
-import type { ActionOutcome, Button, MessageRef, OutboundMessage, PlatformUser } from "../platforms/contract.js";
+import type { ActionOutcome, Button, OutboundMessage, PlatformUser } from "../platforms/contract.js";
+import type { MessageSlot } from "./delivery/outbox.js";
 import type { RouteTarget, TurnStream } from "./stream.js";
 
 export const APPROVAL_ACTION_PREFIX = "ap:";
 
-interface Pending {
+/** The turn a request belongs to. */
+export interface ApprovalTurn {
   id: string;
   threadId: string;
+  stream: TurnStream;
+  /** Shown above the request, e.g. the name of the subagent that asks. */
+  label?: string;
+}
+
+interface Pending {
+  id: string;
+  turn: ApprovalTurn;
   request: RequestPermissionRequest;
   resolve: (response: RequestPermissionResponse) => void;
-  /** The request's messages, once posted. */
-  posted: Promise<Array<RouteTarget & { ref: MessageRef }>>;
+  /** The request's message on each route. */
+  posted: Array<RouteTarget & { slot: MessageSlot }>;
 }
 
 export class ApprovalBroker {
+  /** Open requests in the order they were asked (Map order). */
   private readonly pending = new Map<string, Pending>();
 
   /** Shows the request on every route of the turn and waits for an answer. */
-  request(threadId: string, request: RequestPermissionRequest, stream: TurnStream): Promise<RequestPermissionResponse> {
+  request(turn: ApprovalTurn, request: RequestPermissionRequest): Promise<RequestPermissionResponse> {
     const id = randomBytes(6).toString("base64url");
     return new Promise((resolve) => {
-      const entry: Pending = { id, threadId, request, resolve, posted: Promise.resolve([]) };
+      const entry: Pending = { id, turn, request, resolve, posted: [] };
       this.pending.set(id, entry);
-      entry.posted = stream.post((target) => renderRequest(entry, target.adapter.capabilities.buttons));
+      entry.posted = turn.stream.post((target) => renderRequest(entry, target.outbox.adapter.capabilities.buttons));
     });
   }
 
   pendingCount(threadId: string): number {
     let n = 0;
-    for (const p of this.pending.values()) if (p.threadId === threadId) n++;
+    for (const p of this.pending.values()) if (p.turn.threadId === threadId) n++;
     return n;
   }
 
@@ -41,22 +55,23 @@ export class ApprovalBroker {
   }
 
   /** A button press: `ap:<id>:<option index>`. */
-  async answerAction(actionId: string, user: PlatformUser): Promise<ActionOutcome> {
+  answerAction(actionId: string, user: PlatformUser): ActionOutcome {
     const [, id, index] = actionId.split(":");
     const entry = this.pending.get(id ?? "");
     if (!entry) return { ok: false, text: "This request was already answered or has expired." };
     const option = entry.request.options[Number(index)];
     if (!option) return { ok: false, text: "Unknown option." };
-    await this.decide(entry, option, user);
+    this.decide(entry, option, user);
     return { ok: true, text: option.name };
   }
 
   /**
-   * A typed answer on a thread with a pending request: `/allow`, `/deny`, or a number.
-   * Returns undefined when the text is no answer (so it goes on to the agent).
+   * A typed answer on a thread: `/allow`, `/deny`, or a number, for its oldest open request.
+   * Returns undefined when the thread has no open request or the text is no answer (it goes on
+   * to the agent), "" when it answered, or a hint when the answer named no option.
    */
-  async answerText(threadId: string, text: string, user: PlatformUser): Promise<string | undefined> {
-    const entry = [...this.pending.values()].find((p) => p.threadId === threadId);
+  answerText(threadId: string, text: string, user: PlatformUser): string | undefined {
+    const entry = [...this.pending.values()].find((p) => p.turn.threadId === threadId);
     if (!entry) return undefined;
     const options = entry.request.options;
     const word = text.trim().toLowerCase();
@@ -66,39 +81,42 @@ export class ApprovalBroker {
     else if (/^\d+$/.test(word)) option = options[Number(word) - 1];
     else return undefined;
     if (!option) return `No such option. Answer with a number from 1 to ${options.length}, /allow or /deny.`;
-    await this.decide(entry, option, user);
+    this.decide(entry, option, user);
     return "";
   }
 
-  /** The turn was cancelled: every open request of the thread answers "cancelled". */
-  async cancelThread(threadId: string): Promise<void> {
-    for (const entry of [...this.pending.values()].filter((p) => p.threadId === threadId)) {
+  /** The turn ended or was cancelled: each of its open requests answers "cancelled" and says why. */
+  endTurn(turnId: string, note = "⏹ Cancelled"): void {
+    for (const entry of [...this.pending.values()]) {
+      if (entry.turn.id !== turnId) continue;
       this.pending.delete(entry.id);
       entry.resolve({ outcome: { outcome: "cancelled" } });
-      await this.showDecision(entry, "⏹ Cancelled");
+      this.showDecision(entry, note);
     }
   }
 
-  private async decide(entry: Pending, option: PermissionOption, user: PlatformUser): Promise<void> {
-    // The first answer wins: remove before anything awaits.
+  private decide(entry: Pending, option: PermissionOption, user: PlatformUser): void {
+    // The first answer wins: removed before anything else happens.
     if (!this.pending.delete(entry.id)) return;
     entry.resolve({ outcome: { outcome: "selected", optionId: option.optionId } });
     const mark = option.kind.startsWith("allow") ? "✅" : "🚫";
-    await this.showDecision(entry, `${mark} ${option.name} — by ${user.name ?? user.id}`);
+    this.showDecision(entry, `${mark} ${option.name} — by ${user.name ?? user.id}`);
   }
 
-  private async showDecision(entry: Pending, decision: string): Promise<void> {
-    const text = `${describe(entry.request)}\n\n**${decision}**`;
-    const messages = await entry.posted;
-    await Promise.all(
-      messages.map((m) => m.adapter.edit(m.route, m.ref, { text, kind: "approval" }).catch(() => undefined)),
-    );
+  private showDecision(entry: Pending, decision: string): void {
+    const message: OutboundMessage = { text: `${describe(entry)}\n\n**${decision}**`, kind: "approval" };
+    for (const { outbox, route, slot } of entry.posted) {
+      // Where messages cannot be edited, the decision follows as a message of its own.
+      if (outbox.adapter.capabilities.edits) slot.update(message);
+      else outbox.post(route, { ...message, text: `**${decision}**` });
+    }
   }
 }
 
-function describe(request: RequestPermissionRequest): string {
-  const tool = request.toolCall;
-  const lines = [`🔐 **Permission needed:** ${tool.title ?? "a tool call"}`];
+function describe(entry: Pending): string {
+  const tool = entry.request.toolCall;
+  const who = entry.turn.label ? ` (${entry.turn.label})` : "";
+  const lines = [`🔐 **Permission needed${who}:** ${tool.title ?? "a tool call"}`];
   const raw = tool.rawInput as { command?: unknown } | undefined;
   if (raw && typeof raw.command === "string") lines.push("```\n" + raw.command + "\n```");
   for (const c of tool.content ?? []) {
@@ -115,8 +133,8 @@ function renderRequest(entry: Pending, buttons: boolean): OutboundMessage {
       label: o.name,
       style: o.kind.startsWith("allow") ? (o.kind === "allow_once" ? "primary" : "default") : "danger",
     }));
-    return { text: describe(entry.request), buttons: [row], kind: "approval" };
+    return { text: describe(entry), buttons: [row], kind: "approval" };
   }
   const list = options.map((o, i) => `${i + 1}. ${o.name}`).join("\n");
-  return { text: `${describe(entry.request)}\n\n${list}\n\nReply with the number, /allow or /deny.`, kind: "approval" };
+  return { text: `${describe(entry)}\n\n${list}\n\nReply with the number, /allow or /deny.`, kind: "approval" };
 }

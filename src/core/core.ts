@@ -1,21 +1,26 @@
-// The core the platforms talk to: it turns each inbound message into a ChatContext and runs the
-// command pipeline, answers button presses, and fans a thread's output out to its routes.
-import type { ActionOutcome, ActionPress, InboundMessage, PlatformAdapter, PlatformCore, PlatformLogger, RouteInfo } from "../platforms/contract.js";
-import type { ChatContext, HandoverApi, HostChoice, ThreadsApi } from "../commands/context.js";
-import { COMMANDS, parseMessage } from "../commands/index.js";
-import { buildPipeline } from "../commands/pipeline.js";
-import { ApprovalBroker } from "./approvals.js";
+// The core the platforms talk to: inbound messages and presses go through Inbound (one line per
+// route, addressing, access, the command pipeline); a thread's output goes to its routes through
+// each platform's Outbox (order, pacing, retries, splitting); approvals are shown and updated here.
+import type { ActionOutcome, ActionPress, CommonPlatformSettings, InboundMessage, PlatformAdapter, PlatformCore, PlatformLogger, RouteInfo } from "../platforms/contract.js";
+import type { HandoverApi, HostChoice, ThreadsApi } from "../commands/context.js";
+import { COMMANDS } from "../commands/index.js";
 import { Supervisor } from "../agents/supervisor.js";
 import type { AuditBody, ThreadRecord, ThreadRegistry } from "../threads/registry.js";
-import type { RouteTarget } from "./stream.js";
 import type { BatonConfig } from "../config/schema.js";
 import type { Logger } from "../kernel/log.js";
+import { join } from "node:path";
 import { BatonAgents } from "./agents.js";
+import { ApprovalBroker } from "./approvals.js";
+import { Outbox } from "./delivery/outbox.js";
+import { FileCache } from "./files.js";
+import { Inbound, type Platform } from "./inbound.js";
+import type { RouteTarget } from "./stream.js";
 import { ChatTurn } from "./turn.js";
 import { Workspaces } from "./workspaces.js";
 
 const SHUTDOWN_DRAIN_MS = 3_000;
-const REFUSAL_MEMORY_MAX = 10_000;
+/** How long shutdown waits for its last notices to reach the chats. */
+const SHUTDOWN_NOTICE_MS = 3_000;
 
 export interface CoreOptions {
   config: BatonConfig;
@@ -34,10 +39,10 @@ export class BatonCore implements PlatformCore {
   readonly agents: BatonAgents;
   readonly workspaces: Workspaces;
   readonly threads: ThreadsApi;
+  readonly files: FileCache;
   handover?: HandoverApi;
-  private readonly adapters = new Map<string, PlatformAdapter>();
-  private readonly pipeline: (ctx: ChatContext) => Promise<void>;
-  private readonly refusedAt = new Map<string, number>();
+  private readonly platforms = new Map<string, Platform>();
+  private readonly inbound: Inbound;
   private readonly allow: Set<string>;
   /** The platform message id of the last prompt per route (for a reaction while its turn runs). */
   private readonly lastPromptMessage = new Map<string, string | undefined>();
@@ -62,47 +67,43 @@ export class BatonCore implements PlatformCore {
     );
     this.agents = new BatonAgents(config.agents, options.dataDir, this.supervisor, registry, this.approvals, options.env);
     this.threads = this.threadsApi();
-    this.pipeline = buildPipeline({
-      isAllowed: (id) => this.isAllowed(id),
-      shouldRefuse: (id) => this.shouldRefuse(id),
+    const f = config.files;
+    this.files = new FileCache(join(options.dataDir, "cache"), { maxTotalBytes: f.max_total_bytes, maxRouteBytes: f.max_route_bytes, maxAgeMs: f.max_age }, log);
+    this.files.open();
+    this.inbound = new Inbound({
+      platformOf: (route) => this.platformOf(route),
+      services: () => ({ threads: this.threads, agents: this.agents, workspaces: this.workspaces, handover: this.handover }),
+      approvals: this.approvals,
+      files: this.files,
+      allow: () => this.allow,
+      refusalIntervalMs: config.access.refusal_interval,
       log,
+      onPrompt: (route, messageId) => this.lastPromptMessage.set(route, messageId),
     });
   }
 
-  addAdapter(adapter: PlatformAdapter): void {
-    if (this.adapters.has(adapter.name)) throw new Error(`two platforms named ${adapter.name}`);
-    this.adapters.set(adapter.name, adapter);
+  /** Registers a platform instance; its common settings (listen_all_in, file limit) are applied here. */
+  addAdapter(adapter: PlatformAdapter, settings: Partial<CommonPlatformSettings> = {}): void {
+    if (this.platforms.has(adapter.name)) throw new Error(`two platforms named ${adapter.name}`);
+    const common: CommonPlatformSettings = { listenAllIn: settings.listenAllIn ?? [], maxFileBytes: settings.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES };
+    const outbox = new Outbox(adapter, this.log, this.options.config.rendering.min_edit_gap_ms);
+    this.platforms.set(adapter.name, { adapter, outbox, settings: common, listenAllIn: new Set(common.listenAllIn) });
   }
 
-  adapterForRoute(route: string): PlatformAdapter | undefined {
-    return this.adapters.get(route.slice(0, route.indexOf(":")));
+  platformOf(route: string): Platform | undefined {
+    return this.platforms.get(route.slice(0, route.indexOf(":")));
   }
 
   commandList(): Array<{ name: string; description: string }> {
     return COMMANDS.map((c) => ({ name: c.name, description: c.description }));
   }
 
-  async handleMessage(message: InboundMessage): Promise<void> {
-    const adapter = this.adapterForRoute(message.route);
-    if (!adapter) {
-      this.log.error({ route: message.route }, "message from a route of no known platform");
-      return;
-    }
-    const parsed = parseMessage(message.text);
-    if (parsed.kind === "prompt") this.lastPromptMessage.set(message.route, message.messageId);
-    const ctx: ChatContext = {
-      message,
-      parsed,
-      reply: async (text, options) => {
-        await adapter.send(message.route, { text, format: options?.format, kind: "notice" });
-      },
-      threads: this.threads,
-      agents: this.agents,
-      workspaces: this.workspaces,
-      handover: this.handover,
-      commands: COMMANDS,
-    };
-    await this.pipeline(ctx);
+  handleMessage(message: InboundMessage): Promise<void> {
+    return this.inbound.handleMessage(message);
+  }
+
+  handleAction(press: ActionPress): Promise<ActionOutcome> {
+    return this.inbound.handleAction(press);
   }
 
   audit(body: AuditBody, threadId?: string): Promise<void> {
@@ -115,43 +116,18 @@ export class BatonCore implements PlatformCore {
     return { thread: t.id, agent: t.agent, profile: t.profile, workspace: t.workspace, session: t.session, host: this.supervisor.state(t.id).host, open: t.open };
   }
 
-  async handleAction(press: ActionPress): Promise<ActionOutcome> {
-    if (!this.isAllowed(press.user.id)) {
-      this.log.info({ user: press.user.id, route: press.route }, "refused a button press from a user not in access.allow");
-      return { ok: false, text: `You are not allowed to answer this. Ask the operator to add ${press.user.id} to access.allow.` };
-    }
-    if (this.approvals.isApprovalAction(press.actionId)) return this.approvals.answerAction(press.actionId, press.user);
-    return { ok: false, text: "This button is no longer active." };
-  }
-
-  isAllowed(userId: string): boolean {
-    // The web chat is guarded by its own token: whoever holds it is the operator.
-    return this.allow.has(userId) || userId.startsWith("web:") || this.allow.has(`${userId.slice(0, userId.indexOf(":"))}:*`);
-  }
-
-  private shouldRefuse(userId: string): boolean {
-    const now = Date.now();
-    const last = this.refusedAt.get(userId);
-    const interval = this.options.config.access.refusal_interval;
-    if (last !== undefined && now - last < interval) return false;
-    // Many strangers must not grow this map without bound: forget refusals older than the interval.
-    if (this.refusedAt.size >= REFUSAL_MEMORY_MAX) for (const [id, at] of this.refusedAt) if (now - at >= interval) this.refusedAt.delete(id);
-    this.refusedAt.set(userId, now);
-    return true;
-  }
-
   targets(thread: ThreadRecord): RouteTarget[] {
     const out: RouteTarget[] = [];
     for (const route of thread.routes) {
-      const adapter = this.adapterForRoute(route);
-      if (adapter) out.push({ route, adapter });
+      const platform = this.platformOf(route);
+      if (platform) out.push({ route, outbox: platform.outbox });
     }
     return out;
   }
 
   private streamSettings() {
     const r = this.options.config.rendering;
-    return { flushDebounceMs: r.flush_debounce_ms, minEditGapMs: r.min_edit_gap_ms, showThoughts: r.show_thoughts, showTools: r.show_tools };
+    return { flushDebounceMs: r.flush_debounce_ms, showThoughts: r.show_thoughts, showTools: r.show_tools };
   }
 
   private threadsApi(): ThreadsApi {
@@ -179,11 +155,13 @@ export class BatonCore implements PlatformCore {
     await Promise.all(running.map((t) => this.supervisor.cancel(t.id)));
     // Give cancelled turns a moment to end cleanly ("⏹ Stopped.") before the processes go.
     await Promise.race([Promise.all(running.map((t) => this.supervisor.drained(t.id))), new Promise((r) => setTimeout(r, SHUTDOWN_DRAIN_MS))]);
-    await Promise.all(
-      running.map((t) =>
-        Promise.all(this.targets(t).map(({ adapter, route }) => adapter.send(route, { text: "⏹ Baton is shutting down; the running turn was cancelled. Send it again after the restart.", kind: "notice" }).catch(() => undefined))),
-      ),
+    const notices = running.flatMap((t) =>
+      this.targets(t).map(({ outbox, route }) => outbox.post(route, { text: "⏹ Baton is shutting down; the running turn was cancelled. Send it again after the restart.", kind: "notice" }).settled()),
     );
+    await Promise.race([Promise.all(notices), new Promise((r) => setTimeout(r, SHUTDOWN_NOTICE_MS))]);
     await this.supervisor.stopAll();
+    this.files.close();
   }
 }
+
+const DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024;

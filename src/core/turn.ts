@@ -1,12 +1,11 @@
 // One turn's output, fanned out to every route attached to the thread: the streamed blocks,
 // approvals, the typing indicator, and the closing notice (stopped, crashed, refused).
+import { randomBytes } from "node:crypto";
 import type { RequestPermissionRequest, RequestPermissionResponse, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
-import type { ApprovalBroker } from "./approvals.js";
 import type { TurnOutput } from "../agents/supervisor.js";
 import type { PlatformLogger } from "../platforms/contract.js";
+import type { ApprovalBroker, ApprovalTurn } from "./approvals.js";
 import { TurnStream, type RouteTarget, type StreamSettings } from "./stream.js";
-
-const DEFAULT_TYPING_INTERVAL_MS = 4_000;
 
 const STOP_NOTICES: Partial<Record<StopReason, string>> = {
   cancelled: "⏹ Stopped.",
@@ -19,22 +18,27 @@ export class ChatTurn implements TurnOutput {
   private readonly stream: TurnStream;
   private readonly typingTimers: NodeJS.Timeout[] = [];
   private readonly statusRoutes: RouteTarget[] = [];
+  private readonly approvalTurn: ApprovalTurn;
 
   constructor(
     private readonly threadId: string,
-    private readonly targets: () => RouteTarget[],
+    targets: () => RouteTarget[],
     settings: StreamSettings,
     private readonly approvals: ApprovalBroker,
     private readonly log: PlatformLogger,
     private readonly promptMessageId: (route: string) => string | undefined = () => undefined,
   ) {
     this.stream = new TurnStream(targets, settings, log);
+    this.approvalTurn = { id: randomBytes(6).toString("base64url"), threadId, stream: this.stream };
     for (const target of targets()) {
-      const { adapter, route } = target;
-      if (adapter.capabilities.typing && adapter.typing) {
+      const { outbox, route } = target;
+      const adapter = outbox.adapter;
+      const interval = adapter.capabilities.typingIntervalMs;
+      if (interval && adapter.typing) {
+        // Not paced or retried: a late "typing…" is worth nothing.
         const beat = () => void adapter.typing!(route).catch(() => undefined);
         beat();
-        const timer = setInterval(beat, adapter.capabilities.typingIntervalMs ?? DEFAULT_TYPING_INTERVAL_MS);
+        const timer = setInterval(beat, interval);
         timer.unref();
         this.typingTimers.push(timer);
       }
@@ -50,7 +54,7 @@ export class ChatTurn implements TurnOutput {
   }
 
   requestPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse> {
-    return this.approvals.request(this.threadId, request, this.stream);
+    return this.approvals.request(this.approvalTurn, request);
   }
 
   notice(text: string): void {
@@ -61,20 +65,22 @@ export class ChatTurn implements TurnOutput {
     return this.approvals.pendingCount(this.threadId);
   }
 
-  cancelApprovals(): Promise<void> {
-    return this.approvals.cancelThread(this.threadId);
+  cancelApprovals(): void {
+    this.approvals.endTurn(this.approvalTurn.id, "⏹ Cancelled");
   }
 
   async finish(outcome: { stopReason?: StopReason; error?: string }): Promise<void> {
     for (const t of this.typingTimers) clearInterval(t);
+    // A request still open when its turn ends can never be answered: say so where it was asked.
+    this.approvals.endTurn(this.approvalTurn.id, "⌛ Expired: the turn ended before an answer");
     const notice = outcome.error ?? (outcome.stopReason ? STOP_NOTICES[outcome.stopReason] : undefined);
     try {
       await this.stream.finish(notice);
     } catch (error) {
       this.log.error({ thread: this.threadId, err: error }, "could not deliver the end of a turn");
     }
-    for (const { adapter, route } of this.statusRoutes) {
-      await adapter.turnStatus!(route, "idle", this.promptMessageId(route)).catch(() => undefined);
+    for (const { outbox, route } of this.statusRoutes) {
+      await outbox.adapter.turnStatus!(route, "idle", this.promptMessageId(route)).catch(() => undefined);
     }
   }
 }

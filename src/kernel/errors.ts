@@ -30,17 +30,31 @@ export class AgentError extends BatonError {
 }
 
 /**
- * A platform call failed. `refused`: the remote answered and said no (bad request, forbidden,
- * rate limited); `network`: it could not be reached. Retrying a refusal is pointless, retrying a
- * network failure with backoff is right.
+ * Why a platform call failed, which decides what the core does next:
+ * - `refused`: the remote answered and said no (bad request, forbidden, gone). Never retried.
+ * - `network`: it could not be reached. Retried with backoff, a bounded number of times.
+ * - `rate_limited`: 429; retried after `retryAfterMs`, with every call of its `retryScope` held back.
+ * - `unavailable`: the remote is having trouble (5xx). Retried like a network failure.
  */
+export type PlatformFailure = "refused" | "network" | "rate_limited" | "unavailable";
+
 export class PlatformError extends BatonError {
-  readonly reason: "refused" | "network";
+  readonly reason: PlatformFailure;
   readonly retryAfterMs?: number;
-  constructor(userMessage: string, options: { reason: "refused" | "network"; retryAfterMs?: number; detail?: string; cause?: unknown }) {
+  /** What a rate limit holds back: the calls of one pace key (a chat), or the whole platform instance. */
+  readonly retryScope: "key" | "platform";
+  constructor(userMessage: string, options: { reason: PlatformFailure; retryAfterMs?: number; retryScope?: "key" | "platform"; detail?: string; cause?: unknown }) {
     super(userMessage, options);
     this.reason = options.reason;
     this.retryAfterMs = options.retryAfterMs;
+    this.retryScope = options.retryScope ?? "platform";
+  }
+}
+
+/** The platform refused the message's formatting (entities, blocks): the same words sent plain will do. */
+export class FormattingError extends PlatformError {
+  constructor(userMessage: string, options: { detail?: string; cause?: unknown } = {}) {
+    super(userMessage, { ...options, reason: "refused" });
   }
 }
 

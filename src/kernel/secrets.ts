@@ -43,9 +43,19 @@ const RULES: Array<[RegExp, string | ((...m: string[]) => string)]> = [
   ],
 ];
 
+/** Secret values known from the config (platform tokens): redacted wherever they appear. */
+const knownSecrets = new Set<string>();
+/** Shorter values would redact ordinary words. */
+const MIN_KNOWN_SECRET_CHARS = 8;
+
+export function registerSecretValues(values: Iterable<string | undefined>): void {
+  for (const value of values) if (value && value.length >= MIN_KNOWN_SECRET_CHARS) knownSecrets.add(value);
+}
+
 /** Text with every recognised secret replaced by [REDACTED]. */
 export function redactSecrets(text: string): string {
   let out = text;
+  for (const secret of knownSecrets) if (out.includes(secret)) out = out.split(secret).join(R);
   for (const [re, rep] of RULES) out = out.replace(re, rep as (substring: string, ...args: string[]) => string);
   return out;
 }

@@ -1,23 +1,32 @@
 // The platform contract: what every IM adapter (and the web chat) implements, and what the core
-// offers back. Adapters never route: they turn the platform's events into InboundMessage /
-// ActionPress and hand them to the core; the core calls send / edit / delete to answer.
-
-/** Markdown dialect an adapter renders to; the core always hands over CommonMark + GFM. */
-export type MarkdownDialect = "html" | "telegram-html" | "slack-mrkdwn" | "discord" | "matrix-html" | "plain";
-
+// offers back. Adapters translate, the core delivers: an adapter turns the platform's events into
+// facts (InboundMessage, ActionPress) and performs one platform call at a time (send or edit one
+// message, typing). Which thread a message belongs to, whether the bot was addressed, who may use
+// it, ordering, pacing, retries, splitting and the plain-text fallback are the core's business.
 export interface PlatformCapabilities {
-  /** Longest text one message may carry, in characters of the *markdown* the core sends (leave headroom for markup growth). */
+  /** Longest text one message may carry, in characters of the markdown the core sends (leave headroom for markup growth). The core splits there. */
   maxMessageLength: number;
-  /** The platform can edit a sent message (streaming by edits); otherwise the core sends once at the end of a block. */
+  /** The platform can edit a sent message (streaming by edits); otherwise the core sends a block once it is complete. */
   edits: boolean;
   /** Inline buttons for approvals; otherwise the core shows a numbered list and accepts `/allow`, `/deny`, `1`, `2`… */
   buttons: boolean;
-  /** The platform shows a typing indicator (the core calls `typing()` every `typingIntervalMs`). */
-  typing: boolean;
+  /** How often the core repeats `typing()` while a turn runs (the platform's indicator fades after about this long). */
   typingIntervalMs?: number;
-  /** Overrides the configured minimum gap between two edits of one message (ms). */
+  /** Least time between two edits of one message (ms); overrides the configured default. */
   minEditGapMs?: number;
-  dialect: MarkdownDialect;
+  /** Pacing for platforms whose SDK does not pace itself: the core spaces calls out before they are made. */
+  pacing?: PacingLimits;
+  /** Every user of this platform was authenticated by Baton itself (the web chat's token): no access list applies. */
+  usersAuthenticated?: boolean;
+}
+
+export interface PacingLimits {
+  /** Least time between two calls that share a pace key (ms). */
+  keyGapMs?: number;
+  /** Calls per minute allowed for one pace key, where `paceKey` says the key is limited so (groups on Telegram). */
+  keyCallsPerMinute?: number;
+  /** Calls per second for the whole platform instance. */
+  callsPerSecond?: number;
 }
 
 /** A user as the platform knows them. `id` is qualified by the platform kind: `telegram:123`, `slack:U42`. */
@@ -26,25 +35,35 @@ export interface PlatformUser {
   name?: string;
 }
 
-/** A file the user sent, already downloaded by the adapter (size-capped) to a local path. */
+/**
+ * A file the user sent, not downloaded yet. The core fetches it only for a user who is allowed,
+ * into its size-capped cache; a stranger's upload never touches the disk.
+ */
 export interface InboundFile {
   name: string;
-  path: string;
   mimeType?: string;
-  size: number;
+  /** Size the platform announced, if it did (a file over the limit is refused before it is fetched). */
+  size?: number;
+  /** The file's bytes (decrypted, where the platform encrypts). Rejects with a PlatformError. */
+  fetch(signal: AbortSignal): Promise<AsyncIterable<Uint8Array>>;
 }
 
 export interface InboundMessage {
   /** Route key, prefixed by the platform instance: `telegram:42:7`, `slack:T1/C2:1700000000.0001`. */
   route: string;
   user: PlatformUser;
+  /** The text as the user wrote it, the bot's mention still in it (see `mentions`). */
   text: string;
-  /** The bot was addressed: a DM, a mention, a reply to the bot, or a command. Unaddressed group chatter is ignored unless the route listens to all. */
-  addressed: boolean;
-  /** True in a direct message with the bot (one-to-one). */
-  direct?: boolean;
-  /** Platform message id, for reactions/replies. */
+  /** Platform message id (a reaction to the prompt while its turn runs). */
   messageId?: string;
+  /** A one-to-one chat with the bot: every message there is addressed to it. */
+  direct: boolean;
+  /** The exact substrings of `text` that mention the bot (`@baton`); the core removes them. */
+  mentions?: string[];
+  /** A reply to one of the bot's messages, or a message in a thread the bot is part of. */
+  replyToBot?: boolean;
+  /** Routes that enclose this one (a topic's chat, a thread's channel), for `listen_all_in`. */
+  scopes?: string[];
   files?: InboundFile[];
 }
 
@@ -54,7 +73,6 @@ export interface ActionPress {
   user: PlatformUser;
   /** The `id` of the pressed Button, opaque to the adapter (fits Telegram's 64-byte callback_data). */
   actionId: string;
-  messageId?: string;
 }
 
 export type ActionOutcome =
@@ -67,15 +85,17 @@ export interface Button {
   style?: "primary" | "danger" | "default";
 }
 
+export type MessageKind = "text" | "thought" | "tool" | "plan" | "notice" | "approval" | "error";
+
 export interface OutboundMessage {
-  /** Markdown (CommonMark + GFM); the adapter converts it to its dialect. */
+  /** Markdown (CommonMark + GFM), at most `maxMessageLength` characters; the adapter converts it to its dialect. */
   text: string;
-  /** `plain` asks the adapter to send the text as is, with no formatting. */
+  /** `plain` asks the adapter to send the text as is, with no formatting (the fallback after a FormattingError). */
   format?: "markdown" | "plain";
   /** Rows of buttons (approvals). Only sent where `capabilities.buttons`. */
   buttons?: Button[][];
-  /** Marks a message that shows progress (tool line, status) so platforms may render it quieter. */
-  kind?: "text" | "thought" | "tool" | "plan" | "notice" | "approval" | "error";
+  /** What the message shows, so platforms may render progress quieter. */
+  kind?: MessageKind;
 }
 
 /** Handle of a sent message, opaque to the core. */
@@ -125,18 +145,29 @@ export interface PlatformAdapter {
 
   /** Connects (or listens) and starts handing events to `core`. Rejects with a PlatformError when it cannot. */
   start(core: PlatformCore): Promise<StartInfo>;
-  /** Disconnects cleanly; pending sends may be dropped. */
+  /** Disconnects cleanly. */
   stop(): Promise<void>;
 
+  /** One platform call. Throws PlatformError (FormattingError when the formatting was refused). */
   send(route: string, message: OutboundMessage): Promise<MessageRef>;
+  /** One platform call; the message's whole new content. Throws like send. */
   edit(route: string, ref: MessageRef, message: OutboundMessage): Promise<void>;
-  delete?(route: string, ref: MessageRef): Promise<void>;
-  /** Shows "typing…" once; the core repeats it while a turn runs. */
+  /** Shows "typing…" once; the core repeats it every `typingIntervalMs` while a turn runs. */
   typing?(route: string): Promise<void>;
-  /** A turn started / ended on a route (for reactions or assistant status where typing is not a thing). */
+  /** A turn started / ended on a route (a reaction or assistant status where typing is not a thing). */
   turnStatus?(route: string, state: "running" | "idle", promptMessageId?: string): Promise<void>;
-  /** Answers a user in a way only they see, where the platform can (Slack ephemeral). Falls back to send. */
-  notifyUser?(route: string, userId: string, text: string): Promise<void>;
+  /** A message only `userId` sees (Slack and Discord ephemerals); the core falls back to send. */
+  notify?(route: string, userId: string, text: string): Promise<void>;
+  /** Calls that share a key are paced together (`capabilities.pacing`); default: the route. */
+  paceKey?(route: string): { key: string; perMinuteLimited: boolean };
+}
+
+/** Settings every adapter's config section has; the core applies them (see platforms/kit/config.ts). */
+export interface CommonPlatformSettings {
+  /** Routes where every message counts as addressed. */
+  listenAllIn: string[];
+  /** Largest inbound file fetched (bytes). */
+  maxFileBytes: number;
 }
 
 export type PlatformFactory<C = unknown> = (name: string, config: C, env: PlatformEnv) => PlatformAdapter | Promise<PlatformAdapter>;
@@ -144,6 +175,4 @@ export type PlatformFactory<C = unknown> = (name: string, config: C, env: Platfo
 /** What `bot/` hands a factory besides its own config section. */
 export interface PlatformEnv {
   dataDir: string;
-  /** Directory for downloaded inbound files; adapters create per-route subfolders. */
-  cacheDir: string;
 }

@@ -6,8 +6,12 @@ export type BlockKind = "text" | "thought" | "tool" | "plan";
 
 export interface Block {
   kind: BlockKind;
-  /** Markdown as it stands now. */
+  /** Markdown as it stands now, from `offset` on (what every route has sealed is dropped). */
   text: string;
+  /** Characters of the block dropped from the front of `text`. */
+  offset: number;
+  /** Its text only grows at the end, so delivered pieces may be sealed and dropped (answers, not tools or plans). */
+  sealable: boolean;
   /** True once nothing more will be added (a later block started, or the turn ended). */
   done: boolean;
   version: number;
@@ -60,7 +64,15 @@ export class BlockBuilder {
   /** Adds a block of its own (a notice at the end of the turn, an error). */
   appendNotice(text: string): void {
     this.finishLast();
-    this.blocks.push({ kind: "text", text, done: true, version: 1 });
+    this.blocks.push(newBlock("text", text, true));
+  }
+
+  /** Drops a sealable block's text before source offset `upTo` (every route has it already). */
+  release(block: Block, upTo: number): void {
+    if (!block.sealable || upTo <= block.offset) return;
+    // A copy, not a slice: a sliced string keeps the whole original alive.
+    block.text = detachedCopy(block.text.slice(upTo - block.offset));
+    block.offset = upTo;
   }
 
   finishAll(): void {
@@ -81,7 +93,7 @@ export class BlockBuilder {
     let block = this.last();
     if (!block || block.kind !== kind || block.done) {
       this.finishLast();
-      block = { kind, text: "", done: false, version: 0 };
+      block = newBlock(kind, "", false);
       this.blocks.push(block);
     }
     block.text += text;
@@ -104,7 +116,7 @@ export class BlockBuilder {
       lines = [...this.tools.values()].find((t) => t.block === block)!.lines;
     } else {
       this.finishLast();
-      block = { kind: "tool", text: "", done: false, version: 0 };
+      block = newBlock("tool", "", false);
       this.blocks.push(block);
       lines = [];
     }
@@ -120,7 +132,7 @@ export class BlockBuilder {
     const text = "**Plan**\n" + entries.map((e) => `${PLAN_MARK[e.status] ?? "☐"} ${e.content}`).join("\n");
     if (!this.planBlock) {
       this.finishLast();
-      this.planBlock = { kind: "plan", text, done: false, version: 1 };
+      this.planBlock = newBlock("plan", text, false);
       this.blocks.push(this.planBlock);
     } else {
       this.planBlock.text = text;
@@ -128,6 +140,14 @@ export class BlockBuilder {
     }
     return true;
   }
+}
+
+function detachedCopy(text: string): string {
+  return Buffer.from(text, "utf16le").toString("utf16le");
+}
+
+function newBlock(kind: BlockKind, text: string, done: boolean): Block {
+  return { kind, text, offset: 0, sealable: kind === "text", done, version: 1 };
 }
 
 function renderToolLines(lines: ToolLine[]): string {

@@ -1,42 +1,65 @@
 // Splits markdown into pieces no longer than a platform's limit: at paragraph breaks, else line
 // breaks, else anywhere (never inside a surrogate pair). A code fence cut in two is closed at the
 // end of one piece and reopened, with its info string, at the start of the next, so every piece
-// renders on its own. Shared by the core's streaming and the adapters' own guards.
+// renders on its own.
 
 const FENCE_PATTERN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 
 /** Room kept in every piece for a reopened fence line and a closing marker. */
 const FENCE_RESERVE_CHARS = 80;
 
-interface OpenFence {
+export interface OpenFence {
   marker: string;
   line: string;
 }
 
 interface Line {
   text: string;
+  /** Offset of the line's first character in the source text. */
+  at: number;
   /** The fence still open after this line, if any. */
   fenceAfter?: OpenFence;
   /** A continuation of a line that was too long: joins the previous one with no newline. */
   continuation: boolean;
 }
 
+/** One piece of a split, with where it ends in the source and the fence left open there. */
+export interface SplitPiece {
+  text: string;
+  /** Offset in the source text where the next piece starts. */
+  end: number;
+  fenceAfter?: OpenFence;
+}
+
 export function splitMarkdown(text: string, maxChars: number): string[] {
-  if (maxChars < FENCE_RESERVE_CHARS / 2) throw new Error(`split limit too small: ${maxChars}`);
   if (text.length <= maxChars) return [text];
+  return splitMarkdownPieces(text, maxChars).map((piece) => piece.text);
+}
+
+/**
+ * Splits like splitMarkdown, and says where each piece ends in the source. `openFence` continues
+ * a split that stopped inside a code fence (the first piece reopens it). Pieces before the last
+ * never change when more text is appended, so a stream may seal them and drop their source.
+ */
+export function splitMarkdownPieces(text: string, maxChars: number, openFence?: OpenFence): SplitPiece[] {
+  if (maxChars < FENCE_RESERVE_CHARS / 2) throw new Error(`split limit too small: ${maxChars}`);
   const lines: Line[] = [];
-  let fence: OpenFence | undefined;
+  let fence = openFence;
+  let at = 0;
   for (const rawLine of text.split("\n")) {
+    let partAt = at;
     hardWrap(rawLine, Math.max(1, maxChars - FENCE_RESERVE_CHARS)).forEach((part, i) => {
       if (i === 0) fence = trackFence(part, fence);
-      lines.push({ text: part, fenceAfter: fence, continuation: i > 0 });
+      lines.push({ text: part, at: partAt, fenceAfter: fence, continuation: i > 0 });
+      partAt += part.length;
     });
+    at += rawLine.length + 1;
   }
 
-  const pieces: string[] = [];
+  const pieces: SplitPiece[] = [];
   let start = 0;
   while (start < lines.length) {
-    const reopen = start > 0 ? lines[start - 1].fenceAfter?.line : undefined;
+    const reopen = start > 0 ? lines[start - 1].fenceAfter?.line : openFence?.line;
     let length = reopen ? reopen.length + 1 : 0;
     let end = start;
     while (end < lines.length) {
@@ -51,10 +74,13 @@ export function splitMarkdown(text: string, maxChars: number): string[] {
     let body = "";
     for (let i = start; i < end; i++) body += (i > start && !lines[i].continuation ? "\n" : "") + lines[i].text;
     const close = end < lines.length ? lines[end - 1].fenceAfter?.marker : undefined;
-    pieces.push([...(reopen ? [reopen] : []), body, ...(close ? [close] : [])].join("\n"));
+    const piece = [...(reopen ? [reopen] : []), body, ...(close ? [close] : [])].join("\n").replace(/^\n+|\n+$/g, "");
+    const sourceEnd = end < lines.length ? lines[end].at : text.length;
+    if (piece.trim().length > 0) pieces.push({ text: piece, end: sourceEnd, fenceAfter: lines[end - 1].fenceAfter });
+    else if (pieces.length > 0) pieces[pieces.length - 1].end = sourceEnd;
     start = end;
   }
-  return pieces.map((piece) => piece.replace(/^\n+|\n+$/g, "")).filter((piece) => piece.trim().length > 0);
+  return pieces;
 }
 
 /** Moves a cut back to just after a blank line outside code, if that keeps the piece at least half full. */

@@ -3,8 +3,8 @@ import { parseMessage, splitArgs } from "../../src/commands/parse.js";
 
 describe("parseMessage", () => {
   it("classifies commands, escapes and prompts", () => {
-    expect(parseMessage("/Status")).toEqual({ kind: "command", name: "status", args: [], rest: "" });
-    expect(parseMessage("/new@baton_bot claude ~/code")).toEqual({ kind: "command", name: "new", args: ["claude", "~/code"], rest: "claude ~/code" });
+    expect(parseMessage("/Status")).toEqual({ kind: "command", name: "status", args: [], rest: "", target: undefined });
+    expect(parseMessage("/new@baton_bot claude ~/code")).toEqual({ kind: "command", name: "new", args: ["claude", "~/code"], rest: "claude ~/code", target: "baton_bot" });
     expect(parseMessage("//compact")).toEqual({ kind: "prompt", text: "/compact" });
     expect(parseMessage("/agent review src/x.ts")).toEqual({ kind: "prompt", text: "/review src/x.ts" });
     expect(parseMessage("fix the bug in /src")).toEqual({ kind: "prompt", text: "fix the bug in /src" });

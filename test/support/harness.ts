@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { PlatformAdapter } from "../../src/platforms/contract.js";
+import type { CommonPlatformSettings, PlatformAdapter } from "../../src/platforms/contract.js";
 import { parseConfigText } from "../../src/config/load.js";
 import { startDaemon, type Daemon } from "../../src/bot/daemon.js";
 import { createLogger, silentLogger } from "../../src/kernel/log.js";
@@ -17,7 +17,7 @@ export interface TestBaton {
 }
 
 export interface TestBatonOptions {
-  adapters: PlatformAdapter[];
+  adapters: Array<PlatformAdapter | { adapter: PlatformAdapter; settings: Partial<CommonPlatformSettings> }>;
   /** Config as an object, merged over the test defaults (demo agent, test users allowed, fast rendering). */
   config?: Record<string, unknown>;
   /** Reuse a data dir (restart tests). */

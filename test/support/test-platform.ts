@@ -1,6 +1,19 @@
 // A platform that lives in the test: it implements the platform contract in memory, records every
 // message the core sends or edits, and lets a test speak as any user on any route.
-import type { ActionOutcome, Button, MessageRef, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformUser, StartInfo } from "../../src/platforms/contract.js";
+import { readFile } from "node:fs/promises";
+import { PlatformError } from "../../src/kernel/errors.js";
+import type { ActionOutcome, Button, InboundFile, MessageRef, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformUser, StartInfo } from "../../src/platforms/contract.js";
+
+/** What a test user does besides writing text: where, addressed how, with which files. */
+export interface SayOptions {
+  /** A group chat where this message is not addressed to the bot (no mention, no reply, no command). */
+  addressed?: boolean;
+  direct?: boolean;
+  mentions?: string[];
+  replyToBot?: boolean;
+  /** Files by local path: fetched from there only when the core asks. */
+  files?: Array<{ name: string; path: string; size?: number; mimeType?: string }>;
+}
 
 export interface RecordedMessage {
   id: string;
@@ -18,10 +31,13 @@ export class TestPlatform implements PlatformAdapter {
   core?: PlatformCore;
   readonly messages: RecordedMessage[] = [];
   readonly typingCalls: string[] = [];
+  /** Every send and edit, failed ones included. */
+  readonly callLog: Array<{ call: "send" | "edit"; at: number; failed: boolean; text: string; messageId?: string }> = [];
+  private readonly failures: Record<"send" | "edit", PlatformError[]> = { send: [], edit: [] };
   private nextId = 1;
 
   constructor(readonly name = "test", capabilities: Partial<PlatformCapabilities> = {}) {
-    this.capabilities = { maxMessageLength: 4000, edits: true, buttons: true, typing: true, typingIntervalMs: 200, dialect: "plain", ...capabilities };
+    this.capabilities = { maxMessageLength: 4000, edits: true, buttons: true, typingIntervalMs: 200, ...capabilities };
   }
 
   async start(core: PlatformCore): Promise<StartInfo> {
@@ -31,13 +47,26 @@ export class TestPlatform implements PlatformAdapter {
 
   async stop(): Promise<void> {}
 
+  /** The next call of this kind throws `error`, as a remote platform's refusal or rate limit would. */
+  failNext(call: "send" | "edit", error: PlatformError): void {
+    this.failures[call].push(error);
+  }
+
+  private attempt(call: "send" | "edit", message: OutboundMessage, messageId?: string): void {
+    const failure = this.failures[call].shift();
+    this.callLog.push({ call, at: Date.now(), failed: failure !== undefined, text: message.text, messageId });
+    if (failure) throw failure;
+  }
+
   async send(route: string, message: OutboundMessage): Promise<MessageRef> {
+    this.attempt("send", message);
     const id = String(this.nextId++);
     this.messages.push({ id, route, text: message.text, kind: message.kind, buttons: message.buttons, history: [message.text] });
     return { id };
   }
 
   async edit(route: string, ref: MessageRef, message: OutboundMessage): Promise<void> {
+    this.attempt("edit", message, ref.id);
     const m = this.messages.find((x) => x.id === ref.id && x.route === route);
     if (!m) throw new Error(`edit of unknown message ${ref.id}`);
     m.text = message.text;
@@ -54,8 +83,21 @@ export class TestPlatform implements PlatformAdapter {
   }
 
   /** A user writes on a route. Resolves once the core has handled it (a prompt is queued, not answered). */
-  async say(route: string, text: string, user: PlatformUser = { id: "test:alice", name: "Alice" }, extra: { addressed?: boolean; files?: Array<{ name: string; path: string; size: number; mimeType?: string }> } = {}): Promise<void> {
-    await this.core!.handleMessage({ route, user, text, addressed: extra.addressed ?? true, files: extra.files, messageId: `in-${this.nextId++}` });
+  async say(route: string, text: string, user: PlatformUser = { id: "test:alice", name: "Alice" }, extra: SayOptions = {}): Promise<void> {
+    const direct = extra.direct ?? extra.addressed !== false;
+    const files = extra.files?.map((f): InboundFile => ({ name: f.name, size: f.size, mimeType: f.mimeType, fetch: async () => this.fetchLocal(f.path) }));
+    await this.core!.handleMessage({ route, user, text, direct, mentions: extra.mentions, replyToBot: extra.replyToBot, files, messageId: `in-${this.nextId++}` });
+  }
+
+  /** Paths the core fetched, in order (a stranger's files must never appear here). */
+  readonly fetched: string[] = [];
+
+  private async fetchLocal(path: string): Promise<AsyncIterable<Uint8Array>> {
+    this.fetched.push(path);
+    const data = await readFile(path);
+    return (async function* () {
+      yield data;
+    })();
   }
 
   async press(route: string, actionId: string, user: PlatformUser = { id: "test:alice", name: "Alice" }): Promise<ActionOutcome> {

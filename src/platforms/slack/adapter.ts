@@ -1,6 +1,6 @@
 // SlackAdapter: the PlatformAdapter for one Slack workspace. It translates, it never routes: Slack
-// events become InboundMessage / ActionPress for the core, and the core's send / edit become
-// chat.postMessage / chat.update in the right channel and thread.
+// events become facts for the core, and the core's send / edit become one chat.postMessage /
+// chat.update each in the right channel and thread.
 import { PlatformError } from "../../kernel/errors.js";
 import type {
   ActionPress,
@@ -17,10 +17,10 @@ import { buttonIdFromActionId } from "./blocks.js";
 import type { SlackAdapterConfig } from "./config.js";
 import { createSlackConnection } from "./connection.js";
 import type { BlockActionPayload, SlackConnection, SlashCommandPayload } from "./connection.js";
-import { FileDownloader } from "./files.js";
+import { slackFile } from "./files.js";
 import { MessageTranslator, slashCommandText, userOf } from "./inbound.js";
 import type { SlackMessageEvent } from "./inbound.js";
-import { KeyedQueue } from "./memory.js";
+import { KeyedQueue } from "../../kernel/collections.js";
 import { SlackOutbox } from "./outbound.js";
 import { formatSlackRoute, parseSlackRoute } from "./routes.js";
 import type { SlackRoute } from "./routes.js";
@@ -31,6 +31,8 @@ import { botTookPartInThread, ThreadMembership } from "./threads.js";
 export const SLACK_MAX_MESSAGE_CHARS = 2900;
 /** chat.update is Tier 3 (~50 a minute per workspace): one edit of a message every 1.5 s at most. */
 export const SLACK_DEFAULT_MIN_EDIT_GAP_MS = 1500;
+/** chat.postMessage allows about one message a second per channel. */
+const SLACK_CHANNEL_GAP_MS = 1000;
 /** Socket Mode retries some failures forever; start() gives up after this long. */
 const CONNECT_TIMEOUT_MS = 30_000;
 
@@ -61,24 +63,23 @@ export class SlackAdapter implements PlatformAdapter {
   private connection?: SlackConnection;
   private translator?: MessageTranslator;
   private threads?: ThreadMembership;
-  private files?: FileDownloader;
   private status?: TurnStatusIndicator;
   private teamId = "";
+  /** A message waiting for a thread lookup must not be overtaken by the next one of its route. */
   private readonly inboundQueue = new KeyedQueue();
 
   constructor(
     readonly name: string,
     private readonly config: SlackAdapterConfig,
-    private readonly env: PlatformEnv,
+    _env: PlatformEnv,
     private readonly testOptions: SlackAdapterTestOptions = {},
   ) {
     this.capabilities = {
       maxMessageLength: SLACK_MAX_MESSAGE_CHARS,
       edits: true,
       buttons: true,
-      typing: false,
       minEditGapMs: config.min_edit_gap_ms ?? SLACK_DEFAULT_MIN_EDIT_GAP_MS,
-      dialect: "slack-mrkdwn",
+      pacing: { keyGapMs: SLACK_CHANNEL_GAP_MS },
     };
   }
 
@@ -88,21 +89,14 @@ export class SlackAdapter implements PlatformAdapter {
       // A bot token here would make Socket Mode retry apps.connections.open forever.
       throw new PlatformError(`platforms.${this.name}.app_token must be an app-level token (xapp-…) for Socket Mode`, { reason: "refused" });
     }
-    const api = new SlackApi({ botToken: this.config.bot_token, apiUrl: this.config.api_url, retryConfig: this.testOptions.retryConfig, log: core.log });
+    const api = new SlackApi({ botToken: this.config.bot_token, apiUrl: this.config.api_url, retryConfig: this.testOptions.retryConfig });
     const auth = await this.authTest(api);
     this.teamId = auth.team_id;
     const threads = new ThreadMembership((channel, threadTs) => botTookPartInThread(api, auth, channel, threadTs), core.log);
     this.threads = threads;
-    this.translator = new MessageTranslator({ instance: this.name, botUserId: auth.user_id, teamId: auth.team_id, listenAllIn: this.config.listen_all_in }, threads);
-    this.outbox = new SlackOutbox(api, core.log, (channel, threadTs) => threads.remember(channel, threadTs));
+    this.translator = new MessageTranslator({ instance: this.name, botUserId: auth.user_id, botName: auth.user, teamId: auth.team_id }, threads);
+    this.outbox = new SlackOutbox(api, (channel, threadTs) => threads.remember(channel, threadTs));
     this.status = new TurnStatusIndicator(api, core.log, auth.response_metadata?.scopes ?? []);
-    this.files = new FileDownloader({
-      botToken: this.config.bot_token,
-      cacheDir: this.env.cacheDir,
-      maxFileBytes: this.config.max_file_bytes,
-      apiHost: this.config.api_url ? new URL(this.config.api_url).host : undefined,
-      log: core.log,
-    });
     this.connection = createSlackConnection({
       config: this.config,
       botUserId: auth.user_id,
@@ -154,15 +148,16 @@ export class SlackAdapter implements PlatformAdapter {
     return this.requireOutbox().edit(this.target(route), ref, message);
   }
 
-  delete(route: string, ref: MessageRef): Promise<void> {
-    return this.requireOutbox().delete(this.target(route), ref);
+  /** Slack paces chat.postMessage per channel: a channel's threads share its budget. */
+  paceKey(route: string): { key: string; perMinuteLimited: boolean } {
+    return { key: this.target(route).channel, perMinuteLimited: false };
   }
 
   async turnStatus(route: string, state: "running" | "idle", promptMessageId?: string): Promise<void> {
     await this.status?.update(route, state, promptMessageId);
   }
 
-  async notifyUser(route: string, userId: string, text: string): Promise<void> {
+  async notify(route: string, userId: string, text: string): Promise<void> {
     await this.requireOutbox().ephemeral(this.target(route), userId, text);
   }
 
@@ -171,16 +166,13 @@ export class SlackAdapter implements PlatformAdapter {
   private onMessage(event: SlackMessageEvent): void {
     const translated = this.translator?.translate(event);
     if (!translated) return;
-    const { message, files, uncertainThread } = translated;
-    // One route's messages reach the core in the order Slack sent them, lookups and downloads or not.
+    const { message, uncertainThread } = translated;
+    const fileSource = { botToken: this.config.bot_token, apiHost: this.config.api_url ? new URL(this.config.api_url).host : undefined };
+    const files = translated.files.map((file) => slackFile(file, fileSource));
+    // One route's messages reach the core in the order Slack sent them, thread lookups or not.
     void this.inboundQueue.run(message.route, async () => {
-      if (uncertainThread && !(await this.threads?.resolve(uncertainThread.channel, uncertainThread.threadTs))) return;
-      if (files.length > 0 && this.files) {
-        const downloaded = await this.files.download(message.route, files);
-        if (downloaded.files.length > 0) message.files = downloaded.files;
-        if (downloaded.skipped.length > 0) message.text = `${message.text}\n\n[files not attached: ${downloaded.skipped.join(", ")}]`.trim();
-      }
-      await this.deliver(() => this.requireCore().handleMessage(message));
+      const replyToBot = message.replyToBot || (uncertainThread !== undefined && (await this.threads!.resolve(uncertainThread.channel, uncertainThread.threadTs)));
+      await this.deliver(() => this.requireCore().handleMessage({ ...message, replyToBot, files: files.length > 0 ? files : undefined }));
     });
   }
 
@@ -189,7 +181,7 @@ export class SlackAdapter implements PlatformAdapter {
     // Slash commands carry no thread (unless Slack adds one): they act on the channel or DM route.
     const route = formatSlackRoute({ instance: this.name, team, channel: command.channel_id, threadTs: command.thread_ts });
     const direct = command.channel_id.startsWith("D");
-    const message = { route, user: userOf(command.user_id, command.user_name), text: slashCommandText(command.text), addressed: true, direct };
+    const message = { route, user: userOf(command.user_id, command.user_name), text: slashCommandText(command.text), direct };
     void this.inboundQueue.run(route, () => this.deliver(() => this.requireCore().handleMessage(message)));
   }
 
@@ -197,15 +189,14 @@ export class SlackAdapter implements PlatformAdapter {
     const buttonId = buttonIdFromActionId(actionId);
     const channel = body.container?.channel_id ?? body.channel?.id;
     if (!buttonId || !channel) return;
-    const messageTs = body.container?.message_ts ?? body.message?.ts;
     const threadTs = body.message?.thread_ts ?? body.container?.thread_ts;
     const team = this.teamId;
     const route = formatSlackRoute({ instance: this.name, team, channel, threadTs });
-    const press: ActionPress = { route, user: userOf(body.user.id, body.user.username ?? body.user.name), actionId: buttonId, messageId: messageTs };
+    const press: ActionPress = { route, user: userOf(body.user.id, body.user.username ?? body.user.name), actionId: buttonId };
     void this.deliver(async () => {
       const outcome = await this.requireCore().handleAction(press);
       // A refusal is shown only to the presser; the core edits the message itself when it accepts.
-      if (!outcome.ok) await this.notifyUser(route, press.user.id, outcome.text);
+      if (!outcome.ok) await this.notify(route, press.user.id, outcome.text);
     });
   }
 

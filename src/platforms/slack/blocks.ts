@@ -2,6 +2,7 @@
 // Every message carries blocks (so an edit always replaces what was there, buttons included) and
 // a short `text` fallback that Slack uses for notifications.
 import type { Button, OutboundMessage } from "../contract.js";
+import { splitMarkdown } from "../../render/split.js";
 import { escapeMrkdwn, markdownToMrkdwn } from "./mrkdwn.js";
 
 /** Slack rejects a section whose text is longer than this. */
@@ -36,23 +37,18 @@ export interface SlackButtonElement {
 }
 
 export function renderOutbound(message: OutboundMessage): SlackMessageBody {
-  const plain = message.format === "plain";
-  // plain_text is shown exactly as given: no markup, no escaping needed.
-  const body = plain ? message.text : markdownToMrkdwn(message.text);
+  const actionBlocks = (message.buttons ?? []).filter((row) => row.length > 0).map(buttonRow);
+  // Plain (the resend after Slack refused the formatting): the words in `text`, escaped, no section blocks.
+  if (message.format === "plain") return { text: escapeMrkdwn(message.text) || " ", blocks: actionBlocks };
+  const body = markdownToMrkdwn(message.text);
   // Progress lines (tool calls, thoughts, plans) go in context blocks: Slack shows them small and grey.
   const quiet = message.kind === "tool" || message.kind === "thought" || message.kind === "plan";
   const sections = splitForSections(body === "" ? " " : body).map<SlackBlock>((text) => {
-    const textObject: SlackTextObject = plain ? { type: "plain_text", text, emoji: true } : { type: "mrkdwn", text };
+    const textObject: SlackTextObject = { type: "mrkdwn", text };
     return quiet ? { type: "context", elements: [textObject] } : { type: "section", text: textObject };
   });
-  const actionBlocks = (message.buttons ?? []).filter((row) => row.length > 0).map(buttonRow);
   const blocks = [...sections.slice(0, MESSAGE_MAX_BLOCKS - actionBlocks.length), ...actionBlocks];
   return { text: fallbackText(message.text), blocks };
-}
-
-/** Same content as plain text with no blocks: the resend when Slack refuses the formatted form. */
-export function renderPlainFallback(message: OutboundMessage): { text: string; blocks: [] } {
-  return { text: escapeMrkdwn(message.text), blocks: [] };
 }
 
 export function actionIdFor(button: Button): string {
@@ -88,47 +84,9 @@ function fallbackText(markdown: string): string {
 }
 
 /**
- * Splits mrkdwn into pieces of at most SECTION_TEXT_MAX_CHARS, on paragraph or line boundaries.
- * A code block cut in two is closed at the end of one piece and reopened in the next.
+ * Splits mrkdwn into section texts of at most SECTION_TEXT_MAX_CHARS, within one message: the
+ * shared splitter (paragraph, then line boundaries; a code block cut in two closed and reopened).
  */
 export function splitForSections(text: string, limit = SECTION_TEXT_MAX_CHARS): string[] {
-  if (text.length <= limit) return [text];
-  const FENCE = "```";
-  const REOPEN = FENCE;
-  // Room for a closing fence (and its newline) in every piece.
-  const budget = limit - (FENCE.length + 1);
-  const pieces: string[] = [];
-  let current: string | null = null;
-  let inFence = false;
-
-  const flush = () => {
-    if (current === null) return;
-    pieces.push(inFence ? `${current}\n${FENCE}` : current);
-    current = inFence ? REOPEN : null;
-  };
-  const isFreshPiece = () => current === null || (inFence && current === REOPEN);
-
-  for (const rawLine of text.split("\n")) {
-    let line = rawLine;
-    for (;;) {
-      const candidate: string = current === null ? line : `${current}\n${line}`;
-      if (candidate.length <= budget) {
-        current = candidate;
-        break;
-      }
-      if (!isFreshPiece()) {
-        flush();
-        continue;
-      }
-      // A single line longer than a whole piece is hard-cut.
-      const prefix: string = current === null ? "" : `${current}\n`;
-      const room = budget - prefix.length;
-      current = prefix + line.slice(0, room);
-      line = line.slice(room);
-      flush();
-    }
-    if (rawLine.trimStart().startsWith(FENCE)) inFence = !inFence;
-  }
-  if (current !== null && !(inFence && current === REOPEN)) pieces.push(current);
-  return pieces;
+  return splitMarkdown(text, limit);
 }

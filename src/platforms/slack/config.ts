@@ -1,11 +1,12 @@
 import { z } from "zod";
+import { commonPlatformFields } from "../kit/config.js";
 import { parseSlackRoute } from "./routes.js";
 
 // Kept apart from the adapter so the config loader can validate without loading Bolt.
 export const slackConfigSchema = z
   .object({
     kind: z.literal("slack").optional(),
-    enabled: z.boolean().default(true),
+    ...commonPlatformFields,
     bot_token: z.string().min(1).describe("xoxb-… bot token"),
     app_token: z.string().min(1).optional().describe("xapp-… app-level token (Socket Mode)"),
     api_url: z.url().optional().describe("Slack Web API base URL, e.g. for GovSlack or tests (ends with /api/)"),
@@ -16,8 +17,6 @@ export const slackConfigSchema = z
       .array(z.string().refine((route) => parseSlackRoute(route) !== undefined, { message: "not a Slack route: use slack:<team>/<channel> or slack:<team>/<channel>:<thread_ts>" }))
       .default([])
       .describe("Routes where every message counts as addressed: a channel (slack:T…/C…) or one thread"),
-    min_edit_gap_ms: z.number().int().positive().optional(),
-    max_file_bytes: z.number().int().positive().default(20 * 1024 * 1024),
   })
   .strict()
   .refine((c) => c.mode !== "socket" || !!c.app_token, { message: "socket mode needs app_token (xapp-…)", path: ["app_token"] })

@@ -8,7 +8,7 @@ import type { Logger } from "@slack/bolt";
 import type { PlatformLogger } from "../contract.js";
 import type { SlackAdapterConfig } from "./config.js";
 import type { SlackMessageEvent } from "./inbound.js";
-import { BoundedSet } from "./memory.js";
+import { BoundedSet } from "../../kernel/collections.js";
 import { ACTION_ID_PREFIX } from "./blocks.js";
 
 /** Envelopes and events remembered to drop redeliveries (after a reconnect, Slack resends unacked ones). */

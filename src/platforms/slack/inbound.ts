@@ -1,12 +1,13 @@
-// Slack events → InboundMessage / ActionPress. This is where addressing is decided:
-//  - a mention in a channel opens a conversation in the Slack thread under that message;
-//  - later messages in a thread the bot is in (it was mentioned there or posted there) need no mention;
-//  - a DM is always addressed; a thread inside a DM is a route of its own;
-//  - other channel chatter is dropped here unless its route is in `listen_all_in`.
+// Slack events → facts for the core, which decides whether the bot is addressed:
+//  - a message in a channel belongs to the Slack thread under it (a mention there opens a
+//    conversation in that thread), and the channel is its scope for `listen_all_in`;
+//  - a message in a thread the bot is in (it was mentioned there or posted there) is a reply to it;
+//  - a DM is direct; a thread inside a DM is a route of its own;
+//  - the bot's mention is shown as `@<its name>` and reported, for the core to take out.
 import type { InboundMessage, PlatformUser } from "../contract.js";
 import type { SlackFileObject } from "./files.js";
-import { BoundedSet } from "./memory.js";
-import { channelRouteOf, formatSlackRoute, parseSlackRoute, qualifiedUserId } from "./routes.js";
+import { BoundedSet } from "../../kernel/collections.js";
+import { channelRouteOf, formatSlackRoute, qualifiedUserId } from "./routes.js";
 import type { ThreadMembership } from "./threads.js";
 
 /** Message keys already handled (Slack sends both `message` and `app_mention` for one mention). */
@@ -34,32 +35,29 @@ export interface SlackMessageEvent {
 export interface MessageTranslatorOptions {
   instance: string;
   botUserId: string;
+  /** The bot's user name, as its mention is shown in the text. */
+  botName: string;
   /** Workspace of the bot (auth.test), the team part of every route. */
   teamId: string;
-  listenAllIn: readonly string[];
 }
 
-/** An addressed message, before its files are downloaded. */
+/** A message for the core, before its files become descriptors. */
 export interface TranslatedMessage {
-  message: InboundMessage;
+  message: Omit<InboundMessage, "files">;
   files: SlackFileObject[];
-  channel: string;
-  /** Set when the message is in a thread the bot does not remember: addressed only if it is the bot's. */
+  /** Set when the message is in a thread the bot does not remember: a reply to it only if the thread is the bot's. */
   uncertainThread?: { channel: string; threadTs: string };
 }
 
 export class MessageTranslator {
   private readonly seenMessages = new BoundedSet(SEEN_MESSAGES_CAPACITY);
-  private readonly listenAll: Set<string>;
 
   constructor(
     private readonly options: MessageTranslatorOptions,
     private readonly threads: ThreadMembership,
-  ) {
-    this.listenAll = new Set(options.listenAllIn);
-  }
+  ) {}
 
-  /** Returns the message to hand to the core, or undefined when it is not for the bot. */
+  /** Returns the message to hand to the core, or undefined when it is not a person writing. */
   translate(event: SlackMessageEvent): TranslatedMessage | undefined {
     const { channel, ts, user } = event;
     if (!channel || !ts || !user) return undefined;
@@ -74,35 +72,25 @@ export class MessageTranslator {
     const rawText = event.text ?? "";
     const mentioned = rawText.includes(`<@${this.options.botUserId}>`) || rawText.includes(`<@${this.options.botUserId}|`) || event.type === "app_mention";
     const direct = event.channel_type === "im" || (event.channel_type === undefined && channel.startsWith("D"));
-    const text = slackTextToPlain(rawText, this.options.botUserId);
-    const base = { user: userOf(user), text, messageId: ts } satisfies Partial<InboundMessage>;
+    const botMention = `@${this.options.botName}`;
+    const text = slackTextToPlain(rawText, this.options.botUserId, botMention);
+    const base = { user: userOf(user), text, messageId: ts, mentions: mentioned ? [botMention] : undefined };
 
     if (direct) {
       const route = formatSlackRoute({ instance: this.options.instance, team, channel, threadTs: event.thread_ts });
-      return { message: { ...base, route, addressed: true, direct: true }, files: event.files ?? [], channel };
+      return { message: { ...base, route, direct: true }, files: event.files ?? [] };
     }
 
     // In a channel the conversation lives in the thread: under the mention, or the thread it is in.
     const threadTs = event.thread_ts ?? ts;
     const route = formatSlackRoute({ instance: this.options.instance, team, channel, threadTs });
-    const translated: TranslatedMessage = { message: { ...base, route, addressed: true, direct: false }, files: event.files ?? [], channel };
+    const scopes = [channelRouteOf({ instance: this.options.instance, team, channel })];
     const inThread = event.thread_ts !== undefined;
-    if (mentioned || (inThread && event.parent_user_id === this.options.botUserId)) {
-      this.threads.remember(channel, threadTs);
-      return translated;
-    }
-    if (this.listensToAll(route)) return translated;
-    if (!inThread) return undefined;
-    const status = this.threads.status(channel, threadTs);
-    if (status === "ours") return translated;
-    if (status === "not-ours") return undefined;
-    return { ...translated, uncertainThread: { channel, threadTs } };
-  }
-
-  private listensToAll(route: string): boolean {
-    if (this.listenAll.has(route)) return true;
-    const parsed = parseSlackRoute(route);
-    return parsed !== undefined && this.listenAll.has(channelRouteOf(parsed));
+    const replyToBot = inThread && event.parent_user_id === this.options.botUserId;
+    if (mentioned || replyToBot) this.threads.remember(channel, threadTs);
+    const message = { ...base, route, direct: false, scopes, replyToBot: replyToBot || (inThread && this.threads.status(channel, threadTs) === "ours") };
+    const uncertain = inThread && !mentioned && !replyToBot && this.threads.status(channel, threadTs) === "unknown";
+    return { message, files: event.files ?? [], uncertainThread: uncertain ? { channel, threadTs } : undefined };
   }
 }
 
@@ -111,16 +99,13 @@ export function userOf(slackUserId: string, name?: string): PlatformUser {
 }
 
 /**
- * Slack's message markup → the plain text a person meant: the bot's own mention removed, other
+ * Slack's message markup → the plain text a person meant: the bot's own mention as `botMention`, other
  * mentions and channels by name, links as `label (url)`, and `&amp; &lt; &gt;` unescaped.
  */
-export function slackTextToPlain(text: string, botUserId?: string): string {
+export function slackTextToPlain(text: string, botUserId?: string, botMention = "@baton"): string {
   let out = text;
-  if (botUserId) {
-    // "@baton: do x" and "@baton, do x" mean "do x".
-    out = out.replace(new RegExp(`^\\s*<@${botUserId}(?:\\|[^>]*)?>[:,]?`), "");
-    out = out.replace(new RegExp(`<@${botUserId}(?:\\|[^>]*)?>`, "g"), "");
-  }
+  // The bot's own mention becomes one fixed text the core recognises and takes out.
+  if (botUserId) out = out.replace(new RegExp(`<@${botUserId}(?:\\|[^>]*)?>`, "g"), botMention);
   out = out.replace(/<([^<>]*)>/g, (_match, inner: string) => {
     const [target, label] = splitOnce(inner, "|");
     if (target.startsWith("@")) return `@${label ?? target.slice(1)}`;

@@ -4,7 +4,7 @@
 // answer is remembered either way so a busy thread is looked at once.
 import type { PlatformLogger } from "../contract.js";
 import type { SlackApi } from "./api.js";
-import { BoundedSet } from "./memory.js";
+import { BoundedSet } from "../../kernel/collections.js";
 
 /** Threads remembered either way. */
 const THREAD_MEMORY_CAPACITY = 20_000;

@@ -1,18 +1,16 @@
 // The Telegram adapter: connects with grammy's API client, receives updates by long polling (or a
-// webhook), hands them to the core as InboundMessage / ActionPress, and sends what the core answers.
-// It never routes: which thread a message belongs to is the core's business.
+// webhook), hands them to the core as facts, and performs the one Bot API call the core asks for.
+// It never routes and never paces: the core does, from the limits declared here.
 import { Api } from "grammy";
-import { autoRetry } from "@grammyjs/auto-retry";
 import type { UserFromGetMe } from "grammy/types";
 import { PlatformError } from "../../kernel/errors.js";
 import type { MessageRef, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, StartInfo } from "../contract.js";
-import { ChatSendBudget, TELEGRAM_SEND_LIMITS, type SendBudgetLimits } from "./budget.js";
 import type { TelegramAdapterConfig } from "./config.js";
 import { describeError, toPlatformError } from "./errors.js";
 import { InboundHandler } from "./inbound.js";
 import { TelegramOutbound } from "./outbound.js";
 import { DEFAULT_POLLER_OPTIONS, UpdatePoller, type PollerOptions } from "./poller.js";
-import { parseTelegramRoute } from "./routes.js";
+import { isGroupChatId, parseTelegramRoute } from "./routes.js";
 import { buildCommandMenu } from "./commands.js";
 import { WebhookServer } from "./webhook.js";
 
@@ -23,13 +21,15 @@ export const TELEGRAM_MAX_MARKDOWN_CHARS = 3500;
 export const TYPING_INTERVAL_MS = 4000;
 /** Per Bot API call (a long poll adds its own hold time on top). */
 const REQUEST_TIMEOUT_SECONDS = 30;
-/** Longest retry_after we sit out inside a call; beyond it the call fails as refused. */
-const MAX_RETRY_AFTER_SECONDS = 120;
-const MAX_RETRIES_PER_CALL = 3;
+/**
+ * Telegram's flood limits: about one message a second per chat, 20 a minute in a group, 30 a
+ * second for the whole bot; edits count. The core spaces calls out by these.
+ */
+export const TELEGRAM_PACING = { keyGapMs: 1000, keyCallsPerMinute: 20, callsPerSecond: 30 };
 
-/** Knobs the tests turn down (budgets and backoff in seconds make for slow tests); production uses the defaults. */
+/** Knobs the tests turn down (pacing and backoff in seconds make for slow tests); production uses the defaults. */
 export interface TelegramTuning {
-  sendLimits: SendBudgetLimits;
+  pacing: typeof TELEGRAM_PACING;
   poller: PollerOptions;
 }
 
@@ -40,8 +40,7 @@ export class TelegramAdapter implements PlatformAdapter {
   private readonly pollApi: Api;
   private readonly apiRoot: string;
   private readonly tuning: TelegramTuning;
-  private budget: ChatSendBudget;
-  private outbound: TelegramOutbound;
+  private readonly outbound: TelegramOutbound;
   private core?: PlatformCore;
   private botInfo?: UserFromGetMe;
   private poller?: UpdatePoller;
@@ -54,33 +53,24 @@ export class TelegramAdapter implements PlatformAdapter {
     private readonly env: PlatformEnv,
     tuning: Partial<TelegramTuning> = {},
   ) {
-    this.tuning = { sendLimits: TELEGRAM_SEND_LIMITS, poller: DEFAULT_POLLER_OPTIONS, ...tuning };
+    this.tuning = { pacing: TELEGRAM_PACING, poller: DEFAULT_POLLER_OPTIONS, ...tuning };
     this.apiRoot = (config.api_root ?? DEFAULT_API_ROOT).replace(/\/+$/, "");
     this.capabilities = {
       maxMessageLength: TELEGRAM_MAX_MARKDOWN_CHARS,
       edits: true,
       buttons: true,
-      typing: true,
       typingIntervalMs: TYPING_INTERVAL_MS,
       minEditGapMs: config.min_edit_gap_ms,
-      dialect: "telegram-html",
+      pacing: this.tuning.pacing,
     };
     this.api = new Api(config.token, { apiRoot: this.apiRoot, timeoutSeconds: REQUEST_TIMEOUT_SECONDS });
-    // 429: wait retry_after and try again. Network errors are not retried here: the core decides.
-    this.api.config.use(autoRetry({ maxRetryAttempts: MAX_RETRIES_PER_CALL, maxDelaySeconds: MAX_RETRY_AFTER_SECONDS, rethrowHttpErrors: true }));
-    // The poller has its own backoff and must see 409s itself, so its client has no auto-retry.
+    // The poller holds its request open far longer than a send.
     this.pollApi = new Api(config.token, { apiRoot: this.apiRoot, timeoutSeconds: this.tuning.poller.pollTimeoutSeconds + REQUEST_TIMEOUT_SECONDS });
-    this.budget = new ChatSendBudget(this.tuning.sendLimits);
-    this.outbound = new TelegramOutbound(this.api, this.budget, config.token, () => this.core?.log);
+    this.outbound = new TelegramOutbound(this.api, config.token);
   }
 
   async start(core: PlatformCore): Promise<StartInfo> {
     this.core = core;
-    if (this.budget.isClosed()) {
-      // Started again after stop(): the old budget dropped its queue for good.
-      this.budget = new ChatSendBudget(this.tuning.sendLimits);
-      this.outbound = new TelegramOutbound(this.api, this.budget, this.config.token, () => this.core?.log);
-    }
     this.botInfo ??= await this.call(() => this.api.getMe(), "check the bot token");
     this.inbound = new InboundHandler({
       instance: this.name,
@@ -90,9 +80,6 @@ export class TelegramAdapter implements PlatformAdapter {
       core,
       bot: { id: this.botInfo.id, username: this.botInfo.username },
       allowGroups: this.config.allow_groups,
-      listenAllIn: new Set(this.config.listen_all_in),
-      cacheDir: this.env.cacheDir,
-      maxFileBytes: this.config.max_file_bytes,
     });
     await this.publishCommands(core);
     if (this.config.mode === "webhook") await this.startWebhook();
@@ -110,7 +97,6 @@ export class TelegramAdapter implements PlatformAdapter {
     const webhook = this.webhook;
     this.poller = undefined;
     this.webhook = undefined;
-    this.budget.close();
     await Promise.all([poller?.stop(), webhook?.stop()]);
   }
 
@@ -122,8 +108,10 @@ export class TelegramAdapter implements PlatformAdapter {
     await this.outbound.edit(this.target(route), ref, message);
   }
 
-  async delete(route: string, ref: MessageRef): Promise<void> {
-    await this.outbound.delete(this.target(route), ref);
+  /** Telegram's flood limits count per chat: a forum's topics share their chat's budget. */
+  paceKey(route: string): { key: string; perMinuteLimited: boolean } {
+    const { chatId } = this.target(route);
+    return { key: String(chatId), perMinuteLimited: isGroupChatId(chatId) };
   }
 
   async typing(route: string): Promise<void> {

@@ -1,10 +1,11 @@
 import { z } from "zod";
+import { commonPlatformFields } from "../kit/config.js";
 
 // Kept apart from the adapter so the config loader can validate without loading grammy.
 export const telegramConfigSchema = z
   .object({
     kind: z.literal("telegram").optional(),
-    enabled: z.boolean().default(true),
+    ...commonPlatformFields,
     token: z.string().min(1).describe("Bot token from @BotFather, e.g. ${TELEGRAM_BOT_TOKEN}"),
     api_root: z.url().optional().describe("Bot API server root, for a self-hosted Bot API server (no trailing slash)"),
     mode: z.enum(["polling", "webhook"]).default("polling"),
@@ -19,9 +20,6 @@ export const telegramConfigSchema = z
       })
       .optional(),
     allow_groups: z.boolean().default(true).describe("Answer in groups at all (still only when addressed)"),
-    listen_all_in: z.array(z.string()).default([]).describe("Routes where every message counts as addressed"),
-    min_edit_gap_ms: z.number().int().positive().optional(),
-    max_file_bytes: z.number().int().positive().default(20 * 1024 * 1024),
   })
   .strict()
   .refine((config) => config.mode !== "webhook" || config.webhook !== undefined, {

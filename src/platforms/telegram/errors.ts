@@ -2,7 +2,8 @@
 // grammy's HttpError wraps the fetch error, whose message can contain the request URL
 // (`…/bot123:ABC…/sendMessage`).
 import { GrammyError, HttpError } from "grammy";
-import { PlatformError } from "../../kernel/errors.js";
+import { FormattingError, PlatformError } from "../../kernel/errors.js";
+import { httpPlatformError, networkPlatformError } from "../kit/errors.js";
 import { scrubToken } from "./scrub.js";
 
 export { scrubToken } from "./scrub.js";
@@ -31,20 +32,31 @@ export function isNotModifiedError(error: unknown): boolean {
 }
 
 /**
- * Converts any error of a Bot API call into a PlatformError. `refused`: Telegram answered and said
- * no; `network`: it could not be reached. The original error is not kept as `cause`, because a
- * logger printing the cause chain would print the token.
+ * Converts any error of a Bot API call into a PlatformError the core knows what to do with: a
+ * rejected formatting (entities that do not parse, a text too long once rendered) is a
+ * FormattingError, 429 is a rate limit for that chat, 5xx trouble on Telegram's side, other
+ * answers a refusal, and no answer a network failure. The original error is not kept as `cause`,
+ * because a logger printing the cause chain would print the token.
  */
 export function toPlatformError(error: unknown, what: string, token?: string): PlatformError {
   if (error instanceof PlatformError) return error;
-  const detail = `${what}: ${describeError(error, token)}`;
   if (error instanceof GrammyError) {
+    const description = scrubToken(error.description, token);
+    if (isEntityParseError(error) || isTooLongError(error)) {
+      return new FormattingError(`Telegram refused the formatting (${description}).`, { detail: `${what}: ${description}` });
+    }
     const retryAfterSeconds = error.parameters?.retry_after;
-    return new PlatformError(`Telegram refused to ${what} (${error.error_code}: ${scrubToken(error.description, token)}).`, {
-      reason: "refused",
+    return httpPlatformError("Telegram", what, {
+      status: error.error_code,
+      description,
       retryAfterMs: retryAfterSeconds === undefined ? undefined : retryAfterSeconds * 1000,
-      detail,
+      // Telegram's flood control counts per chat.
+      retryScope: "key",
     });
   }
-  return new PlatformError(`Telegram could not be reached to ${what}.`, { reason: "network", detail });
+  return networkPlatformError("Telegram", what, describeError(error, token));
+}
+
+function isTooLongError(error: GrammyError): boolean {
+  return error.error_code === 400 && /message is too long|text is too long/i.test(error.description);
 }

@@ -1,6 +1,7 @@
-// Inbound updates → what the core understands. Decides whether the bot was addressed (a DM, a
-// command, `/cmd@bot`, a mention, a reply to the bot) and strips the mention from the text.
-// Attachments are only described here; files.ts downloads them.
+// Inbound updates → facts for the core: the route, the sender, a direct chat or not, the bot's
+// mentions (as they appear in the text, for the core to remove), a reply to the bot, the chat a
+// forum topic belongs to. Whether that makes the message addressed is the core's decision.
+// Attachments are only described here; files.ts turns them into descriptors the core may fetch.
 import type { Message, MessageEntity, User } from "grammy/types";
 import type { InboundMessage, PlatformUser } from "../contract.js";
 import { chatLevelRoute, formatTelegramRoute, telegramUserId } from "./routes.js";
@@ -14,8 +15,6 @@ export interface ParseOptions {
   instance: string;
   bot: BotIdentity;
   allowGroups: boolean;
-  /** Routes (a chat, or a chat's topic) where every message counts as addressed. */
-  listenAllIn: ReadonlySet<string>;
 }
 
 export interface AttachmentRef {
@@ -50,76 +49,39 @@ export function parseMessage(message: Message, options: ParseOptions): ParsedMes
   const text = message.text ?? message.caption ?? "";
   const entities = message.entities ?? message.caption_entities ?? [];
   const route = routeOfMessage(options.instance, message);
-  const address = findAddressing(message, text, entities, options.bot);
-  if (address.commandForOtherBot) return { kind: "ignored", reason: "command for another bot" };
-
-  // Listing a chat covers all its topics; listing one topic covers only that topic.
-  const listensToAll = options.listenAllIn.has(route) || options.listenAllIn.has(chatLevelRoute(options.instance, message.chat.id));
-  const addressed = direct || address.addressed || listensToAll;
-  if (!addressed) return { kind: "ignored", reason: "group message not addressed to the bot" };
-
+  const chatRoute = chatLevelRoute(options.instance, message.chat.id);
+  const reply = message.reply_to_message;
+  // In a forum topic every message "replies" to the topic's first message; that is not a reply to the bot.
+  const implicitTopicReply = message.is_topic_message && reply?.message_id === message.message_thread_id;
   return {
     kind: "inbound",
     message: {
       route,
       user: telegramUser(message.from),
-      text: removeRanges(text, address.strip),
-      addressed: true,
-      direct,
+      text,
       messageId: String(message.message_id),
+      direct,
+      mentions: botMentions(text, entities, options.bot),
+      replyToBot: reply?.from?.id === options.bot.id && !implicitTopicReply,
+      scopes: route === chatRoute ? undefined : [chatRoute],
     },
     attachments: attachmentsOf(message),
   };
 }
 
-interface Addressing {
-  addressed: boolean;
-  commandForOtherBot: boolean;
-  /** UTF-16 ranges of the text to remove: the bot's mention, the `@bot` of `/cmd@bot`. */
-  strip: Array<{ offset: number; length: number }>;
-}
-
-function findAddressing(message: Message, text: string, entities: MessageEntity[], bot: BotIdentity): Addressing {
-  const result: Addressing = { addressed: false, commandForOtherBot: false, strip: [] };
+/** The substrings of the text that mention the bot: `@bot`, the `@bot` of `/cmd@bot`, a text mention of it. */
+function botMentions(text: string, entities: MessageEntity[], bot: BotIdentity): string[] {
   const botMention = `@${bot.username}`.toLowerCase();
+  const found: string[] = [];
   for (const entity of entities) {
     const value = text.slice(entity.offset, entity.offset + entity.length);
     if (entity.type === "bot_command" && entity.offset === 0) {
       const at = value.indexOf("@");
-      if (at === -1) {
-        result.addressed = true;
-      } else if (value.slice(at).toLowerCase() === botMention) {
-        result.addressed = true;
-        result.strip.push({ offset: entity.offset + at, length: entity.length - at });
-      } else {
-        result.commandForOtherBot = true;
-      }
-    } else if (entity.type === "mention" && value.toLowerCase() === botMention) {
-      result.addressed = true;
-      result.strip.push({ offset: entity.offset, length: entity.length });
-    } else if (entity.type === "text_mention" && entity.user.id === bot.id) {
-      result.addressed = true;
-      result.strip.push({ offset: entity.offset, length: entity.length });
-    }
+      if (at !== -1 && value.slice(at).toLowerCase() === botMention) found.push(value.slice(at));
+    } else if (entity.type === "mention" && value.toLowerCase() === botMention) found.push(value);
+    else if (entity.type === "text_mention" && entity.user.id === bot.id) found.push(value);
   }
-  const reply = message.reply_to_message;
-  // In a forum topic every message "replies" to the topic's first message; that is not addressing.
-  const implicitTopicReply = message.is_topic_message && reply?.message_id === message.message_thread_id;
-  if (reply?.from?.id === bot.id && !implicitTopicReply) result.addressed = true;
-  return result;
-}
-
-/** Removes ranges and one space next to each, so "hey @bot do it" becomes "hey do it". */
-function removeRanges(text: string, ranges: Array<{ offset: number; length: number }>): string {
-  let result = text;
-  for (const range of [...ranges].sort((a, b) => b.offset - a.offset)) {
-    let start = range.offset;
-    let end = range.offset + range.length;
-    if (result[end] === " ") end++;
-    else if (start > 0 && result[start - 1] === " ") start--;
-    result = result.slice(0, start) + result.slice(end);
-  }
-  return result.trim();
+  return found;
 }
 
 function attachmentsOf(message: Message): AttachmentRef[] {

@@ -49,10 +49,10 @@ export class WebAdapter implements PlatformAdapter {
       maxMessageLength: WEB_MAX_MESSAGE_CHARS,
       edits: true,
       buttons: true,
-      typing: true,
       typingIntervalMs: WEB_TYPING_INTERVAL_MS,
       minEditGapMs: config.min_edit_gap_ms ?? WEB_MIN_EDIT_GAP_MS,
-      dialect: "html",
+      // Whoever holds the web chat's token is the operator.
+      usersAuthenticated: true,
     };
   }
 
@@ -112,12 +112,6 @@ export class WebAdapter implements PlatformAdapter {
     this.hub?.broadcast({ type: "message", conversation, message: toWire(updated) });
   }
 
-  async delete(route: string, ref: MessageRef): Promise<void> {
-    const conversation = this.conversationOf(route);
-    this.store().remove(conversation, ref.id);
-    this.hub?.broadcast({ type: "deleted", conversation, id: ref.id });
-  }
-
   async typing(route: string): Promise<void> {
     this.hub?.broadcast({ type: "typing", conversation: this.conversationOf(route) });
   }
@@ -153,13 +147,13 @@ export class WebAdapter implements PlatformAdapter {
         this.hub?.broadcast({ type: "message", conversation, message: toWire(stored) });
         this.publishSummary(conversation);
         const route = this.routeOf(conversation);
-        await core.handleMessage({ route, user: { id: client.user!, name: "web" }, text, addressed: true, direct: true, messageId: stored.id });
+        await core.handleMessage({ route, user: { id: client.user!, name: "web" }, text, direct: true, messageId: stored.id });
         this.publishSummary(conversation);
         return;
       }
       case "action": {
         const route = this.routeOf(event.conversation);
-        const outcome = await core.handleAction({ route, user: { id: client.user!, name: "web" }, actionId: event.actionId, messageId: event.messageId });
+        const outcome = await core.handleAction({ route, user: { id: client.user!, name: "web" }, actionId: event.actionId });
         client.send({ type: "actionResult", conversation: event.conversation, messageId: event.messageId, ...outcome });
         return;
       }

@@ -26,6 +26,7 @@ export interface StoredMessage {
   buttons?: Button[][];
   /** Epoch milliseconds of the first send. */
   at: number;
+  /** Written by Baton 0.1 when a message was deleted; still honoured when reading old files. */
   deleted?: true;
 }
 
@@ -103,15 +104,6 @@ export class ConversationHistory {
       this.flushTimer = undefined;
       void this.flush();
     }, EDIT_FLUSH_MS);
-  }
-
-  remove(id: string, messageId: string): void {
-    const conversation = this.conversations.get(id);
-    const message = conversation?.messages.get(messageId);
-    if (!conversation || !message) return;
-    conversation.messages.delete(messageId);
-    conversation.dirty.delete(messageId);
-    this.write(conversation, [{ ...message, deleted: true }]);
   }
 
   /** Drops a conversation and its file. */

@@ -39,7 +39,6 @@ export type ServerEvent =
   | { type: "welcome"; user: string; commands: CommandHint[]; conversations: ConversationSummary[] }
   | { type: "history"; conversation: string; messages: WireMessage[] }
   | { type: "message"; conversation: string; message: WireMessage }
-  | { type: "deleted"; conversation: string; id: string }
   | { type: "conversation"; conversation: ConversationSummary }
   | { type: "forgotten"; conversation: string }
   | { type: "typing"; conversation: string }

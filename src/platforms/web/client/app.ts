@@ -78,9 +78,6 @@ class ChatPage {
           this.showCurrent();
         }
         return;
-      case "deleted":
-        if (event.conversation === this.current) this.messages.remove(event.id);
-        return;
       case "conversation":
         this.conversations.set(event.conversation.id, event.conversation);
         this.showCurrent();

@@ -43,11 +43,6 @@ export class MessageView {
     if (pinned || message.role === "user") this.scrollToBottom();
   }
 
-  remove(id: string): void {
-    this.elements.get(id)?.remove();
-    this.elements.delete(id);
-  }
-
   private build(message: WireMessage): HTMLElement {
     const body = el("div", { class: "body" });
     // Sanitised on the server (render.ts): raw HTML from the agent arrives escaped.

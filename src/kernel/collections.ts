@@ -1,5 +1,5 @@
-// Small bounded in-memory sets. Baton persists nothing about Slack: after a restart a thread needs
-// one new mention, and events Slack redelivers across the restart are the only duplicates possible.
+// Small in-memory structures every layer uses: a set that forgets its oldest entries (duplicate
+// events), and a queue that runs tasks one after another per key (one route, one line).
 
 /** A set that forgets its oldest entries beyond `capacity`. */
 export class BoundedSet {

@@ -1,0 +1,127 @@
+// Messages and button presses coming in from every platform. One route, one line: a route's
+// messages are handled in arrival order, one at a time, up to the point where a turn is queued
+// (an album of five photos makes one thread, and all five reach it). Nothing here waits for a
+// turn, so `/stop` is never stuck behind the turn it cancels. Access is decided here, with the
+// platform's own authentication where it has one (the web chat's token).
+import type { ChatContext, ChatMessage, LocalFile, ReplyOptions } from "../commands/context.js";
+import { COMMANDS, parseMessage } from "../commands/index.js";
+import { buildPipeline } from "../commands/pipeline.js";
+import { KeyedQueue } from "../kernel/collections.js";
+import type { ActionOutcome, ActionPress, CommonPlatformSettings, InboundMessage, PlatformAdapter, PlatformLogger } from "../platforms/contract.js";
+import { decideAddressing } from "./addressing.js";
+import type { ApprovalBroker } from "./approvals.js";
+import type { Outbox } from "./delivery/outbox.js";
+import type { FileCache } from "./files.js";
+
+const REFUSAL_MEMORY_MAX = 10_000;
+
+export interface Platform {
+  adapter: PlatformAdapter;
+  outbox: Outbox;
+  settings: CommonPlatformSettings;
+  listenAllIn: ReadonlySet<string>;
+}
+
+export interface InboundDeps {
+  platformOf(route: string): Platform | undefined;
+  /** What a command handler reaches besides the message (threads, agents, workspaces, handover). */
+  services(): Pick<ChatContext, "threads" | "agents" | "workspaces" | "handover">;
+  approvals: ApprovalBroker;
+  files: FileCache;
+  allow: () => ReadonlySet<string>;
+  refusalIntervalMs: number;
+  log: PlatformLogger;
+  /** The platform message id of the newest prompt per route (a reaction while its turn runs). */
+  onPrompt(route: string, messageId: string | undefined): void;
+}
+
+export class Inbound {
+  private readonly lines = new KeyedQueue();
+  private readonly refusedAt = new Map<string, number>();
+  private readonly pipeline: (ctx: ChatContext) => Promise<void>;
+
+  constructor(private readonly deps: InboundDeps) {
+    this.pipeline = buildPipeline({
+      isAllowed: (message) => this.isAllowed(message.user.id, message.route),
+      shouldRefuse: (id) => this.shouldRefuse(id),
+      log: deps.log,
+    });
+  }
+
+  handleMessage(message: InboundMessage): Promise<void> {
+    return this.lines.run(message.route, () => this.process(message));
+  }
+
+  async handleAction(press: ActionPress): Promise<ActionOutcome> {
+    if (!this.isAllowed(press.user.id, press.route)) {
+      this.deps.log.info({ user: press.user.id, route: press.route }, "refused a button press from a user not in access.allow");
+      return { ok: false, text: `You are not allowed to answer this. Ask the operator to add ${press.user.id} to access.allow.` };
+    }
+    if (this.deps.approvals.isApprovalAction(press.actionId)) return this.deps.approvals.answerAction(press.actionId, press.user);
+    return { ok: false, text: "This button is no longer active." };
+  }
+
+  isAllowed(userId: string, route: string): boolean {
+    if (this.deps.platformOf(route)?.adapter.capabilities.usersAuthenticated) return true;
+    const allow = this.deps.allow();
+    return allow.has(userId) || allow.has(`${userId.slice(0, userId.indexOf(":"))}:*`);
+  }
+
+  private async process(inbound: InboundMessage): Promise<void> {
+    const platform = this.deps.platformOf(inbound.route);
+    if (!platform) {
+      this.deps.log.error({ route: inbound.route }, "message from a route of no known platform");
+      return;
+    }
+    const { addressed, text } = decideAddressing(inbound, platform.listenAllIn);
+    const message: ChatMessage = { route: inbound.route, user: inbound.user, text, messageId: inbound.messageId, direct: inbound.direct, files: inbound.files ?? [] };
+    const parsed = parseMessage(text);
+    if (addressed && parsed.kind === "prompt") this.deps.onPrompt(inbound.route, inbound.messageId);
+    const ctx: ChatContext = {
+      message,
+      parsed,
+      addressed,
+      reply: (replyText, options) => this.reply(platform, message, replyText, options),
+      fetchFiles: () => this.fetchFiles(platform, message),
+      ...this.deps.services(),
+      commands: COMMANDS,
+    };
+    await this.pipeline(ctx);
+  }
+
+  private async reply(platform: Platform, message: ChatMessage, text: string, options: ReplyOptions = {}): Promise<void> {
+    const { adapter, outbox } = platform;
+    if (options.onlyToSender && adapter.notify) {
+      try {
+        await adapter.notify(message.route, message.user.id, text);
+        return;
+      } catch (error) {
+        this.deps.log.warn({ route: message.route, err: error }, "could not answer privately; answering in the conversation");
+      }
+    }
+    outbox.post(message.route, { text, format: options.format, kind: "notice" });
+  }
+
+  private async fetchFiles(platform: Platform, message: ChatMessage): Promise<{ files: LocalFile[]; notes: string[] }> {
+    const out = { files: [] as LocalFile[], notes: [] as string[] };
+    // Never for a stranger, whatever step asks: their upload must not touch the disk.
+    if (!this.isAllowed(message.user.id, message.route)) return out;
+    for (const file of message.files) {
+      const fetched = await this.deps.files.fetch(message.route, file, platform.settings.maxFileBytes);
+      if (fetched.ok) out.files.push(fetched.file);
+      else out.notes.push(fetched.note);
+    }
+    return out;
+  }
+
+  private shouldRefuse(userId: string): boolean {
+    const now = Date.now();
+    const last = this.refusedAt.get(userId);
+    const interval = this.deps.refusalIntervalMs;
+    if (last !== undefined && now - last < interval) return false;
+    // Many strangers must not grow this map without bound: forget refusals older than the interval.
+    if (this.refusedAt.size >= REFUSAL_MEMORY_MAX) for (const [id, at] of this.refusedAt) if (now - at >= interval) this.refusedAt.delete(id);
+    this.refusedAt.set(userId, now);
+    return true;
+  }
+}

@@ -1,0 +1,23 @@
+// What each platform folder exports, and the only thing the rest of Baton knows of a platform
+// before it is enabled: its config schema, how to load it (the SDK is imported only then), how
+// `baton doctor` checks its credentials, and which config values are secrets (kept out of logs).
+import type { z } from "zod";
+import type { CommonPlatformSettings, PlatformFactory } from "../contract.js";
+
+export interface DoctorReport {
+  ok: boolean;
+  lines: string[];
+}
+
+export interface PlatformDescriptor<C = any> {
+  kind: string;
+  schema: z.ZodType<C>;
+  /** Imports the adapter and its SDK; called only for an enabled instance. */
+  load(): Promise<PlatformFactory<C>>;
+  /** `baton doctor`: checks the credentials against the platform (getMe, auth.test, users/@me). */
+  doctor?(): Promise<(config: C) => Promise<DoctorReport>>;
+  /** The config values that are secrets (tokens, passwords): redacted wherever they would be shown. */
+  secrets(config: C): Array<string | undefined>;
+  /** The settings the core applies for every platform, read from this kind's config. */
+  common(config: C): CommonPlatformSettings;
+}

@@ -1,0 +1,229 @@
+// The platform contract suite: what every adapter must do, checked through the real core and the
+// demo agent against that platform's wire-level fake. Each adapter provides a driver (speak as a
+// user at the wire, read what the platform shows, script a failure) and runs
+// `runAdapterContract(name, createDriver)`. An item needs a platform feature the adapter lacks
+// (buttons, failures from a remote) only where that is said, and is then skipped with the reason.
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { CommonPlatformSettings, PlatformAdapter } from "../../src/platforms/contract.js";
+import { startTestBaton, type TestBaton } from "../support/harness.js";
+
+/** The allowed user's direct chat, a group where both users are, the stranger's own direct chat. */
+export type Where = "direct" | "group" | "strangerDirect";
+
+export interface ShownMessage {
+  id: string;
+  /** The text as a person sees it (markup rendered away). */
+  text: string;
+  /** Button labels, if any. */
+  buttons: string[];
+}
+
+export type ScriptedFailure = { kind: "rate_limited"; retryAfterMs: number } | { kind: "refused" } | { kind: "formatting" };
+
+export interface SayOptions {
+  stranger?: boolean;
+  /** Mentions the bot (in a group). */
+  mention?: boolean;
+  files?: Array<{ name: string; data: Buffer; mimeType: string }>;
+}
+
+export interface ContractDriver {
+  readonly adapter: PlatformAdapter;
+  readonly settings?: Partial<CommonPlatformSettings>;
+  /** The `access.allow` entry of the allowed user. */
+  readonly allowedId: string;
+  /** The largest message the platform shows, in its visible characters. */
+  readonly visibleLimit: number;
+  /** What the platform has; a contract item that needs what it lacks is skipped. */
+  readonly features: {
+    /** A remote that can rate-limit and refuse (the web chat cannot). */
+    remoteFailures: boolean;
+    /** Users the platform does not vouch for (the web chat's token holder is the operator). */
+    strangers: boolean;
+    groups: boolean;
+  };
+  route(where: Where): string;
+  userSays(where: Where, text: string, options?: SayOptions): Promise<void>;
+  shown(where: Where): ShownMessage[];
+  /** Presses a button; resolves with what the presser is told (an alert, an ephemeral). */
+  press(where: Where, message: ShownMessage, label: string, options?: { stranger?: boolean }): Promise<{ ok: boolean; text: string }>;
+  /** The next call of this kind fails so. */
+  failNext(call: "send" | "edit", failure: ScriptedFailure): void;
+  /** Sends and edits the platform received (failed ones included), in order, with their times. */
+  calls(): Array<{ call: "send" | "edit"; at: number; failed: boolean; text: string; messageId?: string }>;
+  /** Typing indicators and turn-status changes seen on a route. */
+  activity(where: Where): number;
+  /** File downloads the platform served. */
+  fileDownloads(): number;
+  close(): Promise<void>;
+}
+
+const ALLOW_EXTRA = ["test:alice"];
+const waitUntil = async <T>(probe: () => T | undefined | false, what: string, timeoutMs = 15_000): Promise<T> => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+export function runAdapterContract(name: string, createDriver: () => Promise<ContractDriver>): void {
+  describe(`platform contract: ${name}`, () => {
+    let driver: ContractDriver | undefined;
+    let baton: TestBaton | undefined;
+    afterEach(async () => {
+      await baton?.stop({ cleanup: true });
+      await driver?.close();
+      baton = undefined;
+      driver = undefined;
+    });
+
+    async function start(): Promise<{ d: ContractDriver; b: TestBaton }> {
+      driver = await createDriver();
+      baton = await startTestBaton({
+        adapters: [{ adapter: driver.adapter, settings: driver.settings ?? {} }],
+        config: { access: { allow: [driver.allowedId, ...ALLOW_EXTRA] }, rendering: { flush_debounce_ms: 50, min_edit_gap_ms: 100 } },
+      });
+      return { d: driver, b: baton };
+    }
+    const shownText = (d: ContractDriver, where: Where) => d.shown(where).map((m) => m.text).join("\n");
+    const waitShown = (d: ContractDriver, where: Where, pattern: RegExp) => waitUntil(() => d.shown(where).find((m) => pattern.test(m.text)), `${pattern} on ${where}; shown:\n${shownText(d, where)}`);
+
+    it("answers a direct message, streamed into one message edited as it grows", async () => {
+      const { d } = await start();
+      await d.userSays("direct", "demo:slow");
+      await waitShown(d, "direct", /step 2/);
+      await d.userSays("direct", "/stop");
+      await waitShown(d, "direct", /Stopped/);
+      const streamed = d.shown("direct").filter((m) => /Working… step 1/.test(m.text));
+      expect(streamed).toHaveLength(1);
+      expect(d.calls().some((c) => c.call === "edit" && /step 2/.test(c.text))).toBe(true);
+    });
+
+    it("five messages at once in a new chat make one thread and five answers in order", async () => {
+      const { d, b } = await start();
+      await Promise.all([1, 2, 3, 4, 5].map((n) => d.userSays("direct", `burst ${n}`)));
+      await waitShown(d, "direct", /you said "burst 5"/);
+      const threads = [...b.daemon.core.registry.all()].filter((t) => t.routes.has(d.route("direct")));
+      expect(threads).toHaveLength(1);
+      const answers = d.shown("direct").map((m) => /Turn (\d) of session .*you said "burst (\d)"/.exec(m.text)).filter((m) => m !== null);
+      expect(answers.map((m) => m![1])).toEqual(["1", "2", "3", "4", "5"]);
+      expect(answers.map((m) => m![1])).toEqual(answers.map((m) => m![2]));
+    });
+
+    it("splits a long answer at the platform's limit, in order, nothing lost", async () => {
+      const { d } = await start();
+      await d.userSays("direct", "demo:long");
+      await waitShown(d, "direct", /The end\./);
+      const pieces = d.shown("direct").filter((m) => !/^⏳/.test(m.text));
+      expect(pieces.length).toBeGreaterThan(1);
+      for (const piece of pieces) expect(piece.text.length).toBeLessThanOrEqual(d.visibleLimit);
+      const all = pieces.map((m) => m.text).join("\n");
+      let at = 0;
+      for (const section of [1, 2, 3, 5, 8]) {
+        const found = all.indexOf(`Section ${section}`, at);
+        expect(found, `Section ${section} in order`).toBeGreaterThan(-1);
+        at = found;
+      }
+    });
+
+    it("waits out a 429 and delivers, holding the next call back for retry-after", async (ctx) => {
+      const { d } = await start();
+      if (!d.features.remoteFailures) return ctx.skip();
+      d.failNext("send", { kind: "rate_limited", retryAfterMs: 700 });
+      await d.userSays("direct", "paced");
+      await waitShown(d, "direct", /you said "paced"/);
+      const sends = d.calls().filter((c) => c.call === "send");
+      const refused = sends.find((c) => c.failed)!;
+      const next = sends.find((c) => !c.failed && c.at > refused.at)!;
+      expect(next.at - refused.at).toBeGreaterThanOrEqual(650);
+    });
+
+    it("never retries a refused edit", async (ctx) => {
+      const { d, b } = await start();
+      if (!d.features.remoteFailures) return ctx.skip();
+      d.failNext("edit", { kind: "refused" });
+      await d.userSays("direct", "demo:slow");
+      const refused = await waitUntil(() => d.calls().find((c) => c.call === "edit" && c.failed), "a refused edit");
+      await waitShown(d, "direct", /step 3/);
+      await d.userSays("direct", "/stop");
+      await b.daemon.core.supervisor.drained(b.daemon.core.registry.threadForRoute(d.route("direct"))!.id);
+      // That message is given up (no edit of it is tried again) and the answer goes on in a new one.
+      expect(d.calls().filter((c) => c.call === "edit" && c.messageId === refused.messageId)).toHaveLength(1);
+    });
+
+    it("resends as plain text when the platform refuses the formatting", async (ctx) => {
+      const { d } = await start();
+      if (!d.features.remoteFailures) return ctx.skip();
+      d.failNext("send", { kind: "formatting" });
+      await d.userSays("direct", "format me");
+      await waitShown(d, "direct", /you said "format me"/);
+      expect(d.calls().filter((c) => c.call === "send" && c.failed)).toHaveLength(1);
+    });
+
+    it("shows an approval and takes the allowed user's answer, not a stranger's", async () => {
+      const { d } = await start();
+      await d.userSays("direct", "demo:permission");
+      const request = await waitShown(d, "direct", /Permission needed/);
+      if (request.buttons.length > 0) {
+        if (d.features.strangers) {
+          const refused = await d.press("direct", request, "Allow once", { stranger: true });
+          expect(refused.ok).toBe(false);
+          expect(refused.text).toMatch(/not allowed/);
+        }
+        const accepted = await d.press("direct", request, "Allow once");
+        expect(accepted.ok).toBe(true);
+      } else {
+        await d.userSays("direct", "1");
+      }
+      await waitShown(d, "direct", /Permission answer: allow-once/);
+      await waitShown(d, "direct", /Allow once — by/);
+    });
+
+    it("refuses a stranger once and never writes their files", async (ctx) => {
+      const { d, b } = await start();
+      if (!d.features.strangers) return ctx.skip();
+      const before = d.fileDownloads();
+      const file = { name: "notes.txt", data: Buffer.from("secret stuff"), mimeType: "text/plain" };
+      for (let i = 0; i < 3; i++) await d.userSays("strangerDirect", `upload ${i}`, { stranger: true, files: [file] });
+      await waitShown(d, "strangerDirect", /not allowed to use this bot/);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(d.shown("strangerDirect").filter((m) => /not allowed/.test(m.text))).toHaveLength(1);
+      expect(d.fileDownloads()).toBe(before);
+      expect(readdirSync(join(b.dataDir, "cache"))).toEqual([]);
+      expect(b.daemon.core.registry.threadForRoute(d.route("strangerDirect"))).toBeUndefined();
+    });
+
+    it("passes an allowed user's file to the agent", async () => {
+      const { d } = await start();
+      await d.userSays("direct", "see this", { files: [{ name: "notes.txt", data: Buffer.from("hello"), mimeType: "text/plain" }] });
+      await waitShown(d, "direct", /you said "see this \[file notes\.txt, 5 bytes\]"/);
+      expect(d.fileDownloads()).toBe(1);
+    });
+
+    it("in a group answers only when addressed", async (ctx) => {
+      const { d, b } = await start();
+      if (!d.features.groups) return ctx.skip();
+      await d.userSays("group", "just chatting");
+      await d.userSays("group", "chatter from a stranger", { stranger: true });
+      await d.userSays("group", "hello bot", { mention: true });
+      const answer = await waitShown(d, "group", /you said "hello bot"/);
+      expect(answer.text).not.toMatch(/@/);
+      expect(d.shown("group").filter((m) => /chatting|stranger|not allowed/.test(m.text))).toEqual([]);
+      expect(b.daemon.core.registry.threadForRoute(d.route("group"))).toBeDefined();
+    });
+
+    it("shows activity while a turn runs", async () => {
+      const { d } = await start();
+      await d.userSays("direct", "demo:slow");
+      await waitShown(d, "direct", /step 2/);
+      expect(d.activity("direct")).toBeGreaterThan(0);
+      await d.userSays("direct", "/stop");
+      await waitShown(d, "direct", /Stopped/);
+    });
+  });
+}
