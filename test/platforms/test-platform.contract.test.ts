@@ -19,7 +19,7 @@ runAdapterContract("test platform", async (): Promise<ContractDriver> => {
     adapter: platform,
     allowedId: ALICE.id,
     visibleLimit: 1000,
-    features: { remoteFailures: true, strangers: true, groups: true },
+    features: { remoteFailures: true, strangers: true, groups: true, files: true },
     route: (where) => routes[where],
     async userSays(where, text, options = {}) {
       const files = (options.files ?? []).map((f) => {

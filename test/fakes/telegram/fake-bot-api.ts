@@ -28,6 +28,8 @@ export interface ApiCall {
   method: string;
   params: Record<string, any>;
   at: number;
+  /** Answered with an error (scripted or real). */
+  failed?: boolean;
 }
 
 export interface ScriptedError {
@@ -56,6 +58,8 @@ const badRequest = (description: string) => new ApiFailure({ error_code: 400, de
 export class FakeBotApi extends FakeChats {
   readonly token = `${100000 + Math.floor(Math.random() * 900000)}:${randomBytes(24).toString("base64url")}`;
   readonly calls: ApiCall[] = [];
+  /** Files served from the file endpoint. */
+  fileDownloads = 0;
   private server?: Server;
   private readonly failures = new Map<string, ScriptedError[]>();
   private readonly updates: Update[] = [];
@@ -131,15 +135,20 @@ export class FakeBotApi extends FakeChats {
     const [, token, method] = match;
     const body = await readBody(request);
     const params = body.trim() === "" ? {} : (JSON.parse(body) as Record<string, any>);
-    this.calls.push({ method, params, at: Date.now() });
+    const call: ApiCall = { method, params, at: Date.now() };
+    this.calls.push(call);
     if (token !== this.token) return this.reply(response, { ok: false, error_code: 401, description: "Unauthorized" });
     const scripted = this.failures.get(method)?.shift();
-    if (scripted) return this.reply(response, { ok: false, ...scripted });
+    if (scripted) {
+      call.failed = true;
+      return this.reply(response, { ok: false, ...scripted });
+    }
     try {
       if (method === "getUpdates") return this.getUpdates(params, response);
       this.reply(response, { ok: true, result: this.handle(method, params) });
     } catch (error) {
       if (!(error instanceof ApiFailure)) throw error;
+      call.failed = true;
       this.reply(response, { ok: false, ...error.failure });
     }
   }
@@ -231,6 +240,7 @@ export class FakeBotApi extends FakeChats {
   private serveFile(token: string, filePath: string, response: ServerResponse): void {
     const file = [...this.files.values()].find((candidate) => candidate.path === filePath);
     if (token !== this.token || !file) return void response.writeHead(404).end();
+    this.fileDownloads++;
     response.writeHead(200, { "content-type": "application/octet-stream", "content-length": file.content.length }).end(file.content);
   }
 
