@@ -1,14 +1,15 @@
 // The core the platforms talk to: inbound messages and presses go through Inbound (one line per
 // route, addressing, access, the command pipeline); a thread's output goes to its routes through
 // each platform's Outbox (order, pacing, retries, splitting); approvals are shown and updated here.
+import { join } from "node:path";
 import type { ActionOutcome, ActionPress, CommonPlatformSettings, InboundMessage, PlatformAdapter, PlatformCore, PlatformLogger, RouteInfo } from "../platforms/contract.js";
 import type { HandoverApi, HostChoice, ThreadsApi } from "../commands/context.js";
 import { COMMANDS } from "../commands/index.js";
 import { Supervisor } from "../agents/supervisor.js";
 import type { AuditBody, ThreadRecord, ThreadRegistry } from "../threads/registry.js";
 import type { BatonConfig } from "../config/schema.js";
+import { commonSettings } from "../platforms/kit/config.js";
 import type { Logger } from "../kernel/log.js";
-import { join } from "node:path";
 import { BatonAgents } from "./agents.js";
 import { ApprovalBroker } from "./approvals.js";
 import { Outbox } from "./delivery/outbox.js";
@@ -85,7 +86,7 @@ export class BatonCore implements PlatformCore {
   /** Registers a platform instance; its common settings (listen_all_in, file limit) are applied here. */
   addAdapter(adapter: PlatformAdapter, settings: Partial<CommonPlatformSettings> = {}): void {
     if (this.platforms.has(adapter.name)) throw new Error(`two platforms named ${adapter.name}`);
-    const common: CommonPlatformSettings = { listenAllIn: settings.listenAllIn ?? [], maxFileBytes: settings.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES };
+    const common = { ...commonSettings({}), ...settings };
     const outbox = new Outbox(adapter, this.log, this.options.config.rendering.min_edit_gap_ms);
     this.platforms.set(adapter.name, { adapter, outbox, settings: common, listenAllIn: new Set(common.listenAllIn) });
   }
@@ -163,5 +164,3 @@ export class BatonCore implements PlatformCore {
     this.files.close();
   }
 }
-
-const DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024;

@@ -63,7 +63,9 @@ export interface ContractDriver {
 }
 
 const ALLOW_EXTRA = ["test:alice"];
-const waitUntil = async <T>(probe: () => T | undefined | false, what: string, timeoutMs = 15_000): Promise<T> => {
+/** Generous: every item runs a real agent process, and the machine may be busy with other tests. */
+const WAIT_MS = 40_000;
+const waitUntil = async <T>(probe: () => T | undefined | false, what: string, timeoutMs = WAIT_MS): Promise<T> => {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = probe();
@@ -74,7 +76,7 @@ const waitUntil = async <T>(probe: () => T | undefined | false, what: string, ti
 };
 
 export function runAdapterContract(name: string, createDriver: () => Promise<ContractDriver>): void {
-  describe(`platform contract: ${name}`, () => {
+  describe(`platform contract: ${name}`, { timeout: 2 * WAIT_MS }, () => {
     let driver: ContractDriver | undefined;
     let baton: TestBaton | undefined;
     afterEach(async () => {
@@ -118,9 +120,11 @@ export function runAdapterContract(name: string, createDriver: () => Promise<Con
     });
 
     it("splits a long answer at the platform's limit, in order, nothing lost", async () => {
-      const { d } = await start();
+      const { d, b } = await start();
       await d.userSays("direct", "demo:long");
       await waitShown(d, "direct", /The end\./);
+      // "The end." can show before an earlier piece's last edit lands: the turn's end waits for all.
+      await b.daemon.core.supervisor.drained(b.daemon.core.registry.threadForRoute(d.route("direct"))!.id);
       const pieces = d.shown("direct").filter((m) => !/^⏳/.test(m.text));
       expect(pieces.length).toBeGreaterThan(1);
       for (const piece of pieces) expect(piece.text.length).toBeLessThanOrEqual(d.visibleLimit);

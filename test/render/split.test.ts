@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { splitMarkdown } from "../../src/render/split.js";
+import { splitMarkdown, splitMarkdownPieces } from "../../src/render/split.js";
 import { longMarkdown } from "../../src/agents/demo/texts.js";
 
 function fencesBalanced(chunk: string): boolean {
@@ -75,5 +75,39 @@ describe("splitMarkdown", () => {
       const strip = (s: string) => s.replace(/^```.*$/gm, "").replace(/\s+/g, "");
       expect(strip(pieces.join("\n")), `seed ${seed}`).toBe(strip(text));
     }
+  });
+
+  it("never cuts an emoji in two", () => {
+    const text = "😀".repeat(3000);
+    const pieces = splitMarkdown(text, 1001);
+    expect(pieces.join("")).toBe(text);
+    for (const piece of pieces) expect(piece).not.toMatch(/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/);
+  });
+});
+
+describe("splitMarkdownPieces (what a stream may seal)", () => {
+  it("says where each piece ends in the source", () => {
+    const text = longMarkdown();
+    const pieces = splitMarkdownPieces(text, 2000);
+    expect(pieces.map((p) => p.text)).toEqual(splitMarkdown(text, 2000));
+    expect(pieces.at(-1)!.end).toBe(text.length);
+    for (let i = 1; i < pieces.length; i++) expect(pieces[i].end).toBeGreaterThan(pieces[i - 1].end);
+  });
+
+  it("never changes a piece before the last when more text is appended", () => {
+    const text = longMarkdown();
+    const before = splitMarkdownPieces(text.slice(0, 9000), 1500);
+    const after = splitMarkdownPieces(text, 1500);
+    for (let i = 0; i < before.length - 1; i++) expect(after[i]).toEqual(before[i]);
+  });
+
+  it("continues from a sealed offset inside a fence exactly as a split of the whole", () => {
+    const code = Array.from({ length: 300 }, (_, i) => `line ${i} <${i}>`).join("\n");
+    const text = `Intro\n\n\`\`\`python\n${code}\n\`\`\`\n\nOutro`;
+    const whole = splitMarkdownPieces(text, 1500);
+    const cut = whole.findIndex((p) => p.fenceAfter !== undefined);
+    expect(cut).toBeGreaterThanOrEqual(0);
+    const rest = splitMarkdownPieces(text.slice(whole[cut].end), 1500, whole[cut].fenceAfter);
+    expect(rest.map((p) => p.text)).toEqual(whole.slice(cut + 1).map((p) => p.text));
   });
 });

@@ -1,5 +1,6 @@
 // Pure pieces: route keys, markdown → mrkdwn, section splitting, Slack text → plain text.
 import { describe, expect, test } from "vitest";
+import { removeMentions } from "../../src/core/addressing.js";
 import { renderOutbound, splitForSections } from "../../src/platforms/slack/blocks.js";
 import { slackTextToPlain, slashCommandText } from "../../src/platforms/slack/inbound.js";
 import { markdownToMrkdwn } from "../../src/platforms/slack/mrkdwn.js";
@@ -111,21 +112,23 @@ describe("message rendering", () => {
     expect(renderOutbound({ kind: "tool", text: "▶️ Run `ls` ✅" }).blocks).toEqual([{ type: "context", elements: [{ type: "mrkdwn", text: "▶️ Run `ls` ✅" }] }]);
     const approval = renderOutbound({ kind: "approval", text: "Allow?", buttons: [[{ id: "a", label: "Yes", style: "primary" }]] });
     expect(approval.blocks.map((b) => b.type)).toEqual(["section", "actions"]);
-    expect(renderOutbound({ text: "*not bold* <x>", format: "plain" }).blocks).toEqual([{ type: "section", text: { type: "plain_text", text: "*not bold* <x>", emoji: true } }]);
+    // Plain (the resend after a refused formatting): the words in `text`, escaped, no section blocks.
+    expect(renderOutbound({ text: "*not bold* <x>", format: "plain" })).toEqual({ text: "*not bold* &lt;x&gt;", blocks: [] });
   });
 });
 
 describe("Slack text → plain text", () => {
-  test("the bot's mention goes, others stay readable, entities unescaped", () => {
-    expect(slackTextToPlain("<@U0BATON> ask <@U0BOB> in <#C1|general> about <https://x.example|this> &amp; <mailto:a@b.c|a@b.c> <!here>", "U0BATON")).toBe(
-      "ask @U0BOB in #general about this (https://x.example) & a@b.c @here",
+  test("the bot's mention becomes its name, others stay readable, entities unescaped", () => {
+    expect(slackTextToPlain("<@U0BATON> ask <@U0BOB> in <#C1|general> about <https://x.example|this> &amp; <mailto:a@b.c|a@b.c> <!here>", "U0BATON", "@baton")).toBe(
+      "@baton ask @U0BOB in #general about this (https://x.example) & a@b.c @here",
     );
   });
 
-  test("a leading mention with a colon or comma leaves just the request", () => {
-    expect(slackTextToPlain("<@U0BATON>: /status", "U0BATON")).toBe("/status");
-    expect(slackTextToPlain("  <@U0BATON|baton>, fix it", "U0BATON")).toBe("fix it");
-    expect(slackTextToPlain("ping <@U0BATON>: now", "U0BATON")).toBe("ping : now");
+  test("with the core's mention removal, a leading mention with a colon or comma leaves just the request", () => {
+    const request = (text: string) => removeMentions(slackTextToPlain(text, "U0BATON", "@baton"), ["@baton"]);
+    expect(request("<@U0BATON>: /status")).toBe("/status");
+    expect(request("  <@U0BATON|baton>, fix it")).toBe("fix it");
+    expect(request("ping <@U0BATON>: now")).toBe("ping: now");
   });
 
   test("/baton <cmd> is /<cmd>; bare /baton is /help", () => {

@@ -41,7 +41,7 @@ describe("Slack adapter: Socket Mode reconnection", () => {
 
     await eventually(() => core.messages.length === 2, 5000, "the message sent while down");
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(core.messages.map((m) => m.text)).toEqual(["once", "while down"]);
+    expect(core.messages.map((m) => m.text)).toEqual(["@baton once", "while down"]);
     expect(fake.socket.protocolErrors).toEqual([]);
     expect(fake.socket.unacked()).toEqual([]);
 

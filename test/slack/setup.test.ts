@@ -4,6 +4,7 @@ import { createHmac } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { afterEach, describe, expect, test } from "vitest";
+import type { InboundFile } from "../../src/platforms/contract.js";
 import { parse } from "yaml";
 import { PlatformError } from "../../src/kernel/errors.js";
 import { checkSlackCredentials } from "../../src/platforms/slack/doctor.js";
@@ -106,12 +107,11 @@ describe("Slack adapter: HTTP mode and files", () => {
     expect(core.messages[0]).toMatchObject({ route: "slack:T0FAKE/D0ALICE", text: "over http", direct: true });
   });
 
-  test("files shared in a conversation are downloaded with the bot token, size-capped, Slack-hosted only", async () => {
-    bed = await startSlackTestBed({ config: { max_file_bytes: 1024 } });
+  test("files shared in a conversation are descriptors: fetched with the bot token, only from Slack's hosts, only when asked", async () => {
+    bed = await startSlackTestBed();
     const core = new RecordingCore();
     await bed.adapter.start(core);
     const small = bed.fake.addFile("F0SMALL", "hello file");
-    const big = bed.fake.addFile("F0BIG", "x".repeat(5000));
     await bed.fake.event({
       type: "message",
       subtype: "file_share",
@@ -122,20 +122,27 @@ describe("Slack adapter: HTTP mode and files", () => {
       ts: bed.fake.nextTs(),
       files: [
         { id: "F0SMALL", name: "notes.txt", mimetype: "text/plain", size: 10, url_private_download: small },
-        // The declared size lies: the cap is enforced on the bytes.
-        { id: "F0BIG", name: "big.bin", size: 10, url_private_download: big },
         { id: "F0EVIL", name: "evil.txt", size: 10, url_private_download: "https://attacker.invalid/f" },
       ],
     }).acked;
     const message = await eventually(() => core.messages[0], 5000, "the file message");
-    expect(message.files).toHaveLength(1);
-    expect(message.files![0]).toMatchObject({ name: "notes.txt", mimeType: "text/plain", size: 10 });
-    expect(message.files![0].path.startsWith(`${bed.cacheDir}/slack_T0FAKE_D0ALICE/`)).toBe(true);
-    expect(await readFile(message.files![0].path, "utf8")).toBe("hello file");
-    expect(message.text).toBe("look\n\n[files not attached: big.bin (larger than 1024 bytes), evil.txt (not hosted by Slack)]");
-    expect(bed.fake.callsTo("GET /files").map((c) => c.params.id)).toEqual(["F0SMALL", "F0BIG"]);
+    expect(message.text).toBe("look");
+    expect(message.files!.map((f) => [f.name, f.mimeType, f.size])).toEqual([["notes.txt", "text/plain", 10], ["evil.txt", undefined, 10]]);
+    // Nothing was downloaded yet: the core fetches only for allowed users.
+    expect(bed.fake.callsTo("GET /files")).toHaveLength(0);
+    expect((await contentOf(message.files![0])).toString()).toBe("hello file");
+    expect(bed.fake.callsTo("GET /files").map((c) => c.params.id)).toEqual(["F0SMALL"]);
+    // The token never goes to a host that is not Slack's.
+    await expect(contentOf(message.files![1])).rejects.toMatchObject({ reason: "refused" });
+    expect(bed.fake.callsTo("GET /files")).toHaveLength(1);
   });
 });
+
+async function contentOf(file: InboundFile): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of await file.fetch(AbortSignal.timeout(5000))) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
 
 function signedHeaders(secret: string, body: string): Record<string, string> {
   const timestamp = String(Math.floor(Date.now() / 1000));

@@ -2,9 +2,11 @@
 // core is handed.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { TelegramAdapter } from "../../src/platforms/telegram/index.js";
+import { FormattingError, type PlatformError } from "../../src/kernel/errors.js";
 import { ENTITIES_400, FakeBotApi, tooManyRequests } from "../fakes/telegram/fake-bot-api.js";
 import { forumChat, groupChat, privateChat, user } from "../fakes/telegram/fake-chats.js";
-import { makeAdapter, RecordingCore, sleep, waitFor } from "./helpers.js";
+import { TELEGRAM_PACING } from "../../src/platforms/telegram/adapter.js";
+import { FAST_TUNING, makeAdapter, RecordingCore, sleep, waitFor } from "./helpers.js";
 
 const alice = user(111, "Alice", "alice");
 const bob = user(222, "Bob");
@@ -43,7 +45,11 @@ describe("telegram adapter: start", () => {
       { command: "status", description: "workspace, thread, agent" },
     ]);
     await waitFor(() => fake.callsOf("getUpdates").length > 0, "polling to start");
-    expect(adapter.capabilities).toMatchObject({ edits: true, buttons: true, typing: true, typingIntervalMs: 4000, dialect: "telegram-html" });
+    expect(adapter.capabilities).toMatchObject({ edits: true, buttons: true, typingIntervalMs: 4000, pacing: FAST_TUNING.pacing });
+    expect(TELEGRAM_PACING).toEqual({ keyGapMs: 1000, keyCallsPerMinute: 20, callsPerSecond: 30 });
+    // Telegram counts its flood limits per chat: a forum's topics share their chat's key.
+    expect(adapter.paceKey("telegram:-100500:7")).toEqual({ key: "-100500", perMinuteLimited: true });
+    expect(adapter.paceKey("telegram:111")).toEqual({ key: "111", perMinuteLimited: false });
   });
 
   it("stops promptly while a long poll is held", async () => {
@@ -78,7 +84,7 @@ describe("telegram adapter: private chat", () => {
     };
     fake.userSends({ chat: privateChat(alice), from: alice, text: "hello agent" });
     const inbound = await waitFor(() => core.messages[0], "the prompt");
-    expect(inbound).toMatchObject({ route: "telegram:111", user: { id: "telegram:111", name: "@alice" }, text: "hello agent", addressed: true, direct: true });
+    expect(inbound).toMatchObject({ route: "telegram:111", user: { id: "telegram:111", name: "@alice" }, text: "hello agent", direct: true, mentions: [], replyToBot: false });
     const [reply] = await waitFor(() => fake.sentTo(111)[0]?.history.length === 3 && fake.sentTo(111), "three versions");
     expect(reply.history).toEqual(["Thinking", "Thinking about it", "Thinking about it: done. x < y"]);
     expect(fake.callsOf("editMessageText").at(-1)!.params).toMatchObject({ chat_id: 111, message_id: reply.messageId, parse_mode: "HTML" });
@@ -101,38 +107,35 @@ describe("telegram adapter: private chat", () => {
 describe("telegram adapter: groups and topics", () => {
   const group = groupChat(-100777);
 
-  it("ignores unaddressed chatter and answers a mention, a command and a reply to the bot", async () => {
+  it("reports every group message with its facts: the bot's mentions, a reply to the bot; the core decides", async () => {
     await startAdapter();
     fake.userSends({ chat: group, from: alice, text: "just talking among humans" });
     fake.userSends({ chat: group, from: alice, text: "/status@other_bot" });
     fake.userSends({ chat: group, from: alice, text: "hey @baton_test_bot please run the tests" });
     fake.userSends({ chat: group, from: alice, text: "/status@Baton_Test_Bot" });
-    await waitFor(() => core.messages.length === 2 && core.messages, "two addressed messages");
-    expect(core.messages.map((m) => m.text)).toEqual(["hey please run the tests", "/status"]);
-    expect(core.messages[0]).toMatchObject({ route: "telegram:-100777", addressed: true, direct: false });
+    await waitFor(() => core.messages.length === 4, "four messages");
+    expect(core.messages.map((m) => [m.text, m.mentions])).toEqual([
+      ["just talking among humans", []],
+      ["/status@other_bot", []],
+      ["hey @baton_test_bot please run the tests", ["@baton_test_bot"]],
+      ["/status@Baton_Test_Bot", ["@Baton_Test_Bot"]],
+    ]);
+    expect(core.messages[0]).toMatchObject({ route: "telegram:-100777", direct: false, replyToBot: false });
 
     const ref = await adapter.send("telegram:-100777", { text: "Done." });
     fake.userSends({ chat: group, from: bob, text: "thanks, now the lint", replyTo: Number(ref.id) });
-    const reply = await waitFor(() => core.messages[2], "the reply");
-    expect(reply).toMatchObject({ text: "thanks, now the lint", user: { id: "telegram:222", name: "Bob" } });
-    await sleep(100);
-    expect(core.messages).toHaveLength(3);
+    const reply = await waitFor(() => core.messages[4], "the reply");
+    expect(reply).toMatchObject({ text: "thanks, now the lint", user: { id: "telegram:222", name: "Bob" }, replyToBot: true });
   });
 
-  it("hands every message of a listen_all_in route, and none when groups are off", async () => {
-    await startAdapter({ listen_all_in: ["telegram:-100777"] });
-    fake.userSends({ chat: group, from: alice, text: "no mention here" });
-    await waitFor(() => core.messages[0]?.text === "no mention here", "the unaddressed message");
-    await adapter.stop();
-
-    const quiet = new RecordingCore();
+  it("hands over nothing from groups when groups are off", async () => {
     ({ adapter } = await makeAdapter(fake, { allow_groups: false }));
-    await adapter.start(quiet);
+    await adapter.start(core);
     fake.userSends({ chat: group, from: alice, text: "@baton_test_bot hello?" });
     fake.userSends({ chat: privateChat(alice), from: alice, text: "direct still works" });
-    await waitFor(() => quiet.messages[0], "the direct message");
+    await waitFor(() => core.messages[0], "the direct message");
     await sleep(100);
-    expect(quiet.messages.map((m) => m.text)).toEqual(["direct still works"]);
+    expect(core.messages.map((m) => m.text)).toEqual(["direct still works"]);
   });
 
   it("treats two forum topics as two routes and answers in the right topic", async () => {
@@ -143,77 +146,33 @@ describe("telegram adapter: groups and topics", () => {
     fake.userSends({ chat: forum, from: alice, text: "@baton_test_bot in topic nine", threadId: 9 });
     await waitFor(() => fake.sentTo(-100900).length === 2, "two answers");
     expect(core.messages.map((m) => m.route)).toEqual(["telegram:-100900:7", "telegram:-100900:9"]);
-    expect(fake.sentTo(-100900, 7).map((m) => m.text)).toEqual(["echo in topic seven"]);
-    expect(fake.sentTo(-100900, 9).map((m) => m.text)).toEqual(["echo in topic nine"]);
+    // The chat encloses its topics: `listen_all_in: [telegram:-100900]` covers both.
+    expect(core.messages.map((m) => m.scopes)).toEqual([["telegram:-100900"], ["telegram:-100900"]]);
+    expect(fake.sentTo(-100900, 7).map((m) => m.text)).toEqual(["echo @baton_test_bot in topic seven"]);
+    expect(fake.sentTo(-100900, 9).map((m) => m.text)).toEqual(["echo @baton_test_bot in topic nine"]);
     expect(fake.callsOf("sendMessage").map((call) => call.params.message_thread_id)).toEqual([7, 9]);
   });
 });
 
-describe("telegram adapter: output", () => {
-  it("splits a 10 KB reply into messages within the limit, in order, fences reopened", async () => {
-    await startAdapter();
-    const code = Array.from({ length: 150 }, (_, i) => `print(${i})  # <${i}>`).join("\n");
-    const prose = Array.from({ length: 60 }, (_, i) => `Sentence ${i} explains **step ${i}** of the change.`).join("\n\n");
-    const markdown = `${prose}\n\n\`\`\`python\n${code}\n\`\`\`\n\nThe end.`;
-    expect(markdown.length).toBeGreaterThan(5000);
-    await adapter.send("telegram:111", { text: markdown.repeat(2) });
-    const sent = fake.sentTo(111);
-    expect(sent.length).toBeGreaterThan(2);
-    for (const message of sent) expect(message.text.length).toBeLessThanOrEqual(4096);
-    for (const call of fake.callsOf("sendMessage")) expect(call.params.parse_mode).toBe("HTML");
-    const all = sent.map((m) => m.text).join("\n");
-    let last = -1;
-    for (const marker of ["Sentence 0 ", "Sentence 59 ", "print(0)", "print(149)  # <149>", "The end."]) {
-      const at = all.indexOf(marker, last + 1);
-      expect(at, marker).toBeGreaterThan(last);
-      last = at;
-    }
-  });
-
-  it("resends as plain text when Telegram rejects the entities, on send and on edit", async () => {
+describe("telegram adapter: output, one call each", () => {
+  it("reports a refused formatting as a FormattingError and a text too long once rendered likewise", async () => {
     await startAdapter();
     fake.failNext("sendMessage", ENTITIES_400);
-    const ref = await adapter.send("telegram:111", { text: "a **b** c" });
-    const sends = fake.callsOf("sendMessage");
-    expect(sends).toHaveLength(2);
-    expect(sends[0].params).toMatchObject({ parse_mode: "HTML", text: "a <b>b</b> c" });
-    expect(sends[1].params.parse_mode).toBeUndefined();
-    expect(sends[1].params.text).toBe("a **b** c");
-    expect(fake.sentTo(111)[0].text).toBe("a **b** c");
-
-    fake.failNext("editMessageText", ENTITIES_400);
-    await adapter.edit("telegram:111", ref, { text: "a **b** c d" });
-    expect(fake.sentTo(111)[0].text).toBe("a **b** c d");
-    expect(core.logs.filter((line) => line.level === "warn")).toHaveLength(2);
+    await expect(adapter.send("telegram:111", { text: "a **b** c" })).rejects.toBeInstanceOf(FormattingError);
+    expect(fake.callsOf("sendMessage")).toHaveLength(1);
+    expect(fake.callsOf("sendMessage")[0].params).toMatchObject({ parse_mode: "HTML", text: "a <b>b</b> c" });
+    // A table padded into columns can render longer than 4096 visible characters: not even sent.
+    const wide = `| a | b |\n|---|---|\n${Array.from({ length: 120 }, (_, i) => `| ${"w".repeat(30)}${i} | x |`).join("\n")}`;
+    await expect(adapter.send("telegram:111", { text: wide })).rejects.toBeInstanceOf(FormattingError);
+    expect(fake.callsOf("sendMessage")).toHaveLength(1);
   });
 
-  it("keeps a streamed message that outgrows one Telegram message in continuation messages", async () => {
+  it("turns a 429 into a rate limit of that chat with Telegram's retry_after, without waiting itself", async () => {
     await startAdapter();
-    const line = (i: number) => `line ${i} ${"x".repeat(90)}`;
-    const text = (lines: number) => Array.from({ length: lines }, (_, i) => line(i)).join("\n");
-    const ref = await adapter.send("telegram:111", { text: text(10) });
-    await adapter.edit("telegram:111", ref, { text: text(100) }); // ~10 KB: needs three messages
-    let sent = fake.sentTo(111);
-    expect(sent.length).toBe(3);
-    expect(sent[0].messageId).toBe(Number(ref.id));
-    expect(sent.map((m) => m.text).join("\n")).toBe(text(100));
-    await adapter.edit("telegram:111", ref, { text: text(110) }); // the continuations are edited, not resent
-    sent = fake.sentTo(111);
-    expect(sent.length).toBe(3);
-    expect(sent.map((m) => m.text).join("\n")).toBe(text(110));
-    await adapter.edit("telegram:111", ref, { text: text(5) }); // shrinks: continuations deleted
-    expect(fake.sentTo(111).map((m) => m.text)).toEqual([text(5)]);
-    expect(fake.callsOf("deleteMessage")).toHaveLength(2);
-  });
-
-  it("does not duplicate continuation messages when edits of a growing message overlap", async () => {
-    await startAdapter();
-    const text = (lines: number) => Array.from({ length: lines }, (_, i) => `line ${i} ${"y".repeat(90)}`).join("\n");
-    const ref = await adapter.send("telegram:111", { text: text(1) });
-    await Promise.all([60, 70, 80, 90].map((lines) => adapter.edit("telegram:111", ref, { text: text(lines) })));
-    const sent = fake.sentTo(111);
-    expect(sent.map((m) => m.text).join("\n")).toBe(text(90));
-    expect(sent.length).toBe(3);
+    fake.failNext("sendMessage", tooManyRequests(7));
+    const error = (await adapter.send("telegram:111", { text: "flood" }).catch((e: unknown) => e)) as PlatformError;
+    expect(error).toMatchObject({ reason: "rate_limited", retryAfterMs: 7000, retryScope: "key" });
+    expect(fake.callsOf("sendMessage")).toHaveLength(1);
   });
 
   it("sends progress silently and answers with a notification", async () => {
@@ -228,14 +187,5 @@ describe("telegram adapter: output", () => {
     await adapter.send("telegram:111", { text: "<not html> **not bold**", format: "plain" });
     expect(fake.callsOf("sendMessage")[0].params.parse_mode).toBeUndefined();
     expect(fake.sentTo(111)[0].text).toBe("<not html> **not bold**");
-  });
-
-  it("waits out a 429 retry_after and then delivers", async () => {
-    await startAdapter();
-    fake.failNext("sendMessage", tooManyRequests(1));
-    await adapter.send("telegram:111", { text: "after the flood wait" });
-    const [refused, accepted] = fake.callsOf("sendMessage");
-    expect(accepted.at - refused.at).toBeGreaterThanOrEqual(1000);
-    expect(fake.sentTo(111).map((m) => m.text)).toEqual(["after the flood wait"]);
   });
 });

@@ -1,10 +1,11 @@
-// Approvals, files, conflicts, webhooks, pacing and secrets: the adapter against the fake Bot API.
-import { mkdtemp, readFile } from "node:fs/promises";
+// Approvals, files, conflicts, webhooks, errors and secrets: the adapter against the fake Bot API.
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PlatformError } from "../../src/kernel/errors.js";
+import type { InboundFile } from "../../src/platforms/contract.js";
 import type { TelegramAdapter } from "../../src/platforms/telegram/index.js";
 import { CONFLICT_409, FakeBotApi } from "../fakes/telegram/fake-bot-api.js";
 import { groupChat, privateChat, user } from "../fakes/telegram/fake-chats.js";
@@ -56,9 +57,9 @@ describe("approvals by button", () => {
     fake.userPresses(alice, request, "ap_1:allow");
     await waitFor(() => fake.callsOf("answerCallbackQuery").length === 2, "alice's answer");
     expect(fake.callsOf("answerCallbackQuery")[1].params).toMatchObject({ show_alert: false, text: "Allowed once" });
-    expect(core.presses.map((p) => [p.route, p.user.id, p.actionId, p.messageId])).toEqual([
-      ["telegram:-100321", "telegram:999", "ap_1:allow", ref.id],
-      ["telegram:-100321", "telegram:111", "ap_1:allow", ref.id],
+    expect(core.presses.map((p) => [p.route, p.user.id, p.actionId])).toEqual([
+      ["telegram:-100321", "telegram:999", "ap_1:allow"],
+      ["telegram:-100321", "telegram:111", "ap_1:allow"],
     ]);
 
     // The core shows the decision by editing the request without buttons: the keyboard goes away.
@@ -72,9 +73,16 @@ describe("approvals by button", () => {
   });
 });
 
+/** What the core would do with a file descriptor: read it to the end. */
+async function contentOf(file: InboundFile): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of await file.fetch(AbortSignal.timeout(5000))) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
 describe("inbound files", () => {
-  it("downloads a document into the route's cache folder and passes it with the caption", async () => {
-    const { cacheDir } = await started();
+  it("hands a document over as a descriptor: nothing is downloaded until the core fetches it", async () => {
+    await started();
     const file = fake.addFile("col1,col2\n1,2\n");
     fake.userSends({ chat: privateChat(alice), from: alice, text: "summarise this", document: { ...file, file_name: "data.csv", mime_type: "text/csv" } });
     const inbound = await waitFor(() => core.messages[0], "the document message");
@@ -82,20 +90,26 @@ describe("inbound files", () => {
     expect(inbound.files).toHaveLength(1);
     const [received] = inbound.files!;
     expect(received).toMatchObject({ name: "data.csv", mimeType: "text/csv", size: 14 });
-    expect(path.dirname(received.path)).toBe(path.join(cacheDir, "telegram_111"));
-    expect(await readFile(received.path, "utf8")).toBe("col1,col2\n1,2\n");
+    expect(fake.callsOf("getFile")).toHaveLength(0);
+    expect(fake.fileDownloads).toBe(0);
+    expect((await contentOf(received)).toString()).toBe("col1,col2\n1,2\n");
+    expect(fake.fileDownloads).toBe(1);
   });
 
-  it("copies a file a --local Bot API server names by its path on disk", async () => {
+  it("reads a file a --local Bot API server names by its path on disk", async () => {
     await started();
     fake.localFileDir = await mkdtemp(path.join(tmpdir(), "fake-bot-api-files-"));
-    const file = fake.addFile("local bytes");
-    fake.userSends({ chat: privateChat(alice), from: alice, document: { ...file, file_name: "local.txt" } });
-    const inbound = await waitFor(() => core.messages[0], "the message");
-    expect(await readFile(inbound.files![0].path, "utf8")).toBe("local bytes");
+    try {
+      const file = fake.addFile("local bytes");
+      fake.userSends({ chat: privateChat(alice), from: alice, document: { ...file, file_name: "local.txt" } });
+      const inbound = await waitFor(() => core.messages[0], "the message");
+      expect((await contentOf(inbound.files![0])).toString()).toBe("local bytes");
+    } finally {
+      await rm(fake.localFileDir, { recursive: true, force: true });
+    }
   });
 
-  it("downloads the largest size of a photo as an image", async () => {
+  it("offers the largest size of a photo as an image", async () => {
     await started();
     const small = fake.addFile(Buffer.alloc(100, 1));
     const large = fake.addFile(Buffer.alloc(5000, 2));
@@ -104,18 +118,8 @@ describe("inbound files", () => {
     expect(inbound.text).toBe("");
     expect(inbound.files).toHaveLength(1);
     expect(inbound.files![0]).toMatchObject({ mimeType: "image/jpeg", size: 5000 });
-    expect((await readFile(inbound.files![0].path)).equals(Buffer.alloc(5000, 2))).toBe(true);
+    expect((await contentOf(inbound.files![0])).equals(Buffer.alloc(5000, 2))).toBe(true);
     expect(fake.callsOf("getFile").map((call) => call.params.file_id)).toEqual([large.file_id]);
-  });
-
-  it("does not download a file over max_file_bytes and tells the agent why", async () => {
-    await started({ max_file_bytes: 10 });
-    const file = fake.addFile(Buffer.alloc(2048));
-    fake.userSends({ chat: privateChat(alice), from: alice, document: { ...file, file_name: "big.bin" } });
-    const inbound = await waitFor(() => core.messages[0], "the message");
-    expect(inbound.files).toBeUndefined();
-    expect(inbound.text).toMatch(/big\.bin not downloaded: .* exceeds/);
-    expect(fake.callsOf("getFile")).toHaveLength(0);
   });
 });
 
@@ -181,18 +185,7 @@ describe("webhook mode", () => {
   });
 });
 
-describe("pacing and errors", () => {
-  it("spaces calls in a busy group and collapses queued edits of one message", async () => {
-    const { adapter } = await started({}, { ...FAST_TUNING, sendLimits: { chatGapMs: 150, groupCallsPerMinute: 20, globalCallsPerSecond: 30 } });
-    const route = "telegram:-100555";
-    const refs = await Promise.all([1, 2, 3].map((i) => adapter.send(route, { text: `block ${i}` })));
-    const edits = Array.from({ length: 10 }, (_, i) => adapter.edit(route, refs[0], { text: `block 1, version ${i}` }));
-    await Promise.all(edits);
-    expect(fake.sentTo(-100555).map((m) => m.text)).toEqual(["block 1, version 9", "block 2", "block 3"]);
-    expect(fake.callsOf("editMessageText").length).toBeLessThanOrEqual(2);
-    expect(fake.budgetViolations(fake.calls, 150, 20)).toEqual([]);
-  });
-
+describe("errors", () => {
   it("rejects with a network PlatformError that does not contain the token when Telegram is unreachable", async () => {
     const { adapter } = await makeAdapter(fake, { api_root: "http://127.0.0.1:9" });
     const failure = await adapter.start(core).catch((error: unknown) => error);

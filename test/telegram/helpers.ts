@@ -1,8 +1,5 @@
 // Shared pieces of the Telegram tests: a recording PlatformCore standing in for Baton's core, an
-// adapter wired to the fake Bot API with fast budgets, and a polling wait.
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
+// adapter wired to the fake Bot API with fast pacing, and a polling wait.
 import type { ActionOutcome, ActionPress, InboundMessage, PlatformCore } from "../../src/platforms/contract.js";
 import { telegramConfigSchema, type TelegramAdapterConfig } from "../../src/platforms/telegram/config.js";
 import { TelegramAdapter, type TelegramTuning } from "../../src/platforms/telegram/index.js";
@@ -54,9 +51,9 @@ export class RecordingCore implements PlatformCore {
   }
 }
 
-/** Budgets and backoff scaled down so tests take milliseconds, not minutes. */
+/** Pacing and backoff scaled down so tests take milliseconds, not minutes. */
 export const FAST_TUNING: TelegramTuning = {
-  sendLimits: { chatGapMs: 30, groupCallsPerMinute: 10_000, globalCallsPerSecond: 10_000 },
+  pacing: { keyGapMs: 30, keyCallsPerMinute: 10_000, callsPerSecond: 10_000 },
   poller: { pollTimeoutSeconds: 1, initialBackoffMs: 50, maxBackoffMs: 400 },
 };
 
@@ -65,11 +62,10 @@ export async function makeAdapter(
   config: Partial<TelegramAdapterConfig> = {},
   tuning: Partial<TelegramTuning> = FAST_TUNING,
   name = "telegram",
-): Promise<{ adapter: TelegramAdapter; cacheDir: string }> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), "baton-telegram-"));
-  const cacheDir = path.join(dataDir, "cache");
+): Promise<{ adapter: TelegramAdapter }> {
   const parsed = telegramConfigSchema.parse({ token: fake.token, api_root: fake.apiRoot, ...config });
-  return { adapter: new TelegramAdapter(name, parsed, { dataDir, cacheDir }, tuning), cacheDir };
+  // The adapter keeps nothing in the data dir.
+  return { adapter: new TelegramAdapter(name, parsed, { dataDir: "/nonexistent" }, tuning) };
 }
 
 export async function waitFor<T>(probe: () => T | undefined | false, what: string, timeoutMs = 5000): Promise<T> {

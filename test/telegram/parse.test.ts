@@ -3,7 +3,7 @@ import type { Message } from "grammy/types";
 import { parseMessage, type ParseOptions } from "../../src/platforms/telegram/parse.js";
 
 const bot = { id: 4242, username: "baton_test_bot" };
-const options = (extra: Partial<ParseOptions> = {}): ParseOptions => ({ instance: "telegram", bot, allowGroups: true, listenAllIn: new Set(), ...extra });
+const options = (extra: Partial<ParseOptions> = {}): ParseOptions => ({ instance: "telegram", bot, allowGroups: true, ...extra });
 const forum = { id: -100900, type: "supergroup", title: "f", is_forum: true } as Message["chat"];
 const alice = { id: 111, is_bot: false, first_name: "Alice", last_name: "Liddell" };
 
@@ -12,12 +12,12 @@ function message(fields: Partial<Message>): Message {
 }
 
 describe("parseMessage", () => {
-  it("does not count the implicit reply to a topic's first message as addressing, even when the bot opened the topic", () => {
+  it("does not count the implicit reply to a topic's first message as a reply to the bot, even when the bot opened the topic", () => {
     const parsed = parseMessage(
       message({ text: "chatter", message_thread_id: 7, is_topic_message: true, reply_to_message: { message_id: 7, date: 0, chat: forum, from: { ...alice, id: 4242, is_bot: true } } as Message }),
       options(),
     );
-    expect(parsed).toEqual({ kind: "ignored", reason: "group message not addressed to the bot" });
+    expect(parsed).toMatchObject({ kind: "inbound", message: { direct: false, replyToBot: false, mentions: [] } });
   });
 
   it("counts an explicit reply to the bot inside a topic", () => {
@@ -25,22 +25,22 @@ describe("parseMessage", () => {
       message({ text: "more", message_thread_id: 7, is_topic_message: true, reply_to_message: { message_id: 30, date: 0, chat: forum, from: { ...alice, id: 4242, is_bot: true } } as Message }),
       options(),
     );
-    expect(parsed).toMatchObject({ kind: "inbound", message: { route: "telegram:-100900:7", text: "more", user: { id: "telegram:111", name: "Alice Liddell" } } });
+    expect(parsed).toMatchObject({ kind: "inbound", message: { route: "telegram:-100900:7", text: "more", replyToBot: true, user: { id: "telegram:111", name: "Alice Liddell" } } });
   });
 
-  it("strips a text mention of the bot (users without a username mention by name)", () => {
+  it("reports a text mention of the bot (users without a username mention by name)", () => {
     const parsed = parseMessage(
       message({ text: "Baton run it", entities: [{ type: "text_mention", offset: 0, length: 5, user: { id: 4242, is_bot: true, first_name: "Baton" } }] }),
       options(),
     );
-    expect(parsed).toMatchObject({ kind: "inbound", message: { text: "run it" } });
+    expect(parsed).toMatchObject({ kind: "inbound", message: { text: "Baton run it", mentions: ["Baton"] } });
   });
 
-  it("listen_all_in on a chat covers its topics; on a topic only that topic", () => {
-    const inTopic = (thread: number) => message({ text: "plain", message_thread_id: thread, is_topic_message: true });
-    expect(parseMessage(inTopic(7), options({ listenAllIn: new Set(["telegram:-100900"]) })).kind).toBe("inbound");
-    expect(parseMessage(inTopic(7), options({ listenAllIn: new Set(["telegram:-100900:7"]) })).kind).toBe("inbound");
-    expect(parseMessage(inTopic(8), options({ listenAllIn: new Set(["telegram:-100900:7"]) })).kind).toBe("ignored");
+  it("names the chat as the scope of a topic, so listen_all_in on the chat covers its topics", () => {
+    const inTopic = message({ text: "plain", message_thread_id: 7, is_topic_message: true });
+    expect(parseMessage(inTopic, options())).toMatchObject({ kind: "inbound", message: { route: "telegram:-100900:7", scopes: ["telegram:-100900"] } });
+    const inChat = message({ chat: { id: -100500, type: "supergroup", title: "g" } as Message["chat"], text: "plain" });
+    expect(parseMessage(inChat, options())).toMatchObject({ kind: "inbound", message: { route: "telegram:-100500", scopes: undefined } });
   });
 
   it("does not treat a reply thread in a plain group as a topic", () => {

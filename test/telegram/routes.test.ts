@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { formatTelegramRoute, parseTelegramRoute } from "../../src/platforms/telegram/index.js";
-import { routeSafeName } from "../../src/platforms/telegram/routes.js";
 
 describe("telegram routes", () => {
   it.each([
@@ -24,9 +23,6 @@ describe("telegram routes", () => {
     expect(parseTelegramRoute("telegram_b:5", "telegram")).toBeUndefined();
   });
 
-  it("makes a folder name without separators", () => {
-    expect(routeSafeName("telegram:-100:7")).toBe("telegram_-100_7");
-  });
 });
 
 describe("telegram config", () => {

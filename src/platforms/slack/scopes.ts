@@ -14,8 +14,8 @@ export const REQUIRED_BOT_SCOPES = [
   "files:read",
 ] as const;
 
-/** Scopes that unlock extras when granted (the assistant thread status). */
-export const OPTIONAL_BOT_SCOPES = ["assistant:write"] as const;
+/** A scope that unlocks an extra when granted: the assistant thread status. */
+export const ASSISTANT_STATUS_SCOPE = "assistant:write";
 
 /** Events the adapter listens to. */
 export const REQUIRED_BOT_EVENTS = ["app_mention", "message.channels", "message.groups", "message.im", "message.mpim"] as const;

@@ -6,6 +6,7 @@ import type { PlatformLogger } from "../contract.js";
 import type { SlackApi } from "./api.js";
 import { slackErrorCode } from "./api.js";
 import { parseSlackRoute } from "./routes.js";
+import { ASSISTANT_STATUS_SCOPE } from "./scopes.js";
 
 export const WORKING_REACTION = "hourglass_flowing_sand";
 const ASSISTANT_STATUS_TEXT = "is working…";
@@ -25,7 +26,7 @@ export class TurnStatusIndicator {
     private readonly log: PlatformLogger,
     grantedScopes: readonly string[],
   ) {
-    this.assistantAvailable = grantedScopes.includes("assistant:write");
+    this.assistantAvailable = grantedScopes.includes(ASSISTANT_STATUS_SCOPE);
   }
 
   async update(route: string, state: "running" | "idle", promptMessageId?: string): Promise<void> {

@@ -37,10 +37,6 @@ export function chatLevelRoute(instance: string, chatId: number): string {
   return formatTelegramRoute(instance, chatId);
 }
 
-/** A directory name derived from a route, safe on every filesystem: `telegram_-100_7`. */
-export function routeSafeName(route: string): string {
-  return route.replace(/[^A-Za-z0-9_-]/g, "_");
-}
 
 /** Telegram gives groups, supergroups and channels negative ids; private chats are positive. */
 export function isGroupChatId(chatId: number): boolean {

@@ -1,0 +1,61 @@
+// Approvals belong to a live turn of the host and session that asked: a dead agent's request is
+// expired, never answered later; a request naming another session is refused; a typed answer
+// answers the oldest open request; a number typed after the turn ended is a prompt again.
+import { execFileSync } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
+import { TestPlatform } from "../support/test-platform.js";
+import { startTestBaton, type TestBaton } from "../support/harness.js";
+
+let baton: TestBaton | undefined;
+afterEach(async () => {
+  await baton?.stop({ cleanup: true });
+  baton = undefined;
+});
+
+async function start(): Promise<{ platform: TestPlatform; route: string }> {
+  // No buttons: answers are typed, the path where a stale request could swallow a prompt.
+  const platform = new TestPlatform("ap", { buttons: false });
+  baton = await startTestBaton({ adapters: [platform] });
+  return { platform, route: platform.route("r") };
+}
+
+/** The demo agents this test process started (the daemon runs in-process). */
+function demoAgentPids(): number[] {
+  try {
+    return execFileSync("pgrep", ["-P", String(process.pid), "-f", "demo-agent"], { encoding: "utf8" }).trim().split("\n").map(Number);
+  } catch {
+    return [];
+  }
+}
+
+describe("approvals belong to a live turn", () => {
+  it("expires the request of an agent that died; a later 1 is a prompt, not an answer", async () => {
+    const { platform, route } = await start();
+    await platform.say(route, "demo:permission");
+    const request = await platform.waitFor(route, /Permission needed/);
+    for (const pid of demoAgentPids()) process.kill(pid, "SIGKILL");
+    await platform.waitFor(route, /Agent exited unexpectedly/);
+    await platform.waitFor(route, (m) => m.id === request.id && /Expired: the turn ended/.test(m.text));
+    expect(baton!.daemon.core.approvals.pendingCount(baton!.daemon.core.registry.threadForRoute(route)!.id)).toBe(0);
+    await platform.say(route, "1");
+    await platform.waitFor(route, /you said "1"/);
+  });
+
+  it("refuses a request that names another session, without showing it", async () => {
+    const { platform, route } = await start();
+    await platform.say(route, "demo:foreign-permission");
+    await platform.waitFor(route, /Foreign permission answer: cancelled\./);
+    expect(platform.on(route).some((m) => /Permission needed/.test(m.text))).toBe(false);
+  });
+
+  it("a typed answer answers the oldest open request", async () => {
+    const { platform, route } = await start();
+    await platform.say(route, "demo:two-permissions");
+    await platform.waitFor(route, /make a/);
+    await platform.waitFor(route, /make b/);
+    await platform.say(route, "3");
+    await platform.waitFor(route, (m) => /make a/.test(m.text) && /Reject — by/.test(m.text));
+    await platform.say(route, "1");
+    await platform.waitFor(route, /Permission answers: a=reject, b=allow-once\./);
+  });
+});
