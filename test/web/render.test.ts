@@ -2,13 +2,15 @@
 // of its own; what markdown means (code, lists, tables, links) must still show.
 import { describe, expect, it } from "vitest";
 import { markdownToHtml, renderMessageHtml } from "../../src/platforms/web/render.js";
+import { STYLESHEET } from "../../src/platforms/web/styles.js";
 
 describe("web chat rendering", () => {
   it("shows raw HTML from the agent as text", () => {
     const html = markdownToHtml('Look: <script>alert("x")</script>\n\n<img src=x onerror=alert(1)>\n\n<div onclick="x()">hi</div>');
     expect(html).not.toMatch(/<script|<img|<div/i);
-    expect(html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
-    expect(html).toContain("&lt;img src=x onerror=alert(1)&gt;");
+    // `<` and `&` are what text needs escaped; `>` and quotes are text as they are.
+    expect(html).toContain('&lt;script>alert("x")&lt;/script>');
+    expect(html).toContain("&lt;img src=x onerror=alert(1)>");
   });
 
   it("keeps only http(s) and mailto links clickable, and never lets a URL out of its attribute", () => {
@@ -16,7 +18,8 @@ describe("web chat rendering", () => {
     expect(html).not.toContain("javascript:");
     expect(html).not.toContain('href="data:');
     expect(html).not.toContain('href="/relative"');
-    expect(html).toContain('<a href="https://example.com/?q=&quot;&gt;&lt;script&gt;" target="_blank" rel="noopener noreferrer">c</a>');
+    // Percent-encoded: no quote or angle bracket is left in the attribute to escape.
+    expect(html).toContain('<a href="https://example.com/?q=%22%3E%3Cscript%3E" target="_blank" rel="noopener noreferrer">c</a>');
     expect(html).toContain('<a href="mailto:ops@example.com"');
     expect(html).toBe(`<p>a b ${html.slice(html.indexOf("<a "), html.lastIndexOf("</a>") + 4)} e</p>`);
   });
@@ -30,7 +33,7 @@ describe("web chat rendering", () => {
   it("renders code blocks escaped, with a sanitised language label", () => {
     const html = markdownToHtml('```ts"><script>\nconst a = "<b>";\n```');
     expect(html).toContain("<pre><code");
-    expect(html).toContain("const a = &quot;&lt;b&gt;&quot;;");
+    expect(html).toContain('const a = "&lt;b>";');
     expect(html).not.toContain("<script>");
     expect(html).toContain('<code class="language-tsscript">');
   });
@@ -48,11 +51,25 @@ describe("web chat rendering", () => {
     expect(plan).toContain('<li class="plan-in_progress"><span class="plan-mark" aria-label="in progress"></span>Write the <code>change</code></li>');
     expect(plan).toContain('<li class="plan-pending">');
     const tools = renderMessageHtml("📖 Read <src> ✅\n▶️ Run `npm test` ⏳", "tool");
-    expect(tools).toBe('<div class="tools"><div class="tool-line">📖 Read &lt;src&gt; ✅</div><div class="tool-line">▶️ Run <code>npm test</code> ⏳</div></div>');
+    expect(tools).toBe('<div class="tools"><div class="tool-line">📖 Read &lt;src> ✅</div><div class="tool-line">▶️ Run <code>npm test</code> ⏳</div></div>');
   });
 
   it("shows what the user typed, and plain-format messages, exactly as text", () => {
     expect(renderMessageHtml("**not bold** <b>", "user")).toBe('<p class="plain">**not bold** &lt;b&gt;</p>');
     expect(renderMessageHtml("a_b_ <i>", "notice", "plain")).toBe('<p class="plain">a_b_ &lt;i&gt;</p>');
+  });
+
+  it("emits only classes the page's stylesheet styles (language-* names the code; two keep the default look)", () => {
+    const html = [
+      markdownToHtml("- [x] a\n- [ ] b\n\n| a | b | c |\n|:--|:-:|--:|\n| 1 | 2 | 3 |\n\n```ts\nx\n```\n\nnote[^1]\n\n[^1]: n"),
+      renderMessageHtml("**Plan**\n☑ a\n▶ b\n☐ c", "plan"),
+      renderMessageHtml("📖 Read ✅", "tool"),
+      renderMessageHtml("typed", "user"),
+    ].join("");
+    const classes = new Set([...html.matchAll(/class="([^"]*)"/g)].flatMap((m) => m[1].split(" ")));
+    expect(classes.size).toBeGreaterThan(15);
+    const defaultLook = ["align-left", "plan-pending"];
+    const unstyled = [...classes].filter((c) => !c.startsWith("language-") && !defaultLook.includes(c) && !new RegExp(`\\.${c}\\b`).test(STYLESHEET));
+    expect(unstyled).toEqual([]);
   });
 });

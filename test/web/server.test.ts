@@ -121,7 +121,7 @@ describe("web chat access", () => {
     const welcome = await waitFor((e) => e.type === "welcome");
     expect(welcome.type === "welcome" && welcome.commands.map((c) => c.name)).toContain("status");
     socket.send(JSON.stringify({ type: "send", conversation: "conv-123456", text: "over the socket" }));
-    await waitFor((e) => e.type === "message" && e.message.role === "agent" && /you said &quot;over the socket&quot;/.test(e.message.html));
+    await waitFor((e) => e.type === "message" && e.message.role === "agent" && /you said "over the socket"/.test(e.message.html));
     const summary = await waitFor((e) => e.type === "conversation" && e.conversation.info !== undefined);
     expect(summary.type === "conversation" && summary.conversation).toMatchObject({ id: "conv-123456", title: "over the socket", info: { agent: "demo", open: true } });
     // Forgetting drops the conversation from every browser's list and from disk.
