@@ -5,7 +5,7 @@ import type { ContentBlock, RequestPermissionRequest, RequestPermissionResponse,
 import { AgentError, userMessageOf } from "../kernel/errors.js";
 import type { Logger } from "../kernel/log.js";
 import type { ThreadRecord } from "../threads/registry.js";
-import { AgentHost, HostExitedError, HostStoppedError, type OpenedSession } from "./host.js";
+import { AgentHost, HostExitedError, HostStoppedError, type HostTransport, type OpenedSession } from "./host.js";
 import type { AgentKind } from "./kinds/index.js";
 
 export interface LaunchSpec {
@@ -14,6 +14,8 @@ export interface LaunchSpec {
   args: string[];
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Set for an agent on another machine (src/agents/machines/). */
+  transport?: HostTransport;
 }
 
 /** Where a turn's output goes (the renderer fanning out to every attached route). */
@@ -30,7 +32,7 @@ export interface TurnOutput {
 export interface SupervisorHooks {
   thread(id: string): ThreadRecord | undefined;
   /** Throws a fatal AgentError when the thread cannot run (workspace gone, unknown agent). */
-  launchSpec(thread: ThreadRecord): LaunchSpec;
+  launchSpec(thread: ThreadRecord): LaunchSpec | Promise<LaunchSpec>;
   beginTurn(thread: ThreadRecord): TurnOutput;
   sessionOpened(thread: ThreadRecord, opened: OpenedSession): Promise<void>;
   fatal(thread: ThreadRecord, error: AgentError): Promise<void>;
@@ -202,10 +204,11 @@ export class Supervisor {
   }
 
   private async ensureHost(thread: ThreadRecord, turn: TurnOutput): Promise<Live> {
-    const spec = this.hooks.launchSpec(thread);
     const profileKey = `${thread.agent}+${thread.profile ?? ""}`;
     const existing = this.live.get(thread.id);
     if (existing && existing.host.alive && existing.profileKey === profileKey) return existing;
+    // Only a start pays for the launch checks (over SSH they are round trips to the machine).
+    const spec = await this.hooks.launchSpec(thread);
     if (existing) await this.stopProcess(thread.id);
     // Agent CLIs are heavy to boot: a burst of first prompts starts them a few at a time, so the
     // daemon (and the machine) stays responsive instead of booting dozens of processes at once.
