@@ -1,7 +1,7 @@
 // A machine reached with OpenSSH: agents start as `ssh -T <machine> -- <acp command>` with ACP
 // over the session's stdio; workspace checks, files from the chat and session stores go over the
 // same shared connection.
-import { createReadStream } from "node:fs";
+import { createReadStream, mkdirSync } from "node:fs";
 import { basename } from "node:path";
 import { AgentError } from "../../kernel/errors.js";
 import type { StoredSession } from "../stores/index.js";
@@ -23,6 +23,7 @@ export interface RemoteInfo {
 }
 
 const MAX_STAGED_NAME = 120;
+const PRIVATE_DIR_MODE = 0o700;
 
 export class SshMachine implements Machine {
   readonly label: string;
@@ -121,6 +122,7 @@ export class SshMachine implements Machine {
       throw new AgentError(`The workspace \`${request.cwd}\` no longer exists on ${this.name}, so the session is not resumed anywhere else. Start over with /new or /workspace --switch.`, { fatal: true });
     }
     const argv = this.agentCommand(request);
+    mkdirSync(this.localDir, { recursive: true, mode: PRIVATE_DIR_MODE }); // where the ssh process starts
     const env: Record<string, string> = { ...this.settings.env, ...request.env };
     if (this.settings.data_dir) env.BATON_DATA_DIR = info.dataDir;
     return {

@@ -1,0 +1,164 @@
+// A real OpenSSH server for tests: Debian's sshd on loopback, on a free non-standard port, with a
+// throwaway host key, a throwaway user key, its own sshd_config (no PAM, keys only) and a
+// known_hosts file naming its key. The "remote" user is this user with another HOME, so the remote
+// machine's ~/.baton (its session store, its handover endpoint) is really separate from the daemon's.
+import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, connect } from "node:net";
+import { tmpdir, userInfo } from "node:os";
+import { join } from "node:path";
+
+export const SSHD = "/usr/sbin/sshd";
+/** sshd's privilege-separation directory; the package's service creates it at boot, tests when missing. */
+const PRIVSEP_DIR = "/run/sshd";
+const READY_TIMEOUT_MS = 10_000;
+
+export interface TestSshd {
+  port: number;
+  /** user@127.0.0.1 */
+  destination: string;
+  identityFile: string;
+  /** A known_hosts file with this server's host key. */
+  knownHosts: string;
+  /** The remote user's HOME (where `~` and ~/.baton are there). */
+  home: string;
+  /** The temp dir holding everything (keys, config, home). */
+  dir: string;
+  /** `machines.<name>` settings for the config, reaching this server. */
+  machine(extra?: Record<string, unknown>): Record<string, unknown>;
+  /** Drops every open SSH connection (as a network failure would), keeping the server up. */
+  dropConnections(): void;
+  /** Stops the server (and its connections); start() brings it back on the same port. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  /** Stops it and removes every file it made. */
+  close(): Promise<void>;
+}
+
+export function sshdAvailable(): boolean {
+  return existsSync(SSHD) && existsSync("/usr/bin/ssh");
+}
+
+export async function startTestSshd(): Promise<TestSshd> {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "baton-sshd-")));
+  const key = (name: string) => execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", `baton-test-${name}`, "-f", join(dir, name)]);
+  key("host_key");
+  key("user_key");
+  writeFileSync(join(dir, "authorized_keys"), readFileSync(join(dir, "user_key.pub")), { mode: 0o600 });
+  const home = join(dir, "home");
+  mkdirSync(home, { mode: 0o700 });
+  if (!existsSync(PRIVSEP_DIR)) mkdirSync(PRIVSEP_DIR, { mode: 0o755 });
+  const port = await freePort();
+  writeFileSync(
+    join(dir, "sshd_config"),
+    [
+      "ListenAddress 127.0.0.1",
+      `Port ${port}`,
+      `HostKey ${join(dir, "host_key")}`,
+      `PidFile ${join(dir, "sshd.pid")}`,
+      `AuthorizedKeysFile ${join(dir, "authorized_keys")}`,
+      "UsePAM no",
+      "PasswordAuthentication no",
+      "KbdInteractiveAuthentication no",
+      "PubkeyAuthentication yes",
+      "PermitRootLogin prohibit-password",
+      "StrictModes no",
+      "AllowTcpForwarding yes",
+      "X11Forwarding no",
+      "PrintMotd no",
+      "Subsystem sftp internal-sftp",
+      `SetEnv HOME=${home}`,
+      "LogLevel VERBOSE",
+    ].join("\n") + "\n",
+  );
+  const hostKey = readFileSync(join(dir, "host_key.pub"), "utf8").trim().split(/\s+/).slice(0, 2).join(" ");
+  const knownHosts = join(dir, "known_hosts");
+  writeFileSync(knownHosts, `[127.0.0.1]:${port} ${hostKey}\n`);
+  const user = userInfo().username;
+
+  let server: ChildProcess | undefined;
+  const start = async () => {
+    const child = spawn(SSHD, ["-D", "-f", join(dir, "sshd_config"), "-E", join(dir, "sshd.log")], { stdio: "ignore" });
+    server = child;
+    await waitForPort(port, child);
+  };
+  const dropConnections = () => {
+    if (server?.pid) for (const pid of childrenOf(server.pid)) tryKill(pid);
+  };
+  const stop = async () => {
+    const child = server;
+    server = undefined;
+    if (!child || child.exitCode !== null) return;
+    for (const pid of childrenOf(child.pid!)) tryKill(pid);
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    await exited;
+  };
+  await start();
+  return {
+    port,
+    destination: `${user}@127.0.0.1`,
+    identityFile: join(dir, "user_key"),
+    knownHosts,
+    home,
+    dir,
+    machine: (extra = {}) => ({ ssh: `${user}@127.0.0.1`, port, identity_file: join(dir, "user_key"), known_hosts: knownHosts, connect_timeout: "5s", ...extra }),
+    dropConnections,
+    stop,
+    start,
+    async close() {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Direct children of a process (sshd forks one per connection). */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === pid) out.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+function tryKill(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForPort(port: number, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`sshd exited with code ${child.exitCode} before listening on ${port}`);
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, "127.0.0.1");
+      socket.once("connect", () => { socket.destroy(); resolve(true); });
+      socket.once("error", () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`sshd did not listen on ${port} within ${READY_TIMEOUT_MS} ms`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
