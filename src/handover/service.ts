@@ -106,7 +106,7 @@ export class HandoverService implements HandoverApi, HandoverTools {
       throw new PickupError(
         `\`${args.cwd}\` is outside Baton's allowed workspaces (${this.core.workspaces.describeRoots(cwd)}), so chat cannot run the agent there. ` +
           `To allow it: with the user's consent call register_workspace with this cwd (until the daemon restarts), ` +
-          `or add it to workspaces.roots in the Baton config and restart Baton. Then call prepare_handover again.`,
+          `or add it to ${caller === LOCAL_MACHINE ? "workspaces.roots" : `machines.${caller}.roots`} in the Baton config and restart Baton. Then call prepare_handover again.`,
       );
     }
     const profile = args.profile ? this.core.agents.resolveHost([agent, args.profile]).profile : undefined;
