@@ -199,7 +199,9 @@ export class Supervisor {
       await this.hooks.fatal(thread, error);
       return;
     }
-    this.hooks.log.error({ thread: thread.id, err: error }, "turn failed");
+    // An AgentError is an ordinary fault told to the chat (a machine unreachable, a refusal); anything else is a bug.
+    if (error instanceof AgentError) this.hooks.log.warn({ thread: thread.id, reason: error.userMessage }, "turn failed");
+    else this.hooks.log.error({ thread: thread.id, err: error }, "turn failed");
     await turn.finish({ error: `⚠️ ${userMessageOf(error)}` });
   }
 

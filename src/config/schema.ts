@@ -47,7 +47,10 @@ export const MACHINE_NAME = /^[a-z][a-z0-9_-]*$/;
 
 const machineSchema = z
   .object({
-    ssh: z.string().min(1).describe("ssh destination: user@host, or a Host alias from ~/.ssh/config"),
+    ssh: z
+      .string()
+      .regex(/^[^\s-][^\s]*$/, "an ssh destination such as dev@build.internal or a Host alias (no spaces, not starting with -)")
+      .describe("ssh destination: user@host, or a Host alias from ~/.ssh/config"),
     port: z.number().int().min(1).max(65535).optional(),
     identity_file: z.string().optional().describe("Private key for this machine (default: ssh's own choice)"),
     known_hosts: z.string().optional().describe("known_hosts file naming this machine's host key (default: ssh's own); host keys are always checked"),
@@ -139,7 +142,7 @@ const baseConfigSchema = z
       .default({ code_ttl: 120_000, failed_per_sender_per_min: 5, failed_total_per_min: 60, mcp_listen: "127.0.0.1:0" }),
     files: filesSchema.default(filesSchema.parse({})),
     machines: z
-      .record(z.string().regex(MACHINE_NAME, "a machine name: lower-case letters, digits, - and _, starting with a letter").refine((n) => n !== "local", "`local` is this machine; pick another name"), machineSchema)
+      .record(z.string(), machineSchema)
       .default({})
       .describe("Other machines agents run on, reached with OpenSSH; a workspace names its machine: build:~/code/api"),
     store: z
@@ -152,6 +155,8 @@ const baseConfigSchema = z
 
 export const configSchema = baseConfigSchema.superRefine((config, ctx) => {
   for (const [name, machine] of Object.entries(config.machines)) {
+    if (name === "local") ctx.addIssue({ code: "custom", path: ["machines", name], message: "`local` is this machine; give the other machine another name" });
+    else if (!MACHINE_NAME.test(name)) ctx.addIssue({ code: "custom", path: ["machines", name], message: "a machine name: lower-case letters, digits, - and _, starting with a letter" });
     if (machine.handover !== "listener") continue;
     if (!machine.handover_url) ctx.addIssue({ code: "custom", path: ["machines", name, "handover_url"], message: "handover: listener needs the URL that machine reaches this daemon at" });
     if (!config.handover.remote_listen) ctx.addIssue({ code: "custom", path: ["handover", "remote_listen"], message: `machine ${name} has handover: listener; set handover.remote_listen (host:port) to open it` });

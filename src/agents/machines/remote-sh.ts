@@ -53,7 +53,7 @@ export function probeScript(batonWords: readonly string[] | undefined): string {
     'd=$1; shift',
     'if [ -n "$d" ]; then d=$(home_path "$d"); else d=${BATON_DATA_DIR:-$HOME/.baton}; fi',
     'printf "home\\t%s\\ndata\\t%s\\n" "$HOME" "$d"',
-    'for r in "$@"; do r=$(home_path "$r"); [ -d "$r" ] && printf "root\\t%s\\n" "$(cd "$r" && pwd -P)"; done',
+    'for r in "$@"; do p=$(home_path "$r"); if [ -d "$p" ]; then printf "root\\t%s\\n" "$(cd "$p" && pwd -P)"; else printf "noroot\\t%s\\n" "$r"; fi; done',
     baton ? `v=$(${baton} --version 2>/dev/null) && printf "baton\\t%s\\n" "$v"` : ":",
     'printf "env\\n"',
     "env",

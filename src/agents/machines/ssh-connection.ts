@@ -100,7 +100,15 @@ export class SshConnection {
   /** Runs a remote command over the connection; ssh's own failure (exit 255) becomes a MachineError. */
   async run(remoteCommand: string, options: { input?: string | Readable; inputPrefix?: string; timeoutMs?: number } = {}): Promise<RunResult> {
     await this.ensure();
-    const result = await this.ssh(this.sessionArgs(remoteCommand), { ...options, timeoutMs: options.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS });
+    const run = () => this.ssh(this.sessionArgs(remoteCommand), { ...options, timeoutMs: options.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS });
+    let result = await run();
+    // The connection died just before this run: connect once more, so the chat hears how things
+    // stand now ("cannot reach", or it works again) rather than about a connection already gone.
+    const replayable = typeof options.input !== "object";
+    if (result.code === SSH_FAILED && replayable && !(await this.masterAlive())) {
+      await this.ensure();
+      result = await run();
+    }
     if (result.code === SSH_FAILED) throw new MachineError(lostConnectionText(this.options, result.stderr), { detail: result.stderr });
     return result;
   }

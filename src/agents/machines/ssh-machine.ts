@@ -17,6 +17,8 @@ export interface RemoteInfo {
   /** Baton's data dir there (mcp endpoint for terminal handover, the demo agent's store). */
   dataDir: string;
   roots: string[];
+  /** Configured roots that do not exist there, as written. */
+  missingRoots: string[];
   /** `baton --version` there, when Baton is installed. */
   baton?: string;
   env: Record<string, string>;
@@ -75,7 +77,7 @@ export class SshMachine implements Machine {
   private async probe(): Promise<RemoteInfo> {
     const result = await this.run(probeScript(this.batonWords), [this.settings.data_dir ?? "", ...this.settings.roots]);
     if (result.code !== 0) throw new MachineError(`Could not look around on ${this.name} (exit ${result.code}): ${result.stderr.trim().split("\n").at(-1) ?? ""}`);
-    const info: RemoteInfo = { home: "", dataDir: "", roots: [], env: {} };
+    const info: RemoteInfo = { home: "", dataDir: "", roots: [], missingRoots: [], env: {} };
     const lines = result.stdout.split("\n");
     const envAt = lines.indexOf("env");
     for (const line of lines.slice(0, envAt < 0 ? lines.length : envAt)) {
@@ -84,6 +86,7 @@ export class SshMachine implements Machine {
       if (key === "home") info.home = value;
       else if (key === "data") info.dataDir = value;
       else if (key === "root") info.roots.push(value);
+      else if (key === "noroot") info.missingRoots.push(value);
       else if (key === "baton") info.baton = value;
     }
     for (const line of envAt < 0 ? [] : lines.slice(envAt + 1)) {
@@ -140,7 +143,7 @@ export class SshMachine implements Machine {
   }
 
   /** The machine's own command for this agent kind, else the demo agent through Baton there, else the same command. */
-  private agentCommand(request: AgentLaunchRequest): string[] {
+  agentCommand(request: Pick<AgentLaunchRequest, "kind" | "command" | "args">): string[] {
     const override = this.settings.agents[request.kind.id];
     if (override) return [override.command, ...override.args];
     if (request.kind.id === "demo") {
