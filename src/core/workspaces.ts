@@ -9,6 +9,9 @@ import { LOCAL_MACHINE, type Machines } from "../agents/machines/index.js";
 import { canonical } from "../agents/machines/local.js";
 import type { BatonConfig } from "../config/schema.js";
 
+/** `name:` before a path: a machine, configured or not (a local workspace is an absolute path). */
+const MACHINE_PREFIX = /^[a-z][a-z0-9_-]*:/;
+
 export class Workspaces implements WorkspacesApi {
   private readonly named: Map<string, string>;
   /** Directories registered at runtime (terminal handovers), with their display names. */
@@ -20,10 +23,14 @@ export class Workspaces implements WorkspacesApi {
     this.named = new Map(Object.entries(config.named).map(([name, path]) => [name, this.normalize(path)]));
   }
 
-  /** A path here becomes canonical at once; one on another machine stays as written until it is used. */
+  /**
+   * A path here becomes canonical at once; one on another machine stays as written until it is
+   * used, and so does one on a machine no longer configured (its thread says so when it starts).
+   */
   private normalize(text: string): string {
     const ref = this.machines.parse(text);
-    return ref.machine === LOCAL_MACHINE ? canonical(resolve(expandHome(ref.path))) : this.machines.format(ref.machine, ref.path);
+    if (ref.machine !== LOCAL_MACHINE) return this.machines.format(ref.machine, ref.path);
+    return MACHINE_PREFIX.test(text) ? text : canonical(resolve(expandHome(ref.path)));
   }
 
   async default(): Promise<string> {

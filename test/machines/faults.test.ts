@@ -6,6 +6,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { sshdAvailable } from "../support/sshd.js";
+import { startTestBaton } from "../support/harness.js";
+import { TestPlatform } from "../support/test-platform.js";
 import { REMOTE_TURN_MS, startMachineWorld, stopMachineWorlds, waitUntil, type MachineWorld } from "./helpers.js";
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -105,6 +107,25 @@ describe.skipIf(!sshdAvailable())("faults of a remote machine", () => {
     await sshd.start();
     await platform.say(route, "recall");
     await platform.waitFor(route, new RegExp(`Earlier prompts of session ${session}:\\n1\\. first words$`), REMOTE_TURN_MS);
+  });
+
+  it("a thread on a machine taken out of the config says so and closes; it never runs anywhere else", async () => {
+    const world = await startMachineWorld({ machine: { handover: "off" } });
+    await world.platform.say(world.route, "/workspace --switch build:api");
+    await world.platform.waitFor(world.route, /New thread/);
+    await world.baton.stop();
+    const platform = new TestPlatform();
+    const again = await startTestBaton({ adapters: [platform], dataDir: world.baton.dataDir });
+    try {
+      await platform.say(world.route, "/status");
+      await platform.waitFor(world.route, /\*\*Machine:\*\* build \(no longer in the config\)/);
+      await platform.say(world.route, "hello?");
+      const notice = await platform.waitFor(world.route, /on the machine "build", which is not in the config any more/, REMOTE_TURN_MS);
+      expect(notice.text).toMatch(/This thread is now closed/);
+      expect(again.daemon.core.registry.threadForRoute(world.route)?.open).toBe(false);
+    } finally {
+      await again.stop();
+    }
   });
 
   it("an agent CLI missing there is reported with how to install it or point at it; the thread stays open", async () => {

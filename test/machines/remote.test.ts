@@ -39,6 +39,13 @@ describe.skipIf(!sshdAvailable())("a thread on another machine", () => {
     await platform.say(route, "recall");
     await platform.waitFor(route, new RegExp(`Earlier prompts of session ${session}:\\n1\\. hello from the chat`), REMOTE_TURN_MS);
 
+    // Approvals of the agent there come to the chat, as for a local agent.
+    await platform.say(route, "demo:permission");
+    const request = await platform.waitFor(route, (m) => !!m.buttons, REMOTE_TURN_MS);
+    expect(request.text).toContain("rm -rf build/");
+    expect(await platform.press(route, request.buttons![0][0].id)).toEqual({ ok: true, text: "Allow once" });
+    await platform.waitFor(route, /Permission answer: allow-once\./, REMOTE_TURN_MS);
+
     // /new with a workspace on the machine, and a plain /workspace listing its roots.
     await platform.say(route, "/new build:~/code/api");
     await platform.waitFor(route, new RegExp(`New thread \`th_\\w+\` with Baton demo agent in \`build:${remoteWorkspace}\``));

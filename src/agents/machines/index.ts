@@ -78,9 +78,9 @@ export class Machines {
     }
   }
 
-  /** Ends every connection (and the handover endpoints published there). */
+  /** Removes the handover endpoints published there and ends every connection. */
   async close(): Promise<void> {
-    await Promise.all(this.handovers.splice(0).map((h) => h.close()));
+    await Promise.all(this.handovers.splice(0).map((h) => h.close().catch(() => undefined)));
     await Promise.all([...this.remote.values()].map((m) => m.close().catch(() => undefined)));
   }
 }

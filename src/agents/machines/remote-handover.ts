@@ -111,7 +111,7 @@ export class RemoteHandover {
     if (result.code !== 0) throw new MachineError(`Could not write the handover endpoint into ${info.dataDir} on ${this.machine.name}: ${result.stderr.trim() || `exit ${result.code}`}`);
     this.publishedFor = generation;
     this.publishedDir = info.dataDir;
-    if (settings.handover === "tunnel") this.keep();
+    if (settings.handover === "tunnel" && !this.closing) this.keep();
   }
 
   /**
@@ -137,10 +137,10 @@ export class RemoteHandover {
     });
   }
 
+  /** Stops the keeper and removes the endpoint there; never waits for a machine that does not answer. */
   async close(): Promise<void> {
     this.closing = true;
     clearTimeout(this.retry);
-    await this.attempting?.catch(() => undefined);
     const keeper = this.keeper;
     this.keeper = undefined;
     keeper?.kill();

@@ -38,6 +38,9 @@ export class SshConnection {
   private connecting?: Promise<void>;
   /** A master left by an earlier Baton process is replaced once, so this process starts from a known state. */
   private replacedStale = false;
+  /** ssh processes opening a master right now (killed when Baton stops mid-connect). */
+  private readonly opening = new Set<ChildProcess>();
+  private closed = false;
 
   constructor(readonly options: SshConnectionOptions) {}
 
@@ -65,6 +68,7 @@ export class SshConnection {
 
   /** Makes sure a master connection is up; throws a MachineError saying why it cannot be. */
   async ensure(): Promise<void> {
+    if (this.closed) throw new MachineError(`Baton is stopping; ${this.options.name} is not connected again.`);
     this.connecting ??= this.connect().finally(() => (this.connecting = undefined));
     await this.connecting;
   }
@@ -79,9 +83,20 @@ export class SshConnection {
     // -f: ssh returns once authenticated and keeps the master in the background until it has been
     // idle for ControlPersist (or Baton ends it).
     const args = [...this.commonArgs(), "-o", "ControlMaster=yes", "-o", `ControlPersist=${persist}`, "-N", "-f", this.options.destination];
-    const result = await this.ssh(args, { timeoutMs: this.options.connectTimeoutMs + AUTH_MARGIN_MS });
+    const result = await this.ssh(args, { timeoutMs: this.options.connectTimeoutMs + AUTH_MARGIN_MS, track: true });
+    if (this.closed) throw new MachineError(`Baton is stopping; ${this.options.name} is not connected again.`);
     if (result.code !== 0) throw connectError(this.options, result.stderr, result.code);
     this.generation++;
+  }
+
+  /** Ends the connection for good: a connect under way is cut short, the master is told to exit. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const opening = [...this.opening];
+    for (const child of opening) child.kill("SIGKILL");
+    await this.connecting?.catch(() => undefined);
+    if (this.replacedStale) await this.exitMaster();
   }
 
   async masterAlive(): Promise<boolean> {
@@ -130,9 +145,13 @@ export class SshConnection {
   }
 
   /** Runs the local ssh binary; never throws for a non-zero exit. */
-  private ssh(args: string[], options: { input?: string | Readable; inputPrefix?: string; timeoutMs: number }): Promise<RunResult> {
+  private ssh(args: string[], options: { input?: string | Readable; inputPrefix?: string; timeoutMs: number; track?: boolean }): Promise<RunResult> {
     return new Promise((resolve, reject) => {
       const child = spawn("ssh", args, { env: this.options.env, stdio: ["pipe", "pipe", "pipe"] });
+      if (options.track) {
+        this.opening.add(child);
+        child.once("close", () => this.opening.delete(child));
+      }
       let stdout = "";
       let stderr = "";
       child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));

@@ -186,6 +186,6 @@ export class SshMachine implements Machine {
   }
 
   async close(): Promise<void> {
-    if (this.connection.generation > 0) await this.connection.exitMaster();
+    await this.connection.close();
   }
 }
