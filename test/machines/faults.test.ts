@@ -122,7 +122,7 @@ describe.skipIf(!sshdAvailable())("faults of a remote machine", () => {
       await platform.say(world.route, "hello?");
       const notice = await platform.waitFor(world.route, /on the machine "build", which is not in the config any more/, REMOTE_TURN_MS);
       expect(notice.text).toMatch(/This thread is now closed/);
-      expect(again.daemon.core.registry.threadForRoute(world.route)?.open).toBe(false);
+      await waitUntil(() => again.daemon.core.registry.threadForRoute(world.route)?.open === false, "the thread is closed");
     } finally {
       await again.stop();
     }
