@@ -119,10 +119,11 @@ describe.skipIf(!sshdAvailable())("faults of a remote machine", () => {
     try {
       await platform.say(world.route, "/status");
       await platform.waitFor(world.route, /\*\*Machine:\*\* build \(no longer in the config\)/);
+      const thread = again.daemon.core.registry.threadForRoute(world.route)!;
       await platform.say(world.route, "hello?");
       const notice = await platform.waitFor(world.route, /on the machine "build", which is not in the config any more/, REMOTE_TURN_MS);
       expect(notice.text).toMatch(/This thread is now closed/);
-      await waitUntil(() => again.daemon.core.registry.threadForRoute(world.route)?.open === false, "the thread is closed");
+      await waitUntil(() => again.daemon.core.registry.get(thread.id)?.open === false, "the thread is closed");
     } finally {
       await again.stop();
     }
