@@ -17,6 +17,8 @@ const SERVER_ALIVE_COUNT = 3;
 /** Beyond the connect timeout, what authentication may take before Baton gives up. */
 const AUTH_MARGIN_MS = 10_000;
 const DEFAULT_RUN_TIMEOUT_MS = 60_000;
+/** A master seen up this recently is not asked again: a session that finds it gone falls back or retries. */
+const TRUST_MASTER_MS = 2_000;
 
 export interface SshConnectionOptions extends SshTarget {
   controlDir: string;
@@ -41,6 +43,8 @@ export class SshConnection {
   /** ssh processes opening a master right now (killed when Baton stops mid-connect). */
   private readonly opening = new Set<ChildProcess>();
   private closed = false;
+  /** Until then the master is taken as up without asking (a start makes several calls in a row). */
+  private trustedUntil = 0;
 
   constructor(readonly options: SshConnectionOptions) {}
 
@@ -74,10 +78,14 @@ export class SshConnection {
   }
 
   private async connect(): Promise<void> {
+    if (Date.now() < this.trustedUntil) return;
     if (!this.replacedStale) {
       this.replacedStale = true;
       await this.exitMaster();
-    } else if (await this.masterAlive()) return;
+    } else if (await this.masterAlive()) {
+      this.trustedUntil = Date.now() + TRUST_MASTER_MS;
+      return;
+    }
     mkdirSync(this.options.controlDir, { recursive: true, mode: CONTROL_DIR_MODE });
     const persist = `${Math.max(1, Math.ceil(this.options.persistMs / 1000))}s`;
     // -f: ssh returns once authenticated and keeps the master in the background until it has been
@@ -87,6 +95,7 @@ export class SshConnection {
     if (this.closed) throw new MachineError(`Baton is stopping; ${this.options.name} is not connected again.`);
     if (result.code !== 0) throw connectError(this.options, result.stderr, result.code);
     this.generation++;
+    this.trustedUntil = Date.now() + TRUST_MASTER_MS;
   }
 
   /** Ends the connection for good: a connect under way is cut short, the master is told to exit. */
@@ -100,11 +109,14 @@ export class SshConnection {
   }
 
   async masterAlive(): Promise<boolean> {
-    return (await this.control("check")).code === 0;
+    const alive = (await this.control("check")).code === 0;
+    if (!alive) this.trustedUntil = 0;
+    return alive;
   }
 
   /** Ends the master and every session on it. */
   async exitMaster(): Promise<void> {
+    this.trustedUntil = 0;
     await this.control("exit");
   }
 
