@@ -61,16 +61,16 @@ export async function benchMachines(): Promise<BenchResult[]> {
     await daemon.core.supervisor.drained(thread.id);
     return elapsed;
   };
-  const series = async (workspace: string, cold: boolean) => {
-    await firstToken(workspace, cold); // warm-up: caches, the first connection
-    const samples: number[] = [];
-    for (let i = 0; i < SAMPLES; i++) samples.push(await firstToken(workspace, cold));
-    return median(samples);
-  };
+  const remote = `build:${remoteWorkspace}`;
+  const modes: Array<[string, boolean]> = [[tmpdir(), false], [remote, false], [remote, true]];
   try {
-    const local = await series(tmpdir(), false);
-    const warm = await series(`build:${remoteWorkspace}`, false);
-    const cold = await series(`build:${remoteWorkspace}`, true);
+    for (const [workspace, cold] of modes) await firstToken(workspace, cold); // warm-up: caches, the first connection
+    // Interleaved, so a machine whose load changes during the run weighs on every series alike.
+    const samples: number[][] = modes.map(() => []);
+    for (let i = 0; i < SAMPLES; i++) {
+      for (const [m, [workspace, cold]] of modes.entries()) samples[m].push(await firstToken(workspace, cold));
+    }
+    const [local, warm, cold] = samples.map(median);
     return [
       { name: `start → first token, demo agent on this machine (median of ${SAMPLES})`, value: local, unit: "ms" },
       { name: `start → first token, demo agent over ssh, connection open (median of ${SAMPLES})`, value: warm, unit: "ms" },
