@@ -3,11 +3,12 @@
 // same shared connection.
 import { createReadStream, mkdirSync } from "node:fs";
 import { basename } from "node:path";
+import type { Readable } from "node:stream";
 import { AgentError } from "../../kernel/errors.js";
 import type { StoredSession } from "../stores/index.js";
 import { DIRECTORY_SCRIPT, envLine, EXIT, LAUNCH_SCRIPT, probeScript, remoteCommand, STAGE_FILE_SCRIPT } from "./remote-sh.js";
 import { RemoteStores } from "./remote-stores.js";
-import { SshConnection } from "./ssh-connection.js";
+import { SshConnection, type RunResult } from "./ssh-connection.js";
 import { lostConnectionText, loginCommand, SSH_FAILED } from "./ssh-errors.js";
 import { MachineError, type AgentLaunchRequest, type BriefRenderer, type Machine, type MachineLaunch, type MachineSettings } from "./types.js";
 
@@ -97,12 +98,8 @@ export class SshMachine implements Machine {
   }
 
   /** Runs a script of remote-sh.ts with the machine's environment. */
-  run(script: string, args: string[] = [], options: { input?: string | NodeJS.ReadableStream; timeoutMs?: number } = {}) {
-    return this.connection.run(remoteCommand(script, args), {
-      inputPrefix: envLine(this.settings.env),
-      input: options.input as string | import("node:stream").Readable | undefined,
-      timeoutMs: options.timeoutMs,
-    });
+  run(script: string, args: string[] = [], options: { input?: string | Readable; timeoutMs?: number } = {}): Promise<RunResult> {
+    return this.connection.run(remoteCommand(script, args), { inputPrefix: envLine(this.settings.env), ...options });
   }
 
   async directory(path: string): Promise<string | undefined> {
