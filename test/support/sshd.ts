@@ -82,14 +82,17 @@ export async function startTestSshd(): Promise<TestSshd> {
     server = child;
     await waitForPort(port, child);
   };
+  // Each connection is a privileged monitor and, after login, an unprivileged sshd that does the
+  // network I/O: killing both cuts the TCP connection at once, as a network failure would. The
+  // user's processes under them are left to notice, as they would.
   const dropConnections = () => {
-    if (server?.pid) for (const pid of childrenOf(server.pid)) tryKill(pid);
+    if (server?.pid) for (const pid of sshdDescendants(server.pid)) tryKill(pid);
   };
   const stop = async () => {
     const child = server;
     server = undefined;
     if (!child || child.exitCode !== null) return;
-    for (const pid of childrenOf(child.pid!)) tryKill(pid);
+    for (const pid of sshdDescendants(child.pid!)) tryKill(pid);
     const exited = new Promise((resolve) => child.once("exit", resolve));
     child.kill("SIGTERM");
     await exited;
@@ -113,20 +116,25 @@ export async function startTestSshd(): Promise<TestSshd> {
   };
 }
 
-/** Direct children of a process (sshd forks one per connection). */
-function childrenOf(pid: number): number[] {
-  const out: number[] = [];
+/** The sshd processes below the listener: one monitor per connection and its session process. */
+function sshdDescendants(root: number): number[] {
+  const parents = new Map<number, number>();
+  const names = new Map<number, string>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === pid) out.push(Number(entry));
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+      names.set(Number(entry), stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")));
     } catch {
       // gone meanwhile
     }
   }
-  return out;
+  const below = (pid: number): boolean => {
+    for (let p = parents.get(pid); p !== undefined && p > 1; p = parents.get(p)) if (p === root) return true;
+    return false;
+  };
+  return [...parents.keys()].filter((pid) => names.get(pid) === "sshd" && below(pid));
 }
 
 function tryKill(pid: number): void {
