@@ -71,10 +71,24 @@ export async function benchMachines(): Promise<BenchResult[]> {
       for (const [m, [workspace, cold]] of modes.entries()) samples[m].push(await firstToken(workspace, cold));
     }
     const [local, warm, cold] = samples.map(median);
+    // What ssh itself costs, without the agent's start: a session on the open connection, a new connection.
+    const session: number[] = [];
+    const connect: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      let t = performance.now();
+      await build.run(":");
+      session.push(performance.now() - t);
+      await build.connection.exitMaster();
+      t = performance.now();
+      await build.connection.ensure();
+      connect.push(performance.now() - t);
+    }
     return [
       { name: `start → first token, demo agent on this machine (median of ${SAMPLES})`, value: local, unit: "ms" },
       { name: `start → first token, demo agent over ssh, connection open (median of ${SAMPLES})`, value: warm, unit: "ms" },
       { name: `start → first token, demo agent over ssh, new connection (median of ${SAMPLES})`, value: cold, unit: "ms" },
+      { name: `ssh: a command on the open connection (median of ${SAMPLES})`, value: median(session), unit: "ms" },
+      { name: `ssh: a new connection, handshake and login (median of ${SAMPLES})`, value: median(connect), unit: "ms" },
     ];
   } finally {
     await daemon.stop();
