@@ -178,7 +178,9 @@ export class Supervisor {
     } finally {
       if (live && this.live.get(threadId) === live) {
         live.turn = undefined;
-        this.touch(threadId, live);
+        // It may have exited while the turn was ending (its exit then left it in place for the turn).
+        if (live.host.alive) this.touch(threadId, live);
+        else this.live.delete(threadId);
       }
     }
   }

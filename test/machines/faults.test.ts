@@ -23,6 +23,7 @@ async function threadOnBuild(world: MachineWorld): Promise<string> {
   await platform.waitFor(route, /New thread/);
   await platform.say(route, "first words");
   const reply = await platform.waitFor(route, /Turn 1 of session ([0-9a-f-]{36})/, REMOTE_TURN_MS);
+  await world.baton.daemon.core.supervisor.drained(openThread(world)!.id); // the turn has ended: the agent is idle
   return /session ([0-9a-f-]{36})/.exec(reply.text)![1];
 }
 

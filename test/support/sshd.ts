@@ -4,7 +4,7 @@
 // machine's ~/.baton (its session store, its handover endpoint) is really separate from the daemon's.
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, connect } from "node:net";
+import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 
@@ -12,6 +12,7 @@ export const SSHD = "/usr/sbin/sshd";
 /** sshd's privilege-separation directory; the package's service creates it at boot, tests when missing. */
 const PRIVSEP_DIR = "/run/sshd";
 const READY_TIMEOUT_MS = 10_000;
+const START_ATTEMPTS = 3;
 
 export interface TestSshd {
   port: number;
@@ -48,39 +49,23 @@ export async function startTestSshd(): Promise<TestSshd> {
   const home = join(dir, "home");
   mkdirSync(home, { mode: 0o700 });
   if (!existsSync(PRIVSEP_DIR)) mkdirSync(PRIVSEP_DIR, { mode: 0o755 });
-  const port = await freePort();
-  writeFileSync(
-    join(dir, "sshd_config"),
-    [
-      "ListenAddress 127.0.0.1",
-      `Port ${port}`,
-      `HostKey ${join(dir, "host_key")}`,
-      `PidFile ${join(dir, "sshd.pid")}`,
-      `AuthorizedKeysFile ${join(dir, "authorized_keys")}`,
-      "UsePAM no",
-      "PasswordAuthentication no",
-      "KbdInteractiveAuthentication no",
-      "PubkeyAuthentication yes",
-      "PermitRootLogin prohibit-password",
-      "StrictModes no",
-      "AllowTcpForwarding yes",
-      "X11Forwarding no",
-      "PrintMotd no",
-      "Subsystem sftp internal-sftp",
-      `SetEnv HOME=${home}`,
-      "LogLevel VERBOSE",
-    ].join("\n") + "\n",
-  );
   const hostKey = readFileSync(join(dir, "host_key.pub"), "utf8").trim().split(/\s+/).slice(0, 2).join(" ");
   const knownHosts = join(dir, "known_hosts");
-  writeFileSync(knownHosts, `[127.0.0.1]:${port} ${hostKey}\n`);
+  let port = 0;
+  const configure = (chosen: number) => {
+    port = chosen;
+    writeFileSync(join(dir, "sshd_config"), sshdConfig(dir, home, port));
+    writeFileSync(knownHosts, `[127.0.0.1]:${port} ${hostKey}\n`);
+  };
   const user = userInfo().username;
 
   let server: ChildProcess | undefined;
+  const log = join(dir, "sshd.log");
   const start = async () => {
-    const child = spawn(SSHD, ["-D", "-f", join(dir, "sshd_config"), "-E", join(dir, "sshd.log")], { stdio: "ignore" });
+    writeFileSync(log, "");
+    const child = spawn(SSHD, ["-D", "-f", join(dir, "sshd_config"), "-E", log], { stdio: "ignore" });
     server = child;
-    await waitForPort(port, child);
+    await waitForListening(log, port, child);
   };
   // Each connection is a privileged monitor and, after login, an unprivileged sshd that does the
   // network I/O: killing both cuts the TCP connection at once, as a network failure would. The
@@ -97,7 +82,19 @@ export async function startTestSshd(): Promise<TestSshd> {
     child.kill("SIGTERM");
     await exited;
   };
-  await start();
+  // A free port can be taken by another process before sshd binds it: then another port.
+  for (let attempt = 1; ; attempt++) {
+    configure(await freePort());
+    try {
+      await start();
+      break;
+    } catch (error) {
+      if (attempt >= START_ATTEMPTS) {
+        rmSync(dir, { recursive: true, force: true });
+        throw error;
+      }
+    }
+  }
   return {
     port,
     destination: `${user}@127.0.0.1`,
@@ -114,6 +111,27 @@ export async function startTestSshd(): Promise<TestSshd> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+function sshdConfig(dir: string, home: string, port: number): string {
+  return [
+    "ListenAddress 127.0.0.1",
+    `Port ${port}`,
+    `HostKey ${join(dir, "host_key")}`,
+    `PidFile ${join(dir, "sshd.pid")}`,
+    `AuthorizedKeysFile ${join(dir, "authorized_keys")}`,
+    "UsePAM no",
+    "PasswordAuthentication no",
+    "KbdInteractiveAuthentication no",
+    "PubkeyAuthentication yes",
+    "PermitRootLogin prohibit-password",
+    "StrictModes no",
+    "AllowTcpForwarding yes",
+    "X11Forwarding no",
+    "PrintMotd no",
+    `SetEnv HOME=${home}`,
+    "LogLevel VERBOSE",
+  ].join("\n") + "\n";
 }
 
 /** The sshd processes below the listener: one monitor per connection and its session process. */
@@ -156,16 +174,13 @@ export function freePort(): Promise<number> {
   });
 }
 
-async function waitForPort(port: number, child: ChildProcess): Promise<void> {
+/** sshd's own log line says it listens (a bare connect could reach whoever else took the port). */
+async function waitForListening(log: string, port: number, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
+  const line = `Server listening on 127.0.0.1 port ${port}.`;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`sshd exited with code ${child.exitCode} before listening on ${port}`);
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, "127.0.0.1");
-      socket.once("connect", () => { socket.destroy(); resolve(true); });
-      socket.once("error", () => resolve(false));
-    });
-    if (ok) return;
+    if (child.exitCode !== null) throw new Error(`sshd exited with code ${child.exitCode} before listening on ${port}: ${readFileSync(log, "utf8").trim()}`);
+    if (readFileSync(log, "utf8").includes(line)) return;
     if (Date.now() > deadline) throw new Error(`sshd did not listen on ${port} within ${READY_TIMEOUT_MS} ms`);
     await new Promise((r) => setTimeout(r, 25));
   }
