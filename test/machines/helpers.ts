@@ -57,7 +57,7 @@ export function demoSessionFiles(dataDir: string): string[] {
   }
 }
 
-export async function waitUntil(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+export async function waitUntil(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
