@@ -39,7 +39,7 @@ export async function benchMachines(): Promise<BenchResult[]> {
   const remoteWorkspace = join(sshd.home, "code");
   mkdirSync(remoteWorkspace);
   const dataDir = mkdtempSync(join(tmpdir(), "baton-bench-machines-"));
-  const platform = new StopwatchPlatform("bench", { typing: false });
+  const platform = new StopwatchPlatform("bench", { typingIntervalMs: undefined });
   const config = {
     agents: { default: "demo" },
     access: { allow: ["test:alice"] },
