@@ -4,6 +4,7 @@ import { benchReplay } from "./replay.js";
 import { benchStartup } from "./startup.js";
 import { benchStreaming } from "./streaming.js";
 import { benchHandoffList } from "../src/bench/handoff-list.js";
+import { benchMachines } from "./machines.js";
 import type { BenchResult } from "./types.js";
 
 const suites: Array<[string, () => Promise<BenchResult[]>]> = [
@@ -12,6 +13,7 @@ const suites: Array<[string, () => Promise<BenchResult[]>]> = [
   ["startup and memory", benchStartup],
   ["handoff list", benchHandoffList],
   ["streaming", benchStreaming],
+  ["machines over ssh", benchMachines],
 ];
 
 const only = process.argv[2];

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import { readFile } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type * as acp from "@agentclientprotocol/sdk";
 
 type AcpSdk = typeof import("@agentclientprotocol/sdk");
@@ -29,6 +29,18 @@ export interface HostSink {
   onExit(info: { code: number | null; signal: string | null; stderrTail: string; expected: boolean }): void;
 }
 
+/** How the process reaches an agent on another machine (set by src/agents/machines/ only). */
+export interface HostTransport {
+  /** Where the local process (ssh) starts; `cwd` is then the workspace on the other machine. */
+  localCwd?: string;
+  /** Written to the process's stdin before ACP starts (the environment, kept off command lines). */
+  preamble?: string;
+  /** The chat's explanation of an exit when the transport knows better (a dropped connection). */
+  describeExit?(code: number | null, stderrTail: string): string | undefined;
+  /** Copies a local file to where the agent can read it; returns its path there. */
+  stageFile?(localPath: string, name: string): Promise<string>;
+}
+
 export interface HostSpec {
   kind: AgentKind;
   cwd: string;
@@ -36,6 +48,7 @@ export interface HostSpec {
   args: string[];
   env: NodeJS.ProcessEnv;
   sink: HostSink;
+  transport?: HostTransport;
 }
 
 export interface OpenedSession {
@@ -71,9 +84,9 @@ export class AgentHost {
   }
 
   async start(): Promise<void> {
-    const { command, args, cwd, env, kind } = this.spec;
+    const { command, args, cwd, env, kind, transport } = this.spec;
     this.sdk = await loadAcp();
-    const child = spawn(command, args, { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(command, args, { cwd: transport?.localCwd ?? cwd, env, stdio: ["pipe", "pipe", "pipe"] });
     this.child = child;
     const spawned = new Promise<void>((resolve, reject) => {
       child.once("spawn", resolve);
@@ -100,6 +113,7 @@ export class AgentHost {
       this.spec.sink.onExit({ code, signal, stderrTail: this.stderrTail(), expected: this.stopping });
     });
     await spawned;
+    if (transport?.preamble) child.stdin!.write(transport.preamble);
 
     const stream = this.sdk.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>);
     this.connection = this.sdk
@@ -163,9 +177,18 @@ export class AgentHost {
   async prompt(prompt: acp.ContentBlock[]): Promise<acp.StopReason> {
     if (!this.sessionId) throw new Error("prompt before openSession");
     const sessionId = this.sessionId;
-    const blocks = this.supportsImages ? await Promise.all(prompt.map(inlineImage)) : prompt;
+    const blocks = await Promise.all(prompt.map((block) => this.prepareBlock(block)));
     const res = await this.call(() => this.connection!.agent.request(this.sdk.methods.agent.session.prompt, { sessionId, prompt: blocks }));
     return res.stopReason;
+  }
+
+  /** Images go inline to agents that take them; other local files are staged where the agent runs. */
+  private async prepareBlock(block: acp.ContentBlock): Promise<acp.ContentBlock> {
+    const inlined = this.supportsImages ? await inlineImage(block) : block;
+    const stage = this.spec.transport?.stageFile;
+    if (inlined !== block || !stage || block.type !== "resource_link" || !block.uri.startsWith("file://")) return inlined;
+    const there = await stage(fileURLToPath(block.uri), block.name);
+    return { ...block, uri: pathToFileURL(there).href };
   }
 
   cancel(): void {
@@ -200,7 +223,7 @@ export class AgentHost {
       // A request can fail because the process is dying; its exit event may lag the rejection.
       await Promise.race([this.exited, new Promise((r) => setTimeout(r, EXIT_SETTLE_MS))]);
       if (this.exitInfo && this.stopping) throw new HostStoppedError();
-      if (this.exitInfo) throw new HostExitedError(this.exitInfo.code, this.stderrTail());
+      if (this.exitInfo) throw new HostExitedError(this.exitInfo.code, this.stderrTail(), this.spec.transport?.describeExit?.(this.exitInfo.code, this.stderrTail()));
       if (error instanceof this.sdk.RequestError) throw new AgentError(`${this.spec.kind.displayName} refused: ${error.message}`, { cause: error });
       throw error;
     }
@@ -223,8 +246,8 @@ async function inlineImage(block: acp.ContentBlock): Promise<acp.ContentBlock> {
 
 /** The agent process died while a request was outstanding. */
 export class HostExitedError extends AgentError {
-  constructor(readonly code: number | null, readonly stderrTail: string) {
-    super(`Agent exited unexpectedly (code ${code ?? "unknown"})${stderrTail ? `:\n${stderrTail}` : ""}`);
+  constructor(readonly code: number | null, readonly stderrTail: string, explanation?: string) {
+    super(explanation ?? `Agent exited unexpectedly (code ${code ?? "unknown"})${stderrTail ? `:\n${stderrTail}` : ""}`);
   }
 }
 

@@ -5,7 +5,7 @@ import type { ContentBlock, RequestPermissionRequest, RequestPermissionResponse,
 import { AgentError, userMessageOf } from "../kernel/errors.js";
 import type { Logger } from "../kernel/log.js";
 import type { ThreadRecord } from "../threads/registry.js";
-import { AgentHost, HostExitedError, HostStoppedError, type OpenedSession } from "./host.js";
+import { AgentHost, HostExitedError, HostStoppedError, type HostTransport, type OpenedSession } from "./host.js";
 import type { AgentKind } from "./kinds/index.js";
 
 export interface LaunchSpec {
@@ -14,6 +14,8 @@ export interface LaunchSpec {
   args: string[];
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Set for an agent on another machine (src/agents/machines/). */
+  transport?: HostTransport;
 }
 
 /** Where a turn's output goes (the renderer fanning out to every attached route). */
@@ -30,7 +32,7 @@ export interface TurnOutput {
 export interface SupervisorHooks {
   thread(id: string): ThreadRecord | undefined;
   /** Throws a fatal AgentError when the thread cannot run (workspace gone, unknown agent). */
-  launchSpec(thread: ThreadRecord): LaunchSpec;
+  launchSpec(thread: ThreadRecord): LaunchSpec | Promise<LaunchSpec>;
   beginTurn(thread: ThreadRecord): TurnOutput;
   sessionOpened(thread: ThreadRecord, opened: OpenedSession): Promise<void>;
   fatal(thread: ThreadRecord, error: AgentError): Promise<void>;
@@ -176,7 +178,9 @@ export class Supervisor {
     } finally {
       if (live && this.live.get(threadId) === live) {
         live.turn = undefined;
-        this.touch(threadId, live);
+        // It may have exited while the turn was ending (its exit then left it in place for the turn).
+        if (live.host.alive) this.touch(threadId, live);
+        else this.live.delete(threadId);
       }
     }
   }
@@ -197,15 +201,18 @@ export class Supervisor {
       await this.hooks.fatal(thread, error);
       return;
     }
-    this.hooks.log.error({ thread: thread.id, err: error }, "turn failed");
+    // An AgentError is an ordinary fault told to the chat (a machine unreachable, a refusal); anything else is a bug.
+    if (error instanceof AgentError) this.hooks.log.warn({ thread: thread.id, reason: error.userMessage }, "turn failed");
+    else this.hooks.log.error({ thread: thread.id, err: error }, "turn failed");
     await turn.finish({ error: `⚠️ ${userMessageOf(error)}` });
   }
 
   private async ensureHost(thread: ThreadRecord, turn: TurnOutput): Promise<Live> {
-    const spec = this.hooks.launchSpec(thread);
     const profileKey = `${thread.agent}+${thread.profile ?? ""}`;
     const existing = this.live.get(thread.id);
     if (existing && existing.host.alive && existing.profileKey === profileKey) return existing;
+    // Only a start pays for the launch checks (over SSH they are round trips to the machine).
+    const spec = await this.hooks.launchSpec(thread);
     if (existing) await this.stopProcess(thread.id);
     // Agent CLIs are heavy to boot: a burst of first prompts starts them a few at a time, so the
     // daemon (and the machine) stays responsive instead of booting dozens of processes at once.

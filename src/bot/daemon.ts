@@ -1,6 +1,8 @@
 // Wires a running Baton: data dir → event log → registry replay → core → platforms. `bot/` is the
 // only place that knows every part; the parts know only their small interfaces.
+import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import type { CommonPlatformSettings, PlatformAdapter, StartInfo } from "../platforms/contract.js";
 import { registerSecretValues } from "../kernel/secrets.js";
@@ -33,6 +35,11 @@ export interface Daemon {
   core: BatonCore;
   adapters: PlatformAdapter[];
   stop(): Promise<void>;
+}
+
+/** Names this daemon in files it leaves on other machines (so it removes only its own). */
+function daemonOwnerId(dataDir: string): string {
+  return createHash("sha256").update(`${hostname()}\0${dataDir}`).digest("hex").slice(0, 16);
 }
 
 export function ensureDataDir(dataDir: string): void {
@@ -68,6 +75,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     throw error;
   }
   core.handover = handover.service;
+  // Terminals on the configured machines reach this daemon through tunnels (or a listener) published there.
+  core.machines.serveHandover({ localUrl: handover.mcpUrl, tokenFor: handover.machineToken, owner: daemonOwnerId(dataDir) });
   const adapters: PlatformAdapter[] = [];
   const running: PlatformAdapter[] = [];
   const stop = async () => {

@@ -1,8 +1,9 @@
 // `baton doctor`: the config, the data dir's modes, every agent kind (found or not, with the
-// install hint) and each enabled platform's credentials. Exit 0 when nothing is wrong.
+// install hint), each configured machine and each enabled platform's credentials. Exit 0 when
+// nothing is wrong.
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { AGENT_KINDS, which } from "../agents/kinds/index.js";
+import { AGENT_KINDS, firstInstalledKind, which } from "../agents/kinds/index.js";
 import { PLATFORM_KINDS } from "../platforms/registry.js";
 import { ConfigError } from "../kernel/errors.js";
 import { defaultConfig, findConfigFile, loadConfigFile, type LoadedConfig } from "../config/load.js";
@@ -43,6 +44,16 @@ export async function runDoctor(options: { config?: string; dataDir?: string; js
     else {
       const missing = [!cli && kind.cliCommand ? `\`${kind.cliCommand}\`` : "", !found ? `ACP adapter \`${acp}\`` : ""].filter(Boolean).join(" and ");
       checks.push({ area: `agent ${kind.id}`, status: wanted ? "fail" : "warn", message: `${kind.displayName}: ${missing} not found. Install: ${kind.installHint}` });
+    }
+  }
+
+  // Each machine, connected to exactly as the daemon would (host key checked); the agents the config uses.
+  if (loaded && Object.keys(loaded.config.machines).length > 0) {
+    const { checkMachine } = await import("../agents/machines/doctor.js");
+    const used = AGENT_KINDS.filter((k) => configured.has(k.id) || (k.id === firstInstalledKind().id && loaded!.config.agents.default === "auto"));
+    for (const [name, machine] of Object.entries(loaded.config.machines)) {
+      const overridden = AGENT_KINDS.filter((k) => machine.agents[k.id] && !used.includes(k));
+      checks.push(...(await checkMachine(name, machine, [...used, ...overridden])));
     }
   }
 

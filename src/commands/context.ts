@@ -51,23 +51,31 @@ export interface AgentsApi {
   listSessions(agent: string, workspace: string): Promise<SessionSummary[]>;
   /** Full id or unique prefix (≥ 6 chars). Throws CommandError listing candidates when ambiguous. */
   findSession(agent: string, workspace: string, idOrPrefix: string): Promise<SessionSummary>;
-  /** Writes a brief of a session for another agent; returns its path and the runtime id. */
-  writeBrief(agent: string, sessionId: string): Promise<{ path: string; runtime: string }>;
+  /** Writes a brief of a session for another agent, on the workspace's machine; returns its path there and the runtime id. */
+  writeBrief(agent: string, sessionId: string, workspace: string): Promise<{ path: string; runtime: string }>;
   handoffPrompt(briefPath: string, fromRuntime: string, sessionId: string): string;
   /** The exact terminal command to continue this session natively, or why there is none. */
   terminalCommand(thread: ThreadRecord): Promise<{ command?: string; cwd: string; note?: string }>;
   answerApproval(threadId: string, text: string, user: { id: string; name?: string }): string | undefined;
 }
 
+/** Workspaces are a path on this machine or `<machine>:<path>` on another (`build:/srv/api`). */
 export interface WorkspacesApi {
-  default(): string;
+  /** The workspace of new threads (canonical; on another machine this asks it). */
+  default(): Promise<string>;
+  /** Named workspaces, the default, registered ones and each machine's roots, as written. */
   list(): Array<{ name: string; path: string }>;
-  /** A name from config or a path; throws CommandError when it is not allowed or does not exist. */
-  resolve(nameOrPath: string): string;
-  /** Registers a directory a terminal handed over (it need not be under a root); returns its canonical path. */
-  register(path: string, name?: string): string;
-  isAllowed(path: string): boolean;
-  describeRoots(): string;
+  /** A name from config, a path, or `machine:path` / `machine:name`; throws CommandError when it is not allowed or does not exist. */
+  resolve(nameOrPath: string): Promise<string>;
+  /** Registers a directory a terminal handed over (it need not be under a root); returns its canonical form. */
+  register(workspace: string, name?: string): string;
+  /** The canonical form of an existing directory, or undefined when there is none. */
+  directory(workspace: string): Promise<string | undefined>;
+  isAllowed(workspace: string): Promise<boolean>;
+  /** The roots of the workspace's machine (default: this one), for messages. */
+  describeRoots(workspace?: string): string;
+  /** Which machine a workspace is on, for the chat, and the path there. */
+  machineOf(workspace: string): { name: string; label: string; login?: string; path: string };
 }
 
 export interface HandoverApi {

@@ -64,7 +64,7 @@ export function buildPipeline(deps: PipelineDeps): (ctx: ChatContext) => Promise
         return;
       }
     } else {
-      thread = await ctx.threads.create(route, { workspace: ctx.workspaces.default(), ...ctx.agents.defaultHost(), origin: "message" });
+      thread = await ctx.threads.create(route, { workspace: await ctx.workspaces.default(), ...ctx.agents.defaultHost(), origin: "message" });
     }
     // Files are fetched only now: after the access check, so a stranger's upload never touches the disk.
     const { files, notes } = await ctx.fetchFiles();

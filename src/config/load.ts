@@ -6,6 +6,7 @@ import { resolve } from "node:path";
 import { LineCounter, parseDocument, isNode, type Document } from "yaml";
 import type { z } from "zod";
 import { ConfigError } from "../kernel/errors.js";
+import { expandHome } from "../kernel/paths.js";
 import { configSchema, platformKindOf, type BatonConfig } from "./schema.js";
 import { PLATFORM_KINDS } from "../platforms/registry.js";
 
@@ -45,9 +46,7 @@ export function loadConfigOrDefault(flag: string | undefined): LoadedConfig {
   return path ? loadConfigFile(path) : defaultConfig();
 }
 
-export function expandHome(path: string): string {
-  return path === "~" ? homedir() : path.startsWith("~/") ? resolve(homedir(), path.slice(2)) : path;
-}
+export { expandHome } from "../kernel/paths.js";
 
 export function loadConfigFile(path: string, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   let text: string;

@@ -35,6 +35,43 @@ const customAgentSchema = z
   })
   .strict();
 
+const machineAgentSchema = z
+  .object({
+    command: z.string().describe("Executable of the agent's ACP server on that machine (an absolute path or a name on its PATH)"),
+    args: z.array(z.string()).default([]),
+  })
+  .strict();
+
+/** A machine name: `build` in `build:~/code/api`. `local` is this machine. */
+export const MACHINE_NAME = /^[a-z][a-z0-9_-]*$/;
+
+const machineSchema = z
+  .object({
+    ssh: z
+      .string()
+      .regex(/^[^\s-][^\s]*$/, "an ssh destination such as dev@build.internal or a Host alias (no spaces, not starting with -)")
+      .describe("ssh destination: user@host, or a Host alias from ~/.ssh/config"),
+    port: z.number().int().min(1).max(65535).optional(),
+    identity_file: z.string().optional().describe("Private key for this machine (default: ssh's own choice)"),
+    known_hosts: z.string().optional().describe("known_hosts file naming this machine's host key (default: ssh's own); host keys are always checked"),
+    roots: z.array(z.string()).default(["~"]).describe("Directories on that machine under which agents may run"),
+    agents: z.record(z.string(), machineAgentSchema).default({}).describe("Per agent kind: the ACP command on that machine (default: the same command, looked up on its PATH)"),
+    env: z.record(z.string(), z.string()).default({}).describe("Extra environment for everything Baton runs there (PATH, for instance)"),
+    baton: z
+      .union([z.string().min(1), z.array(z.string()).min(1), z.literal(false)])
+      .default("baton")
+      .describe("How to run Baton there, for its session-store readers, the demo agent and terminal handover; false if it is not installed"),
+    data_dir: z.string().optional().describe("Baton's data dir there (default: $BATON_DATA_DIR there, else ~/.baton)"),
+    handover: z
+      .enum(["tunnel", "listener", "off"])
+      .default("tunnel")
+      .describe("How `baton launch` there reaches this daemon: an SSH reverse tunnel, the token-protected handover.remote_listen listener, or not at all"),
+    handover_url: z.string().url().optional().describe("With handover: listener, the URL that machine reaches the listener at (http://baton.lan:8790/mcp)"),
+    connect_timeout: durationMs.default(10_000),
+    control_persist: durationMs.default(600_000).describe("How long an idle SSH connection stays open for the next start"),
+  })
+  .strict();
+
 const renderingSchema = z
   .object({
     flush_debounce_ms: z.number().int().nonnegative().default(500),
@@ -54,7 +91,7 @@ const filesSchema = z
   })
   .strict();
 
-export const configSchema = z
+const baseConfigSchema = z
   .object({
     data_dir: z.string().optional().describe("Where threads, tokens and caches live (default ~/.baton)"),
     log: z
@@ -96,10 +133,18 @@ export const configSchema = z
         failed_per_sender_per_min: z.number().int().positive().default(5),
         failed_total_per_min: z.number().int().positive().default(60),
         mcp_listen: z.string().default("127.0.0.1:0"),
+        remote_listen: z
+          .string()
+          .optional()
+          .describe("Opt-in: a second MCP listener (host:port, may be a network address) for machines with handover: listener; each machine has its own token"),
       })
       .strict()
       .default({ code_ttl: 120_000, failed_per_sender_per_min: 5, failed_total_per_min: 60, mcp_listen: "127.0.0.1:0" }),
     files: filesSchema.default(filesSchema.parse({})),
+    machines: z
+      .record(z.string(), machineSchema)
+      .default({})
+      .describe("Other machines agents run on, reached with OpenSSH; a workspace names its machine: build:~/code/api"),
     store: z
       .object({ kv: z.string().default("memory").describe("memory, or redis://host:port for pickup codes and rate limits") })
       .strict()
@@ -108,7 +153,18 @@ export const configSchema = z
   })
   .strict();
 
+export const configSchema = baseConfigSchema.superRefine((config, ctx) => {
+  for (const [name, machine] of Object.entries(config.machines)) {
+    if (name === "local") ctx.addIssue({ code: "custom", path: ["machines", name], message: "`local` is this machine; give the other machine another name" });
+    else if (!MACHINE_NAME.test(name)) ctx.addIssue({ code: "custom", path: ["machines", name], message: "a machine name: lower-case letters, digits, - and _, starting with a letter" });
+    if (machine.handover !== "listener") continue;
+    if (!machine.handover_url) ctx.addIssue({ code: "custom", path: ["machines", name, "handover_url"], message: "handover: listener needs the URL that machine reaches this daemon at" });
+    if (!config.handover.remote_listen) ctx.addIssue({ code: "custom", path: ["handover", "remote_listen"], message: `machine ${name} has handover: listener; set handover.remote_listen (host:port) to open it` });
+  }
+});
+
 export type BatonConfig = z.output<typeof configSchema>;
+export type MachineConfig = z.output<typeof machineSchema>;
 export type ProfileConfig = z.output<typeof profileSchema>;
 
 /** Resolves the platform kind of an instance: its `kind` key, else its name (`slack_acme` needs `kind: slack`). */
@@ -120,7 +176,7 @@ export function platformKindOf(name: string, section: Record<string, unknown>): 
 /** JSON Schema for editors: the core schema with each platform kind's schema under `platforms`. */
 export function configJsonSchema(): unknown {
   const platformSchemas = Object.values(PLATFORM_KINDS).map((k) => k.schema);
-  const withPlatforms = configSchema.extend({
+  const withPlatforms = baseConfigSchema.extend({
     platforms: z.record(z.string(), z.union(platformSchemas as [z.ZodType, z.ZodType, ...z.ZodType[]])).optional(),
   });
   return z.toJSONSchema(withPlatforms, { io: "input", unrepresentable: "any" });

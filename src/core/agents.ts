@@ -1,14 +1,14 @@
 // AgentsApi for the commands: hosts and profiles from config, the supervisor, session stores and
 // briefs. The one place that knows how a thread's agent + profile becomes a process to launch.
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { AgentsApi, HostChoice, SessionSummary } from "../commands/context.js";
 import type { ApprovalBroker } from "./approvals.js";
 import { AGENT_KINDS, firstInstalledKind, getAgentKind, type AgentKind } from "../agents/kinds/index.js";
 import type { LaunchSpec, Supervisor } from "../agents/supervisor.js";
-import { findSession as findStoredSession, getReader, listSessions as listStoredSessions, type StoredSession } from "../agents/stores/index.js";
+import { getReader, type StoredSession } from "../agents/stores/index.js";
 import { displayCommand, handoffPrompt, nativeResumeCommand } from "../agents/runtimes/index.js";
+import { MachineError, type Machine, type Machines } from "../agents/machines/index.js";
 import { writeBrief, writePrivateFile } from "../handover/brief/index.js";
 import type { ThreadRecord, ThreadRegistry } from "../threads/registry.js";
 import type { BatonConfig } from "../config/schema.js";
@@ -27,7 +27,8 @@ export class BatonAgents implements AgentsApi {
     private readonly supervisor: Supervisor,
     private readonly registry: ThreadRegistry,
     private readonly approvals: ApprovalBroker,
-    private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly machines: Machines,
+    env: NodeJS.ProcessEnv = process.env,
   ) {
     this.autoKind = firstInstalledKind(env);
     this.kinds = [...AGENT_KINDS, ...Object.entries(config.custom).map(([id, c]) => customKind(id, c))];
@@ -70,28 +71,27 @@ export class BatonAgents implements AgentsApi {
     return { agent: first, profile: second };
   }
 
-  /** The process that serves a thread. Throws a fatal AgentError when it cannot run. */
-  launchSpec(thread: ThreadRecord): LaunchSpec {
+  /** The process that serves a thread, on its workspace's machine. Throws a fatal AgentError when it cannot run. */
+  async launchSpec(thread: ThreadRecord): Promise<LaunchSpec> {
     const kind = this.kind(thread.agent);
     if (!kind) throw new AgentError(`Unknown agent "${thread.agent}" on this thread.`, { fatal: true });
-    if (!existsSync(thread.workspace)) {
-      throw new AgentError(`The workspace \`${thread.workspace}\` no longer exists, so the session is not resumed anywhere else. Start over with /new or /workspace --switch.`, { fatal: true });
-    }
+    const { machine, path } = this.machines.locate(thread.workspace);
     const profile = thread.profile ? this.config.profiles[thread.profile] : undefined;
     const launch = kind.acpCommand();
     const model = profile?.model ? kind.modelArgs?.(profile.model) : undefined;
-    const env: NodeJS.ProcessEnv = { ...this.env };
-    for (const name of kind.unsafeEnv ?? []) delete env[name];
+    const env: Record<string, string> = { ...model?.env, ...profile?.env, BATON_THREAD_ID: thread.id };
     if (kind.id === "goose") env.GOOSE_MODE = "approve";
-    Object.assign(env, model?.env, profile?.env, { BATON_DATA_DIR: this.dataDir, BATON_THREAD_ID: thread.id });
     if (kind.id === "demo" && this.demoIsFallback) env.BATON_DEMO_NOTICE = "1";
-    return {
+    const spawn = await machine.launch({
       kind,
       command: profile?.command ?? launch.command,
-      args: [...launch.args, ...(model?.args ?? []), ...(profile?.args ?? [])],
+      args: launch.args,
+      extraArgs: [...(model?.args ?? []), ...(profile?.args ?? [])],
       env,
-      cwd: thread.workspace,
-    };
+      unsetEnv: kind.unsafeEnv ?? [],
+      cwd: path,
+    });
+    return { kind, ...spawn };
   }
 
   submit(thread: ThreadRecord, prompt: ContentBlock[]): number {
@@ -114,15 +114,22 @@ export class BatonAgents implements AgentsApi {
     return this.approvals.answerText(threadId, text, user);
   }
 
-  async listSessions(agent: string, workspace?: string): Promise<SessionSummary[]> {
+  async listSessions(agent: string, workspace: string): Promise<SessionSummary[]> {
+    const { machine, path } = this.machines.locate(workspace);
+    return this.sessionsOn(machine, agent, path, workspace);
+  }
+
+  /** Sessions of the agent on a machine (at or below `dir` there, when given): its store plus Baton's threads. */
+  private async sessionsOn(machine: Machine, agent: string, dir?: string, workspace?: string): Promise<SessionSummary[]> {
     const runtime = this.kind(agent)?.runtime ?? agent;
     const out = new Map<string, SessionSummary>();
     if (getReader(runtime)) {
-      const { sessions } = await listStoredSessions({ runtime, dir: workspace, dataDir: this.dataDir, env: this.env });
-      for (const s of sessions) out.set(s.id, { id: s.id, title: s.title, cwd: s.cwd ?? undefined, lastActivity: s.lastActivity, source: "store" });
+      for (const s of await machine.listSessions(runtime, dir)) {
+        out.set(s.id, { id: s.id, title: s.title, cwd: s.cwd ? this.machines.format(machine.name, s.cwd) : undefined, lastActivity: s.lastActivity, source: "store" });
+      }
     }
     for (const t of this.registry.all()) {
-      if (t.agent !== agent || (workspace && t.workspace !== workspace)) continue;
+      if (t.agent !== agent || (workspace ? t.workspace !== workspace : this.machines.locate(t.workspace).machine !== machine)) continue;
       for (const id of t.sessions) {
         const known = out.get(id);
         const openThread = t.open && t.session === id ? t.id : undefined;
@@ -133,8 +140,8 @@ export class BatonAgents implements AgentsApi {
     return [...out.values()].sort((a, b) => (b.lastActivity ?? "").localeCompare(a.lastActivity ?? ""));
   }
 
-  async findSession(agent: string, _workspace: string, idOrPrefix: string): Promise<SessionSummary> {
-    const all = await this.listSessions(agent);
+  async findSession(agent: string, workspace: string, idOrPrefix: string): Promise<SessionSummary> {
+    const all = await this.sessionsOn(this.machines.locate(workspace).machine, agent);
     const exact = all.find((s) => s.id === idOrPrefix);
     if (exact) return exact;
     if (idOrPrefix.length < MIN_PREFIX) throw new CommandError(`Give at least ${MIN_PREFIX} characters of the session id.`);
@@ -145,15 +152,16 @@ export class BatonAgents implements AgentsApi {
     throw new CommandError(`\`${idOrPrefix}\` matches ${matches.length} sessions; give more characters:\n${list}`);
   }
 
-  async writeBrief(agent: string, sessionId: string): Promise<{ path: string; runtime: string }> {
+  /** A brief of the session, written on the workspace's machine where the next agent can read it. */
+  async writeBrief(agent: string, sessionId: string, workspace: string): Promise<{ path: string; runtime: string }> {
     const runtime = this.kind(agent)?.runtime ?? agent;
-    const outputDir = join(this.dataDir, "handoffs");
+    const { machine } = this.machines.locate(workspace);
     if (getReader(runtime)) {
       try {
-        const { path } = await writeBrief({ runtime, sessionId, outputDir, dataDir: this.dataDir, env: this.env });
+        const path = await machine.writeBrief(runtime, sessionId, async (store, outputDir) => (await writeBrief({ ...store, runtime, sessionId, outputDir })).path);
         return { path, runtime };
       } catch (error) {
-        if (!(error instanceof BatonError)) throw error;
+        if (!(error instanceof BatonError) || error instanceof MachineError) throw error;
         // Fall through to the minimal brief: the session is not in the store (yet).
       }
     }
@@ -169,7 +177,8 @@ export class BatonAgents implements AgentsApi {
       `## Before continuing`,
       `Check the working tree (git status, git log) and confirm the task with the user before changing anything.`,
     ].join("\n");
-    return { path: await writePrivateFile(outputDir, `${runtime}-${sessionId.replace(/[^\w.-]/g, "_")}-minimal.md`, text), runtime };
+    const local = await writePrivateFile(join(this.dataDir, "handoffs"), `${runtime}-${sessionId.replace(/[^\w.-]/g, "_")}-minimal.md`, text);
+    return { path: await machine.placeBrief(local), runtime };
   }
 
   handoffPrompt(briefPath: string, fromRuntime: string, sessionId: string): string {
@@ -179,21 +188,23 @@ export class BatonAgents implements AgentsApi {
   async terminalCommand(thread: ThreadRecord): Promise<{ command?: string; cwd: string; note?: string }> {
     const kind = this.kind(thread.agent);
     const runtime = kind?.runtime ?? thread.agent;
-    if (!thread.session) return { cwd: thread.workspace, note: "No session yet." };
+    const { machine, path } = this.machines.locate(thread.workspace);
+    if (!thread.session) return { cwd: path, note: "No session yet." };
     if (runtime === "demo") {
-      return { cwd: thread.workspace, note: `The demo agent has no terminal CLI. \`baton handoff export ${thread.session}\` writes a brief another agent can continue from.` };
+      return { cwd: path, note: `The demo agent has no terminal CLI. \`baton handoff export ${thread.session}\` writes a brief another agent can continue from.` };
     }
-    let stored: StoredSession;
+    let stored: StoredSession | undefined;
     try {
-      stored = await findStoredSession(thread.session, { runtime, dataDir: this.dataDir, env: this.env });
+      stored = getReader(runtime) ? (await machine.listSessions(runtime)).find((s) => s.id === thread.session) : undefined;
     } catch {
-      stored = { id: thread.session, runtime, title: "", cwd: thread.workspace, lastActivity: new Date().toISOString(), file: "", counts: { prompts: 0, replies: 0, tools: 0 } };
+      stored = undefined; // the command is still right without the store's details
     }
+    stored ??= { id: thread.session, runtime, title: "", cwd: path, lastActivity: new Date().toISOString(), file: "", counts: { prompts: 0, replies: 0, tools: 0 } };
     try {
-      const cmd = nativeResumeCommand(stored, thread.workspace);
+      const cmd = nativeResumeCommand(stored, path);
       return { command: displayCommand(cmd), cwd: cmd.dir, note: `Or: \`baton handoff resume ${thread.session}\`` };
     } catch (error) {
-      return { cwd: thread.workspace, note: `${(error as BatonError).userMessage ?? String(error)} Try \`baton handoff resume ${thread.session}\`.` };
+      return { cwd: path, note: `${(error as BatonError).userMessage ?? String(error)} Try \`baton handoff resume ${thread.session}\`.` };
     }
   }
 }

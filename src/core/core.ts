@@ -18,6 +18,7 @@ import { Inbound, type Platform } from "./inbound.js";
 import type { RouteTarget } from "./stream.js";
 import { ChatTurn } from "./turn.js";
 import { Workspaces } from "./workspaces.js";
+import { Machines } from "../agents/machines/index.js";
 
 const SHUTDOWN_DRAIN_MS = 3_000;
 /** How long shutdown waits for its last notices to reach the chats. */
@@ -39,6 +40,8 @@ export class BatonCore implements PlatformCore {
   readonly approvals = new ApprovalBroker();
   readonly agents: BatonAgents;
   readonly workspaces: Workspaces;
+  /** This machine and the configured others: where each workspace's agent runs. */
+  readonly machines: Machines;
   readonly threads: ThreadsApi;
   readonly files: FileCache;
   handover?: HandoverApi;
@@ -53,7 +56,9 @@ export class BatonCore implements PlatformCore {
     this.log = log;
     this.registry = registry;
     this.allow = new Set(config.access.allow);
-    this.workspaces = new Workspaces(config.workspaces, options.cwd);
+    const env = options.env ?? process.env;
+    this.machines = new Machines({ machines: config.machines, localRoots: config.workspaces.roots, dataDir: options.dataDir, env, log });
+    this.workspaces = new Workspaces(config.workspaces, this.machines, options.cwd);
     for (const t of registry.all()) if (t.open) this.workspaces.register(t.workspace);
     this.supervisor = new Supervisor(
       {
@@ -66,7 +71,7 @@ export class BatonCore implements PlatformCore {
       },
       { maxLiveHosts: config.agents.max_live_hosts, idleShutdownMs: config.agents.idle_shutdown },
     );
-    this.agents = new BatonAgents(config.agents, options.dataDir, this.supervisor, registry, this.approvals, options.env);
+    this.agents = new BatonAgents(config.agents, options.dataDir, this.supervisor, registry, this.approvals, this.machines, env);
     this.threads = this.threadsApi();
     const f = config.files;
     this.files = new FileCache(join(options.dataDir, "cache"), { maxTotalBytes: f.max_total_bytes, maxRouteBytes: f.max_route_bytes, maxAgeMs: f.max_age }, log);
@@ -162,5 +167,6 @@ export class BatonCore implements PlatformCore {
     await Promise.race([Promise.all(notices), new Promise((r) => setTimeout(r, SHUTDOWN_NOTICE_MS))]);
     await this.supervisor.stopAll();
     this.files.close();
+    await this.machines.close();
   }
 }

@@ -1,70 +1,120 @@
-// Workspaces: directories an agent may run in. Only directories under the configured roots, or
-// registered by a terminal handover, are allowed.
-import { realpathSync, statSync } from "node:fs";
-import { homedir } from "node:os";
-import { basename, isAbsolute, relative, resolve, sep } from "node:path";
+// Workspaces: directories an agent may run in, on this machine or another (`build:~/code/api`).
+// Only directories under the configured roots of their machine, or registered by a terminal
+// handover, are allowed. Whether a directory is here or over SSH is the machines seam's business.
+import { basename, isAbsolute, posix, relative, resolve, sep } from "node:path";
 import type { WorkspacesApi } from "../commands/context.js";
 import { CommandError } from "../kernel/errors.js";
-import { expandHome } from "../config/load.js";
+import { expandHome } from "../kernel/paths.js";
+import { LOCAL_MACHINE, type Machines } from "../agents/machines/index.js";
+import { canonical } from "../agents/machines/local.js";
 import type { BatonConfig } from "../config/schema.js";
 
+/** `name:` before a path: a machine, configured or not (a local workspace is an absolute path). */
+const MACHINE_PREFIX = /^[a-z][a-z0-9_-]*:/;
+
 export class Workspaces implements WorkspacesApi {
-  private readonly roots: string[];
   private readonly named: Map<string, string>;
   /** Directories registered at runtime (terminal handovers), with their display names. */
   private readonly registered = new Map<string, string>();
   private readonly fallback: string;
 
-  constructor(config: BatonConfig["workspaces"], cwd: string = process.cwd()) {
-    this.roots = (config.roots.length > 0 ? config.roots : [homedir()]).map((r) => canonical(resolve(expandHome(r))));
-    this.fallback = canonical(resolve(expandHome(config.default ?? cwd)));
-    this.named = new Map(Object.entries(config.named).map(([name, path]) => [name, canonical(resolve(expandHome(path)))]));
+  constructor(config: BatonConfig["workspaces"], private readonly machines: Machines, cwd: string = process.cwd()) {
+    this.fallback = this.normalize(config.default ?? cwd);
+    this.named = new Map(Object.entries(config.named).map(([name, path]) => [name, this.normalize(path)]));
   }
 
-  default(): string {
-    return this.fallback;
+  /**
+   * A path here becomes canonical at once; one on another machine stays as written until it is
+   * used, and so does one on a machine no longer configured (its thread says so when it starts).
+   */
+  private normalize(text: string): string {
+    const ref = this.machines.parse(text);
+    if (ref.machine !== LOCAL_MACHINE) return this.machines.format(ref.machine, ref.path);
+    return MACHINE_PREFIX.test(text) ? text : canonical(resolve(expandHome(ref.path)));
+  }
+
+  async default(): Promise<string> {
+    if (this.machines.parse(this.fallback).machine === LOCAL_MACHINE) return this.fallback;
+    return (await this.directory(this.fallback)) ?? this.fallback;
   }
 
   list(): Array<{ name: string; path: string }> {
     const out = [{ name: "default", path: this.fallback }, ...[...this.named].map(([name, path]) => ({ name, path }))];
     for (const [path, name] of this.registered) if (!out.some((w) => w.path === path)) out.push({ name, path });
+    for (const name of this.machines.names()) {
+      for (const root of this.machines.get(name)!.configuredRoots) out.push({ name: `${name}:`, path: this.machines.format(name, root) });
+    }
     return out;
   }
 
   /** Registers a directory a terminal handed over (it need not be under a root). */
-  register(path: string, name?: string): string {
-    const dir = canonical(resolve(path));
-    if (name || !this.registered.has(dir)) this.registered.set(dir, name || basename(dir));
+  register(workspace: string, name?: string): string {
+    const dir = this.normalize(workspace);
+    if (name || !this.registered.has(dir)) this.registered.set(dir, name || basename(this.machines.parse(dir).path));
     return dir;
   }
 
-  isAllowed(path: string): boolean {
-    const dir = canonical(resolve(path));
-    return dir === this.fallback || this.registered.has(dir) || [...this.named.values()].includes(dir) || this.roots.some((root) => isInside(dir, root));
+  async directory(workspace: string): Promise<string | undefined> {
+    const { machine, path } = this.locateInput(workspace);
+    const dir = await machine.directory(path);
+    return dir === undefined ? undefined : this.machines.format(machine.name, dir);
   }
 
-  describeRoots(): string {
-    return this.roots.join(", ");
+  async isAllowed(workspace: string): Promise<boolean> {
+    const dir = this.normalize(workspace);
+    if (dir === this.fallback || this.registered.has(dir) || [...this.named.values()].includes(dir)) return true;
+    const { machine, path } = this.locateInput(dir);
+    const inside = machine.name === LOCAL_MACHINE ? isInside : isInsidePosix;
+    return (await machine.roots()).some((root) => inside(path, root));
   }
 
-  resolve(nameOrPath: string): string {
+  describeRoots(workspace?: string): string {
+    const machine = workspace ? this.locateInput(workspace).machine : this.machines.local;
+    return machine.configuredRoots.join(", ");
+  }
+
+  machineOf(workspace: string): { name: string; label: string; login?: string; path: string } {
+    try {
+      const { machine, path } = this.machines.locate(workspace);
+      return { name: machine.name, label: machine.label, login: machine.login, path };
+    } catch {
+      const ref = this.machines.parse(workspace);
+      return { name: ref.machine, label: `${workspace.slice(0, workspace.indexOf(":"))} (no longer in the config)`, path: workspace.slice(workspace.indexOf(":") + 1) };
+    }
+  }
+
+  async resolve(nameOrPath: string): Promise<string> {
     const registeredName = [...this.registered].find(([, name]) => name === nameOrPath)?.[0];
     const named = this.named.get(nameOrPath) ?? registeredName ?? (nameOrPath === "default" ? this.fallback : undefined);
-    const expanded = expandHome(nameOrPath);
-    if (!named && !isAbsolute(expanded)) {
+    // A machine's name alone (`build`) means its first root.
+    const text = named ?? (this.machines.names().includes(nameOrPath) ? `${nameOrPath}:` : nameOrPath);
+    const ref = this.machines.parse(text);
+    const onMachine = ref.machine !== LOCAL_MACHINE || text.startsWith(`${LOCAL_MACHINE}:`);
+    if (!named && !onMachine && !isAbsolute(expandHome(ref.path))) {
       const names = this.list().map((w) => w.name).join(", ");
-      throw new CommandError(`No workspace named "${nameOrPath}". Use one of: ${names}, or an absolute path.`);
+      throw new CommandError(`No workspace named "${nameOrPath}". Use one of: ${names}, an absolute path, or <machine>:<path>.`);
     }
-    const dir = named ?? canonical(resolve(expanded));
-    let isDir = false;
-    try {
-      isDir = statSync(dir).isDirectory();
-    } catch {
-      // reported below
+    const machine = this.machines.get(ref.machine)!;
+    const where = machine.name === LOCAL_MACHINE ? "" : ` on ${machine.name}`;
+    let dir: string | undefined;
+    if (ref.path === "") dir = (await machine.roots())[0];
+    else if (onMachine && !ref.path.startsWith("/") && !ref.path.startsWith("~")) {
+      // `build:api`: a directory of that name under one of the machine's roots.
+      for (const root of await machine.roots()) if ((dir = await machine.directory(posix.join(root, ref.path)))) break;
+    } else dir = await machine.directory(ref.path);
+    if (!dir) throw new CommandError(`\`${ref.path || "(no root)"}\` is not an existing directory${where}.`);
+    const workspace = this.machines.format(machine.name, dir);
+    if (!(await this.isAllowed(workspace))) {
+      const key = machine.name === LOCAL_MACHINE ? "workspaces.roots" : `machines.${machine.name}.roots`;
+      throw new CommandError(`\`${workspace}\` is outside the allowed workspace roots${where} (${machine.configuredRoots.join(", ")}). Add it to ${key} in the config.`);
     }
-    if (!isDir) throw new CommandError(`\`${dir}\` is not an existing directory.`);
-    if (!this.isAllowed(dir)) throw new CommandError(`\`${dir}\` is outside the allowed workspace roots (${this.describeRoots()}). Add it to workspaces.roots in the config.`);
-    return dir;
+    return workspace;
+  }
+
+  /** A workspace the user typed: an unknown `name:` prefix is part of a local path, not a machine. */
+  private locateInput(workspace: string) {
+    const ref = this.machines.parse(workspace);
+    return { machine: this.machines.get(ref.machine)!, path: ref.path };
   }
 }
 
@@ -73,11 +123,7 @@ function isInside(dir: string, root: string): boolean {
   return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel) && !rel.startsWith(`..${sep}`));
 }
 
-/** The real path when it exists (so /tmp and /private/tmp compare equal), else as given. */
-function canonical(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
+function isInsidePosix(dir: string, root: string): boolean {
+  const rel = posix.relative(root, dir);
+  return rel === "" || (!rel.startsWith("..") && !posix.isAbsolute(rel));
 }

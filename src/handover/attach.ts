@@ -2,7 +2,6 @@
 // elsewhere. The workspace is ensured, the session resolved prefix-tolerantly, an open thread bound
 // to it reused (else one created with the host binding and the session), and the route attached
 // additively — other routes of that thread stay attached and keep receiving its output.
-import { existsSync, statSync } from "node:fs";
 import type { ThreadsApi, WorkspacesApi } from "../commands/context.js";
 import type { ThreadRecord } from "../threads/registry.js";
 import { PickupError } from "../kernel/errors.js";
@@ -26,11 +25,10 @@ export interface Attached {
 
 export async function attachExternalSession(deps: AttachDeps, payload: HandoverPayload, route: string): Promise<Attached> {
   const { cwd, agent, profile } = payload;
-  // Never resume somewhere else: the agent's context is about that directory.
-  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) {
-    throw new PickupError(`The session's directory \`${cwd}\` no longer exists, so it was not picked up and nothing was resumed elsewhere.`);
-  }
-  const workspace = deps.workspaces.register(cwd);
+  // Never resume somewhere else: the agent's context is about that directory (on that machine).
+  const dir = await deps.workspaces.directory(cwd);
+  if (!dir) throw new PickupError(`The session's directory \`${cwd}\` no longer exists, so it was not picked up and nothing was resumed elsewhere.`);
+  const workspace = deps.workspaces.register(dir);
   const found = await lookupSession(deps.agents, agent, workspace, payload.session);
   const previous = deps.threads.forRoute(route);
   const open = deps.threads.findOpenBySession(agent, found.id);

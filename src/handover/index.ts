@@ -1,13 +1,15 @@
 // Starts the handover feature inside the daemon: the code store and limits, the service behind
 // /pickup, and the MCP endpoint that `baton mcp` and agents reach. `bot/daemon.ts` calls this once.
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { BatonConfig } from "../config/schema.js";
 import type { Logger } from "../kernel/log.js";
 import type { Clock } from "./codes.js";
 import { openHandoverKv } from "./kv.js";
 import { HandoverService, type HandoverCore } from "./service.js";
 import { ensureToken, removeEndpoint, writeEndpoint } from "./mcp/discovery.js";
-import { startMcpHttp } from "./mcp/http.js";
+import { startMcpHttp, type McpHttpServer } from "./mcp/http.js";
+import { LOCAL_MACHINE } from "../agents/machines/refs.js";
 import { localToolCall } from "./mcp/tools.js";
 
 export { HandoverService, INVALID_CODE_TEXT, type HandoverCore } from "./service.js";
@@ -15,8 +17,12 @@ export { HandoverService, INVALID_CODE_TEXT, type HandoverCore } from "./service
 export interface RunningHandover {
   service: HandoverService;
   mcpUrl: string;
+  /** The token a configured machine's `baton mcp` uses (it tells the daemon which machine calls). */
+  machineToken(machine: string): string;
   stop(): Promise<void>;
 }
+
+const PRIVATE_DIR_MODE = 0o700;
 
 export function batonVersion(): string {
   return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
@@ -35,21 +41,45 @@ export async function startHandover(options: { core: HandoverCore; config: Baton
     log,
     clock: options.clock,
   });
-  let mcp;
+  // Each machine has its own token, kept here (0600) and copied there when its endpoint is published.
+  const machineTokens: Record<string, string> = {};
+  for (const [name, machine] of Object.entries(config.machines)) {
+    if (machine.handover === "off") continue;
+    const dir = join(dataDir, "machines", name);
+    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    machineTokens[name] = ensureToken(dir);
+  }
+  const listenerTokens = Object.fromEntries(Object.entries(machineTokens).filter(([name]) => config.machines[name].handover === "listener"));
+  const servers: McpHttpServer[] = [];
+  const call = localToolCall(service);
   try {
-    mcp = await startMcpHttp({ listen: config.handover.mcp_listen, token: ensureToken(dataDir), call: localToolCall(service), version: batonVersion(), log });
+    // The loopback endpoint serves this machine's terminals and the tunnels from the others.
+    servers.push(await startMcpHttp({ listen: config.handover.mcp_listen, tokens: { [LOCAL_MACHINE]: ensureToken(dataDir), ...machineTokens }, call, version: batonVersion(), log }));
+    if (config.handover.remote_listen) {
+      // Opt-in, for machines that reach the daemon over the network: only their tokens work there.
+      const listener = await startMcpHttp({ listen: config.handover.remote_listen, tokens: listenerTokens, call, version: batonVersion(), log, key: "handover.remote_listen", network: true });
+      servers.push(listener);
+      log.info({ url: listener.url }, "handover listener for other machines ready");
+    }
   } catch (error) {
+    await Promise.all(servers.map((s) => s.close()));
     await kv.close();
     throw error;
   }
+  const mcp = servers[0];
   writeEndpoint(dataDir, { url: mcp.url, pid: process.pid });
   log.info({ url: mcp.url }, "handover MCP endpoint ready");
   return {
     service,
     mcpUrl: mcp.url,
+    machineToken: (machine) => {
+      const token = machineTokens[machine];
+      if (!token) throw new Error(`no handover token for machine ${machine}`);
+      return token;
+    },
     async stop() {
       removeEndpoint(dataDir, process.pid);
-      await mcp.close();
+      await Promise.all(servers.map((s) => s.close()));
       await kv.close();
     },
   };

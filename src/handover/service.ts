@@ -12,6 +12,7 @@ import { LaunchRegistry, type LaunchRecord } from "./launch/registry.js";
 import { requireAgentKind, requireDirectory, resolveSession, type HandoverAgents } from "./sessions.js";
 import type { GetSessionIdArgs, HandoverTools, PrepareHandoverArgs, RegisterWorkspaceArgs, ToolReply } from "./mcp/tools.js";
 import type { HandoverKv } from "./kv.js";
+import { LOCAL_MACHINE } from "../agents/machines/refs.js";
 
 /** The one answer for unknown, expired and used codes, so a guesser learns nothing. */
 export const INVALID_CODE_TEXT = "Handover code is invalid or expired.";
@@ -84,30 +85,32 @@ export class HandoverService implements HandoverApi, HandoverTools {
     await ctx.reply(lines.join("\n"));
   }
 
-  async getSessionId(args: GetSessionIdArgs): Promise<ToolReply> {
-    const launch = args.launch_id ? this.launches.get(args.launch_id) : undefined;
+  /** `caller`: the machine whose token the request carried (`local` for this one). */
+  async getSessionId(args: GetSessionIdArgs, caller: string = LOCAL_MACHINE): Promise<ToolReply> {
+    const launch = args.launch_id && caller === LOCAL_MACHINE ? this.launches.get(args.launch_id) : undefined;
     const agent = requireAgentKind(this.core.agents, args.agent_kind ?? launch?.agent);
-    const cwd = requireDirectory(args.cwd ?? launch?.cwd);
+    const cwd = await requireDirectory(this.core.workspaces, caller, args.cwd ?? launch?.cwd);
     const found = await resolveSession(this.core.agents, { agent, cwd, sessionId: args.session_id, launch });
     const s = found.session;
+    const there = this.core.workspaces.machineOf(s.cwd ?? cwd).path;
     return {
-      text: `${this.core.agents.displayName(agent)} session ${s.id}${s.title ? ` (“${s.title}”)` : ""} in ${s.cwd ?? cwd} — ${describeSource(found.source)}.`,
-      data: { agent_kind: agent, session_id: s.id, cwd: s.cwd ?? cwd, title: s.title, last_activity: s.lastActivity ?? null, source: found.source },
+      text: `${this.core.agents.displayName(agent)} session ${s.id}${s.title ? ` (“${s.title}”)` : ""} in ${there} — ${describeSource(found.source)}.`,
+      data: { agent_kind: agent, session_id: s.id, cwd: there, title: s.title, last_activity: s.lastActivity ?? null, source: found.source },
     };
   }
 
-  async prepareHandover(args: PrepareHandoverArgs): Promise<ToolReply> {
+  async prepareHandover(args: PrepareHandoverArgs, caller: string = LOCAL_MACHINE): Promise<ToolReply> {
     const agent = requireAgentKind(this.core.agents, args.agent_kind);
-    const cwd = requireDirectory(args.cwd);
-    if (!this.core.workspaces.isAllowed(cwd)) {
+    const cwd = await requireDirectory(this.core.workspaces, caller, args.cwd);
+    if (!(await this.core.workspaces.isAllowed(cwd))) {
       throw new PickupError(
-        `\`${cwd}\` is outside Baton's allowed workspaces (${this.core.workspaces.describeRoots()}), so chat cannot run the agent there. ` +
+        `\`${args.cwd}\` is outside Baton's allowed workspaces (${this.core.workspaces.describeRoots(cwd)}), so chat cannot run the agent there. ` +
           `To allow it: with the user's consent call register_workspace with this cwd (until the daemon restarts), ` +
-          `or add it to workspaces.roots in the Baton config and restart Baton. Then call prepare_handover again.`,
+          `or add it to ${caller === LOCAL_MACHINE ? "workspaces.roots" : `machines.${caller}.roots`} in the Baton config and restart Baton. Then call prepare_handover again.`,
       );
     }
     const profile = args.profile ? this.core.agents.resolveHost([agent, args.profile]).profile : undefined;
-    const launch = args.launch_id ? this.launches.get(args.launch_id) : undefined;
+    const launch = args.launch_id && caller === LOCAL_MACHINE ? this.launches.get(args.launch_id) : undefined;
     const found = await resolveSession(this.core.agents, { agent, cwd, sessionId: args.session_id, launch });
     const payload: HandoverPayload = { agent, profile, session: found.session.id, cwd, launchId: launch?.launchId };
     const { code, expiresAt } = await this.codes.issue(payload);
@@ -118,19 +121,19 @@ export class HandoverService implements HandoverApi, HandoverTools {
     return {
       text:
         `Type this in any chat connected to Baton within ${window}:\n\n    ${line}\n\n` +
-        `It continues ${this.core.agents.displayName(agent)} session ${found.session.id.slice(0, 8)} (${describeSource(found.source)}) in ${cwd}. ` +
+        `It continues ${this.core.agents.displayName(agent)} session ${found.session.id.slice(0, 8)} (${describeSource(found.source)}) in ${args.cwd}. ` +
         `The code works once and expires at ${new Date(expiresAt).toISOString()}.`,
-      data: { code, line, expires_at: new Date(expiresAt).toISOString(), agent_kind: agent, session_id: found.session.id, cwd },
+      data: { code, line, expires_at: new Date(expiresAt).toISOString(), agent_kind: agent, session_id: found.session.id, cwd: this.core.workspaces.machineOf(cwd).path },
     };
   }
 
-  async registerWorkspace(args: RegisterWorkspaceArgs): Promise<ToolReply> {
-    const cwd = requireDirectory(args.cwd);
-    const name = args.name?.trim() || basename(cwd);
+  async registerWorkspace(args: RegisterWorkspaceArgs, caller: string = LOCAL_MACHINE): Promise<ToolReply> {
+    const cwd = await requireDirectory(this.core.workspaces, caller, args.cwd);
+    const name = args.name?.trim() || basename(this.core.workspaces.machineOf(cwd).path);
     const path = this.core.workspaces.register(cwd, name);
     this.options.log.info({ path, name }, "workspace registered over MCP");
     return {
-      text: `Registered ${path} as workspace "${name}" (\`/workspace --switch ${name}\` in chat) until Baton restarts. To keep it, add it to workspaces.roots or workspaces.named in the Baton config.`,
+      text: `Registered ${path} as workspace "${name}" (\`/workspace --switch ${name}\` in chat) until Baton restarts. To keep it, add it to ${caller === LOCAL_MACHINE ? "workspaces.roots" : `machines.${caller}.roots`} or workspaces.named in the Baton config.`,
       data: { cwd: path, name },
     };
   }

@@ -1,9 +1,10 @@
 // Which agent session a handover means: the id given (full or a unique prefix), else the session
 // of the `baton launch` run that asked (the newest one active since the launch started), else the
 // newest session of that agent in that directory — from the agent's own store and Baton's threads.
-import { existsSync, realpathSync, statSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import type { AgentsApi, SessionSummary } from "../commands/context.js";
+import type { AgentsApi, SessionSummary, WorkspacesApi } from "../commands/context.js";
+import { formatWorkspaceRef, LOCAL_MACHINE } from "../agents/machines/refs.js";
 import { AGENT_KINDS, type AgentKind } from "../agents/kinds/index.js";
 import { getReader, MIN_PREFIX_CHARS } from "../agents/stores/index.js";
 import { CommandError, PickupError } from "../kernel/errors.js";
@@ -42,12 +43,16 @@ export async function lookupSession(agents: HandoverAgents, agent: string, cwd: 
   }
 }
 
-/** An absolute, existing directory, as its real path (so /tmp and /private/tmp compare equal). */
-export function requireDirectory(cwd: string | undefined): string {
+/**
+ * An absolute, existing directory on the caller's machine, as a canonical workspace (its real
+ * path here, so /tmp and /private/tmp compare equal; `build:/real/path` on another machine).
+ */
+export async function requireDirectory(workspaces: WorkspacesApi, machine: string, cwd: string | undefined): Promise<string> {
   if (!cwd) throw new PickupError("Give the session's working directory (cwd) as an absolute path.");
   if (!isAbsolute(cwd)) throw new PickupError(`The working directory must be an absolute path, not "${cwd}".`);
-  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new PickupError(`\`${cwd}\` is not an existing directory.`);
-  return realpathSync(resolve(cwd));
+  const dir = await workspaces.directory(formatWorkspaceRef(machine, cwd));
+  if (!dir) throw new PickupError(`\`${cwd}\` is not an existing directory${machine === LOCAL_MACHINE ? "" : ` on ${machine}`}.`);
+  return dir;
 }
 
 export async function resolveSession(
@@ -75,6 +80,7 @@ export async function resolveSession(
 
 function sameDir(a: string | undefined, b: string): boolean {
   if (!a) return false;
+  if (a === b) return true;
   try {
     return realpathSync(a) === b;
   } catch {

@@ -1,4 +1,5 @@
-// Showing a command to a person who will paste it into a shell (never executed by Baton).
+// POSIX shell quoting: for commands shown to a person, and for the command line ssh hands to a
+// remote machine's shell.
 
 /** A word as a POSIX shell reads it: as is when safe, else single-quoted. */
 export function shellQuote(word: string): string {

@@ -1,8 +1,11 @@
 // Baton's bundled demo agent: a real ACP agent on stdio, built on the SDK's agent side. It lets a
 // newcomer try Baton with no agent CLI installed and lets tests drive every path of the
-// supervisor through a real process. Prompts starting with `demo:` trigger test behaviour.
+// supervisor through a real process. Prompts starting with `demo:` trigger test behaviour
+// (`demo:read` reads the files sent with it).
 import { Readable, Writable } from "node:stream";
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import * as acp from "@agentclientprotocol/sdk";
 import { DemoSessionStore, demoDataDir, demoSessionsDir } from "./store.js";
 import { longMarkdown, NO_AGENT_NOTICE } from "./texts.js";
@@ -71,7 +74,7 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
       const turn = { client, sessionId, signal: abort.signal, replied: [] as string[], store };
       try {
         if (earlier.length === 0 && env.BATON_DEMO_NOTICE === "1") await say(turn, NO_AGENT_NOTICE + "\n\n");
-        const stopReason = await respond(turn, text, earlier);
+        const stopReason = text.startsWith("demo:read") ? await readFiles(turn, params.prompt) : await respond(turn, text, earlier);
         return { stopReason };
       } finally {
         running.delete(sessionId);
@@ -158,6 +161,21 @@ async function respond(turn: Turn, text: string, earlier: string[]): Promise<acp
       throw acp.RequestError.authRequired(undefined, "Authentication required: run `demo login` first");
   }
   await say(turn, `Turn ${earlier.length + 1} of session ${turn.sessionId}: you said "${text}"`);
+  return "end_turn";
+}
+
+/** `demo:read` with files: reads each linked file where the agent runs, as an agent's read tool would. */
+async function readFiles(turn: Turn, prompt: acp.ContentBlock[]): Promise<acp.StopReason> {
+  const lines = prompt.flatMap((b) => {
+    if (b.type !== "resource_link" || !b.uri.startsWith("file://")) return [];
+    const path = fileURLToPath(b.uri);
+    try {
+      return [`Read ${path}: ${readFileSync(path, "utf8").trim()}`];
+    } catch (error) {
+      return [`Cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`];
+    }
+  });
+  await say(turn, lines.length > 0 ? lines.join("\n") : "No file to read.", 1);
   return "end_turn";
 }
 

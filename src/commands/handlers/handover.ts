@@ -14,8 +14,11 @@ export const handover: CommandSpec = {
       await ctx.reply("No agent session here yet: send a message first, then /handover.");
       return;
     }
+    // On another machine the terminal is there: say how to get there first.
+    const machine = ctx.workspaces.machineOf(thread.workspace);
+    const intro = machine.login ? `Continue this session in a terminal on ${machine.name} (\`${machine.login}\`):` : "Continue this session in a terminal:";
     if (thread.agent === "demo") {
-      await ctx.reply(`Continue this session in a terminal:\n\`\`\`\ncd ${shellQuote(thread.workspace)} && baton launch demo -- --resume ${thread.session}\n\`\`\``);
+      await ctx.reply(`${intro}\n\`\`\`\ncd ${shellQuote(machine.path)} && baton launch demo -- --resume ${thread.session}\n\`\`\``);
       return;
     }
     const { command, cwd, note } = await ctx.agents.terminalCommand(thread);
@@ -25,6 +28,6 @@ export const handover: CommandSpec = {
     }
     // The same command under `baton launch` also gives the agent the tools to hand back to chat.
     const viaLaunch = LAUNCHABLE.has(thread.agent) && command.startsWith(`${thread.agent} `) ? `\nWith Baton's handover tools: \`baton launch ${thread.agent} -- ${command.slice(thread.agent.length + 1)}\`` : "";
-    await ctx.reply(`Continue this session in a terminal:\n\`\`\`\ncd ${shellQuote(cwd)} && ${command}\n\`\`\`${viaLaunch}${note ? `\n${note}` : ""}`);
+    await ctx.reply(`${intro}\n\`\`\`\ncd ${shellQuote(cwd)} && ${command}\n\`\`\`${viaLaunch}${note ? `\n${note}` : ""}`);
   },
 };

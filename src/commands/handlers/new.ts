@@ -13,7 +13,7 @@ export const newThread: CommandSpec = {
     const workspaceArgs = args.filter((a) => !hostWords.includes(a));
     if (workspaceArgs.length > 1) throw new CommandError(`One workspace at most. Usage: ${newThread.usage}`);
     const host = hostWords.length > 0 ? ctx.agents.resolveHost(hostWords) : current ? { agent: current.agent, profile: current.profile } : ctx.agents.defaultHost();
-    const workspace = workspaceArgs[0] ? ctx.workspaces.resolve(workspaceArgs[0]) : current?.workspace ?? ctx.workspaces.default();
+    const workspace = workspaceArgs[0] ? await ctx.workspaces.resolve(workspaceArgs[0]) : current?.workspace ?? (await ctx.workspaces.default());
     if (current) await ctx.threads.close(current.id, "/new");
     const thread = await ctx.threads.create(route, { workspace, ...host, origin: "/new" });
     await ctx.reply(`🆕 New thread \`${thread.id}\` with ${hostLabel(ctx.agents.displayName(host.agent), host.profile)} in \`${workspace}\`.`);

@@ -12,7 +12,7 @@ export const session: CommandSpec = {
     const route = ctx.message.route;
     const current = ctx.threads.forRoute(route);
     const agent = current?.agent ?? ctx.agents.defaultHost().agent;
-    const workspace = current?.workspace ?? ctx.workspaces.default();
+    const workspace = current?.workspace ?? (await ctx.workspaces.default());
     const target = takeOption(args, "--switch");
     if (args.includes("--switch") || (target === undefined && args.length > 0)) throw new CommandError(`Usage: ${session.usage}`);
     if (target === undefined) {

@@ -3,17 +3,18 @@ import type { CommandSpec } from "../context.js";
 export const status: CommandSpec = {
   name: "status",
   usage: "/status",
-  description: "workspace, thread, agent, session, host state, routes, approvals and queue",
+  description: "workspace, machine, thread, agent, session, host state, routes, approvals and queue",
   async run(ctx) {
     const thread = ctx.threads.forRoute(ctx.message.route);
     if (!thread) {
       const host = ctx.agents.defaultHost();
-      await ctx.reply(`No thread here yet. The next message starts one with ${hostLabel(ctx.agents.displayName(host.agent), host.profile)} in \`${ctx.workspaces.default()}\`.`);
+      await ctx.reply(`No thread here yet. The next message starts one with ${hostLabel(ctx.agents.displayName(host.agent), host.profile)} in \`${ctx.workspaces.list()[0].path}\`.`);
       return;
     }
     const state = ctx.agents.state(thread.id);
     const lines = [
       `**Workspace:** \`${thread.workspace}\``,
+      `**Machine:** ${ctx.workspaces.machineOf(thread.workspace).label}`,
       `**Thread:** \`${thread.id}\``,
       `**Agent:** ${hostLabel(ctx.agents.displayName(thread.agent), thread.profile)}`,
       `**Session:** ${thread.session ? `\`${thread.session}\`` : "not started"}`,

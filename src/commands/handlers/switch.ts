@@ -16,7 +16,7 @@ export const switchHost: CommandSpec = {
     const current = ctx.threads.forRoute(route);
     const label = hostLabel(ctx.agents.displayName(target.agent), target.profile);
     if (!current) {
-      await ctx.threads.create(route, { workspace: ctx.workspaces.default(), ...target, origin: "/switch" });
+      await ctx.threads.create(route, { workspace: await ctx.workspaces.default(), ...target, origin: "/switch" });
       await ctx.reply(`Now using ${label}.`);
       return;
     }
@@ -36,7 +36,7 @@ export const switchHost: CommandSpec = {
       await ctx.reply(`🔀 New thread with ${label}${fresh ? ", starting empty" : ""}. The ${ctx.agents.displayName(current.agent)} thread stays open: \`/session --switch\` returns to it.`);
       return;
     }
-    const brief = await ctx.agents.writeBrief(current.agent, current.session);
+    const brief = await ctx.agents.writeBrief(current.agent, current.session, current.workspace);
     await ctx.threads.recordContextTransfer(thread.id, brief.runtime, current.session, brief.path);
     await ctx.reply(`🔀 New thread with ${label}, starting from a brief of ${ctx.agents.displayName(current.agent)} session \`${current.session.slice(0, 8)}\`.`);
     ctx.agents.submit(thread, [{ type: "text", text: ctx.agents.handoffPrompt(brief.path, brief.runtime, current.session) }]);

@@ -4,7 +4,7 @@ import { takeFlag, takeOption } from "../parse.js";
 
 export const workspace: CommandSpec = {
   name: "workspace",
-  usage: "/workspace [--list] | /workspace --switch <name or path>",
+  usage: "/workspace [--list] | /workspace --switch <name, path or machine:path>",
   description: "list workspaces, or start a new thread in another one",
   async run(ctx, args) {
     const target = takeOption(args, "--switch");
@@ -13,12 +13,12 @@ export const workspace: CommandSpec = {
     const route = ctx.message.route;
     const current = ctx.threads.forRoute(route);
     if (target === undefined) {
-      const here = current?.workspace ?? ctx.workspaces.default();
+      const here = current?.workspace ?? ctx.workspaces.list()[0].path;
       const lines = ctx.workspaces.list().map((w) => `${w.path === here ? "▸" : "•"} **${w.name}** \`${w.path}\``);
-      await ctx.reply(`**Workspaces**\n${lines.join("\n")}\n\nSwitch with \`/workspace --switch <name or path>\`.`);
+      await ctx.reply(`**Workspaces**\n${lines.join("\n")}\n\nSwitch with \`/workspace --switch <name or path>\` (another machine: \`<machine>:<path>\`).`);
       return;
     }
-    const path = ctx.workspaces.resolve(target);
+    const path = await ctx.workspaces.resolve(target);
     const host = current ? { agent: current.agent, profile: current.profile } : ctx.agents.defaultHost();
     if (current) await ctx.threads.close(current.id, "/workspace --switch");
     const thread = await ctx.threads.create(route, { workspace: path, ...host, origin: "/workspace --switch" });

@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isProcessAlive } from "../../kernel/process.js";
+import { REMOTE_ENDPOINT_FILE, REMOTE_TOKEN_FILE, type RemoteEndpoint } from "../../agents/machines/remote-handover.js";
 
 const SECRET_FILE_MODE = 0o600;
 const TOKEN_BYTES = 32;
@@ -61,9 +62,24 @@ export function removeEndpoint(dataDir: string, pid: number): void {
   if (readEndpoint(dataDir)?.pid === pid) rmSync(endpointPath(dataDir), { force: true });
 }
 
-/** The running daemon of this data dir (its URL and token), if one has published them and still runs. */
+/**
+ * The daemon this data dir reaches (its URL and token): one running here that published them, else
+ * a daemon on another machine that published a tunnel or listener here over SSH (its liveness is
+ * learnt by connecting).
+ */
 export function findDaemon(dataDir: string): { url: string; token: string } | undefined {
   const endpoint = readEndpoint(dataDir);
   const token = readToken(dataDir);
-  return endpoint && token && isProcessAlive(endpoint.pid) ? { url: endpoint.url, token } : undefined;
+  if (endpoint && token && isProcessAlive(endpoint.pid)) return { url: endpoint.url, token };
+  return readRemoteEndpoint(dataDir);
+}
+
+function readRemoteEndpoint(dataDir: string): { url: string; token: string } | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(join(dataDir, REMOTE_ENDPOINT_FILE), "utf8")) as Partial<RemoteEndpoint>;
+    const token = readFileSync(join(dataDir, REMOTE_TOKEN_FILE), "utf8").trim();
+    return typeof parsed.url === "string" && token ? { url: parsed.url, token } : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -17,17 +17,37 @@ export interface McpHttpServer {
   close(): Promise<void>;
 }
 
-export function parseListen(listen: string): { host: string; port: number } {
+/** `network`: the opt-in listener for other machines (handover.remote_listen), which may face a network. */
+export function parseListen(listen: string, key = "handover.mcp_listen", network = false): { host: string; port: number } {
   const address = parseListenAddress(listen);
-  if (!address) throw new ConfigError(`handover.mcp_listen: expected host:port such as 127.0.0.1:0, got "${listen}"`);
-  // The MCP tools register workspaces and hand sessions out: never on a network interface.
-  if (!LOOPBACK.has(address.host)) throw new ConfigError(`handover.mcp_listen: MCP only listens on loopback (127.0.0.1, ::1 or localhost), not ${address.host}`);
+  if (!address) throw new ConfigError(`${key}: expected host:port such as 127.0.0.1:0, got "${listen}"`);
+  // The MCP tools register workspaces and hand sessions out: never on a network interface unless asked.
+  if (!network && !LOOPBACK.has(address.host)) throw new ConfigError(`${key}: MCP only listens on loopback (127.0.0.1, ::1 or localhost), not ${address.host}`);
   return address;
 }
 
-export async function startMcpHttp(options: { listen: string; token: string; call: ToolCall; version: string; log: Logger }): Promise<McpHttpServer> {
-  const { host, port } = parseListen(options.listen);
-  const expected = Buffer.from(`Bearer ${options.token}`);
+export interface McpHttpOptions {
+  listen: string;
+  /** Bearer tokens and whom they speak for: `local`, or a machine's name. */
+  tokens: Record<string, string>;
+  call: ToolCall;
+  version: string;
+  log: Logger;
+  /** The config key of `listen`, for errors; and whether it may be a network address. */
+  key?: string;
+  network?: boolean;
+}
+
+export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServer> {
+  const { host, port } = parseListen(options.listen, options.key, options.network);
+  const callers = Object.entries(options.tokens).map(([caller, token]) => ({ caller, expected: Buffer.from(`Bearer ${token}`) }));
+  /** Every token is compared in constant time, whichever matches. */
+  const callerOf = (header: string | undefined): string | undefined => {
+    const given = Buffer.from(header ?? "");
+    let found: string | undefined;
+    for (const { caller, expected } of callers) if (given.length === expected.length && timingSafeEqual(given, expected)) found = caller;
+    return found;
+  };
   const server: Server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
       options.log.error({ err: error }, "MCP request failed");
@@ -38,14 +58,14 @@ export async function startMcpHttp(options: { listen: string; token: string; cal
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     if (path !== MCP_PATH) return void res.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
-    const given = Buffer.from(req.headers.authorization ?? "");
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    const caller = callerOf(req.headers.authorization);
+    if (!caller) {
       return void res.writeHead(401, { "www-authenticate": 'Bearer realm="baton"', "content-type": "text/plain" }).end("missing or wrong bearer token\n");
     }
     // Stateless: no server-initiated streams (GET) and no sessions to delete.
     if (req.method !== "POST") return void res.writeHead(405, { allow: "POST", "content-type": "text/plain" }).end("POST only\n");
     const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js");
-    const mcp = await newHandoverMcpServer(options.call, options.version);
+    const mcp = await newHandoverMcpServer((name, args) => options.call(name, args, caller), options.version);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on("close", () => {
       void transport.close();

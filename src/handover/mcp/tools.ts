@@ -42,17 +42,18 @@ export interface ToolReply {
   data: Record<string, unknown>;
 }
 
+/** `caller` is the machine the request came from (its token says which); `local` for this one. */
 export interface HandoverTools {
-  getSessionId(args: GetSessionIdArgs): Promise<ToolReply>;
-  prepareHandover(args: PrepareHandoverArgs): Promise<ToolReply>;
-  registerWorkspace(args: RegisterWorkspaceArgs): Promise<ToolReply>;
+  getSessionId(args: GetSessionIdArgs, caller?: string): Promise<ToolReply>;
+  prepareHandover(args: PrepareHandoverArgs, caller?: string): Promise<ToolReply>;
+  registerWorkspace(args: RegisterWorkspaceArgs, caller?: string): Promise<ToolReply>;
 }
 
 export const TOOL_NAMES = ["get_session_id", "prepare_handover", "register_workspace"] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
-/** How a server answers a tool call: the daemon runs it, `baton mcp` forwards it. */
-export type ToolCall = (name: ToolName, args: Record<string, unknown>) => Promise<CallToolResult>;
+/** How a server answers a tool call: the daemon runs it (for the calling machine), `baton mcp` forwards it. */
+export type ToolCall = (name: ToolName, args: Record<string, unknown>, caller?: string) => Promise<CallToolResult>;
 
 /** The MCP SDK loads on the first MCP request, not with the daemon: most daemons never get one. */
 export async function newHandoverMcpServer(call: ToolCall, version: string): Promise<McpServer> {
@@ -97,14 +98,14 @@ export async function newHandoverMcpServer(call: ToolCall, version: string): Pro
 
 /** Runs a tool against the backend, turning a BatonError into a tool error the agent can show. */
 export function localToolCall(tools: HandoverTools): ToolCall {
-  return async (name, args) => {
+  return async (name, args, caller) => {
     try {
       const reply =
         name === "get_session_id"
-          ? await tools.getSessionId(args as GetSessionIdArgs)
+          ? await tools.getSessionId(args as GetSessionIdArgs, caller)
           : name === "prepare_handover"
-            ? await tools.prepareHandover(args as PrepareHandoverArgs)
-            : await tools.registerWorkspace(args as RegisterWorkspaceArgs);
+            ? await tools.prepareHandover(args as PrepareHandoverArgs, caller)
+            : await tools.registerWorkspace(args as RegisterWorkspaceArgs, caller);
       return { content: [{ type: "text", text: reply.text }], structuredContent: reply.data };
     } catch (error) {
       return toolError(userMessageOf(error));

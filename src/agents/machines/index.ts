@@ -1,0 +1,93 @@
+// Every machine agents run on: `local` and the `machines:` of the config. The rest of Baton goes
+// through this seam and never asks whether a workspace is here or over SSH.
+import { createHash } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AgentError } from "../../kernel/errors.js";
+import type { Logger } from "../../kernel/log.js";
+import { LocalMachine } from "./local.js";
+import { formatWorkspaceRef, LOCAL_MACHINE, parseWorkspaceRef, type WorkspaceRef } from "./refs.js";
+import { RemoteHandover, type HandoverEndpoint } from "./remote-handover.js";
+import { SshMachine } from "./ssh-machine.js";
+import type { Machine, MachineSettings } from "./types.js";
+
+export { LOCAL_MACHINE, formatWorkspaceRef, parseWorkspaceRef, type WorkspaceRef } from "./refs.js";
+export { MachineError, type Machine, type MachineSettings, type AgentLaunchRequest, type MachineLaunch, type BriefRenderer } from "./types.js";
+export { REMOTE_ENDPOINT_FILE, REMOTE_TOKEN_FILE, type RemoteEndpoint, type HandoverEndpoint } from "./remote-handover.js";
+
+/** Unix socket paths are limited to about 104 bytes; ssh's %C adds 40 hex characters. */
+const MAX_CONTROL_DIR_LENGTH = 60;
+
+export interface MachinesOptions {
+  machines: Record<string, MachineSettings>;
+  /** `workspaces.roots`: this machine's roots. */
+  localRoots: string[];
+  dataDir: string;
+  /** The daemon's environment (local agents inherit it; ssh runs with it). */
+  env: NodeJS.ProcessEnv;
+  log: Logger;
+}
+
+export class Machines {
+  readonly local: LocalMachine;
+  private readonly remote = new Map<string, SshMachine>();
+  private readonly handovers: RemoteHandover[] = [];
+
+  constructor(private readonly options: MachinesOptions) {
+    this.local = new LocalMachine(options.localRoots, options.dataDir, options.env);
+    const controlDir = controlDirFor(options.dataDir);
+    for (const [name, settings] of Object.entries(options.machines)) {
+      this.remote.set(name, new SshMachine(name, settings, { controlDir, localDir: join(options.dataDir, "machines", name), env: options.env }));
+    }
+  }
+
+  /** Names of the configured machines (not `local`). */
+  names(): string[] {
+    return [...this.remote.keys()];
+  }
+
+  get(name: string): Machine | undefined {
+    return name === LOCAL_MACHINE ? this.local : this.remote.get(name);
+  }
+
+  parse(text: string): WorkspaceRef {
+    return parseWorkspaceRef(text, (name) => this.remote.has(name));
+  }
+
+  format(machine: string, path: string): string {
+    return formatWorkspaceRef(machine, path);
+  }
+
+  /** The machine of a workspace and the path there. A machine no longer in the config is fatal for the thread. */
+  locate(workspace: string): { machine: Machine; path: string } {
+    // Every `name:` prefix counts here: a thread's local workspace is always an absolute path.
+    const ref = parseWorkspaceRef(workspace, () => true);
+    const machine = this.get(ref.machine);
+    if (!machine) throw new AgentError(`This thread's workspace is on the machine "${ref.machine}", which is not in the config any more. Add machines.${ref.machine} back, or start over with /new.`, { fatal: true });
+    return { machine, path: ref.path };
+  }
+
+  /** Terminal handover from the machines that want it: tunnels (or listener URLs) published there. */
+  serveHandover(endpoint: HandoverEndpoint): void {
+    for (const machine of this.remote.values()) {
+      if (machine.settings.handover === "off") continue;
+      const handover = new RemoteHandover(machine, endpoint, this.options.log);
+      machine.onConnected = () => handover.connected();
+      this.handovers.push(handover);
+      handover.start();
+    }
+  }
+
+  /** Removes the handover endpoints published there and ends every connection. */
+  async close(): Promise<void> {
+    await Promise.all(this.handovers.splice(0).map((h) => h.close().catch(() => undefined)));
+    await Promise.all([...this.remote.values()].map((m) => m.close().catch(() => undefined)));
+  }
+}
+
+/** `<data dir>/ssh` when short enough for socket paths, else a private directory in the temp dir. */
+export function controlDirFor(dataDir: string): string {
+  const preferred = join(dataDir, "ssh");
+  if (preferred.length <= MAX_CONTROL_DIR_LENGTH) return preferred;
+  return join(tmpdir(), `baton-ssh-${createHash("sha256").update(dataDir).digest("hex").slice(0, 12)}`);
+}

@@ -1,0 +1,75 @@
+// This machine: agents are child processes in the workspace directory, the session stores are
+// read straight from disk.
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { AgentError } from "../../kernel/errors.js";
+import { expandHome } from "../../kernel/paths.js";
+import { listSessions, type StoredSession } from "../stores/index.js";
+import { LOCAL_MACHINE } from "./refs.js";
+import type { AgentLaunchRequest, BriefRenderer, Machine, MachineLaunch } from "./types.js";
+
+export class LocalMachine implements Machine {
+  readonly name = LOCAL_MACHINE;
+  readonly label = "this machine";
+  private readonly rootDirs: string[];
+
+  constructor(
+    roots: string[],
+    private readonly dataDir: string,
+    /** The environment agents inherit (the daemon's own). */
+    private readonly env: NodeJS.ProcessEnv,
+  ) {
+    this.rootDirs = (roots.length > 0 ? roots : [homedir()]).map((r) => canonical(resolve(expandHome(r))));
+  }
+
+  async directory(path: string): Promise<string | undefined> {
+    const dir = canonical(resolve(expandHome(path)));
+    try {
+      return statSync(dir).isDirectory() ? dir : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async roots(): Promise<string[]> {
+    return this.rootDirs;
+  }
+
+  get configuredRoots(): readonly string[] {
+    return this.rootDirs;
+  }
+
+  async launch(request: AgentLaunchRequest): Promise<MachineLaunch> {
+    if (!existsSync(request.cwd)) {
+      throw new AgentError(`The workspace \`${request.cwd}\` no longer exists, so the session is not resumed anywhere else. Start over with /new or /workspace --switch.`, { fatal: true });
+    }
+    const env: NodeJS.ProcessEnv = { ...this.env };
+    for (const name of request.unsetEnv) delete env[name];
+    Object.assign(env, request.env, { BATON_DATA_DIR: this.dataDir });
+    return { command: request.command, args: [...request.args, ...request.extraArgs], env, cwd: request.cwd };
+  }
+
+  async listSessions(runtime: string, dir?: string): Promise<StoredSession[]> {
+    return (await listSessions({ runtime, dir, dataDir: this.dataDir, env: this.env })).sessions;
+  }
+
+  writeBrief(runtime: string, _sessionId: string, render: BriefRenderer): Promise<string> {
+    return render({ runtime, dataDir: this.dataDir, env: this.env }, join(this.dataDir, "handoffs"));
+  }
+
+  async placeBrief(localPath: string): Promise<string> {
+    return localPath;
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** The real path when it exists (so /tmp and /private/tmp compare equal), else as given. */
+export function canonical(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
