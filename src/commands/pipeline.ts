@@ -1,6 +1,7 @@
 // The path of every inbound message: error boundary → addressed? → access → command or prompt.
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { BatonError, userMessageOf } from "../kernel/errors.js";
+import { redactSecrets } from "../kernel/secrets.js";
 import type { PlatformLogger } from "../platforms/contract.js";
 import type { ChatContext } from "./context.js";
 import { findCommand } from "./index.js";
@@ -23,7 +24,8 @@ export function buildPipeline(deps: PipelineDeps): (ctx: ChatContext) => Promise
       await next();
     } catch (error) {
       if (!(error instanceof BatonError)) deps.log.error({ route: ctx.message.route, err: error }, "message handling failed");
-      await ctx.reply(`⚠️ ${userMessageOf(error)}`).catch(() => undefined);
+      // Error texts can quote what the user typed (an id, a path): scrubbed like every other output.
+      await ctx.reply(`⚠️ ${redactSecrets(userMessageOf(error))}`).catch(() => undefined);
     }
   };
 

@@ -173,6 +173,15 @@ describe("chat commands", () => {
     }
   });
 
+  it("an error reply never echoes a secret the user typed", async () => {
+    const { platform, route } = await setup();
+    const token = "ghp_" + "ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210";
+    await platform.say(route, `/session --switch ${token}`);
+    const reply = await platform.waitFor(route, /No .* session starts with/);
+    expect(reply.text).not.toContain(token);
+    expect(reply.text).toContain("[REDACTED]");
+  });
+
   it("/stop ends a demo:slow turn within a second", async () => {
     const { platform, route } = await setup();
     await platform.say(route, "demo:slow");

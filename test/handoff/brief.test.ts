@@ -27,6 +27,13 @@ const SECRETS = {
   google: "AIza" + "SyA1234567890abcdefghijklmnopqrstuv",
   password: "hunter2-" + "correct-horse",
   keyBody: "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC" + "BKcwggSjAgEAAoIBAQC7",
+  gitlab: "glpat-" + "xR4nd0mT0k3nV4lu3abcd",
+  stripe: "sk_live_" + "51HxYzAbCdEfGhIjKlMnOpQr",
+  huggingFace: "hf_" + "AbCdEfGhIjKlMnOpQrStUvWxYz01234567",
+  pgpBody: "lQOYBF5vZ3kBCAC7yQk2m8Fz0b1c" + "Xq9Lr4Tn6Wp2Yd8Ks3Hj5Gf7Vb1Nm0",
+  urlPassword: "p@ss" + "word9",
+  mysqlPassword: "Hunter2" + "mysql",
+  sshpassPassword: "Hunter2" + "ssh",
 };
 
 const PLANTED_PROMPT = [
@@ -42,6 +49,10 @@ const PLANTED_PROMPT = [
   `{"api_key": "${SECRETS.password}x"}`,
   `postgres://admin:${SECRETS.password}@db.internal/app`,
   `-----BEGIN RSA PRIVATE KEY-----\n${SECRETS.keyBody}\n-----END RSA PRIVATE KEY-----`,
+  `gitlab ${SECRETS.gitlab} stripe ${SECRETS.stripe} hf ${SECRETS.huggingFace}`,
+  `-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n${SECRETS.pgpBody}\n-----END PGP PRIVATE KEY BLOCK-----`,
+  `git clone https://bob:${SECRETS.urlPassword}@git.example.com/repo.git`,
+  `mysql -u root -p${SECRETS.mysqlPassword} app && sshpass -p ${SECRETS.sshpassPassword} ssh host`,
 ].join("\n");
 
 function session(over: Partial<StoredSession> = {}): StoredSession {
