@@ -1,64 +1,82 @@
-// Brute-force limits for /pickup (SPEC §5): failed pickups per sender (5 a minute) and in total
-// (60 a minute). A code has 32^4 ≈ 1M values, so these bound a guesser to a negligible chance.
+// Brute-force limits for /pickup: failed pickups per sender (5 a minute) and in total (60 a
+// minute). A code has 32^4 ≈ 1M values and lives 120 s, so these bound a guesser to a negligible chance.
 //
-// Design, so the total limit never locks out a sender who has not failed:
-// - Every attempt first takes a point from the sender's budget (atomic in memory and Redis). Past
-//   the budget the attempt is refused before the code is looked at, so a blocked sender cannot go
-//   on guessing. A correct code gives the point back.
-// - The total budget is only charged, and only enforced, for senders who already failed in this
-//   window. A sender's first attempt of a window is always checked against the codes; if it fails,
-//   it is added to the total afterwards. An attacker can exhaust the total, but the person with the
-//   real code (who has not failed) still gets in.
+// Design:
+// - Every attempt first takes a point from the sender's budget and from the total (atomic in memory
+//   and Redis, so concurrent guesses are counted). Past its own budget a sender is refused before
+//   the code is looked at. A right code gives both points back: only failures are charged.
+// - The total never refuses a sender under its own limit: whoever holds the right code gets in,
+//   even while someone else is spending the total. Instead, once the total is spent, every failure
+//   also counts against its sender for LOCKDOWN_WINDOW_SEC, so a guesser spread over many sender
+//   ids gets its 5 tries per id every ten minutes instead of every minute, while a person who
+//   mistyped a few times still gets in with the right code.
 import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { HandoverKv } from "./kv.js";
 
 export const LIMIT_WINDOW_SEC = 60;
+/** How long a failure made while the total was spent counts against its sender. */
+export const LOCKDOWN_WINDOW_SEC = 600;
 const TOTAL_KEY = "all";
 
 export type Admission =
   | { ok: true; settle(won: boolean): Promise<void> }
-  | { ok: false; scope: "sender" | "total"; retryAfterMs: number };
+  | { ok: false; scope: "sender"; retryAfterMs: number };
+
+export interface PickupLimitSettings {
+  failedPerSenderPerMin: number;
+  failedTotalPerMin: number;
+  /** The limits' window (default a minute; shorter in tests). */
+  windowSec?: number;
+  lockdownWindowSec?: number;
+}
 
 export class PickupLimits {
   private readonly perSender: RateLimiterAbstract;
+  private readonly lockdown: RateLimiterAbstract;
   private readonly total: RateLimiterAbstract;
+  private readonly perSenderPoints: number;
 
-  constructor(kv: HandoverKv, limits: { failedPerSenderPerMin: number; failedTotalPerMin: number }) {
-    this.perSender = kv.limiter({ keyPrefix: "failed-sender", points: limits.failedPerSenderPerMin, durationSec: LIMIT_WINDOW_SEC });
-    this.total = kv.limiter({ keyPrefix: "failed-total", points: limits.failedTotalPerMin, durationSec: LIMIT_WINDOW_SEC });
+  constructor(kv: HandoverKv, limits: PickupLimitSettings) {
+    const window = limits.windowSec ?? LIMIT_WINDOW_SEC;
+    this.perSenderPoints = limits.failedPerSenderPerMin;
+    this.perSender = kv.limiter({ keyPrefix: "failed-sender", points: limits.failedPerSenderPerMin, durationSec: window });
+    this.lockdown = kv.limiter({ keyPrefix: "failed-sender-lockdown", points: limits.failedPerSenderPerMin, durationSec: limits.lockdownWindowSec ?? LOCKDOWN_WINDOW_SEC });
+    this.total = kv.limiter({ keyPrefix: "failed-total", points: limits.failedTotalPerMin, durationSec: window });
+  }
+
+  /** True while failures of all senders in this window have reached the total. */
+  async totalSpent(): Promise<boolean> {
+    const res = await this.total.get(TOTAL_KEY);
+    return !!res && res.remainingPoints <= 0;
   }
 
   /** Whether this sender may try a code now; call `settle` with the outcome when admitted. */
   async admit(sender: string): Promise<Admission> {
-    let charged: RateLimiterRes;
+    const slow = await this.lockdown.get(sender);
+    if (slow && slow.consumedPoints >= this.perSenderPoints) return { ok: false, scope: "sender", retryAfterMs: slow.msBeforeNext };
     try {
-      charged = await this.perSender.consume(sender);
+      await this.perSender.consume(sender);
     } catch (error) {
-      return refusal(error, "sender");
+      if (error instanceof RateLimiterRes) return { ok: false, scope: "sender", retryAfterMs: error.msBeforeNext };
+      throw error;
     }
-    const failedBefore = charged.consumedPoints > 1;
-    if (failedBefore) {
-      try {
-        await this.total.consume(TOTAL_KEY);
-      } catch (error) {
-        return refusal(error, "total");
-      }
+    let spent = false;
+    try {
+      await this.total.consume(TOTAL_KEY);
+    } catch (error) {
+      if (!(error instanceof RateLimiterRes)) throw error;
+      spent = true; // the attempt is still checked: the total never blocks a right code
     }
     return {
       ok: true,
       settle: async (won) => {
         if (won) {
           await this.perSender.reward(sender, 1);
-          if (failedBefore) await this.total.reward(TOTAL_KEY, 1);
-        } else if (!failedBefore) {
-          await this.total.penalty(TOTAL_KEY, 1);
+          await this.total.reward(TOTAL_KEY, 1);
+        } else if (spent) {
+          await this.lockdown.penalty(sender, 1);
         }
       },
     };
   }
-}
-
-function refusal(error: unknown, scope: "sender" | "total"): Admission {
-  if (error instanceof RateLimiterRes) return { ok: false, scope, retryAfterMs: error.msBeforeNext };
-  throw error;
 }

@@ -98,19 +98,36 @@ describe("pickup rate limits", () => {
     }
   });
 
-  it("cap failures in total, without locking out a sender who has not failed", async () => {
+  it("charge every failure to the total, first tries included, and never refuse a right code from a sender under its own limit", async () => {
     const limits = await limitsOf(5, 60);
-    // 12 senders × 5 failures = 60: the total budget is spent.
-    for (let s = 0; s < 12; s++) for (let i = 0; i < 5; i++) expect(await fail(limits, `test:bot${s}`)).toBe(true);
-    // A sender who failed once already is now held back by the total, though under its own limit…
-    expect(await fail(limits, "test:eve")).toBe(true);
-    const again = await limits.admit("test:eve");
-    expect(again.ok).toBe(false);
-    if (!again.ok) expect(again.scope).toBe("total");
-    // …but someone who has not failed still gets their code checked, and a correct one goes through.
+    // 60 senders fail once each: every one of those first tries is charged, so the total is spent.
+    for (let s = 0; s < 60; s++) expect(await fail(limits, `test:bot${s}`)).toBe(true);
+    expect(await limits.totalSpent()).toBe(true);
+    // Alice mistypes once while the total is spent, then types the right code: it is checked and wins.
+    expect(await fail(limits, "test:alice")).toBe(true);
     const alice = await limits.admit("test:alice");
     expect(alice.ok).toBe(true);
     if (alice.ok) await alice.settle(true);
-    expect((await limits.admit("test:alice")).ok).toBe(true);
+    // Her own limit still holds: four more failures and she is refused.
+    for (let i = 0; i < 4; i++) expect(await fail(limits, "test:alice")).toBe(true);
+    const refused = await limits.admit("test:alice");
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.scope).toBe("sender");
+  });
+
+  it("once the total is spent, a sender's failures count against it for the long window, not just the minute", async () => {
+    const kv = await openHandoverKv("memory");
+    const limits = new PickupLimits(kv, { failedPerSenderPerMin: 2, failedTotalPerMin: 1, windowSec: 1, lockdownWindowSec: 60 });
+    expect(await fail(limits, "test:bot")).toBe(true);
+    expect(await fail(limits, "test:eve")).toBe(true);
+    expect(await fail(limits, "test:eve")).toBe(true);
+    expect((await limits.admit("test:eve")).ok).toBe(false);
+    // The one-second window has passed; failures made while the total was spent still count.
+    await new Promise((r) => setTimeout(r, 1_200));
+    const later = await limits.admit("test:eve");
+    expect(later.ok).toBe(false);
+    if (!later.ok) expect(later.scope).toBe("sender");
+    // A sender who failed before the total was spent is back after the window.
+    expect((await limits.admit("test:bot")).ok).toBe(true);
   });
 });
