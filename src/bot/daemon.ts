@@ -62,7 +62,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   }
   const { registry, report } = opened;
   for (const skip of report.skipped) log.warn({ line: skip.line }, `event log: skipped a line (${skip.reason})`);
-  log.info({ events: report.events, threads: registry.openThreads().length, ms: Date.now() - started }, "thread registry replayed");
+  log.info({ events: report.events, threads: registry.openThreads().length, ms: Date.now() - started, compacted: report.compacted }, "thread registry replayed");
 
   const core = new BatonCore({ config: loaded.config, dataDir, registry, log, env: options.env, cwd: options.cwd });
   // Pickup codes, /pickup and the MCP endpoint for terminal agents (src/handover/).

@@ -1,8 +1,34 @@
 // The events of the thread registry. Each line of the log is one event; the registry is what
 // replaying them in order gives. Bump EVENT_SCHEMA_VERSION when an event's meaning changes.
 import { randomBytes } from "node:crypto";
+import { z } from "zod";
 
 export const EVENT_SCHEMA_VERSION = 1;
+
+const text = z.string().min(1);
+const base = { v: z.number().int().positive(), id: text, at: z.iso.datetime(), thread: text };
+
+/** Every event as it must look on disk; a line that does not match is skipped at replay. */
+const EVENT_SCHEMA = z.discriminatedUnion("type", [
+  z.object({ ...base, type: z.literal("thread_created"), workspace: text, agent: text, profile: z.string().optional(), session: z.string().optional(), origin: z.string().optional() }),
+  z.object({ ...base, type: z.literal("route_attached"), route: text }),
+  z.object({ ...base, type: z.literal("route_detached"), route: text }),
+  z.object({ ...base, type: z.literal("session_observed"), session: text }),
+  z.object({ ...base, type: z.literal("host_changed"), agent: text, profile: z.string().optional() }),
+  z.object({ ...base, type: z.literal("thread_closed"), reason: z.string() }),
+  z.object({ ...base, type: z.literal("context_transfer"), fromRuntime: text, fromSession: text, briefPath: text }),
+  z.object({
+    ...base,
+    type: z.literal("audit"),
+    action: text,
+    platform: z.string().optional(),
+    user: z.string().optional(),
+    route: z.string().optional(),
+    outcome: z.string(),
+    session: z.string().optional(),
+    detail: z.string().optional(),
+  }),
+]);
 
 interface EventBase {
   v: number;
@@ -23,6 +49,14 @@ export type ThreadEventBody =
   | { type: "audit"; action: string; platform?: string; user?: string; route?: string; outcome: string; session?: string; detail?: string };
 
 export type ThreadEvent = EventBase & ThreadEventBody;
+
+/** The event a parsed log line holds, or why it is not one (for the replay report). */
+export function parseThreadEvent(value: unknown): { event: ThreadEvent } | { problem: string } {
+  const result = EVENT_SCHEMA.safeParse(value);
+  if (result.success) return { event: value as ThreadEvent };
+  const fields = [...new Set(result.error.issues.map((i) => i.path.join(".") || "the line itself"))];
+  return { problem: `not a valid event (${fields.join(", ")}: ${result.error.issues[0].message.toLowerCase()})` };
+}
 
 export function newEventId(): string {
   return `ev_${Date.now().toString(36)}${randomBytes(4).toString("hex")}`;

@@ -24,6 +24,23 @@ export interface ThreadRecord {
   contextTransfers: Array<{ fromRuntime: string; fromSession: string; briefPath: string }>;
 }
 
+/** What a restart keeps of closed threads and audit events; the log is compacted to that at start. */
+export interface RegistryOptions {
+  now?: () => Date;
+  /** Closed threads are kept this long after closing (and at most `maxClosedKept` of them). */
+  closedRetentionMs?: number;
+  maxClosedKept?: number;
+  auditRetentionMs?: number;
+  /** Compact only when at least this many events can go (a rewrite is not worth less). */
+  compactMinDropped?: number;
+}
+
+const DAY_MS = 86_400_000;
+export const CLOSED_RETENTION_MS = 30 * DAY_MS;
+export const MAX_CLOSED_KEPT = 1_000;
+export const AUDIT_RETENTION_MS = 90 * DAY_MS;
+export const COMPACT_MIN_DROPPED = 1_000;
+
 export interface NewThread {
   workspace: string;
   agent: string;
@@ -35,13 +52,53 @@ export interface NewThread {
 export class ThreadRegistry {
   private readonly threads = new Map<string, ThreadRecord>();
   private readonly routeToThread = new Map<string, string>();
+  /** Events seen per thread, and audit event times: what compaction can drop. */
+  private readonly eventCounts = new Map<string, number>();
+  private readonly auditTimes: number[] = [];
 
   private constructor(private readonly store: EventLogStore, private readonly now: () => Date) {}
 
-  static async open(store: EventLogStore, now: () => Date = () => new Date()): Promise<{ registry: ThreadRegistry; report: ReplayReport }> {
-    const registry = new ThreadRegistry(store, now);
-    const report = await store.replay((event) => registry.apply(event));
+  static async open(store: EventLogStore, options: RegistryOptions = {}): Promise<{ registry: ThreadRegistry; report: ReplayReport }> {
+    const registry = new ThreadRegistry(store, options.now ?? (() => new Date()));
+    const report = await store.replay((event) => {
+      registry.count(event);
+      registry.apply(event);
+    });
+    const plan = registry.retention(options);
+    if (plan.dropped >= (options.compactMinDropped ?? COMPACT_MIN_DROPPED)) {
+      report.compacted = await store.compact(plan.keep);
+      for (const id of plan.droppedThreads) registry.threads.delete(id);
+    }
+    registry.eventCounts.clear();
+    registry.auditTimes.length = 0;
     return { registry, report };
+  }
+
+  private count(event: ThreadEvent): void {
+    if (event.type === "audit") this.auditTimes.push(Date.parse(event.at));
+    else this.eventCounts.set(event.thread, (this.eventCounts.get(event.thread) ?? 0) + 1);
+  }
+
+  /**
+   * What a compacted log keeps: every event of open threads and of recently closed ones (all of a
+   * thread's events, so replaying them gives the same record), and recent audit events.
+   */
+  private retention(options: RegistryOptions): { keep: (e: ThreadEvent) => boolean; dropped: number; droppedThreads: string[] } {
+    const now = this.now().getTime();
+    const closedCutoff = now - (options.closedRetentionMs ?? CLOSED_RETENTION_MS);
+    const auditCutoff = now - (options.auditRetentionMs ?? AUDIT_RETENTION_MS);
+    const recentClosed = [...this.threads.values()]
+      .filter((t) => !t.open && Date.parse(t.closedAt ?? t.lastEventAt) >= closedCutoff)
+      .sort((a, b) => (b.closedAt ?? "").localeCompare(a.closedAt ?? ""))
+      .slice(0, options.maxClosedKept ?? MAX_CLOSED_KEPT);
+    const kept = new Set([...this.openThreads(), ...recentClosed].map((t) => t.id));
+    let dropped = this.auditTimes.filter((at) => !(at >= auditCutoff)).length;
+    for (const [thread, n] of this.eventCounts) if (!kept.has(thread)) dropped += n;
+    return {
+      keep: (e) => (e.type === "audit" ? Date.parse(e.at) >= auditCutoff : kept.has(e.thread)),
+      dropped,
+      droppedThreads: [...this.threads.keys()].filter((id) => !kept.has(id)),
+    };
   }
 
   get(id: string): ThreadRecord | undefined {

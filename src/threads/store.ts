@@ -1,26 +1,40 @@
 // Where thread events are kept. The JSONL store is the real one; the memory store serves tests
 // and benchmarks. Both pass the same contract suite (test/threads/store-contract.ts).
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, chmodSync, ftruncateSync } from "node:fs";
-import { open, type FileHandle } from "node:fs/promises";
+import { chmodSync, existsSync, mkdirSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { ThreadEvent } from "./events.js";
+import { BatonError } from "../kernel/errors.js";
+import { parseThreadEvent, type ThreadEvent } from "./events.js";
+import { cutTornTail, DEFAULT_READ_CHUNK_BYTES, forEachLine, rewriteLines } from "./jsonl-file.js";
 
 export interface ReplayReport {
   events: number;
-  /** Lines that could not be read (a torn last line after a crash, or corruption). */
+  /** Lines that could not be read (a torn last line after a crash, corruption, an invalid event). */
   skipped: Array<{ line: number; reason: string }>;
+  /** Set when the registry compacted the log after replaying it. */
+  compacted?: { kept: number; dropped: number };
 }
 
 export interface EventLogStore {
-  /** Resolves once the events are durable (fsync'd for the file store). Appends are ordered. */
+  /** Resolves once the events are durable (fsync'd for the file store); rejects when they are not. Appends are ordered. */
   append(events: ThreadEvent[]): Promise<void>;
   /** Calls `onEvent` for every stored event, in append order. */
   replay(onEvent: (event: ThreadEvent) => void): Promise<ReplayReport>;
+  /** Keeps only the events `keep` accepts, in order; atomic (a crash leaves the old log or the new). */
+  compact(keep: (event: ThreadEvent) => boolean): Promise<{ kept: number; dropped: number }>;
   close(): Promise<void>;
 }
 
+/** An append that did not reach the disk whole. Nothing of it stays in the log. */
+export class EventLogWriteError extends BatonError {
+  constructor(cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`This change could not be saved to Baton's data dir (${reason}); nothing was changed. Free some disk space on the Baton machine and try again.`, { cause });
+  }
+}
+
 export class MemoryEventStore implements EventLogStore {
-  private readonly events: ThreadEvent[] = [];
+  private events: ThreadEvent[] = [];
   async append(events: ThreadEvent[]): Promise<void> {
     this.events.push(...events.map((e) => structuredClone(e)));
   }
@@ -28,87 +42,98 @@ export class MemoryEventStore implements EventLogStore {
     for (const e of this.events) onEvent(structuredClone(e));
     return { events: this.events.length, skipped: [] };
   }
+  async compact(keep: (event: ThreadEvent) => boolean): Promise<{ kept: number; dropped: number }> {
+    const before = this.events.length;
+    this.events = this.events.filter((e) => keep(structuredClone(e)));
+    return { kept: this.events.length, dropped: before - this.events.length };
+  }
   async close(): Promise<void> {}
 }
 
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
 
+/** The few file operations an append needs (a FileHandle has them); tests pass a disk that fills up. */
+export interface LogFile {
+  write(buffer: Uint8Array, offset: number, length: number): Promise<{ bytesWritten: number }>;
+  datasync(): Promise<void>;
+  truncate(length: number): Promise<void>;
+  stat(): Promise<{ size: number }>;
+  close(): Promise<void>;
+}
+
+export interface JsonlStoreOptions {
+  /** Opens the log for appending (default: the real file, O_APPEND, 0600). */
+  open?: (path: string) => Promise<LogFile>;
+  /** Bytes read at a time by replay and compaction. */
+  readChunkBytes?: number;
+}
+
+async function openForAppend(path: string): Promise<LogFile> {
+  const handle = await open(path, "a", FILE_MODE);
+  chmodSync(path, FILE_MODE);
+  return handle;
+}
+
 /**
  * Append-only JSONL file, one event per line. Appends are group-committed: every append that
  * arrives while a write+fsync is in flight goes into the next single write+fsync, so a burst costs
- * a few fsyncs, not one each, and callers still only resolve once their line is on disk.
+ * a few fsyncs, not one each, and callers still only resolve once their line is on disk. A write
+ * that comes up short or fails (a full disk) is cut back out, so the log stays line-aligned and
+ * holds nothing its caller was told had failed.
  */
 export class JsonlEventStore implements EventLogStore {
-  private handle?: FileHandle;
+  private file?: LogFile;
+  /** Where the last whole, durable line ends. */
+  private alignedSize = 0;
+  /** Set when a failed append could not be cut back out: the next append cuts it first. */
+  private cutPending = false;
   private pending: Array<{ lines: string; resolve: () => void; reject: (e: unknown) => void }> = [];
   private flushing?: Promise<void>;
+  /** Serialises flushes and compaction. */
+  private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  private readonly openFile: (path: string) => Promise<LogFile>;
+  private readonly readChunkBytes: number;
 
-  constructor(readonly path: string) {
+  constructor(readonly path: string, options: JsonlStoreOptions = {}) {
     mkdirSync(dirname(path), { recursive: true, mode: DIR_MODE });
+    this.openFile = options.open ?? openForAppend;
+    this.readChunkBytes = options.readChunkBytes ?? DEFAULT_READ_CHUNK_BYTES;
   }
 
   async replay(onEvent: (event: ThreadEvent) => void): Promise<ReplayReport> {
     const report: ReplayReport = { events: 0, skipped: [] };
+    await this.queue;
     if (!existsSync(this.path)) return report;
-    this.repairTornTail(report);
-    const text = readFileSync(this.path, "utf8");
-    let start = 0;
+    const torn = cutTornTail(this.path);
+    if (torn) report.skipped.push({ line: torn.line, reason: `torn last line (${torn.bytes} bytes) cut` });
     let lineNo = 0;
-    while (start < text.length) {
-      let end = text.indexOf("\n", start);
-      if (end === -1) end = text.length;
+    await forEachLine(this.path, this.readChunkBytes, (line) => {
       lineNo++;
-      const line = text.slice(start, end);
-      start = end + 1;
-      if (line.length === 0) continue;
-      let event: ThreadEvent;
-      try {
-        event = JSON.parse(line) as ThreadEvent;
-      } catch {
-        report.skipped.push({ line: lineNo, reason: "not valid JSON" });
-        continue;
+      if (line.length === 0) return;
+      const read = readEvent(line);
+      if ("problem" in read) report.skipped.push({ line: lineNo, reason: read.problem });
+      else {
+        report.events++;
+        onEvent(read.event);
       }
-      if (typeof event !== "object" || event === null || typeof event.type !== "string" || typeof event.thread !== "string") {
-        report.skipped.push({ line: lineNo, reason: "not an event" });
-        continue;
-      }
-      report.events++;
-      onEvent(event);
-    }
+    });
     return report;
   }
 
-  /** A crash mid-append can leave a last line without its newline: cut it so the next append starts clean. */
-  private repairTornTail(report: ReplayReport): void {
-    const fd = openSync(this.path, "r+");
-    try {
-      const size = fstatSync(fd).size;
-      if (size === 0) return;
-      const tail = Buffer.alloc(1);
-      readSync(fd, tail, 0, 1, size - 1);
-      if (tail[0] === 0x0a) return;
-      // Find the last newline by scanning back in blocks.
-      const block = Buffer.alloc(64 * 1024);
-      let pos = size;
-      let cut = 0;
-      while (pos > 0) {
-        const len = Math.min(block.length, pos);
-        pos -= len;
-        readSync(fd, block, 0, len, pos);
-        const idx = block.subarray(0, len).lastIndexOf(0x0a);
-        if (idx !== -1) {
-          cut = pos + idx + 1;
-          break;
-        }
-      }
-      const lineNo = cut === 0 ? 1 : readFileSync(this.path).subarray(0, cut).toString("utf8").split("\n").length;
-      report.skipped.push({ line: lineNo, reason: `torn last line (${size - cut} bytes) cut` });
-      ftruncateSync(fd, cut);
-    } finally {
-      closeSync(fd);
-    }
+  compact(keep: (event: ThreadEvent) => boolean): Promise<{ kept: number; dropped: number }> {
+    return this.exclusive(async () => {
+      if (!existsSync(this.path)) return { kept: 0, dropped: 0 };
+      // The append handle points at the old file; the next append opens the new one.
+      await this.file?.close();
+      this.file = undefined;
+      cutTornTail(this.path);
+      return rewriteLines(this.path, FILE_MODE, this.readChunkBytes, (line) => {
+        const read = readEvent(line);
+        return "event" in read && keep(read.event);
+      });
+    });
   }
 
   append(events: ThreadEvent[]): Promise<void> {
@@ -117,8 +142,14 @@ export class JsonlEventStore implements EventLogStore {
     const lines = events.map((e) => JSON.stringify(e)).join("\n") + "\n";
     return new Promise((resolve, reject) => {
       this.pending.push({ lines, resolve, reject });
-      if (!this.flushing) this.flushing = this.flushLoop();
+      this.flushing ??= this.exclusive(() => this.flushLoop());
     });
+  }
+
+  private exclusive<T>(op: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(op, op);
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   private async flushLoop(): Promise<void> {
@@ -127,12 +158,11 @@ export class JsonlEventStore implements EventLogStore {
         const batch = this.pending;
         this.pending = [];
         try {
-          const handle = await this.file();
-          await handle.write(batch.map((b) => b.lines).join(""));
-          await handle.datasync();
+          await this.writeDurably(Buffer.from(batch.map((b) => b.lines).join(""), "utf8"));
           for (const b of batch) b.resolve();
         } catch (error) {
-          for (const b of batch) b.reject(error);
+          const failure = new EventLogWriteError(error);
+          for (const b of batch) b.reject(failure);
         }
       }
     } finally {
@@ -140,18 +170,58 @@ export class JsonlEventStore implements EventLogStore {
     }
   }
 
-  private async file(): Promise<FileHandle> {
-    if (!this.handle) {
-      this.handle = await open(this.path, "a", FILE_MODE);
-      chmodSync(this.path, FILE_MODE);
+  private async writeDurably(data: Buffer): Promise<void> {
+    const file = await this.appendFile();
+    if (this.cutPending) {
+      await file.truncate(this.alignedSize);
+      this.cutPending = false;
     }
-    return this.handle;
+    const start = this.alignedSize;
+    try {
+      for (let offset = 0; offset < data.length; ) {
+        const { bytesWritten } = await file.write(data, offset, data.length - offset);
+        if (bytesWritten <= 0) throw new Error("the disk took no bytes of the write");
+        offset += bytesWritten;
+      }
+      await file.datasync();
+      this.alignedSize = start + data.length;
+    } catch (error) {
+      // Cut the partial lines back out: the next event must not be glued to a torn one, and an
+      // event whose append failed must not come back at the next start.
+      try {
+        await file.truncate(start);
+        await file.datasync();
+      } catch {
+        this.cutPending = true;
+      }
+      throw error;
+    }
+  }
+
+  private async appendFile(): Promise<LogFile> {
+    if (!this.file) {
+      // Appends after a crash start on a whole line even when nothing replayed the log first.
+      if (existsSync(this.path)) cutTornTail(this.path);
+      this.file = await this.openFile(this.path);
+      this.alignedSize = (await this.file.stat()).size;
+    }
+    return this.file;
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.flushing;
-    await this.handle?.close();
-    this.handle = undefined;
+    await this.queue;
+    await this.file?.close();
+    this.file = undefined;
   }
+}
+
+function readEvent(line: string): { event: ThreadEvent } | { problem: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { problem: "not valid JSON" };
+  }
+  return parseThreadEvent(value);
 }

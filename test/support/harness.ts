@@ -8,6 +8,7 @@ import { parseConfigText } from "../../src/config/load.js";
 import { startDaemon, type Daemon } from "../../src/bot/daemon.js";
 import { createLogger, silentLogger } from "../../src/kernel/log.js";
 import { stringify } from "yaml";
+import type { EventLogStore } from "../../src/threads/store.js";
 
 export interface TestBaton {
   dataDir: string;
@@ -24,6 +25,8 @@ export interface TestBatonOptions {
   dataDir?: string;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /** The event log (default: the JSONL log in the data dir). */
+  store?: (dataDir: string) => EventLogStore;
 }
 
 export const ALLOWED_TEST_USERS = ["test:alice", "test:bob", "telegram:111", "slack:U111"];
@@ -40,7 +43,7 @@ export async function startTestBaton(options: TestBatonOptions): Promise<TestBat
   const loaded = parseConfigText(stringify(config), "test-config.yaml", {});
   const log = process.env.BATON_TEST_LOG ? createLogger({ level: "debug" }) : silentLogger();
   const env = { ...process.env, ...options.env, BATON_DATA_DIR: dataDir };
-  const daemon = await startDaemon({ loaded, dataDir, log, extraAdapters: options.adapters, env, cwd: options.cwd });
+  const daemon = await startDaemon({ loaded, dataDir, log, extraAdapters: options.adapters, env, cwd: options.cwd, store: options.store?.(dataDir) });
   return {
     dataDir,
     daemon,

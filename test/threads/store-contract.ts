@@ -45,6 +45,22 @@ export function runEventStoreContract(name: string, factory: StoreFactory): void
       await store.close();
     });
 
+    it("compacts to the events it is told to keep, in order, across reopen, and appends after them", async () => {
+      const { store, reopen } = await factory.create();
+      const events = Array.from({ length: 30 }, (_, i) => makeEvent(`th_${i % 3}`, { type: "route_attached", route: `test:${i}` }));
+      await store.append(events);
+      const result = await store.compact((e) => e.thread !== "th_1");
+      const kept = events.filter((e) => e.thread !== "th_1");
+      expect(result).toEqual({ kept: kept.length, dropped: events.length - kept.length });
+      expect((await all(store)).map((e) => e.id)).toEqual(kept.map((e) => e.id));
+      const later = makeEvent("th_1", { type: "route_attached", route: "test:later" });
+      await store.append([later]);
+      await store.close();
+      const again = await reopen();
+      expect((await all(again)).map((e) => e.id)).toEqual([...kept, later].map((e) => e.id));
+      await again.close();
+    });
+
     it("does not let a replayed event be mutated into the store", async () => {
       const { store } = await factory.create();
       await store.append([makeEvent("th_1", { type: "session_observed", session: "a" })]);
