@@ -14,19 +14,21 @@ function loadAcp(): Promise<AcpSdk> {
 }
 import { AgentError } from "../kernel/errors.js";
 import type { AgentKind } from "./kinds/index.js";
+import { StderrTail } from "./stderr.js";
 
-const STDERR_TAIL_LINES = 12;
 const STOP_GRACE_MS = 2_000;
 const AUTH_REQUIRED_CODE = -32000;
 const EXIT_SETTLE_MS = 300;
+/** How long an exit waits for the rest of the agent's stderr (a child of the agent may hold the pipe open). */
+const STDERR_DRAIN_MS = 200;
 
 export interface HostSink {
   /** A session/update from the agent. `replay` is true while session/load replays old history. */
   onUpdate(update: acp.SessionUpdate, replay: boolean): void;
   /** A permission request; resolves with the user's answer. Never auto-allowed. */
   requestPermission(request: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse>;
-  /** The process exited (any reason). `expected` is true after stop(). */
-  onExit(info: { code: number | null; signal: string | null; stderrTail: string; expected: boolean }): void;
+  /** The process exited (any reason). `expected` is true after stop(). `stderr` is its bounded, scrubbed tail. */
+  onExit(info: { code: number | null; signal: string | null; stderr: string; expected: boolean }): void;
 }
 
 /** How the process reaches an agent on another machine (set by src/agents/machines/ only). */
@@ -41,6 +43,15 @@ export interface HostTransport {
   stageFile?(localPath: string, name: string): Promise<string>;
 }
 
+/** How long each step of a start may take before the start counts as hung. */
+export interface StartTimeouts {
+  spawnMs: number;
+  initializeMs: number;
+  sessionMs: number;
+}
+
+export const DEFAULT_START_TIMEOUTS: StartTimeouts = { spawnMs: 10_000, initializeMs: 60_000, sessionMs: 120_000 };
+
 export interface HostSpec {
   kind: AgentKind;
   cwd: string;
@@ -49,6 +60,7 @@ export interface HostSpec {
   env: NodeJS.ProcessEnv;
   sink: HostSink;
   transport?: HostTransport;
+  startTimeouts?: StartTimeouts;
 }
 
 export interface OpenedSession {
@@ -63,7 +75,7 @@ export class AgentHost {
   private sdk!: AcpSdk;
   private connection?: acp.ClientConnection;
   private capabilities: acp.AgentCapabilities = {};
-  private stderrLines: string[] = [];
+  private readonly stderr = new StderrTail();
   private replaying = false;
   private stopping = false;
   private exitInfo?: { code: number | null; signal: string | null };
@@ -83,9 +95,15 @@ export class AgentHost {
     return !!this.child && !this.exitInfo;
   }
 
+  private get timeouts(): StartTimeouts {
+    return this.spec.startTimeouts ?? DEFAULT_START_TIMEOUTS;
+  }
+
+  /** Spawns the process and initializes ACP, each step time-boxed (HostStartTimeoutError). */
   async start(): Promise<void> {
     const { command, args, cwd, env, kind, transport } = this.spec;
     this.sdk = await loadAcp();
+    if (this.stopping) throw new HostStoppedError();
     const child = spawn(command, args, { cwd: transport?.localCwd ?? cwd, env, stdio: ["pipe", "pipe", "pipe"] });
     this.child = child;
     const spawned = new Promise<void>((resolve, reject) => {
@@ -101,18 +119,18 @@ export class AgentHost {
         } else reject(new AgentError(`Could not start ${kind.displayName}: ${error.message}`, { fatal: true, cause: error }));
       });
     });
-    child.stderr!.setEncoding("utf8");
-    child.stderr!.on("data", (chunk: string) => {
-      this.stderrLines.push(...chunk.split("\n").filter((l) => l.trim().length > 0));
-      if (this.stderrLines.length > STDERR_TAIL_LINES) this.stderrLines.splice(0, this.stderrLines.length - STDERR_TAIL_LINES);
-    });
-    child.on("exit", (code, signal) => {
+    child.stderr!.on("data", (chunk: Buffer) => this.stderr.push(chunk));
+    const stderrDrained = new Promise((resolve) => child.stderr!.once("close", resolve));
+    child.on("exit", async (code, signal) => {
+      // What the agent wrote last (the reason it died) can still be in the pipe when it exits.
+      await Promise.race([stderrDrained, new Promise((r) => setTimeout(r, STDERR_DRAIN_MS))]);
       this.exitInfo = { code, signal };
       this.markExited();
       this.connection?.close();
-      this.spec.sink.onExit({ code, signal, stderrTail: this.stderrTail(), expected: this.stopping });
+      this.spec.sink.onExit({ code, signal, stderr: this.stderr.forLog(), expected: this.stopping });
     });
-    await spawned;
+    await this.step("start", this.timeouts.spawnMs, spawned);
+    if (this.stopping) throw new HostStoppedError();
     if (transport?.preamble) child.stdin!.write(transport.preamble);
 
     const stream = this.sdk.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>);
@@ -122,12 +140,16 @@ export class AgentHost {
       .onRequest(this.sdk.methods.client.session.requestPermission, ({ params }) => this.spec.sink.requestPermission(params))
       .connect(stream);
 
-    const init = await this.call(() =>
-      this.connection!.agent.request(this.sdk.methods.agent.initialize, {
-        protocolVersion: this.sdk.PROTOCOL_VERSION,
-        clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
-        clientInfo: { name: "baton", version: "0.1.0" },
-      }),
+    const init = await this.step(
+      "initialize",
+      this.timeouts.initializeMs,
+      this.call(() =>
+        this.connection!.agent.request(this.sdk.methods.agent.initialize, {
+          protocolVersion: this.sdk.PROTOCOL_VERSION,
+          clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+          clientInfo: { name: "baton", version: "0.1.0" },
+        }),
+      ),
     );
     this.capabilities = init.agentCapabilities ?? {};
   }
@@ -136,8 +158,13 @@ export class AgentHost {
     return !!this.capabilities.promptCapabilities?.image;
   }
 
-  /** Opens the thread's session: resume where advertised, else load (replay hidden from chat), else new. */
-  async openSession(sessionId: string | undefined, mcpServers: acp.McpServer[] = []): Promise<OpenedSession> {
+  /** Opens the thread's session (time-boxed as a whole): resume where advertised, else load (replay hidden from chat), else new. */
+  openSession(sessionId: string | undefined, mcpServers: acp.McpServer[] = []): Promise<OpenedSession> {
+    const how = !sessionId ? "session/new" : this.capabilities.sessionCapabilities?.resume ? "session/resume" : this.capabilities.loadSession ? "session/load" : "session/new";
+    return this.step(how, this.timeouts.sessionMs, this.open(sessionId, mcpServers));
+  }
+
+  private async open(sessionId: string | undefined, mcpServers: acp.McpServer[]): Promise<OpenedSession> {
     const cwd = this.spec.cwd;
     if (sessionId) {
       const caps = this.capabilities;
@@ -196,10 +223,10 @@ export class AgentHost {
     void this.connection.agent.notify(this.sdk.methods.agent.session.cancel, { sessionId: this.sessionId }).catch(() => {});
   }
 
-  /** Stops the process: stdin closed, then SIGTERM, then SIGKILL after a grace period. */
+  /** Stops the process: stdin closed, then SIGTERM, then SIGKILL after a grace period. Ends a start under way. */
   async stop(): Promise<void> {
-    if (!this.child || this.exitInfo) return;
     this.stopping = true;
+    if (!this.child || this.exitInfo) return;
     this.connection?.close();
     this.child.stdin?.end();
     this.child.kill("SIGTERM");
@@ -208,8 +235,27 @@ export class AgentHost {
     clearTimeout(timer);
   }
 
+  /** The last few lines of the agent's stderr, scrubbed and short, for the chat. */
   stderrTail(): string {
-    return this.stderrLines.join("\n");
+    return this.stderr.forChat();
+  }
+
+  /** Everything kept of the agent's stderr (bounded, scrubbed), for the log. */
+  stderrForLog(): string {
+    return this.stderr.forLog();
+  }
+
+  /** A start step that must finish within `limitMs`; past it the start counts as hung. */
+  private async step<T>(name: string, limitMs: number, work: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const hung = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new HostStartTimeoutError(this.spec.kind.displayName, name, limitMs, this.stderrTail())), limitMs);
+    });
+    try {
+      return await Promise.race([work, hung]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Runs an ACP request, turning protocol errors into AgentErrors a chat can show. */
@@ -248,6 +294,13 @@ async function inlineImage(block: acp.ContentBlock): Promise<acp.ContentBlock> {
 export class HostExitedError extends AgentError {
   constructor(readonly code: number | null, readonly stderrTail: string, explanation?: string) {
     super(explanation ?? `Agent exited unexpectedly (code ${code ?? "unknown"})${stderrTail ? `:\n${stderrTail}` : ""}`);
+  }
+}
+
+/** A step of starting the agent took longer than its time-out; the host is stopped like a crashed one. */
+export class HostStartTimeoutError extends AgentError {
+  constructor(readonly agent: string, readonly step: string, readonly limitMs: number, readonly stderrTail: string) {
+    super(`${agent} ${step === "start" ? "did not start" : `did not answer ${step}`} within ${limitMs / 1000} s, so it was stopped (agents.start_timeout in the config sets the limit)${stderrTail ? `:\n${stderrTail}` : "."}`);
   }
 }
 

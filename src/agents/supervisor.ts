@@ -5,7 +5,7 @@ import type { ContentBlock, RequestPermissionRequest, RequestPermissionResponse,
 import { AgentError, userMessageOf } from "../kernel/errors.js";
 import type { Logger } from "../kernel/log.js";
 import type { ThreadRecord } from "../threads/registry.js";
-import { AgentHost, HostExitedError, HostStoppedError, type HostTransport, type OpenedSession } from "./host.js";
+import { AgentHost, HostExitedError, HostStartTimeoutError, HostStoppedError, type HostTransport, type OpenedSession, type StartTimeouts } from "./host.js";
 import type { AgentKind } from "./kinds/index.js";
 
 export interface LaunchSpec {
@@ -42,11 +42,14 @@ export interface SupervisorHooks {
 export interface SupervisorOptions {
   maxLiveHosts: number;
   idleShutdownMs: number;
+  startTimeouts?: StartTimeouts;
 }
 
 interface Live {
   host: AgentHost;
   turn?: TurnOutput;
+  /** Between spawn and an open session: neither idle (never evicted) nor taking prompts yet. */
+  starting?: boolean;
   idleTimer?: NodeJS.Timeout;
   profileKey: string;
 }
@@ -57,7 +60,7 @@ interface Queue {
   drained: Array<() => void>;
 }
 
-export type HostState = "running" | "idle" | "stopped";
+export type HostState = "starting" | "running" | "idle" | "stopped";
 
 const MAX_CONCURRENT_HOST_STARTS = 4;
 
@@ -66,9 +69,23 @@ class Slots {
   private used = 0;
   private readonly waiting: Array<() => void> = [];
   constructor(private readonly size: number) {}
-  async acquire(): Promise<() => void> {
-    if (this.used >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.used++;
+  /** Resolves with the release function once a slot is free; rejects if `signal` aborts first. */
+  async acquire(signal: AbortSignal): Promise<() => void> {
+    if (signal.aborted) throw new HostStoppedError();
+    if (this.used >= this.size) {
+      await new Promise<void>((resolve, reject) => {
+        const waiter = () => {
+          signal.removeEventListener("abort", onAbort);
+          resolve();
+        };
+        const onAbort = () => {
+          this.waiting.splice(this.waiting.indexOf(waiter), 1);
+          reject(new HostStoppedError());
+        };
+        signal.addEventListener("abort", onAbort, { once: true });
+        this.waiting.push(waiter);
+      });
+    } else this.used++;
     return () => {
       const next = this.waiting.shift();
       if (next) next();
@@ -82,6 +99,8 @@ export class Supervisor {
   private readonly live = new Map<string, Live>();
   private readonly queues = new Map<string, Queue>();
   private readonly startSlots = new Slots(MAX_CONCURRENT_HOST_STARTS);
+  /** Threads whose host is starting (or waiting for a start slot); aborting ends the start. */
+  private readonly starting = new Map<string, AbortController>();
 
   constructor(private readonly hooks: SupervisorHooks, private readonly options: SupervisorOptions) {}
 
@@ -106,7 +125,7 @@ export class Supervisor {
     const live = this.live.get(threadId);
     const q = this.queues.get(threadId);
     return {
-      host: !live ? "stopped" : live.turn ? "running" : "idle",
+      host: this.starting.has(threadId) ? "starting" : !live ? "stopped" : live.turn ? "running" : "idle",
       queued: q?.items.length ?? 0,
       approvals: live?.turn?.pendingApprovals() ?? 0,
     };
@@ -116,8 +135,13 @@ export class Supervisor {
     return this.live.size;
   }
 
-  /** Cancels the running turn at once (ACP session/cancel); pending approvals answer "cancelled". */
+  /** Cancels the running turn at once (ACP session/cancel), or ends a start; pending approvals answer "cancelled". */
   async cancel(threadId: string): Promise<boolean> {
+    const starting = this.starting.get(threadId);
+    if (starting) {
+      starting.abort();
+      return true;
+    }
     const live = this.live.get(threadId);
     if (!live?.turn) return false;
     live.host.cancel();
@@ -146,6 +170,7 @@ export class Supervisor {
   }
 
   async stopAll(): Promise<void> {
+    for (const start of this.starting.values()) start.abort();
     await Promise.all([...this.live.keys()].map((id) => this.stopHost(id)));
   }
 
@@ -190,8 +215,9 @@ export class Supervisor {
       await turn.finish({ stopReason: "cancelled" });
       return;
     }
-    if (error instanceof HostExitedError) {
+    if (error instanceof HostExitedError || error instanceof HostStartTimeoutError) {
       this.live.delete(thread.id);
+      if (error instanceof HostStartTimeoutError) this.hooks.log.warn({ thread: thread.id, agent: error.agent, step: error.step, limitMs: error.limitMs }, "agent did not finish starting; stopped");
       await turn.finish({ error: `⚠️ ${error.userMessage}\nSend a message to start the agent again; it resumes the session.` });
       return;
     }
@@ -211,24 +237,31 @@ export class Supervisor {
     const profileKey = `${thread.agent}+${thread.profile ?? ""}`;
     const existing = this.live.get(thread.id);
     if (existing && existing.host.alive && existing.profileKey === profileKey) return existing;
-    // Only a start pays for the launch checks (over SSH they are round trips to the machine).
-    const spec = await this.hooks.launchSpec(thread);
-    if (existing) await this.stopProcess(thread.id);
-    // Agent CLIs are heavy to boot: a burst of first prompts starts them a few at a time, so the
-    // daemon (and the machine) stays responsive instead of booting dozens of processes at once.
-    const release = await this.startSlots.acquire();
+    const start = new AbortController();
+    this.starting.set(thread.id, start);
     try {
-      await this.evictIfFull();
-      return await this.startHost(thread, turn, spec, profileKey);
+      // Only a start pays for the launch checks (over SSH they are round trips to the machine).
+      const spec = await this.hooks.launchSpec(thread);
+      if (existing) await this.stopProcess(thread.id);
+      // Agent CLIs are heavy to boot: a burst of first prompts starts them a few at a time, so the
+      // daemon (and the machine) stays responsive instead of booting dozens of processes at once.
+      const release = await this.startSlots.acquire(start.signal);
+      try {
+        await this.evictIfFull();
+        return await this.startHost(thread, turn, spec, profileKey, start.signal);
+      } finally {
+        release();
+      }
     } finally {
-      release();
+      if (this.starting.get(thread.id) === start) this.starting.delete(thread.id);
     }
   }
 
-  private async startHost(thread: ThreadRecord, turn: TurnOutput, spec: LaunchSpec, profileKey: string): Promise<Live> {
-    const live: Live = { host: undefined as unknown as AgentHost, profileKey };
+  private async startHost(thread: ThreadRecord, turn: TurnOutput, spec: LaunchSpec, profileKey: string, abort: AbortSignal): Promise<Live> {
+    const live: Live = { host: undefined as unknown as AgentHost, profileKey, starting: true };
     live.host = new AgentHost({
       ...spec,
+      startTimeouts: this.options.startTimeouts,
       sink: {
         onUpdate: (update, replay) => {
           if (!replay) live.turn?.update(update);
@@ -239,31 +272,37 @@ export class Supervisor {
           this.hooks.log.warn({ thread: thread.id, session: request.sessionId }, "permission request outside a live turn of this session; cancelled");
           return Promise.resolve({ outcome: { outcome: "cancelled" } });
         },
-        onExit: ({ code, signal, expected }) => {
+        onExit: ({ code, signal, stderr, expected }) => {
           if (this.live.get(thread.id) === live && !live.turn) this.live.delete(thread.id);
-          if (!expected) this.hooks.log.warn({ thread: thread.id, code, signal }, "agent process exited");
+          if (!expected) this.hooks.log.warn({ thread: thread.id, code, signal, stderr }, "agent process exited");
         },
       },
     });
     this.live.set(thread.id, live);
+    // /stop (or shutdown) during the start stops the process; the step under way then fails.
+    const onAbort = () => void live.host.stop();
+    abort.addEventListener("abort", onAbort, { once: true });
     try {
       await live.host.start();
       const opened = await live.host.openSession(thread.session);
       await this.hooks.sessionOpened(thread, opened);
       if (opened.note) turn.notice(`ℹ️ ${opened.note}`);
       this.hooks.log.info({ thread: thread.id, agent: spec.kind.id, session: opened.sessionId, how: opened.how, pid: live.host.pid }, "agent host started");
+      live.starting = false;
       return live;
     } catch (error) {
-      this.live.delete(thread.id);
+      if (this.live.get(thread.id) === live) this.live.delete(thread.id);
       await live.host.stop();
-      throw error;
+      throw abort.aborted ? new HostStoppedError() : error;
+    } finally {
+      abort.removeEventListener("abort", onAbort);
     }
   }
 
   /** Past the limit, the least recently used idle host is stopped first. */
   private async evictIfFull(): Promise<void> {
     while (this.live.size >= this.options.maxLiveHosts) {
-      const idle = [...this.live.entries()].find(([, l]) => !l.turn);
+      const idle = [...this.live.entries()].find(([, l]) => !l.turn && !l.starting);
       if (!idle) {
         this.hooks.log.warn({ live: this.live.size }, "all agent hosts are busy; starting one more than agents.max_live_hosts");
         return;

@@ -113,11 +113,20 @@ const baseConfigSchema = z
         default: z.string().default("auto").describe("Agent kind or profile for new threads; auto = first installed, else demo"),
         max_live_hosts: z.number().int().positive().default(8),
         idle_shutdown: durationMs.default(600_000),
+        start_timeout: z
+          .object({
+            spawn: durationMs.default(10_000).describe("The agent process must have started within this"),
+            initialize: durationMs.default(60_000).describe("The agent must answer ACP initialize within this"),
+            session: durationMs.default(120_000).describe("The agent must open the session (new, resume or load) within this"),
+          })
+          .strict()
+          .default({ spawn: 10_000, initialize: 60_000, session: 120_000 })
+          .describe("A step of starting an agent that takes longer is reported like a crash, and the process stopped"),
         profiles: z.record(z.string(), profileSchema).default({}),
         custom: z.record(z.string(), customAgentSchema).default({}).describe("Any other ACP agent: name → command"),
       })
       .strict()
-      .default({ default: "auto", max_live_hosts: 8, idle_shutdown: 600_000, profiles: {}, custom: {} }),
+      .default({ default: "auto", max_live_hosts: 8, idle_shutdown: 600_000, start_timeout: { spawn: 10_000, initialize: 60_000, session: 120_000 }, profiles: {}, custom: {} }),
     workspaces: z
       .object({
         roots: z.array(z.string()).default([]).describe("Directories under which agents may run; empty = the home directory"),

@@ -69,7 +69,11 @@ export class BatonCore implements PlatformCore {
         fatal: (thread, error) => registry.close(thread.id, `agent error: ${error.userMessage}`),
         log,
       },
-      { maxLiveHosts: config.agents.max_live_hosts, idleShutdownMs: config.agents.idle_shutdown },
+      {
+        maxLiveHosts: config.agents.max_live_hosts,
+        idleShutdownMs: config.agents.idle_shutdown,
+        startTimeouts: { spawnMs: config.agents.start_timeout.spawn, initializeMs: config.agents.start_timeout.initialize, sessionMs: config.agents.start_timeout.session },
+      },
     );
     this.agents = new BatonAgents(config.agents, options.dataDir, this.supervisor, registry, this.approvals, this.machines, env);
     this.threads = this.threadsApi();
@@ -119,7 +123,9 @@ export class BatonCore implements PlatformCore {
   routeInfo(route: string): RouteInfo | undefined {
     const t = this.registry.threadForRoute(route);
     if (!t) return undefined;
-    return { thread: t.id, agent: t.agent, profile: t.profile, workspace: t.workspace, session: t.session, host: this.supervisor.state(t.id).host, open: t.open };
+    const host = this.supervisor.state(t.id).host;
+    // To a platform a starting host is running: a turn is under way.
+    return { thread: t.id, agent: t.agent, profile: t.profile, workspace: t.workspace, session: t.session, host: host === "starting" ? "running" : host, open: t.open };
   }
 
   targets(thread: ThreadRecord): RouteTarget[] {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { TestPlatform } from "../support/test-platform.js";
-import { startTestBaton, type TestBaton } from "../support/harness.js";
+import { startTestBaton, waitUntil, type TestBaton } from "../support/harness.js";
 
 const started: TestBaton[] = [];
 afterEach(async () => {
@@ -154,14 +154,6 @@ describe("threads and hosts over time", () => {
     expect(platform.on(platform.route("group"))).toHaveLength(0);
   });
 });
-
-async function waitUntil(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe("one daemon per data dir", () => {
   it("refuses a second daemon on the same data dir, and takes over a stale lock", async () => {

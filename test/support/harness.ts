@@ -53,3 +53,12 @@ export async function startTestBaton(options: TestBatonOptions): Promise<TestBat
     },
   };
 }
+
+/** Polls until `check` holds (a state the test cannot await directly). */
+export async function waitUntil(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

@@ -21,10 +21,14 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
   const store = new DemoSessionStore(demoSessionsDir(demoDataDir(env)));
   const running = new Map<string, AbortController>();
   const advertiseResume = env.BATON_DEMO_NO_RESUME !== "1";
+  // Tests of start time-outs: never answer this step (initialize, or every way to open a session).
+  const hang = env.BATON_DEMO_HANG;
+  const never = () => new Promise<never>(() => undefined);
 
   const app = acp
     .agent({ name: "baton-demo" })
-    .onRequest(acp.methods.agent.initialize, () => ({
+    .onRequest(acp.methods.agent.initialize, async () => ({
+      ...(hang === "initialize" ? await never() : {}),
       protocolVersion: acp.PROTOCOL_VERSION,
       agentCapabilities: {
         loadSession: true,
@@ -35,12 +39,14 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
       authMethods: [],
     }))
     .onRequest(acp.methods.agent.authenticate, () => ({}))
-    .onRequest(acp.methods.agent.session.new, ({ params }) => {
+    .onRequest(acp.methods.agent.session.new, async ({ params }) => {
+      if (hang === "session") await never();
       const sessionId = randomUUID();
       store.create(sessionId, params.cwd);
       return { sessionId };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+      if (hang === "session") await never();
       if (!store.exists(params.sessionId)) throw acp.RequestError.sessionNotFound(params.sessionId);
       // session/load replays the conversation before it answers.
       for (const line of store.read(params.sessionId)) {
@@ -49,7 +55,8 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
       }
       return {};
     })
-    .onRequest(acp.methods.agent.session.resume, ({ params }) => {
+    .onRequest(acp.methods.agent.session.resume, async ({ params }) => {
+      if (hang === "session") await never();
       if (!store.exists(params.sessionId)) throw acp.RequestError.sessionNotFound(params.sessionId);
       return {};
     })
@@ -157,6 +164,15 @@ async function respond(turn: Turn, text: string, earlier: string[]): Promise<acp
       setTimeout(() => process.exit(3), 10);
       await sleep(10_000);
       return "end_turn";
+    case "demo:stderr-flood": {
+      // 20 MB without a line break, then a token and a last line, then death.
+      const block = "x".repeat(64 * 1024);
+      for (let i = 0; i < 320; i++) if (!process.stderr.write(block)) await new Promise((r) => process.stderr.once("drain", r));
+      // Exit only once the last line is out of this process (exit drops pending pipe writes).
+      process.stderr.write(`\nusing ${"ghp_" + "ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210"}\nfatal: giving up\n`, () => process.exit(4));
+      await sleep(10_000);
+      return "end_turn";
+    }
     case "demo:auth":
       throw acp.RequestError.authRequired(undefined, "Authentication required: run `demo login` first");
   }
