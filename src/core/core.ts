@@ -58,8 +58,10 @@ export class BatonCore implements PlatformCore {
     this.allow = new Set(config.access.allow);
     const env = options.env ?? process.env;
     this.machines = new Machines({ machines: config.machines, localRoots: config.workspaces.roots, dataDir: options.dataDir, env, log });
-    this.workspaces = new Workspaces(config.workspaces, this.machines, options.cwd);
-    for (const t of registry.all()) if (t.open) this.workspaces.register(t.workspace);
+    this.workspaces = new Workspaces(config.workspaces, this.machines, options.cwd, {
+      list: () => registry.registeredWorkspaces(),
+      record: (path, name) => registry.registerWorkspace(path, name),
+    });
     this.supervisor = new Supervisor(
       {
         thread: (id) => registry.get(id),

@@ -1,6 +1,7 @@
 // Workspaces: directories an agent may run in, on this machine or another (`build:~/code/api`).
 // Only directories under the configured roots of their machine, or registered by a terminal
 // handover, are allowed. Whether a directory is here or over SSH is the machines seam's business.
+// Registrations are kept (through `persisted`, the thread registry) so they survive a restart.
 import { basename, isAbsolute, posix, relative, resolve, sep } from "node:path";
 import type { WorkspacesApi } from "../commands/context.js";
 import { CommandError } from "../kernel/errors.js";
@@ -18,7 +19,13 @@ export class Workspaces implements WorkspacesApi {
   private readonly registered = new Map<string, string>();
   private readonly fallback: string;
 
-  constructor(config: BatonConfig["workspaces"], private readonly machines: Machines, cwd: string = process.cwd()) {
+  constructor(
+    config: BatonConfig["workspaces"],
+    private readonly machines: Machines,
+    cwd: string = process.cwd(),
+    private readonly persisted: { list(): Array<{ path: string; name?: string }>; record(path: string, name?: string): Promise<void> } = { list: () => [], record: async () => undefined },
+  ) {
+    for (const { path, name } of persisted.list()) this.registered.set(path, name || basename(this.machines.parse(path).path));
     this.fallback = this.normalize(config.default ?? cwd);
     this.named = new Map(Object.entries(config.named).map(([name, path]) => [name, this.normalize(path)]));
   }
@@ -47,10 +54,14 @@ export class Workspaces implements WorkspacesApi {
     return out;
   }
 
-  /** Registers a directory a terminal handed over (it need not be under a root). */
-  register(workspace: string, name?: string): string {
+  /** Registers a directory a terminal handed over (it need not be under a root), durably. */
+  async register(workspace: string, name?: string): Promise<string> {
     const dir = this.normalize(workspace);
-    if (name || !this.registered.has(dir)) this.registered.set(dir, name || basename(this.machines.parse(dir).path));
+    if (name || !this.registered.has(dir)) {
+      // Kept across restarts when the config would not allow it by itself, or when it is named.
+      if (name || !(await this.isAllowed(dir))) await this.persisted.record(dir, name);
+      this.registered.set(dir, name || basename(this.machines.parse(dir).path));
+    }
     return dir;
   }
 
@@ -103,12 +114,20 @@ export class Workspaces implements WorkspacesApi {
       for (const root of await machine.roots()) if ((dir = await machine.directory(posix.join(root, ref.path)))) break;
     } else dir = await machine.directory(ref.path);
     if (!dir) throw new CommandError(`\`${ref.path || "(no root)"}\` is not an existing directory${where}.`);
-    const workspace = this.machines.format(machine.name, dir);
-    if (!(await this.isAllowed(workspace))) {
+    return this.requireAllowed(this.machines.format(machine.name, dir));
+  }
+
+  /** An existing directory an agent may run in, canonical; else a CommandError saying why not. */
+  async requireAllowed(workspace: string): Promise<string> {
+    const { machine } = this.locateInput(workspace);
+    const where = machine.name === LOCAL_MACHINE ? "" : ` on ${machine.name}`;
+    const dir = await this.directory(workspace);
+    if (!dir) throw new CommandError(`\`${workspace}\` is not an existing directory${where}.`);
+    if (!(await this.isAllowed(dir))) {
       const key = machine.name === LOCAL_MACHINE ? "workspaces.roots" : `machines.${machine.name}.roots`;
-      throw new CommandError(`\`${workspace}\` is outside the allowed workspace roots${where} (${machine.configuredRoots.join(", ")}). Add it to ${key} in the config.`);
+      throw new CommandError(`\`${dir}\` is outside the allowed workspace roots${where} (${machine.configuredRoots.join(", ")}). Add it to ${key} in the config.`);
     }
-    return workspace;
+    return dir;
   }
 
   /** A workspace the user typed: an unknown `name:` prefix is part of a local path, not a machine. */

@@ -105,7 +105,7 @@ export class HandoverService implements HandoverApi, HandoverTools {
     if (!(await this.core.workspaces.isAllowed(cwd))) {
       throw new PickupError(
         `\`${args.cwd}\` is outside Baton's allowed workspaces (${this.core.workspaces.describeRoots(cwd)}), so chat cannot run the agent there. ` +
-          `To allow it: with the user's consent call register_workspace with this cwd (until the daemon restarts), ` +
+          `To allow it: with the user's consent call register_workspace with this cwd (Baton keeps it across restarts), ` +
           `or add it to ${caller === LOCAL_MACHINE ? "workspaces.roots" : `machines.${caller}.roots`} in the Baton config and restart Baton. Then call prepare_handover again.`,
       );
     }
@@ -130,10 +130,10 @@ export class HandoverService implements HandoverApi, HandoverTools {
   async registerWorkspace(args: RegisterWorkspaceArgs, caller: string = LOCAL_MACHINE): Promise<ToolReply> {
     const cwd = await requireDirectory(this.core.workspaces, caller, args.cwd);
     const name = args.name?.trim() || basename(this.core.workspaces.machineOf(cwd).path);
-    const path = this.core.workspaces.register(cwd, name);
+    const path = await this.core.workspaces.register(cwd, name);
     this.options.log.info({ path, name }, "workspace registered over MCP");
     return {
-      text: `Registered ${path} as workspace "${name}" (\`/workspace --switch ${name}\` in chat) until Baton restarts. To keep it, add it to ${caller === LOCAL_MACHINE ? "workspaces.roots" : `machines.${caller}.roots`} or workspaces.named in the Baton config.`,
+      text: `Registered ${path} as workspace "${name}" (\`/workspace --switch ${name}\` in chat); Baton keeps it across restarts.`,
       data: { cwd: path, name },
     };
   }

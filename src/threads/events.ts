@@ -17,6 +17,7 @@ const EVENT_SCHEMA = z.discriminatedUnion("type", [
   z.object({ ...base, type: z.literal("host_changed"), agent: text, profile: z.string().optional() }),
   z.object({ ...base, type: z.literal("thread_closed"), reason: z.string() }),
   z.object({ ...base, type: z.literal("context_transfer"), fromRuntime: text, fromSession: text, briefPath: text }),
+  z.object({ ...base, type: z.literal("workspace_registered"), path: text, name: z.string().optional() }),
   z.object({
     ...base,
     type: z.literal("audit"),
@@ -46,6 +47,8 @@ export type ThreadEventBody =
   | { type: "host_changed"; agent: string; profile?: string }
   | { type: "thread_closed"; reason: string }
   | { type: "context_transfer"; fromRuntime: string; fromSession: string; briefPath: string }
+  /** A directory outside the configured roots that a terminal handover made a workspace (kept across restarts). */
+  | { type: "workspace_registered"; path: string; name?: string }
   | { type: "audit"; action: string; platform?: string; user?: string; route?: string; outcome: string; session?: string; detail?: string };
 
 export type ThreadEvent = EventBase & ThreadEventBody;

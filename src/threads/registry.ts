@@ -55,6 +55,8 @@ export class ThreadRegistry {
   /** Events seen per thread, and audit event times: what compaction can drop. */
   private readonly eventCounts = new Map<string, number>();
   private readonly auditTimes: number[] = [];
+  /** Directories registered as workspaces by terminal handovers, with their names. */
+  private readonly registered = new Map<string, string | undefined>();
 
   private constructor(private readonly store: EventLogStore, private readonly now: () => Date) {}
 
@@ -75,6 +77,7 @@ export class ThreadRegistry {
   }
 
   private count(event: ThreadEvent): void {
+    if (event.type === "workspace_registered") return; // always kept
     if (event.type === "audit") this.auditTimes.push(Date.parse(event.at));
     else this.eventCounts.set(event.thread, (this.eventCounts.get(event.thread) ?? 0) + 1);
   }
@@ -95,7 +98,7 @@ export class ThreadRegistry {
     let dropped = this.auditTimes.filter((at) => !(at >= auditCutoff)).length;
     for (const [thread, n] of this.eventCounts) if (!kept.has(thread)) dropped += n;
     return {
-      keep: (e) => (e.type === "audit" ? Date.parse(e.at) >= auditCutoff : kept.has(e.thread)),
+      keep: (e) => (e.type === "workspace_registered" ? true : e.type === "audit" ? Date.parse(e.at) >= auditCutoff : kept.has(e.thread)),
       dropped,
       droppedThreads: [...this.threads.keys()].filter((id) => !kept.has(id)),
     };
@@ -161,6 +164,16 @@ export class ThreadRegistry {
     await this.record([[threadId, { type: "context_transfer", fromRuntime, fromSession, briefPath }]]);
   }
 
+  /** Records a directory a terminal handover made a workspace, so it stays allowed after a restart. */
+  async registerWorkspace(path: string, name?: string): Promise<void> {
+    if (this.registered.has(path) && (name === undefined || this.registered.get(path) === name)) return;
+    await this.record([["-", { type: "workspace_registered", path, name }]]);
+  }
+
+  registeredWorkspaces(): Array<{ path: string; name?: string }> {
+    return [...this.registered].map(([path, name]) => ({ path, name }));
+  }
+
   /** Audit events (pickups, refusals) go into the same durable log, under the thread they concern or "-". */
   async audit(body: AuditBody, threadId = "-"): Promise<void> {
     await this.record([[threadId, { type: "audit", ...body }]]);
@@ -184,7 +197,13 @@ export class ThreadRegistry {
   }
 
   private apply(event: ThreadEvent): void {
+    if (event.type === "workspace_registered") {
+      this.registered.set(event.path, event.name ?? this.registered.get(event.path));
+      return;
+    }
     if (event.type === "thread_created") {
+      // Logs written before workspace_registered existed: a pickup's directory was registered then.
+      if (event.origin === "pickup" && !this.registered.has(event.workspace)) this.registered.set(event.workspace, undefined);
       this.threads.set(event.thread, {
         id: event.thread,
         workspace: event.workspace,

@@ -193,6 +193,7 @@ describe("compaction on start", () => {
     events.push(makeEvent("th_open", { type: "session_observed", session: "th_open-s2" }, daysAgo(100)));
     thread("th_recent", 10, 2);
     events.push(makeEvent("-", { type: "audit", action: "pickup", outcome: "invalid" }, daysAgo(100)));
+    events.push(makeEvent("-", { type: "workspace_registered", path: "/outside", name: "scratch" }, daysAgo(300)));
     events.push(makeEvent("-", { type: "audit", action: "pickup", outcome: "attached" }, daysAgo(1)));
     await store.append(events);
     await store.close();
@@ -204,13 +205,14 @@ describe("compaction on start", () => {
     const { open, recent, old } = await history(path);
     const before = statSync(path).size;
     const { registry, report } = await ThreadRegistry.open(new JsonlEventStore(path), { now: () => NOW, compactMinDropped: 1 });
-    expect(report.compacted).toEqual({ kept: 9, dropped: 201 });
+    expect(report.compacted).toEqual({ kept: 10, dropped: 201 });
     expect(statSync(path).size).toBeLessThan(before / 10);
     for (const r of [registry, (await ThreadRegistry.open(new JsonlEventStore(path), { now: () => NOW })).registry]) {
       expect(r.get(open)).toMatchObject({ open: true, session: "th_open-s2", sessions: ["th_open-s1", "th_open-s2"] });
       expect(r.threadForRoute(`r:${open}`)?.id).toBe(open);
       expect(r.get(recent)).toMatchObject({ open: false, closeReason: "/close" });
       for (const id of old) expect(r.get(id)).toBeUndefined();
+      expect(r.registeredWorkspaces()).toEqual([{ path: "/outside", name: "scratch" }]);
     }
     const audits = readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l)).filter((e) => e.type === "audit");
     expect(audits.map((e) => e.outcome)).toEqual(["attached"]);

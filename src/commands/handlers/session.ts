@@ -28,9 +28,11 @@ export const session: CommandSpec = {
     const found = await ctx.agents.findSession(agent, workspace, target);
     const open = ctx.threads.findOpenBySession(agent, found.id);
     if (open) {
+      // The same rule as /workspace --switch: the agent runs only where workspaces.roots allow.
+      await ctx.workspaces.requireAllowed(open.workspace);
       await ctx.threads.attach(route, open.id);
     } else {
-      await ctx.threads.create(route, { workspace: found.cwd ?? workspace, agent, profile: current?.agent === agent ? current.profile : undefined, session: found.id, origin: "/session --switch" });
+      await ctx.threads.create(route, { workspace: await ctx.workspaces.requireAllowed(found.cwd ?? workspace), agent, profile: current?.agent === agent ? current.profile : undefined, session: found.id, origin: "/session --switch" });
     }
     await ctx.reply(`🔀 This chat now continues session \`${found.id.slice(0, 8)}\` (${found.title || "untitled"}). Send a message to resume it.`);
   },

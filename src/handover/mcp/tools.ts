@@ -87,7 +87,7 @@ export async function newHandoverMcpServer(call: ToolCall, version: string): Pro
     {
       title: "Allow a directory as a Baton workspace",
       description:
-        "Allows agents started from chat to run in this directory (until the daemon restarts; for good, add it to workspaces.roots in the Baton config). " +
+        "Allows agents started from chat to run in this directory (Baton keeps it across restarts; workspaces.roots in the Baton config is the other way). " +
         "Only call it when the user agrees.",
       inputSchema: registerWorkspaceShape,
     },
