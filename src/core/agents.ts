@@ -9,6 +9,7 @@ import type { LaunchSpec, Supervisor } from "../agents/supervisor.js";
 import { getReader, type StoredSession } from "../agents/stores/index.js";
 import { displayCommand, handoffPrompt, nativeResumeCommand } from "../agents/runtimes/index.js";
 import { MachineError, type Machine, type Machines } from "../agents/machines/index.js";
+import { describeBadId, isValidSessionId, sessionIdShape } from "../agents/runtimes/session-ids.js";
 import { writeBrief, writePrivateFile } from "../handover/brief/index.js";
 import type { ThreadRecord, ThreadRegistry } from "../threads/registry.js";
 import type { BatonConfig } from "../config/schema.js";
@@ -190,6 +191,9 @@ export class BatonAgents implements AgentsApi {
     const runtime = kind?.runtime ?? thread.agent;
     const { machine, path } = this.machines.locate(thread.workspace);
     if (!thread.session) return { cwd: path, note: "No session yet." };
+    if (!isValidSessionId(runtime, thread.session)) {
+      return { cwd: path, note: `This thread's session id ${describeBadId(thread.session)} is not a valid ${this.displayName(thread.agent)} session id (${sessionIdShape(runtime)}), so there is no command to show. Start over with /new.` };
+    }
     if (runtime === "demo") {
       return { cwd: path, note: `The demo agent has no terminal CLI. \`baton handoff export ${thread.session}\` writes a brief another agent can continue from.` };
     }

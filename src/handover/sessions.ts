@@ -7,6 +7,7 @@ import type { AgentsApi, SessionSummary, WorkspacesApi } from "../commands/conte
 import { formatWorkspaceRef, LOCAL_MACHINE } from "../agents/machines/refs.js";
 import { AGENT_KINDS, type AgentKind } from "../agents/kinds/index.js";
 import { getReader, MIN_PREFIX_CHARS } from "../agents/stores/index.js";
+import { describeBadId, isValidSessionId, sessionIdShape } from "../agents/runtimes/session-ids.js";
 import { CommandError, PickupError } from "../kernel/errors.js";
 import type { LaunchRecord } from "./launch/registry.js";
 
@@ -38,7 +39,10 @@ export async function lookupSession(agents: HandoverAgents, agent: string, cwd: 
     return await agents.findSession(agent, cwd, id);
   } catch (error) {
     const runtime = agents.kind(agent)?.runtime ?? agent;
-    if (error instanceof CommandError && !getReader(runtime) && id.length >= MIN_PREFIX_CHARS && !/\s/.test(id)) return { id, title: "", cwd, source: "thread" };
+    if (error instanceof CommandError && !getReader(runtime) && id.length >= MIN_PREFIX_CHARS) {
+      if (!isValidSessionId(runtime, id)) throw new PickupError(`${describeBadId(id)} is not a valid session id for ${agents.displayName(agent)} (${sessionIdShape(runtime)}).`);
+      return { id, title: "", cwd, source: "thread" };
+    }
     throw error;
   }
 }

@@ -7,6 +7,7 @@ import { shellQuote } from "../../kernel/shell.js";
 export { shellQuote };
 import type { StoredSession } from "../stores/types.js";
 import { RUNTIMES, type RuntimeSpec } from "./table.js";
+import { describeBadId, isSafeSessionRef, isValidSessionId, sessionIdShape } from "./session-ids.js";
 
 export type { RuntimeSpec } from "./table.js";
 export { promptHash } from "./table.js";
@@ -65,6 +66,13 @@ export function nativeResumeCommand(session: StoredSession, dir?: string): Launc
   if (rt.notStartable) throw new RuntimeRefusal(`Baton cannot start ${rt.label}: ${rt.notStartable}.`);
   if (!rt.resumeArgs) throw new RuntimeRefusal(`${rt.label} has no command that reopens a session.`);
   if (session.native && !session.native.ok) throw new RuntimeRefusal(`This ${rt.label} session cannot be reopened natively: ${session.native.reason ?? "its CLI cannot load it"}.`);
+  // The id (and reference) become arguments: never one that a CLI could read as an option.
+  if (!isValidSessionId(rt.id, session.id, { subagent: !!session.subagentOf })) {
+    throw new RuntimeRefusal(`The session id ${describeBadId(session.id)} is not a valid ${rt.label} session id (${sessionIdShape(rt.id)}), so Baton will not pass it to ${rt.executable}.`);
+  }
+  if (session.native?.ref !== undefined && !isSafeSessionRef(session.native.ref)) {
+    throw new RuntimeRefusal(`The session reference ${describeBadId(session.native.ref)} is not a valid argument, so Baton will not pass it to ${rt.executable}.`);
+  }
   const where = dir ?? session.cwd;
   if (!where) throw new RuntimeRefusal(`The ${rt.label} session ${session.id} records no directory; pass --cwd.`);
   return { executable: rt.executable, args: rt.resumeArgs(session), env: envFor(rt), dir: where };

@@ -7,6 +7,7 @@ import type { ReaderContext, StoredSession, StoreReader } from "./types.js";
 import { MIN_PREFIX_CHARS, SessionLookupError } from "./errors.js";
 import { READERS } from "./registry.js";
 import { canonicalRuntimeId } from "../runtimes/index.js";
+import { describeBadId, isSafeSessionRef, isValidSessionId, sessionIdShape } from "../runtimes/session-ids.js";
 
 export type { StoredSession, StoreReader, SessionStep, StepKind, SessionCounts, ReaderContext } from "./types.js";
 export { SessionLookupError, StoreReadError, MIN_PREFIX_CHARS } from "./errors.js";
@@ -84,7 +85,7 @@ export async function listSessions(opts: ListOptions = {}): Promise<{ sessions: 
     readers.map(async (reader) => {
       const ctx = contextFor(reader, opts, warnings);
       try {
-        return await reader.list(ctx);
+        return checkIds(reader, await reader.list(ctx), ctx.warn);
       } catch (err) {
         warnings.push(`${reader.label}: cannot read ${ctx.dir}: ${(err as Error).message}`);
         return [];
@@ -100,6 +101,24 @@ export async function listSessions(opts: ListOptions = {}): Promise<{ sessions: 
   sessions.sort((a, b) => (a.lastActivity < b.lastActivity ? 1 : a.lastActivity > b.lastActivity ? -1 : 0));
   if (opts.limit && opts.limit > 0) sessions = sessions.slice(0, opts.limit);
   return { sessions, warnings };
+}
+
+/**
+ * Sessions whose id is not one of their runtime's ids are left out (a transcript can name itself
+ * `--dangerously-skip-permissions`, and ids end up as command-line arguments); a native reference
+ * that is not safe as an argument makes the session not reopenable natively.
+ */
+function checkIds(reader: StoreReader, sessions: StoredSession[], warn: (m: string) => void): StoredSession[] {
+  const out: StoredSession[] = [];
+  for (const s of sessions) {
+    if (!isValidSessionId(reader.runtime, s.id, { subagent: !!s.subagentOf })) {
+      warn(`${reader.label}: skipped ${s.file}: its session id ${describeBadId(s.id)} is not a valid ${reader.label} session id (${sessionIdShape(reader.runtime)}).`);
+      continue;
+    }
+    if (s.native?.ref !== undefined && !isSafeSessionRef(s.native.ref)) s.native = { ok: false, reason: `its session reference ${describeBadId(s.native.ref)} is not a valid argument` };
+    out.push(s);
+  }
+  return out;
 }
 
 /** One line per candidate, for the ambiguous-prefix error. */

@@ -1,5 +1,6 @@
 import type { CommandSpec } from "../context.js";
 import { shellQuote } from "../../kernel/shell.js";
+import { describeBadId, isValidSessionId } from "../../agents/runtimes/session-ids.js";
 
 /** Agents `baton launch` runs with Baton's MCP server, so the terminal can hand back to chat. */
 const LAUNCHABLE = new Set(["claude", "codex", "gemini"]);
@@ -18,6 +19,10 @@ export const handover: CommandSpec = {
     const machine = ctx.workspaces.machineOf(thread.workspace);
     const intro = machine.login ? `Continue this session in a terminal on ${machine.name} (\`${machine.login}\`):` : "Continue this session in a terminal:";
     if (thread.agent === "demo") {
+      if (!isValidSessionId("demo", thread.session)) {
+        await ctx.reply(`This thread's session id ${describeBadId(thread.session)} is not a valid session id, so there is no command to show. Start over with /new.`);
+        return;
+      }
       await ctx.reply(`${intro}\n\`\`\`\ncd ${shellQuote(machine.path)} && baton launch demo -- --resume ${thread.session}\n\`\`\``);
       return;
     }

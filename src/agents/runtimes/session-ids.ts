@@ -1,0 +1,46 @@
+// What a session id of each runtime looks like. Ids are read from files (transcripts, the thread
+// log) that anyone with write access to them can shape, and they end up as command-line arguments
+// (`claude --resume <id>`): an id like `--dangerously-skip-permissions` must never get that far.
+
+/** The 8-4-4-4-12 shape of a UUID (letters allowed: some stores and tests write UUID-shaped names). */
+const UUID = /^[0-9A-Za-z]{8}-[0-9A-Za-z]{4}-[0-9A-Za-z]{4}-[0-9A-Za-z]{4}-[0-9A-Za-z]{12}$/;
+/** An id no CLI reads as an option and no shell splits: a letter or digit first, then a safe run. */
+const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._:@+=-]{0,255}$/;
+/** A session file as a reference (Pi reopens a session by its file): an absolute path, one line. */
+const SAFE_PATH = /^\/[^\0-\x1f]{1,4095}$/;
+
+const FORMATS: Record<string, { pattern: RegExp; shape: string }> = {
+  claude: { pattern: UUID, shape: "a UUID" },
+  codex: { pattern: UUID, shape: "a UUID" },
+  gemini: { pattern: UUID, shape: "a UUID" },
+  qwen: { pattern: UUID, shape: "a UUID" },
+  copilot: { pattern: UUID, shape: "a UUID" },
+  demo: { pattern: UUID, shape: "a UUID" },
+  opencode: { pattern: /^ses_[A-Za-z0-9]{1,128}$/, shape: "ses_ followed by letters and digits" },
+};
+
+const GENERIC = { pattern: SAFE_ID, shape: "letters, digits and . _ : @ + = - (not starting with -)" };
+
+/**
+ * Whether `id` is a session id of `runtime`. A subagent's id follows its runtime's own naming for
+ * subagents (Claude Code names them after their file), so it gets the generic rule.
+ */
+export function isValidSessionId(runtime: string, id: string, options: { subagent?: boolean } = {}): boolean {
+  const format = options.subagent ? GENERIC : (FORMATS[runtime] ?? GENERIC);
+  return format.pattern.test(id);
+}
+
+/** What a valid id of this runtime looks like, for an error message. */
+export function sessionIdShape(runtime: string): string {
+  return (FORMATS[runtime] ?? GENERIC).shape;
+}
+
+/** Whether a native reference (an id, an OpenClaw session key, a session file) is safe as an argument. */
+export function isSafeSessionRef(ref: string): boolean {
+  return SAFE_ID.test(ref) || SAFE_PATH.test(ref);
+}
+
+/** An id shown in an error: quoted, cut short, on one line. */
+export function describeBadId(id: string): string {
+  return JSON.stringify(id.length > 60 ? `${id.slice(0, 60)}…` : id);
+}
