@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { registerHandoffCommand } from "../handover/handoff/cli.js";
 import { registerHandoverCommands } from "../handover/cli.js";
+import { exitQuietlyOnBrokenPipe } from "../kernel/process.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
@@ -63,4 +64,9 @@ export function buildProgram(): Command {
   return program;
 }
 
-await buildProgram().parseAsync(process.argv);
+const program = buildProgram();
+// One-shot commands stop quietly when their reader goes away; the daemon is not one of them.
+program.hook("preAction", (_root, action) => {
+  if (action.name() !== "start") exitQuietlyOnBrokenPipe();
+});
+await program.parseAsync(process.argv);

@@ -9,3 +9,14 @@ export function isProcessAlive(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
+
+/**
+ * A command whose reader went away (`baton handoff list | head -1`) stops quietly, as Unix tools
+ * do, instead of dying with an EPIPE stack trace: the reader has all it wanted.
+ */
+export function exitQuietlyOnBrokenPipe(stream: NodeJS.WriteStream = process.stdout): void {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(0);
+    throw error;
+  });
+}

@@ -1,15 +1,22 @@
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { FakeBotApi } from "../fakes/telegram/fake-bot-api.js";
 import { FakeSlack } from "../fakes/slack/index.js";
 
 const BATON = join(process.cwd(), "bin/baton.js");
 
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), "baton-cli-"));
+  const dir = mkdtempSync(join(tmpdir(), "baton-cli-"));
+  made.push(dir);
+  return dir;
 }
 
 describe("the baton command line", () => {
@@ -18,6 +25,28 @@ describe("the baton command line", () => {
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
     const help = spawnSync(process.execPath, [BATON, "--help"], { encoding: "utf8" });
     for (const cmd of ["start", "doctor", "config", "handoff", "demo-agent"]) expect(help.stdout).toContain(cmd);
+  });
+
+  it("`baton handoff list | head -1`: a reader that goes away ends the listing quietly", async () => {
+    const home = tempDir();
+    const sessions = join(home, ".baton", "demo-agent", "sessions");
+    mkdirSync(sessions, { recursive: true });
+    // Enough sessions that the listing is far larger than a pipe's buffer.
+    for (let i = 0; i < 1500; i++) {
+      const id = `0000${String(i).padStart(4, "0")}-0000-4000-8000-000000000000`;
+      writeFileSync(join(sessions, `${id}.jsonl`), JSON.stringify({ type: "meta", sessionId: id, cwd: home, createdAt: "2026-11-20T10:00:00Z", title: `session ${i}` }) + "\n");
+    }
+    for (const format of [[], ["--json"]]) {
+      const child = spawn(process.execPath, [BATON, "handoff", "list", "--limit", "0", ...format], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, HOME: home, BATON_DATA_DIR: "" } });
+      let err = "";
+      child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
+      // Read the first chunk, then close the pipe as `head -1` does.
+      await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+      child.stdout.destroy();
+      const code = await new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once("exit", resolve)));
+      expect(err).not.toMatch(/EPIPE|Unhandled/);
+      expect(code).toBe(0);
+    }
   });
 
   it("`baton start` prints one line per platform, then ready; SIGTERM stops it cleanly", async () => {

@@ -4,7 +4,9 @@
 
 import { Command } from "commander";
 import { registerHandoffCommand } from "./cli.js";
+import { exitQuietlyOnBrokenPipe } from "../../kernel/process.js";
 
 const program = new Command("baton");
 registerHandoffCommand(program);
+exitQuietlyOnBrokenPipe();
 await program.parseAsync(process.argv);
