@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { acquireDataDirLock, LOCK_FILE } from "../../src/bot/lock.js";
+import { exitOf } from "../support/process.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -41,7 +42,7 @@ describe("the data dir lock", () => {
       expect(() => acquireDataDirLock(dir)).toThrow(new RegExp(`Another Baton \\(pid ${holder.pid}\\) is already running`));
     } finally {
       holder.kill("SIGKILL");
-      await new Promise((r) => (holder.exitCode !== null || holder.signalCode !== null ? r(undefined) : holder.once("exit", r)));
+      await exitOf(holder);
     }
     const release = acquireDataDirLock(dir);
     release();

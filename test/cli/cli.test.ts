@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { FakeBotApi } from "../fakes/telegram/fake-bot-api.js";
 import { FakeSlack } from "../fakes/slack/index.js";
+import { exitOf } from "../support/process.js";
 
 const BATON = join(process.cwd(), "bin/baton.js");
 
@@ -43,7 +44,7 @@ describe("the baton command line", () => {
       // Read the first chunk, then close the pipe as `head -1` does.
       await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
       child.stdout.destroy();
-      const code = await new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once("exit", resolve)));
+      const code = await exitOf(child);
       expect(err).not.toMatch(/EPIPE|Unhandled/);
       expect(code).toBe(0);
     }
@@ -69,7 +70,7 @@ describe("the baton command line", () => {
     const token = /token=(\S+)/.exec(out)![1];
     expect(err).not.toContain(token);
     child.kill("SIGTERM");
-    const code = await new Promise((r) => child.once("exit", r));
+    const code = await exitOf(child);
     expect(code).toBe(0);
   });
 
@@ -120,7 +121,7 @@ describe("the baton command line", () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     child.kill("SIGTERM");
-    await new Promise((r) => child.once("exit", r));
+    await exitOf(child);
     const loaded = readFileSync(log, "utf8");
     expect(loaded).toContain("/dist/platforms/web/");
     expect(loaded).toContain("/node_modules/hono/");
@@ -142,7 +143,7 @@ describe("the baton command line", () => {
       const child = spawn(process.execPath, [BATON, "doctor", "--json", "--config", config, "--data-dir", join(dir, "data")], { stdio: ["ignore", "pipe", "inherit"] });
       let out = "";
       child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
-      await new Promise((r) => child.once("exit", r));
+      await exitOf(child);
       const report = JSON.parse(out) as { checks: Array<{ area: string; status: string; message: string }> };
       const tg = report.checks.find((c) => c.area === "platform telegram")!;
       const sl = report.checks.find((c) => c.area === "platform slack")!;

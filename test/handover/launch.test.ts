@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { TestPlatform } from "../support/test-platform.js";
 import { startTestBaton, type TestBaton } from "../support/harness.js";
 import { BATON_BIN, codeIn, tempDir, removeTempDirs, AGENT_TURN_MS } from "./helpers.js";
+import { exitOf } from "../support/process.js";
 
 // These tests drive real agent and CLI processes; a machine busy with other test runs is slow.
 vi.setConfig({ testTimeout: 90_000 });
@@ -68,7 +69,7 @@ describe("baton launch demo", () => {
     await platform.waitFor(route, new RegExp(`Earlier prompts of session ${session}:\\n1\\. written in the terminal`), AGENT_TURN_MS);
 
     repl.stdin.write("/exit\n");
-    const code_ = await new Promise<number | null>((resolve) => repl!.once("exit", resolve));
+    const code_ = await exitOf(repl);
     expect(code_).toBe(0);
     expect(readdirSync(join(baton.dataDir, "launches"))).toHaveLength(0);
     expect(readdirSync(home)).toEqual([]); // nothing written into the home directory
@@ -93,7 +94,7 @@ describe("chat → terminal", () => {
     await terminal.waitFor(new RegExp(`session ${session} in `));
     repl.stdin.end("recall\n");
     await terminal.waitFor(new RegExp(`Earlier prompts of session ${session}:\\n1\\. said in chat`));
-    expect(await new Promise((resolve) => repl!.once("exit", resolve))).toBe(0);
+    expect(await exitOf(repl)).toBe(0);
 
     // An agent with a terminal CLI: its native resume command, and the same under `baton launch`.
     const other = platform.route("laptop");

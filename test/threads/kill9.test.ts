@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { JsonlEventStore } from "../../src/threads/store.js";
+import { exitOf } from "../support/process.js";
 
 describe("kill -9 during a burst of appends", () => {
   it("restarts cleanly and loses nothing that was acknowledged, at most a torn last line", async () => {
@@ -21,7 +22,7 @@ describe("kill -9 during a burst of appends", () => {
       }, 10);
     });
     child.kill("SIGKILL");
-    await new Promise((r) => child.once("exit", r));
+    await exitOf(child);
     const acked = out.split("\n").filter((l) => l.startsWith("ev_"));
 
     const seen = new Set<string>();
