@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { parseConfigText, findConfigFile, defaultConfig } from "../../src/config/load.js";
 import { ConfigError } from "../../src/kernel/errors.js";
+import { testTempDir } from "../support/temp.js";
 
 function errorOf(yaml: string, env: NodeJS.ProcessEnv = {}): string {
   try {
@@ -69,7 +69,7 @@ describe("config loading", () => {
   });
 
   it("finds --config, then BATON_CONFIG, then ./baton.yaml", () => {
-    const dir = mkdtempSync(join(tmpdir(), "baton-cfg-"));
+    const dir = testTempDir("baton-cfg-");
     writeFileSync(join(dir, "baton.yaml"), "{}\n");
     expect(findConfigFile({ flag: "x.yaml", cwd: dir, env: {} })).toBe(join(dir, "x.yaml"));
     expect(findConfigFile({ cwd: dir, env: { BATON_CONFIG: "/etc/b.yaml" } })).toBe("/etc/b.yaml");
@@ -84,7 +84,7 @@ describe("config loading", () => {
     const ok = spawnSync(process.execPath, ["bin/baton.js", "config", "validate", "config.example.yaml"], { encoding: "utf8", env: { ...process.env, TELEGRAM_BOT_TOKEN: "1:x", SLACK_BOT_TOKEN: "xoxb-1", SLACK_APP_TOKEN: "xapp-1" } });
     expect(ok.stderr).toBe("");
     expect(ok.status).toBe(0);
-    const bad = join(mkdtempSync(join(tmpdir(), "baton-cfg-")), "bad.yaml");
+    const bad = join(testTempDir("baton-cfg-"), "bad.yaml");
     writeFileSync(bad, "agents:\n  max_live_hosts: -1\n");
     const res = spawnSync(process.execPath, ["bin/baton.js", "config", "validate", bad], { encoding: "utf8" });
     expect(res.status).toBe(1);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { TestPlatform } from "../support/test-platform.js";
 import { startTestBaton, type TestBaton } from "../support/harness.js";
+import { testTempDir } from "../support/temp.js";
 
 const started: TestBaton[] = [];
 afterEach(async () => {
@@ -95,10 +96,9 @@ describe("rendering a turn", () => {
 
 describe("files from the chat", () => {
   it("passes a file as a resource link, and an image inline to an agent that accepts images", async () => {
-    const { mkdtempSync, writeFileSync } = await import("node:fs");
-    const { tmpdir } = await import("node:os");
+    const { writeFileSync } = await import("node:fs");
     const { join } = await import("node:path");
-    const dir = mkdtempSync(join(tmpdir(), "baton-files-"));
+    const dir = testTempDir("baton-files-");
     const doc = join(dir, "notes.txt");
     const png = join(dir, "shot.png");
     writeFileSync(doc, "hello");

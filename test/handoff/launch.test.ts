@@ -2,14 +2,14 @@
 // `baton handoff resume <id> --launch tmux --yes` starting a stand-in runtime in detached tmux.
 
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { awaitConfirmation, claimSpec, specFromCommand, writeSpec } from "../../src/handover/handoff/spec.js";
 import { runTrampoline } from "../../src/handover/handoff/trampoline.js";
 import { terminalArgv } from "../../src/handover/handoff/launch.js";
 import { claudeFixture } from "../fakes/stores/jsonl-stores.js";
+import { testTempDir } from "../support/temp.js";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 const ENTRY = path.join(REPO, "dist", "handover", "handoff", "main.js");
@@ -45,7 +45,7 @@ describe("launch spec", () => {
   });
 
   it("is withdrawn when nothing confirms in time, so a late terminal starts nothing", async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "baton-spec-"));
+    const dir = testTempDir("baton-spec-");
     const file = await writeSpec(dir, specFromCommand({ executable: "true", args: [], env: {}, dir }, {}));
     expect((await awaitConfirmation(file, 200)).state).toBe("cancelled");
     expect(existsSync(file)).toBe(false);
@@ -54,7 +54,7 @@ describe("launch spec", () => {
   });
 
   it("says the runtime may still start when the terminal claimed the spec just as time ran out", async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "baton-spec-"));
+    const dir = testTempDir("baton-spec-");
     const file = await writeSpec(dir, specFromCommand({ executable: "true", args: [], env: {}, dir }, {}));
     const claimed = await claimSpec(file);
     expect(claimed?.executable).toBe("true");
@@ -62,7 +62,7 @@ describe("launch spec", () => {
   });
 
   it("the trampoline starts the exact argv, confirms, and returns the runtime's exit code", async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "baton-spec-"));
+    const dir = testTempDir("baton-spec-");
     const out = path.join(dir, "argv.txt");
     const file = await writeSpec(dir, { version: 1, executable: "sh", args: ["-c", 'printf "%s|" "$@" > "$0"; exit 3', out, "a b", "$HOME;`x`"], dir, set: {}, unset: [], expiresAt: Date.now() + 15_000 });
     const [code, outcome] = await Promise.all([runTrampoline(file), awaitConfirmation(file, 5_000)]);
@@ -73,7 +73,7 @@ describe("launch spec", () => {
 });
 
 describe("resume --launch tmux", () => {
-  const tmuxDir = mkdtempSync(path.join(os.tmpdir(), "baton-tmux-"));
+  const tmuxDir = testTempDir("baton-tmux-");
   const tmuxEnv = { ...process.env, TMUX_TMPDIR: tmuxDir, TMUX: "" };
   delete (tmuxEnv as Record<string, string | undefined>).TMUX;
 
@@ -165,7 +165,7 @@ describe("resume --launch tmux", () => {
 
 describe("terminal detection", () => {
   it("uses a Linux terminal emulator found on PATH when a display is set", () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "baton-term-"));
+    const dir = testTempDir("baton-term-");
     writeFileSync(path.join(dir, "xterm"), "#!/bin/sh\n");
     chmodSync(path.join(dir, "xterm"), 0o755);
     const oldPath = process.env.PATH;

@@ -1,14 +1,14 @@
 // Runs the real Baton core in-process with the given adapters and the bundled demo agent (a real
 // ACP process), on a fresh data dir. What tests of every platform build on.
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { CommonPlatformSettings, PlatformAdapter } from "../../src/platforms/contract.js";
 import { parseConfigText } from "../../src/config/load.js";
 import { startDaemon, type Daemon } from "../../src/bot/daemon.js";
 import { createLogger, silentLogger } from "../../src/kernel/log.js";
 import { stringify } from "yaml";
 import type { EventLogStore } from "../../src/threads/store.js";
+import { testTempDir } from "./temp.js";
 
 export interface TestBaton {
   dataDir: string;
@@ -32,7 +32,7 @@ export interface TestBatonOptions {
 export const ALLOWED_TEST_USERS = ["test:alice", "test:bob", "telegram:111", "slack:U111"];
 
 export async function startTestBaton(options: TestBatonOptions): Promise<TestBaton> {
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "baton-test-"));
+  const dataDir = options.dataDir ?? testTempDir("baton-test-");
   const config = {
     agents: { default: "demo" },
     access: { allow: ALLOWED_TEST_USERS },

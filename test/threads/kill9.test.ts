@@ -1,14 +1,13 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { JsonlEventStore } from "../../src/threads/store.js";
 import { exitOf } from "../support/process.js";
+import { testTempDir } from "../support/temp.js";
 
 describe("kill -9 during a burst of appends", () => {
   it("restarts cleanly and loses nothing that was acknowledged, at most a torn last line", async () => {
-    const path = join(mkdtempSync(join(tmpdir(), "baton-kill9-")), "events.jsonl");
+    const path = join(testTempDir("baton-kill9-"), "events.jsonl");
     const child = spawn(process.execPath, [join(process.cwd(), "test/support/append-burst.mjs"), path], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.setEncoding("utf8");

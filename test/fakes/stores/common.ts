@@ -1,10 +1,10 @@
 // Shared pieces of the fixture-store generators: a private temp home, two working directories,
 // JSONL writing with an optional torn last line, and the facts each fixture promises the tests.
 
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { StoreOptions } from "../../../src/agents/stores/index.js";
+import { testTempDir } from "../../support/temp.js";
 
 /** A token-shaped string planted in prompts; no brief may show it. */
 export const PLANTED_SECRET = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
@@ -47,7 +47,7 @@ export interface Base {
 }
 
 export function makeBase(runtime: string): Base {
-  const root = mkdtempSync(path.join(os.tmpdir(), `baton-store-${runtime}-`));
+  const root = testTempDir(`baton-store-${runtime}-`);
   const home = path.join(root, "home");
   const cwdA = path.join(root, "work", "alpha");
   const cwdB = path.join(root, "work", "beta");
