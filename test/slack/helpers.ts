@@ -1,12 +1,12 @@
 // Shared setup for the Slack tests: a fake Slack, an adapter pointed at it, and a small recording
 // core standing in for Baton's (it records what the adapter hands over and answers like the core).
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { ActionOutcome, ActionPress, InboundMessage, PlatformCore, PlatformLogger } from "../../src/platforms/contract.js";
 import { createSlackAdapter, SlackAdapter } from "../../src/platforms/slack/index.js";
 import { slackConfigSchema } from "../../src/platforms/slack/config.js";
 import { FakeSlack } from "../fakes/slack/index.js";
+import { testTempDir } from "../support/temp.js";
 
 export const silentLog: PlatformLogger & { lines: string[] } = {
   lines: [],
@@ -55,7 +55,7 @@ export interface SlackTestBed {
 
 export async function startSlackTestBed(options: { config?: Record<string, unknown>; fake?: FakeSlack } = {}): Promise<SlackTestBed> {
   const fake = options.fake ?? (await new FakeSlack().start());
-  const dataDir = await mkdtemp(join(tmpdir(), "baton-slack-"));
+  const dataDir = testTempDir("baton-slack-");
   const cacheDir = join(dataDir, "cache");
   const config = slackConfigSchema.parse({
     bot_token: fake.options.botToken,
