@@ -1,7 +1,9 @@
 // Soak: 50 web chat conversations stream through the demo agent while some agents crash, some hang
 // while starting, and the daemon is killed (SIGKILL) mid-stream and restarted. Loopback only,
-// bounded in time. Asserts: no thread hung (every conversation answers after the restart), every
-// event the daemon acknowledged is in the log it replays, and the daemon's RSS stayed bounded.
+// bounded in time. Asserts: no thread hung (every conversation answers after the restart), no
+// approval answered the wrong request (a button of a request whose turn died answers nothing, the
+// live request still gets its answer), every event the daemon acknowledged is in the log it
+// replays, and the daemon's RSS stayed bounded.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -25,6 +27,8 @@ const REPLY_MS = 120_000;
 const conv = (i: number) => `soak-conversation-${String(i).padStart(2, "0")}`;
 const crashes = (i: number) => i % 10 === 0;
 const hangs = (i: number) => i % 10 === 5;
+/** These leave an approval unanswered when the daemon is killed, and press it after the restart. */
+const asks = (i: number) => i % 10 === 3;
 
 interface Daemon {
   child: ChildProcess;
@@ -142,9 +146,17 @@ describe("soak", () => {
     };
     const sampler = setInterval(() => !killed && remember(), 50);
 
+    const staleApprovals = new Map<string, { messageId: string; actions: string[] }>();
     const script = async (i: number) => {
       const c = conv(i);
       for (let round = 1; round <= ROUNDS && !killed; round++) {
+        if (round === 2 && asks(i)) {
+          // Left unanswered: the kill ends its turn with the request still pending.
+          client.send(c, "demo:permission");
+          staleApprovals.set(c, await client.waitForButtons(c, new Set(), REPLY_MS));
+          replies++;
+          return;
+        }
         if (round === 2 && crashes(i)) {
           client.send(c, "demo:crash");
           await client.waitFor(c, /Agent exited unexpectedly \(code 3\)/, REPLY_MS);
@@ -198,6 +210,24 @@ describe("soak", () => {
         await client.waitFor(c, new RegExp(`you said "after restart ${c}"`), REPLY_MS);
       }),
     );
+    // Approvals: a button of a request whose turn died with the daemon answers nothing; the live
+    // request of the new turn is still pending afterwards and gets the user's answer.
+    const approvals = await Promise.allSettled(
+      [...staleApprovals].map(async ([c, stale]) => {
+        const beforeKill = await client.press(c, stale.messageId, stale.actions[0], REPLY_MS);
+        expect(beforeKill.ok, `${c}: a dead turn's approval was accepted`).toBe(false);
+        client.send(c, "demo:permission");
+        const live = await client.waitForButtons(c, new Set([stale.messageId]), REPLY_MS);
+        const again = await client.press(c, stale.messageId, stale.actions[0], REPLY_MS);
+        expect(again.ok, `${c}: the stale button answered the live request`).toBe(false);
+        expect([...client.conversations.get(c)!.messages.values()].some((t) => /Permission answer/.test(t)), c).toBe(false);
+        expect((await client.press(c, live.messageId, live.actions[0], REPLY_MS)).ok, c).toBe(true);
+        await client.waitFor(c, /Permission answer: (?!cancelled)/, REPLY_MS);
+      }),
+    );
+    const wrongApprovals = approvals.map((r) => (r.status === "rejected" ? String(r.reason) : undefined)).filter(Boolean);
+    expect(wrongApprovals, "approvals answered wrongly").toEqual([]);
+
     const hung = answered.map((r, i) => (r.status === "rejected" ? conv(i) : undefined)).filter((c): c is string => !!c);
     const shownOf = (c: string) => [...(client.conversations.get(c)?.messages.values() ?? [])].slice(-3).map((t) => t.slice(0, 200));
     expect(hung, `conversations that never answered after the restart; the first shows: ${JSON.stringify(hung[0] ? shownOf(hung[0]) : [])}`).toEqual([]);
@@ -229,6 +259,7 @@ describe("soak", () => {
       conversations: CONVERSATIONS,
       repliesBeforeKill,
       threadsSeen: seenThreads.size,
+      staleApprovalsRefused: staleApprovals.size,
       eventsReplayed: report.events,
       skippedLines: report.skipped.length,
       restartMs,

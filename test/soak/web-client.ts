@@ -6,6 +6,8 @@ import type { ConversationSummary, ServerEvent } from "../../src/platforms/web/p
 export interface Shown {
   /** Latest text of each message, tags stripped, by message id. */
   messages: Map<string, string>;
+  /** Messages that carry buttons (approvals), by message id: the buttons' action ids. */
+  buttons: Map<string, string[]>;
   info?: ConversationSummary["info"];
 }
 
@@ -17,6 +19,7 @@ export class SoakWebClient {
   readonly conversations = new Map<string, Shown>();
   private socket?: WebSocket;
   welcome?: Extract<ServerEvent, { type: "welcome" }>;
+  private readonly actionResults = new Map<string, { ok: boolean; text: string }>();
 
   static async connect(url: string, browser: string): Promise<SoakWebClient> {
     const client = new SoakWebClient();
@@ -38,7 +41,7 @@ export class SoakWebClient {
 
   private shown(conversation: string): Shown {
     let s = this.conversations.get(conversation);
-    if (!s) this.conversations.set(conversation, (s = { messages: new Map() }));
+    if (!s) this.conversations.set(conversation, (s = { messages: new Map(), buttons: new Map() }));
     return s;
   }
 
@@ -47,7 +50,14 @@ export class SoakWebClient {
       this.welcome = event;
       for (const c of event.conversations) this.shown(c.id).info = c.info;
     } else if (event.type === "message") {
-      if (event.message.role === "agent") this.shown(event.conversation).messages.set(event.message.id, plain(event.message.html));
+      if (event.message.role !== "agent") return;
+      const shown = this.shown(event.conversation);
+      shown.messages.set(event.message.id, plain(event.message.html));
+      const ids = (event.message.buttons ?? []).flat().map((b) => b.id);
+      if (ids.length > 0) shown.buttons.set(event.message.id, ids);
+      else shown.buttons.delete(event.message.id);
+    } else if (event.type === "actionResult") {
+      this.actionResults.set(event.messageId, { ok: event.ok, text: event.text });
     } else if (event.type === "conversation") {
       this.shown(event.conversation.id).info = event.conversation.info;
     }
@@ -56,6 +66,28 @@ export class SoakWebClient {
   send(conversation: string, text: string): void {
     this.socket!.send(JSON.stringify({ type: "open", conversation }));
     this.socket!.send(JSON.stringify({ type: "send", conversation, text }));
+  }
+
+  /** Presses a button as the page does; resolves with the daemon's answer. */
+  async press(conversation: string, messageId: string, actionId: string, timeoutMs: number): Promise<{ ok: boolean; text: string }> {
+    this.actionResults.delete(messageId);
+    this.socket!.send(JSON.stringify({ type: "action", conversation, messageId, actionId }));
+    await this.until(() => this.actionResults.has(messageId), timeoutMs, `the answer to a press in ${conversation}`);
+    return this.actionResults.get(messageId)!;
+  }
+
+  /** A message with buttons that shows up after the ones in `known`. */
+  async waitForButtons(conversation: string, known: Set<string>, timeoutMs: number): Promise<{ messageId: string; actions: string[] }> {
+    let found: { messageId: string; actions: string[] } | undefined;
+    await this.until(
+      () => {
+        for (const [messageId, actions] of this.shown(conversation).buttons) if (!known.has(messageId)) return !!(found = { messageId, actions });
+        return false;
+      },
+      timeoutMs,
+      `an approval in ${conversation}`,
+    );
+    return found!;
   }
 
   /** The first agent message of the conversation that matches, once it shows. */
