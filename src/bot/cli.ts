@@ -7,6 +7,11 @@ import { registerHandoverCommands } from "../handover/cli.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
+async function dataDirOf(program: Command): Promise<string> {
+  const { dataDirForCli } = await import("../config/load.js");
+  return dataDirForCli(program.opts());
+}
+
 export function buildProgram(): Command {
   const program = new Command("baton")
     .description("Coding agents on this machine, in your team chat.")
@@ -18,9 +23,27 @@ export function buildProgram(): Command {
   program
     .command("start", { isDefault: false })
     .description("run the daemon (with no config: the web chat on 127.0.0.1 and the first agent found)")
-    .action(async () => {
+    .option("-p, --port <port>", "the web chat's port (else $BATON_WEB_LISTEN, else platforms.web.listen)")
+    .action(async (opts: { port?: string }) => {
       const { runStart } = await import("./cli-start.js");
-      await runStart(program.opts());
+      await runStart({ ...program.opts(), port: opts.port });
+    });
+
+  program
+    .command("status")
+    .description("ask the running daemon: platforms, turns, hosts, queues, counts (exit 3 when none runs)")
+    .option("--json", "machine-readable output")
+    .action(async (opts: { json?: boolean }) => {
+      const { runStatus } = await import("./cli-ops.js");
+      process.exitCode = await runStatus(await dataDirOf(program), !!opts.json);
+    });
+
+  program
+    .command("reload")
+    .description("make the running daemon re-read its config (as SIGHUP does) and say what needs a restart")
+    .action(async () => {
+      const { runReload } = await import("./cli-ops.js");
+      process.exitCode = await runReload(await dataDirOf(program));
     });
 
   program
@@ -36,9 +59,10 @@ export function buildProgram(): Command {
   config
     .command("validate [file]")
     .description("exit 0 when the config is valid, 1 with the key path and line when not")
-    .action(async (file: string | undefined) => {
+    .option("--json", "machine-readable output")
+    .action(async (file: string | undefined, opts: { json?: boolean }) => {
       const { runValidate } = await import("./cli-config.js");
-      process.exitCode = runValidate(file ?? program.opts().config);
+      process.exitCode = runValidate(file ?? program.opts().config, !!opts.json);
     });
   config
     .command("schema")

@@ -10,15 +10,8 @@ interface GlobalOpts {
 }
 
 async function dataDirOf(program: Command): Promise<string> {
-  const { loadConfigOrDefault, resolveDataDir } = await import("../config/load.js");
-  const opts = program.opts<GlobalOpts>();
-  let loaded;
-  try {
-    loaded = loadConfigOrDefault(opts.config);
-  } catch {
-    loaded = undefined; // a broken config must not stop the MCP server from saying what is wrong
-  }
-  return resolveDataDir(opts.dataDir, loaded);
+  const { dataDirForCli } = await import("../config/load.js");
+  return dataDirForCli(program.opts<GlobalOpts>());
 }
 
 /** Prints a BatonError's user message and exits 1; anything else propagates. */

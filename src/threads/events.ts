@@ -20,6 +20,8 @@ export type ThreadEventBody =
   | { type: "host_changed"; agent: string; profile?: string }
   | { type: "thread_closed"; reason: string }
   | { type: "context_transfer"; fromRuntime: string; fromSession: string; briefPath: string }
+  | { type: "prompt_queued"; queued: string; prompt: unknown[] }
+  | { type: "prompt_taken"; queued: string; why: "started" | "dropped" }
   | { type: "audit"; action: string; platform?: string; user?: string; route?: string; outcome: string; session?: string; detail?: string };
 
 export type ThreadEvent = EventBase & ThreadEventBody;

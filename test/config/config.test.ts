@@ -21,7 +21,7 @@ describe("config mistakes name the key path and the line", () => {
     expect(errorOf("agents:\n  max_live_hosts: many\n")).toMatch(/^baton\.yaml:2: agents\.max_live_hosts: .*number/);
   });
   it("an unknown key (a typo)", () => {
-    expect(errorOf("access:\n  allow: []\n  alow: [x]\n")).toBe('baton.yaml:3: access.alow: unknown key "alow"');
+    expect(errorOf("access:\n  allow: []\n  alow: [x]\n")).toBe('baton.yaml:3: access.alow: unknown key "alow" (did you mean "allow"?)');
   });
   it("a missing required platform key", () => {
     expect(errorOf("platforms:\n  telegram:\n    mode: polling\n")).toMatch(/^baton\.yaml:2: platforms\.telegram\.token: /);
