@@ -12,6 +12,18 @@ async function dataDirOf(program: Command): Promise<string> {
   return dataDirForCli(program.opts());
 }
 
+/** Runs a service subcommand; a BatonError becomes its message and exit 1. */
+async function serviceAction(run: (m: typeof import("./cli-service.js")) => Promise<number>): Promise<void> {
+  const [m, { BatonError }] = await Promise.all([import("./cli-service.js"), import("../kernel/errors.js")]);
+  try {
+    process.exitCode = await run(m);
+  } catch (error) {
+    if (!(error instanceof BatonError)) throw error;
+    process.stderr.write(`baton: ${error.userMessage}\n`);
+    process.exitCode = 1;
+  }
+}
+
 export function buildProgram(): Command {
   const program = new Command("baton")
     .description("Coding agents on this machine, in your team chat.")
@@ -45,6 +57,21 @@ export function buildProgram(): Command {
       const { runReload } = await import("./cli-ops.js");
       process.exitCode = await runReload(await dataDirOf(program));
     });
+
+  const service = program.command("service").description("run Baton as a systemd service: install, status, logs, uninstall");
+  const scoped = (cmd: Command) => cmd.option("--user", "a user service (default unless root)").option("--system", "a system service (default for root)");
+  scoped(service.command("install"))
+    .description("write the unit (this config, data dir and PATH), then enable and start it")
+    .option("--print", "print the unit, change nothing")
+    .action((opts: { user?: boolean; system?: boolean; print?: boolean }) =>
+      serviceAction(async (m) => m.runServiceInstall({ ...program.opts(), ...opts })),
+    );
+  scoped(service.command("status")).description("systemctl status of the service").action((opts: { user?: boolean; system?: boolean }) => serviceAction(async (m) => m.runServiceTool("status", opts)));
+  scoped(service.command("logs"))
+    .description("the service's log (journalctl)")
+    .option("-f, --follow", "keep printing new lines")
+    .action((opts: { user?: boolean; system?: boolean; follow?: boolean }) => serviceAction(async (m) => m.runServiceTool("logs", opts)));
+  scoped(service.command("uninstall")).description("stop, disable and remove the service").action((opts: { user?: boolean; system?: boolean }) => serviceAction(async (m) => m.runServiceUninstall(opts)));
 
   program
     .command("doctor")

@@ -60,7 +60,7 @@ export function batonLauncher(env: NodeJS.ProcessEnv, bin = BATON_BIN): Launcher
   const clone = existsSync(join(root, ".git")) || existsSync(join(root, "src"));
   const warnings = [
     onPath ? `The \`baton\` on PATH (${onPath}) is not this Baton (${root}); the registration names this one.` : "",
-    clone ? `This registration points into the clone at ${root}: moving or deleting it breaks the agent's MCP server. For a stable one, \`npm install -g ${PACKAGE_NAME}\` (or \`npm install -g .\` in the clone) and run setup again.` : "",
+    clone ? `This points into the clone at ${root}: moving or deleting the clone breaks it. For a stable launcher, \`npm install -g ${PACKAGE_NAME}\` (or \`npm install -g .\` in the clone) and run this again.` : "",
   ].filter(Boolean);
   return { command: bin, args: [], warning: warnings.join(" ") || undefined };
 }

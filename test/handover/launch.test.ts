@@ -151,7 +151,7 @@ describe("baton setup", () => {
     expect(out).toContain("baton setup claude would:");
     expect(out).toContain(`claude mcp add -s user baton -- ${BATON_BIN} mcp`);
     // Run from a clone: said, since moving the clone would break the registration.
-    expect(out).toMatch(/! This registration points into the clone at .*npm install -g baton-agents/);
+    expect(out).toMatch(/! This points into the clone at .*npm install -g baton-agents/);
     expect(out).toContain(`write ${join(home, ".claude", "commands", "handover.md")}`);
     expect(out).toContain("prepare_handover");
     expect(readdirSync(home)).toEqual([]);
