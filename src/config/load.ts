@@ -118,12 +118,14 @@ type Where = (p: PropertyKey[]) => string;
  */
 function interpolateConfig(raw: unknown, env: NodeJS.ProcessEnv, where: Where): unknown {
   if (!isRecord(raw)) return interpolate(raw, [], env, where, false);
-  const { platforms, ...rest } = raw;
+  // A section whose keys are all commented out (`ops:` alone) is YAML null: it means the defaults.
+  const { platforms, ...rest } = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null));
   const out = interpolate(rest, [], env, where, false) as Record<string, unknown>;
   if (platforms === undefined) return out;
   if (!isRecord(platforms)) return { ...out, platforms };
   const sections: Record<string, unknown> = {};
-  for (const [name, section] of Object.entries(platforms)) {
+  for (const [name, value] of Object.entries(platforms)) {
+    const section = value ?? {};
     const path = ["platforms", name];
     const enabled = isRecord(section) ? interpolate(section.enabled, [...path, "enabled"], env, where, false) : undefined;
     sections[name] = interpolate(section, path, env, where, enabled === false);
@@ -162,7 +164,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function zodToConfigError(error: z.ZodError, prefix: PropertyKey[], where: Where, schema: z.ZodType): ConfigError {
-  const issue = error.issues[0];
+  // A typo in a key name usually also makes a required key "missing": name the typo first.
+  const issue = error.issues.find((i) => i.code === "unrecognized_keys") ?? error.issues[0];
   let path = [...prefix, ...issue.path];
   let message = issue.message;
   if (issue.code === "unrecognized_keys") {
