@@ -2,7 +2,8 @@
 // `npm install -g` into an empty prefix, and `npm ci --omit=dev` on a built tree (no TypeScript).
 // Both need the npm registry or its cache for the dependencies.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, mkdtempSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, mkdtempSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import WebSocket from "ws";
@@ -18,10 +19,12 @@ const READY_MS = 60_000;
 
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
-afterEach(() => {
+/** Removing an installed prefix (a few hundred packages) takes a while on a busy disk. */
+const CLEANUP_MS = 180_000;
+afterEach(async () => {
   for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, "SIGKILL");
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+}, CLEANUP_MS);
 
 function tempDir(prefix: string): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
