@@ -4,7 +4,7 @@
 #   docker build --build-arg AGENT_PACKAGES="@google/gemini-cli" -t baton .
 #   docker build --build-arg AGENT_PACKAGES="" -t baton .      (none: the bundled demo agent only)
 
-ARG NODE_VERSION=24
+ARG NODE_VERSION=26
 
 # Build: the same tarball `npm pack` makes (its prepack compiles dist/).
 FROM node:${NODE_VERSION}-bookworm-slim AS build
