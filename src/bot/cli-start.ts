@@ -66,7 +66,7 @@ export async function runStart(options: StartOptions): Promise<void> {
     process.exit(1);
   }
   const host = daemon.core.agents.defaultHost();
-  const workspace = daemon.core.workspaces.default();
+  const workspace = await daemon.core.workspaces.default();
   process.stdout.write(
     `Baton ready in ${Date.now() - startedAt} ms — ${loaded.path ? `config ${loaded.path}` : "no config file, using the embedded default"}; ` +
       `default agent: ${daemon.core.agents.displayName(host.agent)}; workspace: ${workspace}${ownFolder ? " (the home directory: Baton's own folder is not a workspace)" : ""}; data in ${dataDir}\n`,

@@ -27,6 +27,8 @@ export function configWarnings(loaded: LoadedConfig): ConfigWarning[] {
   ];
   const out: ConfigWarning[] = [];
   for (const [key, path] of dirs) {
+    // `build:~/code` is on another machine: `baton doctor` checks those over SSH.
+    if (/^[a-z][a-z0-9_-]*:/.test(path)) continue;
     const dir = resolve(expandHome(path));
     if (!isDirectory(dir)) out.push({ key, message: `${key}: ${dir} does not exist (create it, or change the config; a thread there cannot start)` });
   }

@@ -21,7 +21,7 @@ function intercept<T extends object>(target: T, overrides: Partial<T>): T {
 }
 
 export function errorReason(error: unknown): string {
-  if (error instanceof PlatformError) return error.retryAfterMs !== undefined ? "rate_limited" : error.reason;
+  if (error instanceof PlatformError) return error.reason;
   return "other";
 }
 

@@ -4,21 +4,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { PlatformError } from "../../src/kernel/errors.js";
-import type { MessageRef, OutboundMessage } from "../../src/platforms/contract.js";
+import { MAX_NETWORK_ATTEMPTS } from "../../src/core/delivery/outbox.js";
 import { startTestBaton, type TestBaton } from "../support/harness.js";
 import { TestPlatform } from "../support/test-platform.js";
-
-/** A test platform whose next sends fail as a platform that cannot be reached would. */
-class FlakyPlatform extends TestPlatform {
-  failures = 0;
-  override async send(route: string, message: OutboundMessage): Promise<MessageRef> {
-    if (this.failures > 0) {
-      this.failures--;
-      throw new PlatformError("cannot reach the test platform", { reason: "network" });
-    }
-    return super.send(route, message);
-  }
-}
 
 const running: TestBaton[] = [];
 afterEach(async () => {
@@ -98,7 +86,7 @@ describe("the ops listener", () => {
   });
 
   it("counts pending approvals, pickups refused, and platform errors by reason (the platform turns degraded)", async () => {
-    const platform = new FlakyPlatform();
+    const platform = new TestPlatform();
     const { ops } = await start(platform);
     const route = platform.route("approvals");
     await platform.say(route, "demo:permission");
@@ -108,11 +96,16 @@ describe("the ops listener", () => {
     await platform.waitFor(route, /invalid or expired/);
     expect(sample(await scrape(ops), 'baton_pickups_total{outcome="refused"}')).toBe(1);
 
-    // The answer fails, and so does the error notice the core tries next.
-    platform.failures = 2;
+    // A refusal is counted once (never retried); a platform out of reach on every retry turns the platform unreachable.
+    platform.failNext("send", new PlatformError("bad request", { reason: "refused" }));
     await platform.say(platform.route("other"), "/help");
-    const text = await scrape(ops);
-    expect(sample(text, 'baton_platform_errors_total{platform="test",reason="network"}')).toBe(2);
+    for (let i = 0; i < MAX_NETWORK_ATTEMPTS; i++) platform.failNext("send", new PlatformError("cannot reach the test platform", { reason: "network" }));
+    await platform.say(platform.route("other"), "/help");
+    const text = await until("the network failures counted", async () => {
+      const t = await scrape(ops);
+      return sample(t, 'baton_platform_errors_total{platform="test",reason="network"}') === MAX_NETWORK_ATTEMPTS ? t : undefined;
+    });
+    expect(sample(text, 'baton_platform_errors_total{platform="test",reason="refused"}')).toBe(1);
     expect(sample(text, 'baton_platform_connected{platform="test",kind="test"}')).toBe(0);
     const health = (await (await fetch(`${ops}/healthz`)).json()) as { status: string; platforms: Array<{ connected: boolean; detail?: string }> };
     expect(health.status).toBe("degraded");

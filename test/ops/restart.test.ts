@@ -101,6 +101,11 @@ describe("reload", () => {
     const broken = baton.daemon.reload(() => parseConfigText("access:\n  allow: nobody\n", "broken.yaml", {}));
     expect(broken).toMatchObject({ ok: false, applied: [] });
     expect(broken.error).toMatch(/broken\.yaml:2: access\.allow/);
-    expect(baton.daemon.core.isAllowed("test:bob")).toBe(true);
+    // Nothing changed: bob is still let in.
+    const before = platform.on(route).length;
+    await platform.say(route, "/status", bob);
+    const answer = await platform.waitFor(route, (m) => platform.on(route).indexOf(m) >= before);
+    expect(answer.text).not.toMatch(/not allowed/);
+    expect(baton.daemon.snapshot().lastReload).toMatchObject({ ok: false });
   });
 });
