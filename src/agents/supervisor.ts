@@ -36,6 +36,8 @@ export interface SupervisorHooks {
   beginTurn(thread: ThreadRecord): TurnOutput;
   sessionOpened(thread: ThreadRecord, opened: OpenedSession): Promise<void>;
   fatal(thread: ThreadRecord, error: AgentError): Promise<void>;
+  /** A prompt submitted with an id left the queue: its turn starts, or the queue was dropped. */
+  promptTaken?(threadId: string, id: string, why: "started" | "dropped"): void;
   log: Logger;
 }
 
@@ -54,8 +56,14 @@ interface Live {
   profileKey: string;
 }
 
+interface QueuedPrompt {
+  prompt: ContentBlock[];
+  /** Set for prompts the caller keeps elsewhere (persisted), so it hears when they leave the queue. */
+  id?: string;
+}
+
 interface Queue {
-  items: ContentBlock[][];
+  items: QueuedPrompt[];
   running: boolean;
   drained: Array<() => void>;
 }
@@ -101,17 +109,42 @@ export class Supervisor {
   private readonly startSlots = new Slots(MAX_CONCURRENT_HOST_STARTS);
   /** Threads whose host is starting (or waiting for a start slot); aborting ends the start. */
   private readonly starting = new Map<string, AbortController>();
+  /** Set by pause(): no new turn starts; queued prompts wait (a daemon shutting down). */
+  private pausedFlag = false;
+  private readonly settledWaiters: Array<() => void> = [];
 
-  constructor(private readonly hooks: SupervisorHooks, private readonly options: SupervisorOptions) {}
+  constructor(private readonly hooks: SupervisorHooks, private options: SupervisorOptions) {}
 
-  /** Queues a prompt; returns how many turns are ahead of it (0 = it runs now). */
-  submit(threadId: string, prompt: ContentBlock[]): number {
+  /** Queues a prompt; returns how many turns are ahead of it (0 = it runs now, unless paused). */
+  submit(threadId: string, prompt: ContentBlock[], id?: string): number {
     let q = this.queues.get(threadId);
     if (!q) this.queues.set(threadId, (q = { items: [], running: false, drained: [] }));
     const ahead = q.items.length + (q.running ? 1 : 0);
-    q.items.push(prompt);
-    if (!q.running) void this.pump(threadId, q);
+    q.items.push({ prompt, id });
+    if (!q.running && !this.pausedFlag) void this.pump(threadId, q);
     return ahead;
+  }
+
+  /** True when a prompt submitted now would wait (a turn runs or is queued, or the supervisor is paused). */
+  wouldWait(threadId: string): boolean {
+    const q = this.queues.get(threadId);
+    return this.pausedFlag || !!q?.running || (q?.items.length ?? 0) > 0;
+  }
+
+  get paused(): boolean {
+    return this.pausedFlag;
+  }
+
+  /** Starts no new turn from now on; resolves once no turn is running. Queued prompts stay queued. */
+  pause(): Promise<void> {
+    this.pausedFlag = true;
+    if (![...this.queues.values()].some((q) => q.running)) return Promise.resolve();
+    return new Promise((resolve) => this.settledWaiters.push(resolve));
+  }
+
+  /** Limits changed by a config reload; they apply from the next host start or idle period. */
+  setLimits(options: SupervisorOptions): void {
+    this.options = options;
   }
 
   /** Resolves once the thread has no running or queued turn. */
@@ -149,10 +182,10 @@ export class Supervisor {
     return true;
   }
 
-  /** Stops the thread's host (close, profile switch, shutdown); queued prompts are dropped. */
+  /** Stops the thread's host (close, profile switch); queued prompts are dropped. */
   async stopHost(threadId: string): Promise<void> {
     const q = this.queues.get(threadId);
-    if (q) q.items.length = 0;
+    if (q) for (const item of q.items.splice(0)) if (item.id) this.hooks.promptTaken?.(threadId, item.id, "dropped");
     await this.stopProcess(threadId);
   }
 
@@ -169,21 +202,24 @@ export class Supervisor {
     await live.host.stop();
   }
 
+  /** Daemon shutdown: every process stops; queued prompts are kept by whoever persisted them. */
   async stopAll(): Promise<void> {
     for (const start of this.starting.values()) start.abort();
-    await Promise.all([...this.live.keys()].map((id) => this.stopHost(id)));
+    await Promise.all([...this.live.keys()].map((id) => this.stopProcess(id)));
   }
 
   private async pump(threadId: string, q: Queue): Promise<void> {
     q.running = true;
     try {
-      while (q.items.length > 0) {
-        const prompt = q.items.shift()!;
-        await this.runTurn(threadId, prompt);
+      while (q.items.length > 0 && !this.pausedFlag) {
+        const item = q.items.shift()!;
+        if (item.id) this.hooks.promptTaken?.(threadId, item.id, "started");
+        await this.runTurn(threadId, item.prompt);
       }
     } finally {
       q.running = false;
       for (const resolve of q.drained.splice(0)) resolve();
+      if (this.pausedFlag && ![...this.queues.values()].some((other) => other.running)) for (const resolve of this.settledWaiters.splice(0)) resolve();
     }
   }
 

@@ -1,19 +1,46 @@
 // `baton start`: load the config (or the embedded default), start the daemon, print one line per
-// platform, and shut down cleanly on SIGINT / SIGTERM.
-import { ConfigError } from "../kernel/errors.js";
+// platform. SIGTERM / SIGINT drain and stop; SIGHUP re-reads the config and applies what it can.
+import { realpathSync } from "node:fs";
+import { homedir } from "node:os";
+import { fileURLToPath } from "node:url";
+import { ConfigError, userMessageOf } from "../kernel/errors.js";
 import { loadConfigOrDefault, resolveDataDir, type LoadedConfig } from "../config/load.js";
-import { createLogger } from "../kernel/log.js";
+import { applyStartOverrides } from "../config/overrides.js";
+import { configWarnings } from "../config/warnings.js";
+import { createLogger, type Logger } from "../kernel/log.js";
+import type { Daemon } from "./daemon.js";
+import { reloadSummary } from "./reload.js";
 
 export interface GlobalOptions {
   config?: string;
   dataDir?: string;
 }
 
+export interface StartOptions extends GlobalOptions {
+  port?: string;
+}
 
-export async function runStart(options: GlobalOptions): Promise<void> {
-  let loaded: LoadedConfig;
+/** The folder Baton itself is installed or checked out in. */
+export const BATON_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+function sameDir(a: string, b: string): boolean {
   try {
-    loaded = loadConfigOrDefault(options.config);
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
+}
+
+function load(options: StartOptions): { loaded: LoadedConfig; notes: string[] } {
+  const loaded = loadConfigOrDefault(options.config);
+  return { loaded, notes: applyStartOverrides(loaded, { port: options.port }) };
+}
+
+export async function runStart(options: StartOptions): Promise<void> {
+  let loaded: LoadedConfig;
+  let notes: string[];
+  try {
+    ({ loaded, notes } = load(options));
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`baton: ${error.userMessage}`);
@@ -23,27 +50,32 @@ export async function runStart(options: GlobalOptions): Promise<void> {
   }
   const dataDir = resolveDataDir(options.dataDir, loaded);
   const log = createLogger({ level: loaded.config.log.level, format: loaded.config.log.format });
+  for (const note of notes) log.warn(note);
+  for (const warning of configWarnings(loaded)) log.warn({ key: warning.key }, warning.message);
+  // `npm start` in a clone runs in Baton's own folder: that is no place for an agent to work.
+  const ownFolder = !loaded.config.workspaces.default && sameDir(process.cwd(), BATON_ROOT);
+  const cwd = ownFolder ? homedir() : process.cwd();
   const { startDaemon } = await import("./daemon.js");
   const startedAt = Date.now();
-  let daemon: Awaited<ReturnType<typeof startDaemon>>;
+  let daemon: Daemon;
   try {
-    daemon = await startDaemon({
-      loaded,
-      dataDir,
-      log,
-      onPlatformStarted: (info) => process.stdout.write(`${info.description}\n`),
-    });
+    daemon = await startDaemon({ loaded, dataDir, log, cwd, onPlatformStarted: (info) => process.stdout.write(`${info.description}\n`) });
   } catch (error) {
-    const message = error instanceof Error && "userMessage" in error ? String((error as { userMessage: string }).userMessage) : String(error);
-    console.error(`baton: could not start: ${message}`);
+    console.error(`baton: could not start: ${userMessageOf(error)}`);
+    if (!(error instanceof ConfigError)) log.error({ err: error }, "start failed");
     process.exit(1);
   }
   const host = daemon.core.agents.defaultHost();
+  const workspace = await daemon.core.workspaces.default();
   process.stdout.write(
     `Baton ready in ${Date.now() - startedAt} ms — ${loaded.path ? `config ${loaded.path}` : "no config file, using the embedded default"}; ` +
-      `default agent: ${daemon.core.agents.displayName(host.agent)}; data in ${dataDir}\n`,
+      `default agent: ${daemon.core.agents.displayName(host.agent)}; workspace: ${workspace}${ownFolder ? " (the home directory: Baton's own folder is not a workspace)" : ""}; data in ${dataDir}\n`,
   );
+  if (daemon.opsUrl) process.stdout.write(`Ops: ${daemon.opsUrl}/healthz, /metrics, /status\n`);
+  handleSignals(daemon, options, log);
+}
 
+function handleSignals(daemon: Daemon, options: StartOptions, log: Logger): void {
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) {
@@ -51,11 +83,23 @@ export async function runStart(options: GlobalOptions): Promise<void> {
       process.exit(1);
     }
     stopping = true;
-    log.info({ signal }, "shutting down");
-    await daemon.stop();
+    const counts = daemon.core.counts();
+    log.info({ signal, turnsRunning: counts.turnsRunning, queued: counts.queuedPrompts }, "shutting down: no new turns; running turns may finish within shutdown_grace");
+    try {
+      await daemon.stop();
+    } catch (error) {
+      log.error({ err: error }, "shutdown failed");
+      process.exit(1);
+    }
     // Some SDKs keep timers alive after stopping; the daemon is done, so exit explicitly.
     process.exit(0);
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGHUP", () => {
+    if (stopping) return;
+    const report = daemon.reload(() => load(options).loaded);
+    if (!report.ok) log.error({ error: report.error }, "config reload failed; nothing changed");
+    else log.info({ applied: report.applied, restartNeeded: report.restartNeeded }, reloadSummary(report.applied, report.restartNeeded));
+  });
 }

@@ -8,6 +8,23 @@ import { exitQuietlyOnBrokenPipe } from "../kernel/process.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
+async function dataDirOf(program: Command): Promise<string> {
+  const { dataDirForCli } = await import("../config/load.js");
+  return dataDirForCli(program.opts());
+}
+
+/** Runs a service subcommand; a BatonError becomes its message and exit 1. */
+async function serviceAction(run: (m: typeof import("./cli-service.js")) => Promise<number>): Promise<void> {
+  const [m, { BatonError }] = await Promise.all([import("./cli-service.js"), import("../kernel/errors.js")]);
+  try {
+    process.exitCode = await run(m);
+  } catch (error) {
+    if (!(error instanceof BatonError)) throw error;
+    process.stderr.write(`baton: ${error.userMessage}\n`);
+    process.exitCode = 1;
+  }
+}
+
 export function buildProgram(): Command {
   const program = new Command("baton")
     .description("Coding agents on this machine, in your team chat.")
@@ -19,10 +36,43 @@ export function buildProgram(): Command {
   program
     .command("start", { isDefault: false })
     .description("run the daemon (with no config: the web chat on 127.0.0.1 and the first agent found)")
-    .action(async () => {
+    .option("-p, --port <port>", "the web chat's port (else $BATON_WEB_LISTEN, else platforms.web.listen)")
+    .action(async (opts: { port?: string }) => {
       const { runStart } = await import("./cli-start.js");
-      await runStart(program.opts());
+      await runStart({ ...program.opts(), port: opts.port });
     });
+
+  program
+    .command("status")
+    .description("ask the running daemon: platforms, turns, hosts, queues, counts (exit 3 when none runs)")
+    .option("--json", "machine-readable output")
+    .action(async (opts: { json?: boolean }) => {
+      const { runStatus } = await import("./cli-ops.js");
+      process.exitCode = await runStatus(await dataDirOf(program), !!opts.json);
+    });
+
+  program
+    .command("reload")
+    .description("make the running daemon re-read its config (as SIGHUP does) and say what needs a restart")
+    .action(async () => {
+      const { runReload } = await import("./cli-ops.js");
+      process.exitCode = await runReload(await dataDirOf(program));
+    });
+
+  const service = program.command("service").description("run Baton as a systemd service: install, status, logs, uninstall");
+  const scoped = (cmd: Command) => cmd.option("--user", "a user service (default unless root)").option("--system", "a system service (default for root)");
+  scoped(service.command("install"))
+    .description("write the unit (this config, data dir and PATH), then enable and start it")
+    .option("--print", "print the unit, change nothing")
+    .action((opts: { user?: boolean; system?: boolean; print?: boolean }) =>
+      serviceAction(async (m) => m.runServiceInstall({ ...program.opts(), ...opts })),
+    );
+  scoped(service.command("status")).description("systemctl status of the service").action((opts: { user?: boolean; system?: boolean }) => serviceAction(async (m) => m.runServiceTool("status", opts)));
+  scoped(service.command("logs"))
+    .description("the service's log (journalctl)")
+    .option("-f, --follow", "keep printing new lines")
+    .action((opts: { user?: boolean; system?: boolean; follow?: boolean }) => serviceAction(async (m) => m.runServiceTool("logs", opts)));
+  scoped(service.command("uninstall")).description("stop, disable and remove the service").action((opts: { user?: boolean; system?: boolean }) => serviceAction(async (m) => m.runServiceUninstall(opts)));
 
   program
     .command("doctor")
@@ -37,9 +87,10 @@ export function buildProgram(): Command {
   config
     .command("validate [file]")
     .description("exit 0 when the config is valid, 1 with the key path and line when not")
-    .action(async (file: string | undefined) => {
+    .option("--json", "machine-readable output")
+    .action(async (file: string | undefined, opts: { json?: boolean }) => {
       const { runValidate } = await import("./cli-config.js");
-      process.exitCode = runValidate(file ?? program.opts().config);
+      process.exitCode = runValidate(file ?? program.opts().config, !!opts.json);
     });
   config
     .command("schema")

@@ -14,6 +14,14 @@ import { BatonCore } from "../core/core.js";
 import { startHandover, type RunningHandover } from "../handover/index.js";
 import type { Logger } from "../kernel/log.js";
 import { acquireDataDirLock } from "./lock.js";
+import { DEFAULT_OPS_LISTEN } from "../config/schema.js";
+import { MetricsRecorder } from "../ops/recorder.js";
+import { meteredAdapter, meteredCore } from "../ops/metered.js";
+import { startOps, type RunningOps } from "../ops/server.js";
+import type { DaemonSnapshot, PlatformHealth, ReloadReport } from "../ops/snapshot.js";
+import { planReload } from "./reload.js";
+import { userMessageOf } from "../kernel/errors.js";
+import { batonVersion } from "../handover/index.js";
 
 export const DATA_DIR_MODE = 0o700;
 
@@ -34,6 +42,15 @@ export interface DaemonOptions {
 export interface Daemon {
   core: BatonCore;
   adapters: PlatformAdapter[];
+  /** The ops listener's URL (/healthz, /metrics, /status); undefined when `ops.listen: off`. */
+  opsUrl?: string;
+  snapshot(): DaemonSnapshot;
+  /**
+   * Re-reads the config with `load` and applies what can change live; the rest is named as needing
+   * a restart. A config that does not load changes nothing (the report says why).
+   */
+  reload(load: () => LoadedConfig): ReloadReport;
+  /** Drains (running turns get shutdown_grace), then stops everything. */
   stop(): Promise<void>;
 }
 
@@ -64,7 +81,23 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   for (const skip of report.skipped) log.warn({ line: skip.line }, `event log: skipped a line (${skip.reason})`);
   log.info({ events: report.events, threads: registry.openThreads().length, ms: Date.now() - started, compacted: report.compacted }, "thread registry replayed");
 
-  const core = new BatonCore({ config: loaded.config, dataDir, registry, log, env: options.env, cwd: options.cwd });
+  const recorder = new MetricsRecorder();
+  const core = new BatonCore({ config: loaded.config, dataDir, registry, log, env: options.env, cwd: options.cwd, metrics: recorder });
+  let current = loaded;
+  let state: DaemonSnapshot["state"] = "starting";
+  let lastReload: ReloadReport | undefined;
+  const health: PlatformHealth[] = [];
+  const startedAt = new Date().toISOString();
+  const snapshot = (): DaemonSnapshot => ({
+    state,
+    version: batonVersion(),
+    pid: process.pid,
+    startedAt,
+    platforms: health.map((h) => ({ ...h })),
+    maxLiveHosts: current.config.agents.max_live_hosts,
+    ...core.counts(),
+    lastReload,
+  });
   // Pickup codes, /pickup and the MCP endpoint for terminal agents (src/handover/).
   let handover: RunningHandover;
   try {
@@ -79,29 +112,38 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   core.machines.serveHandover({ localUrl: handover.mcpUrl, tokenFor: handover.machineToken, owner: daemonOwnerId(dataDir) });
   const adapters: PlatformAdapter[] = [];
   const running: PlatformAdapter[] = [];
+  let ops: RunningOps | undefined;
   const stop = async () => {
-    await core.shutdown();
+    state = "draining";
+    await core.shutdown(current.config.shutdown_grace);
     await handover.stop().catch((error: unknown) => log.warn({ err: error }, "handover service did not stop cleanly"));
+    await ops?.stop().catch((error: unknown) => log.warn({ err: error }, "ops listener did not stop cleanly"));
     await Promise.all(running.map((a) => a.stop().catch((error: unknown) => log.warn({ platform: a.name, err: error }, "platform did not stop cleanly"))));
     await store.close();
     releaseLock();
   };
   try {
     const env = { dataDir };
+    ops = await startOps({ listen: loaded.config.ops.listen ?? DEFAULT_OPS_LISTEN, isDefault: loaded.config.ops.listen === undefined, dataDir, recorder, snapshot, log });
+    // The core sees each adapter counted (messages out, errors by reason, reachability); the adapter sees a core that counts what comes in.
+    const add = (adapter: PlatformAdapter, settings: Parameters<BatonCore["addAdapter"]>[1]) => {
+      const h: PlatformHealth = { name: adapter.name, kind: adapter.kind, connected: false, detail: "starting" };
+      health.push(h);
+      core.addAdapter(meteredAdapter(adapter, recorder, h), settings);
+      adapters.push(adapter);
+    };
     for (const p of loaded.platforms) {
       const descriptor = PLATFORM_KINDS[p.kind];
       registerSecretValues(descriptor.secrets(p.config));
-      const adapter = await (await descriptor.load())(p.name, p.config, env);
-      core.addAdapter(adapter, descriptor.common(p.config));
-      adapters.push(adapter);
+      add(await (await descriptor.load())(p.name, p.config, env), descriptor.common(p.config));
     }
     for (const extra of options.extraAdapters ?? []) {
       const { adapter, settings } = "adapter" in extra ? extra : { adapter: extra, settings: {} };
-      core.addAdapter(adapter, settings);
-      adapters.push(adapter);
+      add(adapter, settings);
     }
-    for (const adapter of adapters) {
-      const info = await adapter.start(core);
+    for (const [i, adapter] of adapters.entries()) {
+      const info = await adapter.start(meteredCore(core, adapter.name, recorder));
+      Object.assign(health[i], { connected: true, detail: undefined });
       running.push(adapter);
       log.info({ platform: adapter.name }, info.description);
       options.onPlatformStarted?.({ ...info, name: adapter.name });
@@ -111,5 +153,24 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     await stop();
     throw error;
   }
-  return { core, adapters, stop };
+  state = "running";
+  const resumed = await core.resumeQueued();
+  if (resumed > 0) log.info({ prompts: resumed }, "running prompts queued before the restart");
+
+  const reload = (load: () => LoadedConfig): ReloadReport => {
+    let next: LoadedConfig;
+    try {
+      next = load();
+    } catch (error) {
+      lastReload = { at: new Date().toISOString(), ok: false, applied: [], restartNeeded: [], error: userMessageOf(error) };
+      return lastReload;
+    }
+    const plan = planReload(current, next);
+    current = plan.running;
+    core.reconfigure(current.config);
+    log.level = current.config.log.level;
+    lastReload = { at: new Date().toISOString(), ok: true, applied: plan.applied, restartNeeded: plan.restartNeeded };
+    return lastReload;
+  };
+  return { core, adapters, opsUrl: ops.url, snapshot, reload, stop };
 }

@@ -1,18 +1,22 @@
-// `baton doctor`: the config, the data dir's modes, every agent kind (found or not, with the
-// install hint), each configured machine and each enabled platform's credentials. Exit 0 when
-// nothing is wrong.
+// `baton doctor`: the config, the data dir's modes, the agents (and whether any real one is
+// installed), access for each chat platform, configured workspaces, each configured machine and
+// each enabled platform's credentials ("cannot reach" kept apart from "token rejected"). Exit 1
+// when something fails; warnings keep "All good." away but not the exit code.
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { AGENT_KINDS, firstInstalledKind, which } from "../agents/kinds/index.js";
 import { PLATFORM_KINDS } from "../platforms/registry.js";
 import { ConfigError } from "../kernel/errors.js";
-import { defaultConfig, findConfigFile, loadConfigFile, type LoadedConfig } from "../config/load.js";
-import { resolveDataDir } from "../config/load.js";
+import { defaultConfig, findConfigFile, loadConfigFile, resolveDataDir, type LoadedConfig } from "../config/load.js";
+import { configWarnings } from "../config/warnings.js";
 
-type Status = "ok" | "warn" | "fail";
+/** `info`: worth knowing, nothing to fix (an agent you do not use is not installed). */
+type Status = "ok" | "info" | "warn" | "fail";
 interface Check { area: string; status: Status; message: string }
 
-const MARK: Record<Status, string> = { ok: "✓", warn: "!", fail: "✗" };
+const MARK: Record<Status, string> = { ok: "✓", info: "·", warn: "!", fail: "✗" };
+/** Platforms whose users are authenticated by Baton's own token, not by access.allow. */
+const SELF_AUTHENTICATED = new Set(["web"]);
 
 export async function runDoctor(options: { config?: string; dataDir?: string; json?: boolean }): Promise<number> {
   const checks: Check[] = [];
@@ -33,22 +37,15 @@ export async function runDoctor(options: { config?: string; dataDir?: string; js
     if (existsSync(file)) checks.push(checkMode(secret, file, 0o600, false));
   }
 
-  const configured = new Set([loaded?.config.agents.default, ...Object.values(loaded?.config.agents.profiles ?? {}).map((p) => p.agent)]);
-  for (const kind of AGENT_KINDS) {
-    if (kind.id === "demo") continue;
-    const acp = kind.acpCommand().command;
-    const found = which(acp);
-    const cli = kind.cliCommand ? which(kind.cliCommand) : found;
-    const wanted = configured.has(kind.id);
-    if (found && cli) checks.push({ area: `agent ${kind.id}`, status: "ok", message: `${kind.displayName}: ${found}` });
-    else {
-      const missing = [!cli && kind.cliCommand ? `\`${kind.cliCommand}\`` : "", !found ? `ACP adapter \`${acp}\`` : ""].filter(Boolean).join(" and ");
-      checks.push({ area: `agent ${kind.id}`, status: wanted ? "fail" : "warn", message: `${kind.displayName}: ${missing} not found. Install: ${kind.installHint}` });
-    }
+  checks.push(...agentChecks(loaded));
+  if (loaded) {
+    for (const w of configWarnings(loaded)) checks.push({ area: "workspace", status: "warn", message: w.message });
+    checks.push(...accessChecks(loaded));
   }
 
   // Each machine, connected to exactly as the daemon would (host key checked); the agents the config uses.
   if (loaded && Object.keys(loaded.config.machines).length > 0) {
+    const configured = configuredAgents(loaded);
     const { checkMachine } = await import("../agents/machines/doctor.js");
     const used = AGENT_KINDS.filter((k) => configured.has(k.id) || (k.id === firstInstalledKind().id && loaded!.config.agents.default === "auto"));
     for (const [name, machine] of Object.entries(loaded.config.machines)) {
@@ -65,19 +62,67 @@ export async function runDoctor(options: { config?: string; dataDir?: string; js
     }
     try {
       const check = await (await kind.doctor())(p.config);
-      checks.push({ area: `platform ${p.name}`, status: check.ok ? "ok" : "fail", message: check.lines.join("; ") });
+      // Out of reach says nothing about the credentials: a warning, not a failure of the config.
+      const status: Status = check.ok ? "ok" : check.unreachable ? "warn" : "fail";
+      checks.push({ area: `platform ${p.name}`, status, message: check.lines.join("; ") });
     } catch (error) {
       checks.push({ area: `platform ${p.name}`, status: "fail", message: `check failed: ${(error as Error).message}` });
     }
   }
 
   const failed = checks.some((c) => c.status === "fail");
-  if (options.json) process.stdout.write(JSON.stringify({ ok: !failed, checks }, null, 2) + "\n");
+  const warnings = checks.filter((c) => c.status === "warn").length;
+  if (options.json) process.stdout.write(JSON.stringify({ ok: !failed, warnings, checks }, null, 2) + "\n");
   else {
     for (const c of checks) process.stdout.write(`${MARK[c.status]} ${c.area.padEnd(18)} ${c.message}\n`);
-    process.stdout.write(failed ? "\nSome checks failed.\n" : "\nAll good.\n");
+    process.stdout.write(failed ? "\nSome checks failed.\n" : warnings ? `\n${warnings} warning${warnings === 1 ? "" : "s"}: see the lines marked !.\n` : "\nAll good.\n");
   }
   return failed ? 1 : 0;
+}
+
+/** The agent kinds the config names: the default and those of its profiles. */
+function configuredAgents(loaded: LoadedConfig | undefined): Set<string | undefined> {
+  return new Set([loaded?.config.agents.default, ...Object.values(loaded?.config.agents.profiles ?? {}).map((p) => p.agent)]);
+}
+
+function agentChecks(loaded: LoadedConfig | undefined): Check[] {
+  const checks: Check[] = [];
+  const configured = configuredAgents(loaded);
+  let real = 0;
+  for (const kind of AGENT_KINDS) {
+    if (kind.id === "demo") continue;
+    const acp = kind.acpCommand().command;
+    const found = which(acp);
+    const cli = kind.cliCommand ? which(kind.cliCommand) : found;
+    if (found && cli) {
+      real++;
+      checks.push({ area: `agent ${kind.id}`, status: "ok", message: `${kind.displayName}: ${found}` });
+      continue;
+    }
+    const missing = [!cli && kind.cliCommand ? `\`${kind.cliCommand}\`` : "", !found ? `ACP adapter \`${acp}\`` : ""].filter(Boolean).join(" and ");
+    checks.push({ area: `agent ${kind.id}`, status: configured.has(kind.id) ? "fail" : "info", message: `${kind.displayName}: ${missing} not found. Install: ${kind.installHint}` });
+  }
+  for (const [id, custom] of Object.entries(loaded?.config.agents.custom ?? {})) {
+    const found = which(custom.command);
+    if (found) real++;
+    checks.push({ area: `agent ${id}`, status: found ? "ok" : configured.has(id) ? "fail" : "warn", message: found ? `${custom.display_name ?? id}: ${found}` : `${custom.command} not found on PATH` });
+  }
+  if (real === 0) {
+    checks.push({ area: "agents", status: "warn", message: "no real agent installed: chats get the bundled demo agent. Install one of the agents above, then restart Baton." });
+  }
+  return checks;
+}
+
+/** An IM platform nobody is allowed on refuses everyone: almost certainly not what was meant. */
+function accessChecks(loaded: LoadedConfig): Check[] {
+  const allow = loaded.config.access.allow;
+  return loaded.platforms
+    .filter((p) => !SELF_AUTHENTICATED.has(p.kind) && !allow.some((id) => id.startsWith(`${p.kind}:`)))
+    .map((p) => ({
+      area: `access ${p.name}`,
+      status: "warn" as const,
+      message: `${p.name} is enabled but access.allow names no ${p.kind}: user, so everyone there is refused. Add ${p.kind}:<user id> (the bot tells each refused user their id).`,
+    }));
 }
 
 function checkMode(area: string, path: string, want: number, isDir: boolean): Check {

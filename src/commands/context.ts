@@ -39,6 +39,8 @@ export interface ThreadsApi {
 export interface AgentsApi {
   /** Queues a prompt; returns how many turns are ahead. */
   submit(thread: ThreadRecord, prompt: ContentBlock[]): number;
+  /** True while Baton shuts down: no new turn starts; submitted prompts run after the restart. */
+  restarting?(): boolean;
   cancel(threadId: string): Promise<boolean>;
   state(threadId: string): { host: HostState; queued: number; approvals: number };
   stopHost(threadId: string): Promise<void>;

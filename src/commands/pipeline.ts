@@ -78,7 +78,8 @@ export function buildPipeline(deps: PipelineDeps): (ctx: ChatContext) => Promise
     }
     if (blocks.length === 0) return;
     const ahead = ctx.agents.submit(thread, blocks);
-    if (ahead > 0) await ctx.reply(`⏳ Queued behind ${ahead} turn${ahead === 1 ? "" : "s"}. /stop cancels the running one.`);
+    if (ctx.agents.restarting?.()) await ctx.reply("⏸ Baton is restarting. Your message is kept and runs once it is back.");
+    else if (ahead > 0) await ctx.reply(`⏳ Queued behind ${ahead} turn${ahead === 1 ? "" : "s"}. /stop cancels the running one.`);
   };
 
   return compose([errorBoundary, addressed, access, command, prompt]);

@@ -8,6 +8,7 @@ import type { z } from "zod";
 import { ConfigError } from "../kernel/errors.js";
 import { expandHome } from "../kernel/paths.js";
 import { configSchema, platformKindOf, type BatonConfig } from "./schema.js";
+import { suggestKey } from "./suggest.js";
 import { PLATFORM_KINDS } from "../platforms/registry.js";
 
 export interface LoadedConfig {
@@ -40,6 +41,20 @@ export function resolveDataDir(flag: string | undefined, loaded: LoadedConfig | 
   return resolve(expandHome(chosen));
 }
 
+/**
+ * The data dir for a CLI command that talks to a daemon (`baton mcp`, `status`, `reload`): a config
+ * that does not load falls back to the flags and the default, so the command can still say what is wrong.
+ */
+export function dataDirForCli(flags: { config?: string; dataDir?: string }): string {
+  let loaded: LoadedConfig | undefined;
+  try {
+    loaded = loadConfigOrDefault(flags.config);
+  } catch {
+    loaded = undefined;
+  }
+  return resolveDataDir(flags.dataDir, loaded);
+}
+
 /** The config file found by the usual lookup, else the embedded default. */
 export function loadConfigOrDefault(flag: string | undefined): LoadedConfig {
   const path = findConfigFile({ flag });
@@ -67,9 +82,9 @@ export function parseConfigText(text: string, source: string, env: NodeJS.Proces
     const line = lines.linePos(err.pos[0]).line;
     throw new ConfigError(`${source}:${line}: the YAML does not parse: ${err.message.split("\n")[0]}`);
   }
-  const raw = interpolate(doc.toJS() ?? {}, [], env, where);
+  const raw = normalizeListenKeys(interpolateConfig(doc.toJS() ?? {}, env, where));
   const parsed = configSchema.safeParse(raw);
-  if (!parsed.success) throw zodToConfigError(parsed.error, [], where);
+  if (!parsed.success) throw zodToConfigError(parsed.error, [], where, configSchema);
   const config = parsed.data;
 
   const platforms: LoadedConfig["platforms"] = [];
@@ -80,7 +95,7 @@ export function parseConfigText(text: string, source: string, env: NodeJS.Proces
       throw new ConfigError(`${where(["platforms", name])}: platforms.${name}: unknown platform; name it after a kind (${kinds}) or add kind: <one of them>`);
     }
     const result = PLATFORM_KINDS[kind].schema.safeParse(section);
-    if (!result.success) throw zodToConfigError(result.error, ["platforms", name], where);
+    if (!result.success) throw zodToConfigError(result.error, ["platforms", name], where, PLATFORM_KINDS[kind].schema);
     const value = result.data as Record<string, unknown>;
     if (value.enabled !== false) platforms.push({ name, kind, config: value });
   }
@@ -94,31 +109,70 @@ export function defaultConfig(): LoadedConfig {
 }
 
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+type Where = (p: PropertyKey[]) => string;
 
-function interpolate(value: unknown, path: PropertyKey[], env: NodeJS.ProcessEnv, where: (p: PropertyKey[]) => string): unknown {
+/**
+ * `${VAR}` is required only where it is used: inside a platform section marked `enabled: false` an
+ * unset variable stays as written (the section is still checked for unknown keys), so the example
+ * config copied as it is validates with no environment set.
+ */
+function interpolateConfig(raw: unknown, env: NodeJS.ProcessEnv, where: Where): unknown {
+  if (!isRecord(raw)) return interpolate(raw, [], env, where, false);
+  // A section whose keys are all commented out (`ops:` alone) is YAML null: it means the defaults.
+  const { platforms, ...rest } = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null));
+  const out = interpolate(rest, [], env, where, false) as Record<string, unknown>;
+  if (platforms === undefined) return out;
+  if (!isRecord(platforms)) return { ...out, platforms };
+  const sections: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(platforms)) {
+    const section = value ?? {};
+    const path = ["platforms", name];
+    const enabled = isRecord(section) ? interpolate(section.enabled, [...path, "enabled"], env, where, false) : undefined;
+    sections[name] = interpolate(section, path, env, where, enabled === false);
+  }
+  return { ...out, platforms: sections };
+}
+
+function interpolate(value: unknown, path: PropertyKey[], env: NodeJS.ProcessEnv, where: Where, lenient: boolean): unknown {
   if (typeof value === "string") {
-    return value.replace(ENV_REF, (_match, name: string, fallback: string | undefined) => {
+    return value.replace(ENV_REF, (match, name: string, fallback: string | undefined) => {
       const found = env[name];
       if (found !== undefined && found !== "") return found;
       if (fallback !== undefined) return fallback;
+      if (lenient) return match;
       throw new ConfigError(`${where(path)}: ${formatPath(path)}: environment variable ${name} is not set (use \${${name}:-default} for a default)`);
     });
   }
-  if (Array.isArray(value)) return value.map((v, i) => interpolate(v, [...path, i], env, where));
-  if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v, [...path, k], env, where)]));
+  if (Array.isArray(value)) return value.map((v, i) => interpolate(v, [...path, i], env, where, lenient));
+  if (isRecord(value)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v, [...path, k], env, where, lenient)]));
   }
   return value;
 }
 
-function zodToConfigError(error: z.ZodError, prefix: PropertyKey[], where: (p: PropertyKey[]) => string): ConfigError {
-  const issue = error.issues[0];
+/** A listen key may be a bare port (`listen: 8787`, a YAML number): every one becomes the string form. */
+function normalizeListenKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(normalizeListenKeys);
+  if (!isRecord(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, (k === "listen" || k.endsWith("_listen")) && typeof v === "number" ? String(v) : normalizeListenKeys(v)]),
+  );
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return !!value && typeof value === "object" && !Array.isArray(value);
+}
+
+function zodToConfigError(error: z.ZodError, prefix: PropertyKey[], where: Where, schema: z.ZodType): ConfigError {
+  // A typo in a key name usually also makes a required key "missing": name the typo first.
+  const issue = error.issues.find((i) => i.code === "unrecognized_keys") ?? error.issues[0];
   let path = [...prefix, ...issue.path];
   let message = issue.message;
   if (issue.code === "unrecognized_keys") {
     const key = issue.keys[0];
     path = [...path, key];
-    message = `unknown key "${key}"`;
+    const guess = suggestKey(schema, issue.path, key);
+    message = `unknown key "${key}"${guess ? ` (did you mean "${guess}"?)` : ""}`;
   }
   const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more)` : "";
   return new ConfigError(`${where(path)}: ${formatPath(path) || "(top level)"}: ${message}${more}`);

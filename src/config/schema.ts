@@ -9,6 +9,9 @@ const durationMs = z
 
 const DURATION_UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
+/** The ops listener's address when `ops.listen` is unset (a busy port falls back to a free one). */
+export const DEFAULT_OPS_LISTEN = "127.0.0.1:8788";
+
 export function parseDuration(text: string): number {
   const m = /^(\d+)(ms|s|m|h|d)$/.exec(text);
   if (!m) throw new Error(`not a duration: ${text}`);
@@ -97,10 +100,17 @@ const baseConfigSchema = z
     log: z
       .object({
         level: z.enum(["trace", "debug", "info", "warn", "error", "silent"]).default("info"),
-        format: z.enum(["pretty", "json"]).default("pretty"),
+        format: z.enum(["auto", "pretty", "json"]).default("auto").describe("auto: JSON lines when stderr is not a terminal (a service, a container), else pretty"),
       })
       .strict()
-      .default({ level: "info", format: "pretty" }),
+      .default({ level: "info", format: "auto" }),
+    shutdown_grace: durationMs.default(30_000).describe("On SIGTERM, how long running turns may finish before they are cancelled"),
+    ops: z
+      .object({
+        listen: z.string().optional().describe(`host:port (or a port) of /healthz, /metrics and /status; "off" to disable. Default ${DEFAULT_OPS_LISTEN}, else a free port`),
+      })
+      .strict()
+      .default({}),
     access: z
       .object({
         allow: z.array(z.string().regex(/^[a-z0-9_]+:.+$/, "a user id with its platform, such as telegram:123456")).default([]),

@@ -14,25 +14,34 @@ import { writeBrief, writePrivateFile } from "../handover/brief/index.js";
 import type { ThreadRecord, ThreadRegistry } from "../threads/registry.js";
 import type { BatonConfig } from "../config/schema.js";
 import { AgentError, BatonError, CommandError } from "../kernel/errors.js";
+import type { PlatformLogger } from "../platforms/contract.js";
 
 const MIN_PREFIX = 6;
 
 export class BatonAgents implements AgentsApi {
   private readonly autoKind: AgentKind;
   /** Built-in kinds plus the config's `agents.custom` ACP agents. */
-  private readonly kinds: AgentKind[];
+  private kinds: AgentKind[];
 
   constructor(
-    private readonly config: BatonConfig["agents"],
+    private config: BatonConfig["agents"],
     private readonly dataDir: string,
     private readonly supervisor: Supervisor,
     private readonly registry: ThreadRegistry,
     private readonly approvals: ApprovalBroker,
     private readonly machines: Machines,
     env: NodeJS.ProcessEnv = process.env,
+    private readonly log?: PlatformLogger,
   ) {
     this.autoKind = firstInstalledKind(env);
-    this.kinds = [...AGENT_KINDS, ...Object.entries(config.custom).map(([id, c]) => customKind(id, c))];
+    this.kinds = kindsOf(config);
+  }
+
+  /** A config reload: profiles, custom agents, the default and the limits apply to the next turn. */
+  reconfigure(config: BatonConfig["agents"]): void {
+    this.config = config;
+    this.kinds = kindsOf(config);
+    this.supervisor.setLimits({ maxLiveHosts: config.max_live_hosts, idleShutdownMs: config.idle_shutdown });
   }
 
   kind(id: string): AgentKind | undefined {
@@ -96,7 +105,15 @@ export class BatonAgents implements AgentsApi {
   }
 
   submit(thread: ThreadRecord, prompt: ContentBlock[]): number {
-    return this.supervisor.submit(thread.id, prompt);
+    if (!this.supervisor.wouldWait(thread.id)) return this.supervisor.submit(thread.id, prompt);
+    // A prompt that waits is kept in the registry, so a restart runs it instead of losing it.
+    const { id, written } = this.registry.queuePrompt(thread.id, prompt);
+    written.catch((error: unknown) => this.log?.error({ thread: thread.id, err: error }, "could not keep a queued prompt; it runs, but not after a restart"));
+    return this.supervisor.submit(thread.id, prompt, id);
+  }
+
+  restarting(): boolean {
+    return this.supervisor.paused;
   }
 
   cancel(threadId: string): Promise<boolean> {
@@ -211,6 +228,10 @@ export class BatonAgents implements AgentsApi {
       return { cwd: path, note: `${(error as BatonError).userMessage ?? String(error)} Try \`baton handoff resume ${thread.session}\`.` };
     }
   }
+}
+
+function kindsOf(config: BatonConfig["agents"]): AgentKind[] {
+  return [...AGENT_KINDS, ...Object.entries(config.custom).map(([id, c]) => customKind(id, c))];
 }
 
 function customKind(id: string, c: BatonConfig["agents"]["custom"][string]): AgentKind {

@@ -95,6 +95,12 @@ export class ApprovalBroker {
     }
   }
 
+  /** Every open request of a thread ends with `note` (Baton shutting down cancels its turn). */
+  endThread(threadId: string, note: string): void {
+    const turns = new Set([...this.pending.values()].filter((p) => p.turn.threadId === threadId).map((p) => p.turn.id));
+    for (const turnId of turns) this.endTurn(turnId, note);
+  }
+
   private decide(entry: Pending, option: PermissionOption, user: PlatformUser): void {
     // The first answer wins: removed before anything else happens.
     if (!this.pending.delete(entry.id)) return;

@@ -16,13 +16,17 @@ import { Outbox } from "./delivery/outbox.js";
 import { FileCache } from "./files.js";
 import { Inbound, type Platform } from "./inbound.js";
 import type { RouteTarget } from "./stream.js";
-import { ChatTurn } from "./turn.js";
+import { ChatTurn, meteredTurn } from "./turn.js";
+import { NO_METRICS, type Metrics } from "../kernel/metrics.js";
+import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { Workspaces } from "./workspaces.js";
 import { Machines } from "../agents/machines/index.js";
 
-const SHUTDOWN_DRAIN_MS = 3_000;
+/** After the grace period, how long cancelled turns get to end cleanly ("⏹ Stopped.") before the processes go. */
+const CANCEL_SETTLE_MS = 3_000;
 /** How long shutdown waits for its last notices to reach the chats. */
 const SHUTDOWN_NOTICE_MS = 3_000;
+const EXPIRED_APPROVAL = "⌛ Expired: Baton restarted before this was answered";
 
 export interface CoreOptions {
   config: BatonConfig;
@@ -31,6 +35,8 @@ export interface CoreOptions {
   log: Logger;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /** Counts turns and pickups (the ops module's recorder); nothing is counted when absent. */
+  metrics?: Metrics;
 }
 
 export class BatonCore implements PlatformCore {
@@ -47,7 +53,8 @@ export class BatonCore implements PlatformCore {
   handover?: HandoverApi;
   private readonly platforms = new Map<string, Platform>();
   private readonly inbound: Inbound;
-  private readonly allow: Set<string>;
+  private allow: Set<string>;
+  private readonly metrics: Metrics;
   /** The platform message id of the last prompt per route (for a reaction while its turn runs). */
   private readonly lastPromptMessage = new Map<string, string | undefined>();
 
@@ -55,6 +62,7 @@ export class BatonCore implements PlatformCore {
     const { config, registry, log } = options;
     this.log = log;
     this.registry = registry;
+    this.metrics = options.metrics ?? NO_METRICS;
     this.allow = new Set(config.access.allow);
     const env = options.env ?? process.env;
     this.machines = new Machines({ machines: config.machines, localRoots: config.workspaces.roots, dataDir: options.dataDir, env, log });
@@ -66,9 +74,11 @@ export class BatonCore implements PlatformCore {
       {
         thread: (id) => registry.get(id),
         launchSpec: (thread) => this.agents.launchSpec(thread),
-        beginTurn: (thread) => new ChatTurn(thread.id, () => this.targets(thread), this.streamSettings(), this.approvals, log, (route) => this.lastPromptMessage.get(route)),
+        beginTurn: (thread) =>
+          meteredTurn(new ChatTurn(thread.id, () => this.targets(thread), this.streamSettings(), this.approvals, log, (route) => this.lastPromptMessage.get(route)), thread.agent, this.metrics),
         sessionOpened: (thread, opened) => registry.observeSession(thread.id, opened.sessionId),
         fatal: (thread, error) => registry.close(thread.id, `agent error: ${error.userMessage}`),
+        promptTaken: (threadId, id, why) => void registry.promptTaken(threadId, id, why).catch((error: unknown) => log.error({ thread: threadId, err: error }, "could not record that a queued prompt left the queue")),
         log,
       },
       {
@@ -77,7 +87,7 @@ export class BatonCore implements PlatformCore {
         startTimeouts: { spawnMs: config.agents.start_timeout.spawn, initializeMs: config.agents.start_timeout.initialize, sessionMs: config.agents.start_timeout.session },
       },
     );
-    this.agents = new BatonAgents(config.agents, options.dataDir, this.supervisor, registry, this.approvals, this.machines, env);
+    this.agents = new BatonAgents(config.agents, options.dataDir, this.supervisor, registry, this.approvals, this.machines, env, log);
     this.threads = this.threadsApi();
     const f = config.files;
     this.files = new FileCache(join(options.dataDir, "cache"), { maxTotalBytes: f.max_total_bytes, maxRouteBytes: f.max_route_bytes, maxAgeMs: f.max_age }, log);
@@ -119,6 +129,7 @@ export class BatonCore implements PlatformCore {
   }
 
   audit(body: AuditBody, threadId?: string): Promise<void> {
+    if (body.action === "pickup") this.metrics.pickup(body.outcome === "attached" ? "claimed" : "refused");
     return this.registry.audit(body, threadId);
   }
 
@@ -163,18 +174,72 @@ export class BatonCore implements PlatformCore {
     };
   }
 
-  /** Daemon shutdown: in-flight turns are cancelled and reported, hosts stopped, threads stay open. */
-  async shutdown(): Promise<void> {
-    const running = this.registry.openThreads().filter((t) => this.supervisor.state(t.id).host === "running");
-    await Promise.all(running.map((t) => this.supervisor.cancel(t.id)));
-    // Give cancelled turns a moment to end cleanly ("⏹ Stopped.") before the processes go.
-    await Promise.race([Promise.all(running.map((t) => this.supervisor.drained(t.id))), new Promise((r) => setTimeout(r, SHUTDOWN_DRAIN_MS))]);
-    const notices = running.flatMap((t) =>
-      this.targets(t).map(({ outbox, route }) => outbox.post(route, { text: "⏹ Baton is shutting down; the running turn was cancelled. Send it again after the restart.", kind: "notice" }).settled()),
-    );
-    await Promise.race([Promise.all(notices), new Promise((r) => setTimeout(r, SHUTDOWN_NOTICE_MS))]);
+  /** A config reload: the access list, agents, workspaces and rendering apply from the next message or turn. */
+  reconfigure(config: BatonConfig): void {
+    this.options.config = config;
+    this.allow = new Set(config.access.allow);
+    this.workspaces.reconfigure(config.workspaces);
+    this.agents.reconfigure(config.agents);
+  }
+
+  /** Open threads, turns running, prompts waiting and approvals pending, for /status and /metrics. */
+  counts(): { openThreads: number; turnsRunning: number; queuedPrompts: number; pendingApprovals: number; liveHosts: number } {
+    const out = { openThreads: 0, turnsRunning: 0, queuedPrompts: 0, pendingApprovals: 0, liveHosts: this.supervisor.liveCount() };
+    for (const t of this.registry.openThreads()) {
+      const state = this.supervisor.state(t.id);
+      out.openThreads++;
+      if (state.host === "running") out.turnsRunning++;
+      out.queuedPrompts += state.queued;
+      out.pendingApprovals += state.approvals;
+    }
+    return out;
+  }
+
+  /** After a start: prompts that were queued when Baton last stopped run now, in their order. */
+  async resumeQueued(): Promise<number> {
+    let resumed = 0;
+    for (const t of this.registry.openThreads()) {
+      if (t.queued.length === 0) continue;
+      const n = t.queued.length;
+      this.notify(t, `▶️ Baton is back: running ${n === 1 ? "the message" : `the ${n} messages`} queued before it restarted.`);
+      for (const q of t.queued) this.supervisor.submit(t.id, q.prompt as ContentBlock[], q.id);
+      resumed += n;
+    }
+    return resumed;
+  }
+
+  /**
+   * Daemon shutdown. No new turn starts (new prompts are kept for the next start); running turns
+   * get `graceMs` to finish, streaming as usual; whatever still runs then is cancelled, its pending
+   * approvals are marked expired, and its chats are told. Hosts stop; threads stay open.
+   */
+  async shutdown(graceMs = 0): Promise<void> {
+    const settled = this.supervisor.pause();
+    const running = () => this.registry.openThreads().filter((t) => this.supervisor.state(t.id).host === "running");
+    if (running().length > 0) this.log.info({ turns: running().length, graceMs }, "draining: running turns may finish");
+    const timedOut = await Promise.race([settled.then(() => false), delay(graceMs).then(() => true)]);
+    const cut = timedOut ? running() : [];
+    for (const t of cut) {
+      this.approvals.endThread(t.id, EXPIRED_APPROVAL);
+      await this.supervisor.cancel(t.id);
+    }
+    if (cut.length > 0) {
+      await Promise.race([settled, delay(CANCEL_SETTLE_MS)]);
+      const seconds = Math.round(graceMs / 1000);
+      const notices = cut.flatMap((t) => this.notify(t, `⏹ Baton is restarting; the running turn did not finish within ${seconds} s and was cancelled. Send it again once Baton is back.`));
+      await Promise.race([Promise.all(notices), delay(SHUTDOWN_NOTICE_MS)]);
+    }
     await this.supervisor.stopAll();
     this.files.close();
     await this.machines.close();
   }
+
+  /** A notice on every route of the thread; resolves per route once delivered (or given up). */
+  private notify(thread: ThreadRecord, text: string): Array<Promise<void>> {
+    return this.targets(thread).map(({ outbox, route }) => outbox.post(route, { text, kind: "notice" }).settled());
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

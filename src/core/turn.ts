@@ -5,6 +5,7 @@ import type { RequestPermissionRequest, RequestPermissionResponse, SessionUpdate
 import type { TurnOutput } from "../agents/supervisor.js";
 import type { PlatformLogger } from "../platforms/contract.js";
 import type { ApprovalBroker, ApprovalTurn } from "./approvals.js";
+import type { Metrics } from "../kernel/metrics.js";
 import { TurnStream, type RouteTarget, type StreamSettings } from "./stream.js";
 
 const STOP_NOTICES: Partial<Record<StopReason, string>> = {
@@ -83,4 +84,20 @@ export class ChatTurn implements TurnOutput {
       await outbox.adapter.turnStatus!(route, "idle", this.promptMessageId(route)).catch(() => undefined);
     }
   }
+}
+
+/** The same turn, counted: how long it ran and how it ended go to the metrics when it finishes. */
+export function meteredTurn(turn: TurnOutput, agent: string, metrics: Metrics): TurnOutput {
+  const started = performance.now();
+  return {
+    update: (update) => turn.update(update),
+    requestPermission: (request) => turn.requestPermission(request),
+    notice: (text) => turn.notice(text),
+    cancelApprovals: () => turn.cancelApprovals(),
+    pendingApprovals: () => turn.pendingApprovals(),
+    finish: (outcome) => {
+      metrics.turnFinished(agent, outcome.error ? "error" : (outcome.stopReason ?? "end_turn"), (performance.now() - started) / 1000);
+      return turn.finish(outcome);
+    },
+  };
 }

@@ -14,19 +14,25 @@ import type { BatonConfig } from "../config/schema.js";
 const MACHINE_PREFIX = /^[a-z][a-z0-9_-]*:/;
 
 export class Workspaces implements WorkspacesApi {
-  private readonly named: Map<string, string>;
+  private named = new Map<string, string>();
   /** Directories registered at runtime (terminal handovers), with their display names. */
   private readonly registered = new Map<string, string>();
-  private readonly fallback: string;
+  private fallback = "";
 
   constructor(
     config: BatonConfig["workspaces"],
     private readonly machines: Machines,
-    cwd: string = process.cwd(),
+    private readonly cwd: string = process.cwd(),
     private readonly persisted: { list(): Array<{ path: string; name?: string }>; record(path: string, name?: string): Promise<void> } = { list: () => [], record: async () => undefined },
   ) {
     for (const { path, name } of persisted.list()) this.registered.set(path, name || basename(this.machines.parse(path).path));
-    this.fallback = this.normalize(config.default ?? cwd);
+    this.reconfigure(config);
+  }
+
+  /** A config reload: roots, names and the default change; directories registered by handovers stay. */
+  reconfigure(config: BatonConfig["workspaces"]): void {
+    this.machines.local.setRoots(config.roots);
+    this.fallback = this.normalize(config.default ?? this.cwd);
     this.named = new Map(Object.entries(config.named).map(([name, path]) => [name, this.normalize(path)]));
   }
 

@@ -10,15 +10,8 @@ interface GlobalOpts {
 }
 
 async function dataDirOf(program: Command): Promise<string> {
-  const { loadConfigOrDefault, resolveDataDir } = await import("../config/load.js");
-  const opts = program.opts<GlobalOpts>();
-  let loaded;
-  try {
-    loaded = loadConfigOrDefault(opts.config);
-  } catch {
-    loaded = undefined; // a broken config must not stop the MCP server from saying what is wrong
-  }
-  return resolveDataDir(opts.dataDir, loaded);
+  const { dataDirForCli } = await import("../config/load.js");
+  return dataDirForCli(program.opts<GlobalOpts>());
 }
 
 /** Prints a BatonError's user message and exits 1; anything else propagates. */
@@ -59,19 +52,24 @@ export function registerHandoverCommands(program: Command): void {
     .description("register `baton mcp` with an agent (user scope) and install its `handover` command")
     .argument("<agent>", "claude, codex or gemini")
     .option("--print", "show what would change, change nothing")
-    .action((agent: string, opts: { print?: boolean }) =>
+    .option("--json", "with --print: the plan as JSON")
+    .action((agent: string, opts: { print?: boolean; json?: boolean }) =>
       guarded(async () => {
-        const { describePlan, planSetup } = await import("./setup.js");
+        const { describePlan, mcpCommand, planAsJson, planSetup } = await import("./setup.js");
         const explicitDataDir = program.opts<GlobalOpts>().dataDir ?? process.env.BATON_DATA_DIR;
-        const steps = planSetup(agent, { home: homedir(), env: process.env, dataDir: explicitDataDir ? await dataDirOf(program) : undefined });
+        const ctx = { home: homedir(), env: process.env, dataDir: explicitDataDir ? await dataDirOf(program) : undefined };
+        const steps = planSetup(agent, ctx);
+        const { warning } = mcpCommand(ctx);
+        if (opts.json && !opts.print) throw new BatonError("--json goes with --print: `baton setup " + agent + " --print --json`.");
         if (opts.print) {
-          process.stdout.write(describePlan(agent, steps) + "\n");
+          process.stdout.write((opts.json ? planAsJson(agent, steps, warning) : describePlan(agent, steps, warning)) + "\n");
           return;
         }
         for (const step of steps) {
           step.apply();
           process.stdout.write(`✓ ${step.summary}\n`);
         }
+        if (warning) process.stderr.write(`baton: ${warning}\n`);
         process.stdout.write(`Done. In ${agent}, ask it to "hand this over" (or use its /handover command) and type the /pickup line in chat.\n`);
       }),
     );

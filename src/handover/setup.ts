@@ -1,13 +1,15 @@
 // `baton setup <agent>`: registers `baton mcp` with the agent at user scope and installs a
 // `handover` command that tells the agent to call prepare_handover and show the line. `--print`
-// shows every change without making it. No project file is touched.
+// shows every change without making it. No project file is touched; the agent's settings files
+// are edited with real parsers, keeping the user's comments and other entries.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { which } from "../agents/kinds/index.js";
 import { CommandError } from "../kernel/errors.js";
 import { displayCommand } from "../agents/runtimes/index.js";
 import { BATON_BIN } from "./launch/plan.js";
+import { setJsoncValue, setTomlTable } from "./setup-files.js";
 
 export const SETUP_AGENTS = ["claude", "codex", "gemini"] as const;
 
@@ -26,10 +28,48 @@ export interface SetupStep {
   apply(): void;
 }
 
-/** How the agent should start `baton mcp`: `baton` when it is on PATH, else this Node and install. */
-export function mcpCommand(ctx: SetupContext): { command: string; args: string[] } {
+/** The npm package Baton is published as (the command stays `baton`). */
+export const PACKAGE_NAME = "baton-agents";
+
+export interface Launcher {
+  command: string;
+  args: string[];
+  /** Why this registration may break later (it points into a clone, or PATH has another `baton`). */
+  warning?: string;
+}
+
+function realpath(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * How an agent should start `baton mcp`, stable across shells: the `baton` on PATH when it is this
+ * install (its absolute path, so another Node on PATH later does not matter), else this install's
+ * own bin/baton.js (run by its shebang, not by the Node that runs setup now). Never `node <script>`
+ * with a versioned Node path, which breaks when nvm switches.
+ */
+export function batonLauncher(env: NodeJS.ProcessEnv, bin = BATON_BIN): Launcher {
+  const root = dirname(dirname(bin));
+  const onPath = which("baton", env);
+  const isThis = !!onPath && realpath(onPath) === realpath(bin);
+  if (isThis) return { command: onPath, args: [] };
+  const clone = existsSync(join(root, ".git")) || existsSync(join(root, "src"));
+  const warnings = [
+    onPath ? `The \`baton\` on PATH (${onPath}) is not this Baton (${root}); the registration names this one.` : "",
+    clone ? `This points into the clone at ${root}: moving or deleting the clone breaks it. For a stable launcher, \`npm install -g ${PACKAGE_NAME}\` (or \`npm install -g .\` in the clone) and run this again.` : "",
+  ].filter(Boolean);
+  return { command: bin, args: [], warning: warnings.join(" ") || undefined };
+}
+
+/** The command line of `baton mcp` for this setup (with the data dir when it is not the default). */
+export function mcpCommand(ctx: SetupContext): { command: string; args: string[]; warning?: string } {
+  const launcher = batonLauncher(ctx.env);
   const dataDirArgs = ctx.dataDir ? ["--data-dir", ctx.dataDir] : [];
-  return which("baton", ctx.env) ? { command: "baton", args: [...dataDirArgs, "mcp"] } : { command: process.execPath, args: [BATON_BIN, ...dataDirArgs, "mcp"] };
+  return { command: launcher.command, args: [...launcher.args, ...dataDirArgs, "mcp"], warning: launcher.warning };
 }
 
 export function handoverInstructions(agent: string): string {
@@ -59,39 +99,28 @@ function writeFileStep(path: string, content: string): SetupStep {
   };
 }
 
-function mergeJsonStep(path: string, key: string, name: string, value: unknown): SetupStep {
-  const read = (): Record<string, unknown> => (existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>) : {});
+/** Sets `[table.name]` or `key.name` in a settings file through `edit`, which keeps everything else. */
+function editFileStep(path: string, summary: string, detail: string, edit: (text: string) => string): SetupStep {
   return {
-    summary: `set ${key}.${name} in ${path}`,
-    detail: JSON.stringify({ [key]: { [name]: value } }, null, 2),
+    summary: `${summary} in ${path}`,
+    detail,
     apply: () => {
-      const current = read();
-      const section = (current[key] as Record<string, unknown> | undefined) ?? {};
+      const next = edit(existsSync(path) ? readFileSync(path, "utf8") : "");
       mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, JSON.stringify({ ...current, [key]: { ...section, [name]: value } }, null, 2) + "\n");
+      writeFileSync(path, next);
     },
   };
 }
 
-/** Replaces (or appends) the `[mcp_servers.baton]` table; every other line of the file stays. */
+function jsoncStep(path: string, key: string, name: string, value: unknown): SetupStep {
+  return editFileStep(path, `set ${key}.${name}`, JSON.stringify({ [key]: { [name]: value } }, null, 2), (text) => setJsoncValue(text, path, [key, name], value));
+}
+
 function codexTomlStep(path: string, mcp: { command: string; args: string[] }): SetupStep {
-  const table = `[mcp_servers.baton]\ncommand = ${JSON.stringify(mcp.command)}\nargs = ${JSON.stringify(mcp.args)}\n`;
-  return {
-    summary: `set [mcp_servers.baton] in ${path}`,
-    detail: table,
-    apply: () => {
-      const kept: string[] = [];
-      let inBaton = false;
-      for (const line of (existsSync(path) ? readFileSync(path, "utf8") : "").split("\n")) {
-        const header = /^\s*\[([^\]]+)\]/.exec(line);
-        if (header) inBaton = header[1].trim() === "mcp_servers.baton" || header[1].trim().startsWith("mcp_servers.baton.");
-        if (!inBaton) kept.push(line);
-      }
-      const rest = kept.join("\n").trimEnd();
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, `${rest ? `${rest}\n\n` : ""}${table}`);
-    },
-  };
+  const value = { command: mcp.command, args: mcp.args };
+  return editFileStep(path, "set [mcp_servers.baton]", `[mcp_servers.baton]\ncommand = ${JSON.stringify(mcp.command)}\nargs = ${JSON.stringify(mcp.args)}`, (text) =>
+    setTomlTable(text, path, "mcp_servers", "baton", value),
+  );
 }
 
 function runStep(argv: string[], env: NodeJS.ProcessEnv, before?: string[]): SetupStep {
@@ -134,7 +163,7 @@ export function planSetup(agent: string, ctx: SetupContext): SetupStep[] {
     case "gemini": {
       const dir = join(ctx.home, ".gemini");
       return [
-        mergeJsonStep(join(dir, "settings.json"), "mcpServers", "baton", { command: mcp.command, args: mcp.args }),
+        jsoncStep(join(dir, "settings.json"), "mcpServers", "baton", { command: mcp.command, args: mcp.args }),
         writeFileStep(join(dir, "commands", "handover.toml"), `description = "Hand this session over to chat (Baton) with a /pickup code"\nprompt = """\n${text}\n"""\n`),
       ];
     }
@@ -145,11 +174,17 @@ export function planSetup(agent: string, ctx: SetupContext): SetupStep[] {
   }
 }
 
-export function describePlan(agent: string, steps: SetupStep[]): string {
+export function describePlan(agent: string, steps: SetupStep[], warning?: string): string {
   const out = [`baton setup ${agent} would:`];
   steps.forEach((step, i) => {
     out.push(`${i + 1}. ${step.summary}`);
     out.push(...step.detail.split("\n").map((l) => `     ${l}`));
   });
+  if (warning) out.push(`! ${warning}`);
   return out.join("\n");
+}
+
+/** `setup --print --json`: the same plan for scripts. */
+export function planAsJson(agent: string, steps: SetupStep[], warning?: string): string {
+  return JSON.stringify({ agent, steps: steps.map((s) => ({ summary: s.summary, detail: s.detail })), warnings: warning ? [warning] : [] }, null, 2);
 }

@@ -62,3 +62,10 @@ export function userMessageOf(error: unknown): string {
   if (error instanceof BatonError) return error.userMessage;
   return "Something went wrong inside Baton; the log has the details.";
 }
+
+/** What went wrong when a platform could not be reached at all: the socket error's code, a timeout, or the message. */
+export function networkProblem(error: unknown): string {
+  const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e?.name === "TimeoutError") return "no answer in time";
+  return e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(error);
+}

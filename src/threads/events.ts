@@ -18,6 +18,8 @@ const EVENT_SCHEMA = z.discriminatedUnion("type", [
   z.object({ ...base, type: z.literal("thread_closed"), reason: z.string() }),
   z.object({ ...base, type: z.literal("context_transfer"), fromRuntime: text, fromSession: text, briefPath: text }),
   z.object({ ...base, type: z.literal("workspace_registered"), path: text, name: z.string().optional() }),
+  z.object({ ...base, type: z.literal("prompt_queued"), queued: text, prompt: z.array(z.unknown()) }),
+  z.object({ ...base, type: z.literal("prompt_taken"), queued: text, why: z.enum(["started", "dropped"]) }),
   z.object({
     ...base,
     type: z.literal("audit"),
@@ -49,6 +51,8 @@ export type ThreadEventBody =
   | { type: "context_transfer"; fromRuntime: string; fromSession: string; briefPath: string }
   /** A directory outside the configured roots that a terminal handover made a workspace (kept across restarts). */
   | { type: "workspace_registered"; path: string; name?: string }
+  | { type: "prompt_queued"; queued: string; prompt: unknown[] }
+  | { type: "prompt_taken"; queued: string; why: "started" | "dropped" }
   | { type: "audit"; action: string; platform?: string; user?: string; route?: string; outcome: string; session?: string; detail?: string };
 
 export type ThreadEvent = EventBase & ThreadEventBody;

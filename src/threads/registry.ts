@@ -1,6 +1,7 @@
 // The thread registry: threads, which routes are attached to which thread, and the agent sessions
 // each thread observed. State is only ever changed by applying an event, the same way at runtime
 // and at replay, so a restart rebuilds exactly what was there.
+import { randomBytes } from "node:crypto";
 import { makeEvent, newThreadId, type ThreadEvent, type ThreadEventBody } from "./events.js";
 import type { EventLogStore, ReplayReport } from "./store.js";
 
@@ -22,6 +23,15 @@ export interface ThreadRecord {
   closeReason?: string;
   lastEventAt: string;
   contextTransfers: Array<{ fromRuntime: string; fromSession: string; briefPath: string }>;
+  /** Prompts waiting for their turn, oldest first: kept across a restart and run after it. */
+  queued: QueuedPromptRecord[];
+}
+
+export interface QueuedPromptRecord {
+  id: string;
+  /** ACP content blocks, as they were submitted. */
+  prompt: unknown[];
+  at: string;
 }
 
 /** What a restart keeps of closed threads and audit events; the log is compacted to that at start. */
@@ -160,6 +170,20 @@ export class ThreadRegistry {
     await this.record([[threadId, { type: "thread_closed", reason }]]);
   }
 
+  /**
+   * Keeps a prompt that waits for its turn. The id is known at once (the caller tags the queued
+   * prompt with it); `written` resolves when the event is durable. Appends keep their order, so a
+   * promptTaken recorded later always replays after it.
+   */
+  queuePrompt(threadId: string, prompt: unknown[]): { id: string; written: Promise<void> } {
+    const id = `q_${randomBytes(6).toString("hex")}`;
+    return { id, written: this.record([[threadId, { type: "prompt_queued", queued: id, prompt }]]) };
+  }
+
+  async promptTaken(threadId: string, id: string, why: "started" | "dropped"): Promise<void> {
+    await this.record([[threadId, { type: "prompt_taken", queued: id, why }]]);
+  }
+
   async recordContextTransfer(threadId: string, fromRuntime: string, fromSession: string, briefPath: string): Promise<void> {
     await this.record([[threadId, { type: "context_transfer", fromRuntime, fromSession, briefPath }]]);
   }
@@ -216,6 +240,7 @@ export class ThreadRegistry {
         createdAt: event.at,
         lastEventAt: event.at,
         contextTransfers: [],
+        queued: [],
       });
       return;
     }
@@ -248,6 +273,13 @@ export class ThreadRegistry {
         t.closeReason = event.reason;
         for (const route of t.routes) if (this.routeToThread.get(route) === t.id) this.routeToThread.delete(route);
         t.routes.clear();
+        t.queued = [];
+        break;
+      case "prompt_queued":
+        t.queued.push({ id: event.queued, prompt: event.prompt, at: event.at });
+        break;
+      case "prompt_taken":
+        t.queued = t.queued.filter((q) => q.id !== event.queued);
         break;
       case "context_transfer":
         t.contextTransfers.push({ fromRuntime: event.fromRuntime, fromSession: event.fromSession, briefPath: event.briefPath });

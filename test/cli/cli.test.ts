@@ -94,7 +94,7 @@ describe("the baton command line", () => {
     const res = spawnSync(process.execPath, [BATON, "doctor", "--config", config, "--data-dir", data], { encoding: "utf8", env });
     expect(res.stdout).toMatch(/✓ config\s+.*is valid/);
     expect(res.stdout).toMatch(/✗ data dir\s+.*mode 755; run chmod 700/);
-    expect(res.stdout).toMatch(/! agent claude\s+Claude Code: .*not found\. Install: npm install -g/);
+    expect(res.stdout).toMatch(/· agent claude\s+Claude Code: .*not found\. Install: npm install -g/);
     expect(res.status).toBe(1);
     chmodSync(data, 0o700);
     const json = spawnSync(process.execPath, [BATON, "doctor", "--json", "--config", config, "--data-dir", data], { encoding: "utf8", env });

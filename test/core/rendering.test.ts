@@ -87,7 +87,7 @@ describe("rendering a turn", () => {
     await platform.waitFor(route, /step 1/);
     const thread = baton.daemon.core.registry.threadForRoute(route)!;
     await baton.daemon.stop();
-    expect(platform.transcript(route)).toMatch(/Baton is shutting down; the running turn was cancelled/);
+    expect(platform.transcript(route)).toMatch(/Baton is restarting; the running turn did not finish within 0 s and was cancelled/);
     expect(platform.transcript(route)).toMatch(/⏹ Stopped\./);
     expect(baton.daemon.core.registry.get(thread.id)!.open).toBe(true);
     started.push({ ...baton, stop: async () => baton.stop({ cleanup: true }).catch(() => undefined) } as TestBaton);

@@ -1,4 +1,4 @@
-// Resume planning: the refusals handoff-cli.txt names (Hermes, DeepSeek Harness, fx, demo) and
+// Resume planning: the refusals the handoff CLI makes (Hermes, DeepSeek Harness, fx, demo) and
 // the cases that fall back from a native reopen to a brief.
 
 import { existsSync, rmSync, statSync } from "node:fs";

@@ -150,7 +150,9 @@ describe("baton setup", () => {
     const home = tempDir("baton-home-");
     const out = execFileSync(process.execPath, [BATON_BIN, "setup", "claude", "--print"], { env: { ...process.env, HOME: home, PATH: "/usr/bin:/bin", CLAUDE_CONFIG_DIR: "" }, encoding: "utf8" });
     expect(out).toContain("baton setup claude would:");
-    expect(out).toContain(`claude mcp add -s user baton -- ${process.execPath} ${BATON_BIN} mcp`);
+    expect(out).toContain(`claude mcp add -s user baton -- ${BATON_BIN} mcp`);
+    // Run from a clone: said, since moving the clone would break the registration.
+    expect(out).toMatch(/! This points into the clone at .*npm install -g baton-agents/);
     expect(out).toContain(`write ${join(home, ".claude", "commands", "handover.md")}`);
     expect(out).toContain("prepare_handover");
     expect(readdirSync(home)).toEqual([]);
@@ -171,11 +173,12 @@ describe("baton setup", () => {
     expect(toml.match(/\[mcp_servers\.baton\]/g)).toHaveLength(1);
     expect(toml).toContain('model = "o3"');
     expect(toml).toContain("[mcp_servers.other]");
-    expect(toml).toContain(`args = ${JSON.stringify([BATON_BIN, "mcp"])}`);
+    expect(toml).toContain(`command = ${JSON.stringify(BATON_BIN)}`);
+    expect(toml).toMatch(/args = \[ "mcp" \]/);
     expect(toml).not.toContain('"old"');
     expect(readFileSync(join(home, ".codex", "prompts", "handover.md"), "utf8")).toContain("`agent_kind`: `codex`");
     const settings = JSON.parse(readFileSync(join(home, ".gemini", "settings.json"), "utf8"));
-    expect(settings).toMatchObject({ theme: "Dark", mcpServers: { other: { command: "x" }, baton: { command: process.execPath, args: [BATON_BIN, "mcp"] } } });
+    expect(settings).toMatchObject({ theme: "Dark", mcpServers: { other: { command: "x" }, baton: { command: BATON_BIN, args: ["mcp"] } } });
     expect(readFileSync(join(home, ".gemini", "commands", "handover.toml"), "utf8")).toMatch(/^description = .*\nprompt = """\n[\s\S]*prepare_handover[\s\S]*"""\n$/);
     expect(existsSync(join(home, ".claude"))).toBe(false);
   });

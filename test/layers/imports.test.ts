@@ -20,7 +20,8 @@ const ALLOWED: Record<string, string[]> = {
   handover: ["kernel", "threads", "agents", "commands", "config", "render"],
   core: ["kernel", "threads", "agents", "platforms", "render", "commands", "config", "handover"],
   bench: ["kernel", "agents"],
-  bot: ["kernel", "threads", "agents", "platforms", "render", "commands", "config", "core", "handover"],
+  ops: ["kernel", "platforms"],
+  bot: ["kernel", "threads", "agents", "platforms", "render", "commands", "config", "core", "handover", "ops"],
 };
 
 /** Files of platforms/ every adapter may use: the contract and the shared kit. */

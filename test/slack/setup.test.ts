@@ -1,5 +1,6 @@
 // Installing and running Slack: the manifest, `baton doctor`'s credentials check, HTTP mode with
 // signature checking, and files shared in a conversation.
+import { closedPort } from "../support/closed-port.js";
 import { createHmac } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:net";
@@ -48,7 +49,13 @@ describe("checkSlackCredentials (baton doctor)", () => {
   test("a bad bot token", async () => {
     fake = await new FakeSlack().start();
     const report = await checkSlackCredentials({ bot_token: "xoxb-nope", api_url: fake.apiUrl, mode: "http" });
-    expect(report).toEqual({ ok: false, lines: ["bot token: refused (invalid_auth) — check bot_token (xoxb-…)"] });
+    expect(report).toEqual({ ok: false, lines: ["bot token rejected: refused (invalid_auth) — check bot_token (xoxb-…)"] });
+  });
+
+  test("Slack out of reach is said as such, not blamed on the tokens", async () => {
+    const port = await closedPort();
+    const report = await checkSlackCredentials({ bot_token: "xoxb-fake-bot-token", app_token: "xapp-fake", api_url: `http://127.0.0.1:${port}/api/` });
+    expect(report).toEqual({ ok: false, unreachable: true, lines: [`cannot reach http://127.0.0.1:${port}/api/: ECONNREFUSED — check the network (or api_url); the tokens were not checked`] });
   });
 });
 

@@ -38,6 +38,10 @@ export async function startTestBaton(options: TestBatonOptions): Promise<TestBat
     access: { allow: ALLOWED_TEST_USERS },
     rendering: { flush_debounce_ms: 50, min_edit_gap_ms: 100 },
     workspaces: { roots: [tmpdir(), process.cwd()], default: options.cwd ?? process.cwd() },
+    // Tests that want the ops listener (/healthz, /metrics) ask for it on a free port.
+    ops: { listen: "off" },
+    // Stopping cancels running turns at once unless a test gives them a grace period.
+    shutdown_grace: 0,
     ...options.config,
   };
   const loaded = parseConfigText(stringify(config), "test-config.yaml", {});

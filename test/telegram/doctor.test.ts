@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { checkTelegramCredentials } from "../../src/platforms/telegram/index.js";
 import { scrubToken } from "../../src/platforms/telegram/scrub.js";
 import { FakeBotApi } from "../fakes/telegram/fake-bot-api.js";
+import { closedPort } from "../support/closed-port.js";
 
 let fake: FakeBotApi;
 beforeEach(async () => {
@@ -20,14 +21,17 @@ describe("baton doctor for telegram", () => {
   it("fails on a bad token without printing it", async () => {
     const report = await checkTelegramCredentials({ token: "123456:not-the-token", api_root: fake.apiRoot });
     expect(report.ok).toBe(false);
-    expect(report.lines[0]).toMatch(/^token: refused \(401: Unauthorized\)/);
+    expect(report.lines[0]).toMatch(/^token rejected: refused \(401: Unauthorized\)/);
+    expect(report.unreachable).toBeUndefined();
     expect(report.lines.join(" ")).not.toContain("not-the-token");
   });
 
   it("fails when Telegram cannot be reached, without printing the token", async () => {
-    const report = await checkTelegramCredentials({ token: fake.token, api_root: "http://127.0.0.1:9" });
+    const port = await closedPort();
+    const report = await checkTelegramCredentials({ token: fake.token, api_root: `http://127.0.0.1:${port}` });
     expect(report.ok).toBe(false);
-    expect(report.lines[0]).toMatch(/could not be reached/);
+    expect(report).toMatchObject({ unreachable: true });
+    expect(report.lines[0]).toMatch(new RegExp(`^cannot reach http://127\\.0\\.0\\.1:${port}: ECONNREFUSED — check the network \\(or api_root\\); the token was not checked$`));
     expect(report.lines.join(" ")).not.toContain(fake.token);
   });
 

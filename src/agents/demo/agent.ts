@@ -108,6 +108,8 @@ async function respond(turn: Turn, text: string, earlier: string[]): Promise<acp
     await say(turn, `Earlier prompts of session ${turn.sessionId}:\n${list}`);
     return "end_turn";
   }
+  const slow = /^demo:slow(?: (\d+))?$/.exec(command);
+  if (slow) return slowTurn(turn, slow[1] ? Number(slow[1]) * 1000 : SLOW_TOTAL_MS);
   switch (command) {
     case "demo:plan":
       await update(turn.client, turn.sessionId, {
@@ -148,16 +150,6 @@ async function respond(turn: Turn, text: string, earlier: string[]): Promise<acp
     case "demo:long":
       await say(turn, longMarkdown(), 8);
       return "end_turn";
-    case "demo:slow": {
-      const started = Date.now();
-      let tick = 0;
-      while (Date.now() - started < SLOW_TOTAL_MS) {
-        if (turn.signal.aborted) return "cancelled";
-        await say(turn, `Working… step ${++tick}\n`, 1);
-        await sleep(SLOW_TICK_MS, turn.signal);
-      }
-      return "end_turn";
-    }
     case "demo:crash":
       process.stderr.write("demo agent: simulated crash (demo:crash)\nsomething went badly wrong\n");
       await say(turn, "About to crash…", 1);
@@ -192,6 +184,19 @@ async function readFiles(turn: Turn, prompt: acp.ContentBlock[]): Promise<acp.St
     }
   });
   await say(turn, lines.length > 0 ? lines.join("\n") : "No file to read.", 1);
+  return "end_turn";
+}
+
+/** `demo:slow [seconds]`: a step every half second for that long (30 s by default), then "Done". */
+async function slowTurn(turn: Turn, totalMs: number): Promise<acp.StopReason> {
+  const started = Date.now();
+  let tick = 0;
+  while (Date.now() - started < totalMs) {
+    if (turn.signal.aborted) return "cancelled";
+    await say(turn, `Working… step ${++tick}\n`, 1);
+    await sleep(SLOW_TICK_MS, turn.signal);
+  }
+  await say(turn, `Done after ${tick} steps.`, 1);
   return "end_turn";
 }
 

@@ -12,7 +12,7 @@ import type { AgentLaunchRequest, BriefRenderer, Machine, MachineLaunch } from "
 export class LocalMachine implements Machine {
   readonly name = LOCAL_MACHINE;
   readonly label = "this machine";
-  private readonly rootDirs: string[];
+  private rootDirs: string[] = [];
 
   constructor(
     roots: string[],
@@ -20,6 +20,11 @@ export class LocalMachine implements Machine {
     /** The environment agents inherit (the daemon's own). */
     private readonly env: NodeJS.ProcessEnv,
   ) {
+    this.setRoots(roots);
+  }
+
+  /** `workspaces.roots` (empty: the home directory); a config reload sets them again. */
+  setRoots(roots: string[]): void {
     this.rootDirs = (roots.length > 0 ? roots : [homedir()]).map((r) => canonical(resolve(expandHome(r))));
   }
 

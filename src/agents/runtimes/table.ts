@@ -1,4 +1,4 @@
-// The runtimes Baton knows, with the exact approval-safe argument vectors of handoff-cli.txt.
+// The runtimes Baton knows, with the exact approval-safe argument vectors the handoff CLI uses.
 // Never add a flag that turns approvals off (--yolo, --force, --allow-all-tools, …).
 
 import type { StoredSession } from "../stores/types.js";

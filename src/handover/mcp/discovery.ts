@@ -2,18 +2,16 @@
 // and keeps the bearer token in <dataDir>/mcp-token, both 0600, so only this OS user can reach it
 // and no secret ever lands in an agent's or a project's config.
 import { randomBytes } from "node:crypto";
-import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isProcessAlive } from "../../kernel/process.js";
 import { REMOTE_ENDPOINT_FILE, REMOTE_TOKEN_FILE, type RemoteEndpoint } from "../../agents/machines/remote-handover.js";
+import { readEndpointFile, removeEndpointFile, writeEndpointFile, type Endpoint } from "../../kernel/endpoint.js";
 
 const SECRET_FILE_MODE = 0o600;
 const TOKEN_BYTES = 32;
 
-export interface McpEndpoint {
-  url: string;
-  pid: number;
-}
+export type McpEndpoint = Endpoint;
 
 export function tokenPath(dataDir: string): string {
   return join(dataDir, "mcp-token");
@@ -44,22 +42,16 @@ export function readToken(dataDir: string): string | undefined {
 }
 
 export function writeEndpoint(dataDir: string, endpoint: McpEndpoint): void {
-  writeFileSync(endpointPath(dataDir), JSON.stringify(endpoint) + "\n", { mode: SECRET_FILE_MODE });
-  chmodSync(endpointPath(dataDir), SECRET_FILE_MODE);
+  writeEndpointFile(endpointPath(dataDir), endpoint);
 }
 
 export function readEndpoint(dataDir: string): McpEndpoint | undefined {
-  try {
-    const parsed = JSON.parse(readFileSync(endpointPath(dataDir), "utf8")) as Partial<McpEndpoint>;
-    return typeof parsed.url === "string" && typeof parsed.pid === "number" ? { url: parsed.url, pid: parsed.pid } : undefined;
-  } catch {
-    return undefined;
-  }
+  return readEndpointFile(endpointPath(dataDir));
 }
 
 /** Removes the endpoint file if it is still ours (a newer daemon may have replaced it). */
 export function removeEndpoint(dataDir: string, pid: number): void {
-  if (readEndpoint(dataDir)?.pid === pid) rmSync(endpointPath(dataDir), { force: true });
+  removeEndpointFile(endpointPath(dataDir), pid);
 }
 
 /**

@@ -7,6 +7,8 @@ import type { CommonPlatformSettings, PlatformFactory } from "../contract.js";
 export interface DoctorReport {
   ok: boolean;
   lines: string[];
+  /** The platform could not be asked at all: the network, not the credentials (a warning, not a failure). */
+  unreachable?: boolean;
 }
 
 export interface PlatformDescriptor<C = any> {

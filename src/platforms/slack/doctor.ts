@@ -2,6 +2,7 @@
 // needs? Plain fetch, no SDK, so doctor stays fast; tokens are never printed.
 import type { SlackAdapterConfig } from "./config.js";
 import { REQUIRED_BOT_SCOPES } from "./scopes.js";
+import { networkProblem } from "../../kernel/errors.js";
 
 const SLACK_API_URL = "https://slack.com/api/";
 /** Doctor gives up on a silent Slack after this long. */
@@ -12,6 +13,8 @@ export type SlackCredentialsConfig = Pick<SlackAdapterConfig, "bot_token"> & Par
 export interface CredentialsReport {
   ok: boolean;
   lines: string[];
+  /** Slack could not be asked at all: the network, not the tokens. */
+  unreachable?: boolean;
 }
 
 export async function checkSlackCredentials(config: SlackCredentialsConfig): Promise<CredentialsReport> {
@@ -20,9 +23,10 @@ export async function checkSlackCredentials(config: SlackCredentialsConfig): Pro
   let ok = true;
 
   const bot = await callSlack(apiUrl, "auth.test", config.bot_token);
+  if (bot.unreachable) return { ok: false, unreachable: true, lines: [`cannot reach ${apiUrl}: ${bot.problem} — check the network (or api_url); the tokens were not checked`] };
   if (!bot.body?.ok) {
     ok = false;
-    lines.push(`bot token: ${bot.problem ?? `refused (${bot.body?.error ?? "unknown error"})`} — check bot_token (xoxb-…)`);
+    lines.push(`bot token rejected: ${bot.problem ?? `refused (${bot.body?.error ?? "unknown error"})`} — check bot_token (xoxb-…)`);
   } else {
     lines.push(`bot token: ok, @${bot.body.user} in ${bot.body.team} (${bot.body.team_id})`);
     const granted = new Set((bot.scopes ?? "").split(",").map((scope) => scope.trim()).filter(Boolean));
@@ -55,8 +59,9 @@ export async function checkSlackCredentials(config: SlackCredentialsConfig): Pro
 interface SlackCallOutcome {
   body?: { ok?: boolean; error?: string; user?: string; team?: string; team_id?: string };
   scopes?: string;
-  /** Set when Slack could not be asked at all. */
   problem?: string;
+  /** Set when Slack could not be asked at all. */
+  unreachable?: boolean;
 }
 
 async function callSlack(apiUrl: string, method: string, token: string): Promise<SlackCallOutcome> {
@@ -69,6 +74,6 @@ async function callSlack(apiUrl: string, method: string, token: string): Promise
     if (!response.ok) return { problem: `Slack answered HTTP ${response.status}` };
     return { body: (await response.json()) as SlackCallOutcome["body"], scopes: response.headers.get("x-oauth-scopes") ?? undefined };
   } catch (error) {
-    return { problem: `Slack could not be reached (${error instanceof Error ? error.message : String(error)})` };
+    return { unreachable: true, problem: networkProblem(error) };
   }
 }

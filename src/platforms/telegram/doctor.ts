@@ -3,6 +3,7 @@
 // the token is never printed.
 import type { TelegramAdapterConfig } from "./config.js";
 import { scrubToken } from "./scrub.js";
+import { networkProblem } from "../../kernel/errors.js";
 
 const DEFAULT_API_ROOT = "https://api.telegram.org";
 /** Doctor gives up on a silent Bot API after this long. */
@@ -13,17 +14,21 @@ export type TelegramDoctorConfig = Pick<TelegramAdapterConfig, "token"> & Partia
 export interface CredentialsReport {
   ok: boolean;
   lines: string[];
+  /** The platform could not be asked at all: the network, not the token. */
+  unreachable?: boolean;
 }
 
 interface BotApiAnswer<T> {
   result?: T;
   problem?: string;
+  unreachable?: boolean;
 }
 
 export async function checkTelegramCredentials(config: TelegramDoctorConfig): Promise<CredentialsReport> {
   const apiRoot = (config.api_root ?? DEFAULT_API_ROOT).replace(/\/+$/, "");
   const me = await callBotApi<{ username: string; id: number; can_read_all_group_messages?: boolean }>(apiRoot, config.token, "getMe");
-  if (!me.result) return { ok: false, lines: [`token: ${me.problem} — check the token from @BotFather`] };
+  if (me.unreachable) return { ok: false, unreachable: true, lines: [`cannot reach ${apiRoot}: ${me.problem} — check the network (or api_root); the token was not checked`] };
+  if (!me.result) return { ok: false, lines: [`token rejected: ${me.problem} — check the token from @BotFather`] };
 
   const lines = [`token: ok, @${me.result.username} (id ${me.result.id})`];
   let ok = true;
@@ -50,6 +55,6 @@ async function callBotApi<T>(apiRoot: string, token: string, method: string): Pr
     if (body.ok) return { result: body.result };
     return { problem: `refused (${body.error_code}: ${scrubToken(body.description ?? "no description", token)})` };
   } catch (error) {
-    return { problem: `Telegram could not be reached (${scrubToken(error instanceof Error ? error.message : String(error), token)})` };
+    return { unreachable: true, problem: scrubToken(networkProblem(error), token) };
   }
 }

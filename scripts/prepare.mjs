@@ -1,0 +1,24 @@
+// `npm install` in a clone builds dist/ (TypeScript is a dev dependency). Where TypeScript is not
+// installed — `npm ci --omit=dev` on a tree that already has dist/ — there is nothing to build
+// with, so this says so and leaves dist/ as it is instead of failing the install.
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+let tsc;
+try {
+  const manifest = createRequire(join(root, "package.json")).resolve("typescript/package.json");
+  tsc = join(dirname(manifest), JSON.parse(readFileSync(manifest, "utf8")).bin.tsc);
+} catch {
+  tsc = undefined;
+}
+if (!tsc || !existsSync(join(root, "src"))) {
+  const built = existsSync(join(root, "dist", "bot", "cli.js"));
+  console.log(built ? "baton: TypeScript is not installed; using the dist/ already built." : "baton: dist/ is not built and TypeScript is not installed (npm ci --omit=dev?): run `npm install` with dev dependencies to build.");
+  process.exit(0);
+}
+const result = spawnSync(process.execPath, [tsc, "-p", join(root, "tsconfig.json")], { stdio: "inherit" });
+process.exit(result.status ?? 1);

@@ -1,0 +1,66 @@
+// /metrics in the Prometheus text format, on prom-client. Loaded on the first scrape (see
+// recorder.ts); the gauges read the daemon's state at each scrape, and prom-client's default
+// metrics add event-loop lag, RSS, heap and GC.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import type { CounterName, Labels, MetricsRecorder } from "./recorder.js";
+import type { DaemonSnapshot } from "./snapshot.js";
+
+/** Turn durations span a one-line answer to a long agentic task. */
+const TURN_SECONDS_BUCKETS = [0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600];
+
+export interface PrometheusExport {
+  contentType: string;
+  render(): Promise<string>;
+}
+
+export function createPrometheusExport(recorder: MetricsRecorder, snapshot: () => DaemonSnapshot): PrometheusExport {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  const counters: Record<CounterName, Counter> = {
+    messages_in: new Counter({ name: "baton_messages_in_total", help: "Chat messages that reached Baton, by platform instance", labelNames: ["platform"], registers }),
+    messages_out: new Counter({ name: "baton_messages_out_total", help: "Platform messages sent or edited, by platform instance and operation", labelNames: ["platform", "op"], registers }),
+    platform_errors: new Counter({ name: "baton_platform_errors_total", help: "Failed platform calls, by platform instance and reason (refused, network, other)", labelNames: ["platform", "reason"], registers }),
+    turns: new Counter({ name: "baton_turns_total", help: "Agent turns that ended, by agent and outcome", labelNames: ["agent", "outcome"], registers }),
+    pickups: new Counter({ name: "baton_pickups_total", help: "/pickup attempts: claimed or refused", labelNames: ["outcome"], registers }),
+  };
+  const turnSeconds = new Histogram({ name: "baton_turn_duration_seconds", help: "How long agent turns ran", labelNames: ["agent"], buckets: TURN_SECONDS_BUCKETS, registers });
+
+  // One snapshot per scrape, shared by every gauge (they are collected in one pass).
+  let current: DaemonSnapshot | undefined;
+  const read = () => (current ??= snapshot());
+  const gauge = (name: string, help: string, value: (s: DaemonSnapshot) => number) =>
+    new Gauge({ name, help, registers, collect() { this.set(value(read())); } });
+  gauge("baton_agent_hosts_live", "Agent processes running now", (s) => s.liveHosts);
+  gauge("baton_turns_running", "Turns running now", (s) => s.turnsRunning);
+  gauge("baton_prompts_queued", "Prompts waiting behind a running turn (or for a restart to finish)", (s) => s.queuedPrompts);
+  gauge("baton_approvals_pending", "Permission requests waiting for an answer in a chat", (s) => s.pendingApprovals);
+  gauge("baton_threads_open", "Open threads", (s) => s.openThreads);
+  gauge("baton_draining", "1 while Baton shuts down and lets running turns finish", (s) => (s.state === "draining" ? 1 : 0));
+  new Gauge({
+    name: "baton_platform_connected",
+    help: "1 when the platform instance is connected",
+    labelNames: ["platform", "kind"],
+    registers,
+    collect() {
+      this.reset();
+      for (const p of read().platforms) this.set({ platform: p.name, kind: p.kind }, p.connected ? 1 : 0);
+    },
+  });
+
+  recorder.attach({
+    inc: (counter: CounterName, labels: Labels, by: number) => counters[counter].inc(labels, by),
+    observeTurn: (labels: Labels, seconds: number) => turnSeconds.observe(labels, seconds),
+  });
+  return {
+    contentType: registry.contentType,
+    async render() {
+      current = undefined;
+      try {
+        return await registry.metrics();
+      } finally {
+        current = undefined;
+      }
+    },
+  };
+}

@@ -1,0 +1,36 @@
+// What the daemon tells the ops listener about itself, read at each request: /healthz, /status
+// and the gauges of /metrics. No secrets: names, counts and states only.
+
+export interface PlatformHealth {
+  name: string;
+  kind: string;
+  /** Started, and its last platform call did not fail to reach the platform. */
+  connected: boolean;
+  /** Why it is not connected (a short reason, never a token). */
+  detail?: string;
+}
+
+export interface ReloadReport {
+  at: string;
+  ok: boolean;
+  /** Sections applied live. */
+  applied: string[];
+  /** Sections that changed but take effect only after a restart. */
+  restartNeeded: string[];
+  error?: string;
+}
+
+export interface DaemonSnapshot {
+  state: "starting" | "running" | "draining";
+  version: string;
+  pid: number;
+  startedAt: string;
+  platforms: PlatformHealth[];
+  liveHosts: number;
+  maxLiveHosts: number;
+  turnsRunning: number;
+  queuedPrompts: number;
+  pendingApprovals: number;
+  openThreads: number;
+  lastReload?: ReloadReport;
+}
