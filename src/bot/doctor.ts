@@ -64,7 +64,7 @@ export async function runDoctor(options: { config?: string; dataDir?: string; js
       continue;
     }
     try {
-      const check = await (await kind.doctor())(p.config);
+      const check = await (await kind.doctor())(p.config, { dataDir, name: p.name });
       checks.push({ area: `platform ${p.name}`, status: check.ok ? "ok" : "fail", message: check.lines.join("; ") });
     } catch (error) {
       checks.push({ area: `platform ${p.name}`, status: "fail", message: `check failed: ${(error as Error).message}` });

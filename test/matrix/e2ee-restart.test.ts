@@ -61,6 +61,12 @@ it("answers in an encrypted DM, and again after a restart with the same device a
   await waitForMember(alice, roomId, bot.session.user_id);
   const first = await roundTrip(alice, roomId, "one");
   expect(first.isEncrypted()).toBe(true);
+  // The documented verification: Element's `/verify <user> <device> <ed25519 key>` compares the key
+  // Baton's doctor prints with the one the homeserver handed out, then trusts the device.
+  const crypto = alice.client.getCrypto()!;
+  const seen = (await crypto.getUserDeviceInfo([bot.session.user_id])).get(bot.session.user_id)!.get(device)!;
+  expect(seen.getFingerprint()).toBe(keys.ed25519);
+  await crypto.setDeviceVerified(bot.session.user_id, device, true);
 
   await bot.stop();
   stoppers.length = 1; // alice only
@@ -75,6 +81,7 @@ it("answers in an encrypted DM, and again after a restart with the same device a
   bot = await startBot(password);
   expect(bot.session.device_id).toBe(device);
   expect(await bot.deviceKeys()).toEqual(keys);
+  expect((await crypto.getDeviceVerificationStatus(bot.session.user_id, device))?.isVerified()).toBe(true);
   // Same megolm session as before the restart: the bot needs its stored room key.
   expect((await roundTrip(alice, roomId, "two")).isEncrypted()).toBe(true);
   // A new room key, sent over Olm to the bot's device: the bot needs its stored identity keys.

@@ -55,9 +55,9 @@ export async function resolveSession(config: MatrixAdapterConfig, dataDir: strin
 }
 
 /** Logs in with the configured password (keeping the stored device when there is one) and stores the session. */
-export async function loginWithPassword(config: MatrixAdapterConfig, dataDir: string, instance: string): Promise<MatrixSession> {
-  if (!config.password) throw new PlatformError("No password configured: set platforms.matrix.password to log in.", { reason: "refused" });
-  const previous = readSession(dataDir, instance);
+export async function loginWithPassword(config: MatrixAdapterConfig, dataDir: string, instance: string, options: { reuseDevice: boolean } = { reuseDevice: true }): Promise<MatrixSession> {
+  if (!config.password) throw new PlatformError("No password configured: set platforms.matrix.password (or pass --password-stdin) to log in.", { reason: "refused" });
+  const previous = options.reuseDevice ? readSession(dataDir, instance) : undefined;
   const device_id = config.device_id ?? (previous?.user_id === config.user_id ? previous.device_id : undefined);
   const answer = await call<{ user_id: string; access_token: string; device_id: string }>(config.homeserver, "POST", "/_matrix/client/v3/login", undefined, {
     type: "m.login.password",
