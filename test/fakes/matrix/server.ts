@@ -85,6 +85,13 @@ export class FakeHomeserver {
     return { accessToken: device.accessToken, deviceId: device.deviceId };
   }
 
+  /** Stores bytes in the media repository as a user's upload would; returns the mxc:// URI. */
+  upload(content: Buffer, contentType = "application/octet-stream", fileName?: string): string {
+    const mediaId = randomId(24);
+    this.state.media.set(mediaId, { content, contentType, fileName });
+    return `mxc://${SERVER_NAME}/${mediaId}`;
+  }
+
   /** Answers the next `times` requests matching `path` (and `method`) with 429 M_LIMIT_EXCEEDED. */
   rateLimit(path: RegExp, retryAfterMs: number, times = 1, method?: string): void {
     this.rateLimits.push({ path, retryAfterMs, remaining: times, method });
