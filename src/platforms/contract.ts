@@ -114,6 +114,8 @@ export interface PlatformCore {
   handleAction(press: ActionPress): Promise<ActionOutcome>;
   /** Commands for menus such as Telegram's setMyCommands: name without slash + one-line help. */
   commandList(): Array<{ name: string; description: string }>;
+  /** Whether this platform user (`matrix:@alice:example.org`) is in access.allow (e.g. to accept an invite). */
+  isAllowed?(userId: string): boolean;
   /** What a route is attached to, for platforms that show a conversation list (the web chat). */
   routeInfo?(route: string): RouteInfo | undefined;
   log: PlatformLogger;

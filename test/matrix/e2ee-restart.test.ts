@@ -27,8 +27,8 @@ afterEach(async () => {
 
 async function startBot(password: string): Promise<MatrixConnection> {
   const config = matrixConfigSchema.parse({ homeserver: fake.baseUrl, user_id: `@baton:${fake.serverName}`, password });
-  const bot = new MatrixConnection(config, { instance: "matrix", dataDir, log });
-  await bot.start();
+  const bot = new MatrixConnection(config, { instance: "matrix", dataDir });
+  await bot.start(log);
   stoppers.push(() => bot.stop());
   // What the adapter will do, reduced: join invites, answer every decrypted message.
   bot.client.on(sdk.RoomMemberEvent.Membership, (_e, member) => {

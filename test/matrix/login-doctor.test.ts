@@ -76,8 +76,8 @@ it("doctor: not logged in, then whoami + device, then encryption ready after the
   expect(report.lines.join("\n")).toMatch(/whoami: ok, @baton:fake.test on device \w+/);
   expect(report.lines.join("\n")).toMatch(/keys not published yet/);
 
-  const bot = new MatrixConnection(config, { instance: "matrix", dataDir, log: { info: () => undefined, debug: () => undefined, warn: () => undefined } });
-  await bot.start();
+  const bot = new MatrixConnection(config, { instance: "matrix", dataDir });
+  await bot.start({ info: () => undefined, debug: () => undefined, warn: () => undefined });
   const { ed25519 } = await bot.deviceKeys();
   // The crypto uploads the device's keys in the background after the first sync.
   while (!fake.state.accounts.get(bot.session.user_id)!.devices.get(bot.session.device_id)!.keys) await new Promise((r) => setTimeout(r, 20));

@@ -15,8 +15,9 @@ const FIRST_SYNC_TIMEOUT_MS = 120_000;
 export interface MatrixConnectionOptions {
   instance: string;
   dataDir: string;
-  log: LogSink & { info(message: string): void; warn(message: string): void };
 }
+
+export type ConnectionLog = LogSink & { info(message: string): void; warn(message: string): void };
 
 export class MatrixConnection {
   client!: MatrixClient;
@@ -28,11 +29,11 @@ export class MatrixConnection {
     private readonly options: MatrixConnectionOptions,
   ) {}
 
-  async start(): Promise<void> {
+  async start(log: ConnectionLog): Promise<void> {
     const { config, options } = this;
     this.session = (await resolveSession(config, options.dataDir, options.instance)) ?? (await loginWithPassword(config, options.dataDir, options.instance));
     const sdk = await import("matrix-js-sdk");
-    routeMatrixSdkLogs(options.log);
+    routeMatrixSdkLogs(log);
     await quietRustCryptoTracing();
     this.client = sdk.createClient({
       baseUrl: this.session.homeserver,
@@ -41,7 +42,7 @@ export class MatrixConnection {
       accessToken: this.session.access_token,
       logger: matrixSdkLogger(),
     });
-    this.store = await openCryptoStore(options.dataDir, options.instance, this.session.device_id, (m) => options.log.warn(m));
+    this.store = await openCryptoStore(options.dataDir, options.instance, this.session.device_id, (m) => log.warn(m));
     try {
       await withIndexedDb(this.store.factory, () => this.client.initRustCrypto());
     } catch (error) {
