@@ -71,9 +71,12 @@ it("E2EE through Baton: an encrypted DM is answered by the demo agent, encrypted
   const botSends = fake.callsTo(/\/rooms\/.*\/send\/.*/, "PUT").filter((c) => c.userId === `@baton:${fake.serverName}`);
   expect(botSends.length).toBeGreaterThan(0);
   expect(botSends.every((c) => c.path.includes("/send/m.room.encrypted/"))).toBe(true);
-  // Streamed by edits: at least one m.replace, decrypted by Alice.
+  // A long turn streams by m.replace edits, decrypted by Alice (step 3 only ever arrives in an edit).
+  await alice.client.sendTextMessage(roomId, "demo:slow");
+  await botText(alice, roomId, /Working… step 3/);
   const edits = (alice.client.getRoom(roomId)!.getLiveTimeline().getEvents() as sdk.MatrixEvent[]).filter((e) => e.getContent()["m.relates_to"]?.rel_type === "m.replace");
   expect(edits.length).toBeGreaterThan(0);
+  await alice.client.sendTextMessage(roomId, "/stop");
 
   await baton!.stop();
   baton = undefined;
@@ -81,7 +84,7 @@ it("E2EE through Baton: an encrypted DM is answered by the demo agent, encrypted
   expect(adapter.connection.session.device_id).toBe(device);
   await alice.client.sendTextMessage(roomId, "still there?");
   expect(await botText(alice, roomId, /you said "still there\?"/)).toBeTruthy();
-});
+}, 120_000);
 
 it("an invite from a stranger is declined; one from an allowed user is joined", async () => {
   await startBaton();
