@@ -112,6 +112,10 @@ export class BatonCore implements PlatformCore {
     return this.inbound.handleAction(press);
   }
 
+  isAllowed(userId: string, route: string): boolean {
+    return this.inbound.isAllowed(userId, route);
+  }
+
   audit(body: AuditBody, threadId?: string): Promise<void> {
     return this.registry.audit(body, threadId);
   }

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { createCipheriv, createHash, randomBytes } from "node:crypto";
 import { FakeHomeserver } from "../fakes/matrix/server.js";
-import { attachmentOf, downloadAttachment, type EncryptedFile } from "../../src/platforms/matrix/media.js";
+import { PlatformError } from "../../src/kernel/errors.js";
+import { attachmentOf, matrixFile, type EncryptedFile, type MatrixAttachment } from "../../src/platforms/matrix/media.js";
 
 let fake: FakeHomeserver;
 let access: { homeserver: string; accessToken: string };
@@ -11,6 +12,13 @@ beforeEach(async () => {
   access = { homeserver: fake.baseUrl, accessToken: fake.login(userId).accessToken };
 });
 afterEach(() => fake.stop());
+
+/** What the core does with the descriptor: read it to the end. */
+async function download(attachment: MatrixAttachment): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of await matrixFile(attachment, access).fetch(AbortSignal.timeout(5000))) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
 
 /** What Element does for a file in an encrypted room (the spec's EncryptedFile). */
 function encryptForRoom(plain: Buffer): { ciphertext: Buffer; file: Omit<EncryptedFile, "url"> } {
@@ -33,7 +41,7 @@ it("downloads a clear file through the authenticated media API", async () => {
   const url = fake.upload(Buffer.from("hello file"), "text/plain");
   const attachment = attachmentOf({ msgtype: "m.file", body: "notes.txt", url, info: { mimetype: "text/plain", size: 10 } })!;
   expect(attachment).toMatchObject({ name: "notes.txt", mimeType: "text/plain", size: 10 });
-  expect((await downloadAttachment(attachment, access, 1024)).toString()).toBe("hello file");
+  expect((await download(attachment)).toString()).toBe("hello file");
   const call = fake.callsTo(/\/media\/download\//)[0];
   expect(call.path).toMatch(/^\/_matrix\/client\/v1\/media\/download\/fake\.test\//);
   expect(call.userId).toBe("@baton:fake.test");
@@ -44,18 +52,21 @@ it("decrypts an encrypted file after checking its hash; a tampered one is refuse
   const { ciphertext, file } = encryptForRoom(plain);
   const url = fake.upload(ciphertext);
   const content = { msgtype: "m.image", body: "photo.png", info: { mimetype: "image/png", size: plain.length }, file: { ...file, url } };
-  expect(await downloadAttachment(attachmentOf(content)!, access, 1 << 20)).toEqual(plain);
+  expect(await download(attachmentOf(content)!)).toEqual(plain);
 
   const tampered = Buffer.from(ciphertext);
   tampered[0] ^= 1;
   const bad = { ...content, file: { ...file, url: fake.upload(tampered) } };
-  await expect(downloadAttachment(attachmentOf(bad)!, access, 1 << 20)).rejects.toThrow(/does not match its hash/);
+  await expect(download(attachmentOf(bad)!)).rejects.toThrow(/does not match its hash/);
 });
 
-it("refuses a file over the limit, even when its declared size lies", async () => {
-  const url = fake.upload(randomBytes(4096));
-  await expect(downloadAttachment(attachmentOf({ msgtype: "m.file", body: "big", url, info: { size: 4096 } })!, access, 1000)).rejects.toThrow(/larger than/);
-  await expect(downloadAttachment(attachmentOf({ msgtype: "m.file", body: "liar", url, info: { size: 10 } })!, access, 1000)).rejects.toThrow(/larger than/);
+it("a file the homeserver does not have, or will not give, is a typed refusal; a bad key is refused before downloading", async () => {
+  const missing = attachmentOf({ msgtype: "m.file", body: "gone.txt", url: "mxc://fake.test/nosuchmedia" })!;
+  await expect(download(missing)).rejects.toMatchObject({ reason: "refused" });
+  const badKey = attachmentOf({ msgtype: "m.file", body: "x", file: { url: fake.upload(Buffer.from("x")), key: { k: "short" }, iv: "AAAAAAAAAAAAAAAAAAAAAA", hashes: { sha256: "x" } } })!;
+  const before = fake.callsTo(/\/media\/download\//).length;
+  await expect(download(badKey)).rejects.toBeInstanceOf(PlatformError);
+  expect(fake.callsTo(/\/media\/download\//).length).toBe(before);
 });
 
 it("text messages have no attachment", () => {

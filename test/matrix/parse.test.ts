@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { messageFacts, mentionSubstrings } from "../../src/platforms/matrix/parse.js";
+import { messageFacts, mentionSubstrings, pillTexts } from "../../src/platforms/matrix/parse.js";
 
 const bot = { userId: "@baton:example.org", displayName: "Baton" };
 
@@ -8,7 +8,14 @@ it("a mention pill (Element writes the display name and sets m.mentions) is foun
     { msgtype: "m.text", body: "Baton: run the tests", format: "org.matrix.custom.html", formatted_body: '<a href="https://matrix.to/#/@baton:example.org">Baton</a>: run the tests', "m.mentions": { user_ids: ["@baton:example.org"] } },
     bot,
   )!;
-  expect(facts).toMatchObject({ text: "Baton: run the tests", mentions: ["Baton"], mentionsBot: true, isEdit: false });
+  expect(facts).toMatchObject({ text: "Baton: run the tests", mentions: ["Baton"], isEdit: false });
+});
+
+it("a pill's own text counts as a mention, whatever it says; pills to others do not", () => {
+  const html = '<a href="https://matrix.to/#/%40baton%3Aexample.org">the &amp; bot</a> and <a href="https://matrix.to/#/@carol:example.org">Carol</a>';
+  expect(pillTexts(html, bot.userId)).toEqual(["the & bot"]);
+  const facts = messageFacts({ msgtype: "m.text", body: "the & bot and Carol: look", format: "org.matrix.custom.html", formatted_body: `${html}: look` }, bot)!;
+  expect(facts.mentions).toEqual(["the & bot"]);
 });
 
 it("names count as whole words only; the user id counts once", () => {

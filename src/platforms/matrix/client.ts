@@ -11,6 +11,8 @@ import { matrixSdkLogger, quietRustCryptoTracing, routeMatrixSdkLogs, type LogSi
 
 /** The first sync of a large account can be slow; past this, start fails with a clear error. */
 const FIRST_SYNC_TIMEOUT_MS = 120_000;
+/** A homeserver call without an answer by then is a network failure (the long-poll /sync sets its own). */
+const REQUEST_TIMEOUT_MS = 30_000;
 
 export interface MatrixConnectionOptions {
   instance: string;
@@ -41,6 +43,14 @@ export class MatrixConnection {
       deviceId: this.session.device_id,
       accessToken: this.session.access_token,
       logger: matrixSdkLogger(),
+      localTimeoutMs: REQUEST_TIMEOUT_MS,
+      // One call per send: no retries and no queue inside the SDK. The core orders, paces and retries
+      // (the SDK's default scheduler would wait out a 429 itself, and its shared message queue fails
+      // every queued message of every room when one of them is given up).
+      scheduler: new sdk.MatrixScheduler(
+        () => -1,
+        () => null,
+      ),
     });
     this.store = await openCryptoStore(options.dataDir, options.instance, this.session.device_id, (m) => log.warn(m));
     try {

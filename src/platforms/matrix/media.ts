@@ -1,13 +1,19 @@
 // Files users send: `m.file` / `m.image` / `m.audio` / `m.video` events carry either `url` (an
 // mxc:// URI, clear) or `file` (an EncryptedFile: mxc URI + AES-256-CTR key, IV and SHA-256 of the
-// ciphertext) in encrypted rooms. Downloaded through the authenticated media API
-// (`/_matrix/client/v1/media/download/{server}/{media id}`), size-capped while streaming, the hash
-// checked before anything is decrypted.
+// ciphertext) in encrypted rooms. Each becomes a descriptor the core fetches only for an allowed
+// user: downloaded then through the authenticated media API
+// (`/_matrix/client/v1/media/download/{server}/{media id}`), streamed (the core caps the size as
+// the bytes come), decrypted as they come when encrypted. The ciphertext's hash can only be checked
+// at the end: a mismatch fails the fetch, and the core then deletes what it wrote, so a tampered
+// file never reaches the agent.
 import { createDecipheriv, createHash } from "node:crypto";
 import { PlatformError } from "../../kernel/errors.js";
+import type { InboundFile } from "../contract.js";
+import { httpPlatformError, networkPlatformError } from "../kit/errors.js";
 
-const DOWNLOAD_TIMEOUT_MS = 60_000;
 const FILE_MSGTYPES = new Set(["m.file", "m.image", "m.audio", "m.video"]);
+const AES_KEY_BYTES = 32;
+const AES_IV_BYTES = 16;
 
 export interface EncryptedFile {
   url: string;
@@ -37,56 +43,58 @@ export function attachmentOf(content: Record<string, any>): MatrixAttachment | u
   const url = encryption?.url ?? content.url;
   if (typeof url !== "string" || !url.startsWith("mxc://")) return undefined;
   const name = typeof content.filename === "string" && content.filename ? content.filename : typeof content.body === "string" && content.body ? content.body : "file";
-  return { name, mimeType: content.info?.mimetype, size: content.info?.size, url, encryption };
+  const size = typeof content.info?.size === "number" ? content.info.size : undefined;
+  return { name, mimeType: content.info?.mimetype, size, url, encryption };
 }
 
-/** Downloads (and decrypts) an attachment; refuses past `maxBytes` without reading further. */
-export async function downloadAttachment(attachment: MatrixAttachment, access: MediaAccess, maxBytes: number): Promise<Buffer> {
-  if (attachment.size !== undefined && attachment.size > maxBytes) throw tooLarge(attachment, maxBytes);
+/** The attachment as a file the core may fetch. */
+export function matrixFile(attachment: MatrixAttachment, access: MediaAccess): InboundFile {
+  return { name: attachment.name, mimeType: attachment.mimeType, size: attachment.size, fetch: (signal) => download(attachment, access, signal) };
+}
+
+async function download(attachment: MatrixAttachment, access: MediaAccess, signal: AbortSignal): Promise<AsyncIterable<Uint8Array>> {
   const match = /^mxc:\/\/([^/]+)\/([^/?#]+)$/.exec(attachment.url);
-  if (!match) throw new PlatformError(`The file ${attachment.name} has an invalid address.`, { reason: "refused" });
+  if (!match) throw new PlatformError(`The file ${attachment.name} has an invalid address.`, { reason: "refused", detail: `bad mxc URI ${attachment.url}` });
+  const decipher = attachment.encryption ? decipherOf(attachment.encryption, attachment.name) : undefined;
   const url = new URL(`/_matrix/client/v1/media/download/${encodeURIComponent(match[1])}/${encodeURIComponent(match[2])}`, access.homeserver.replace(/\/*$/, "/"));
   let response: Response;
   try {
-    response = await fetch(url, { headers: { authorization: `Bearer ${access.accessToken}` }, signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
+    response = await fetch(url, { headers: { authorization: `Bearer ${access.accessToken}` }, signal });
   } catch (error) {
-    throw new PlatformError(`The file ${attachment.name} could not be downloaded.`, { reason: "network", detail: (error as Error).message, cause: error });
+    throw networkPlatformError("Matrix", "download a file", (error as Error).message);
   }
   if (!response.ok || !response.body) {
-    const answer = (await response.json().catch(() => ({}))) as { errcode?: string; retry_after_ms?: number };
-    const reason = response.status === 429 ? "rate_limited" : response.status >= 500 ? "unavailable" : "refused";
-    throw new PlatformError(`The homeserver refused the file ${attachment.name} (${response.status} ${answer.errcode ?? ""}).`.replace(" )", ")"), { reason: reason as "refused", retryAfterMs: answer.retry_after_ms });
+    const answer = (await response.json().catch(() => ({}))) as { errcode?: string; error?: string; retry_after_ms?: number };
+    throw httpPlatformError("Matrix", "download a file", { status: response.status, description: `${answer.errcode ?? ""} ${answer.error ?? ""}`.trim(), retryAfterMs: answer.retry_after_ms });
   }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-    total += chunk.length;
-    if (total > maxBytes) {
-      await response.body.cancel().catch(() => undefined);
-      throw tooLarge(attachment, maxBytes);
-    }
-    chunks.push(Buffer.from(chunk));
-  }
-  const data = Buffer.concat(chunks);
-  return attachment.encryption ? decryptAttachment(data, attachment.encryption, attachment.name) : data;
+  const body = response.body as unknown as AsyncIterable<Uint8Array>;
+  return decipher ? decrypting(body, decipher, attachment.encryption!, attachment.name) : body;
 }
 
-/** AES-256-CTR with the event's key and IV, after checking the ciphertext's SHA-256. */
-export function decryptAttachment(ciphertext: Buffer, file: EncryptedFile, name = "file"): Buffer {
-  const expected = unpaddedBase64(file.hashes?.sha256 ?? "");
-  const actual = createHash("sha256").update(ciphertext).digest("base64").replace(/=+$/, "");
-  if (!expected || expected !== actual) throw new PlatformError(`The encrypted file ${name} does not match its hash; it was not decrypted.`, { reason: "refused" });
-  const key = Buffer.from(file.key.k, "base64url");
-  const iv = Buffer.from(file.iv, "base64");
-  if (key.length !== 32 || iv.length !== 16) throw new PlatformError(`The encrypted file ${name} has an invalid key.`, { reason: "refused" });
-  const decipher = createDecipheriv("aes-256-ctr", key, iv);
-  return Buffer.concat([decipher.update(ciphertext), decipher.final()]);
+function decipherOf(file: EncryptedFile, name: string) {
+  const key = Buffer.from(file.key?.k ?? "", "base64url");
+  const iv = Buffer.from(file.iv ?? "", "base64");
+  if (key.length !== AES_KEY_BYTES || iv.length !== AES_IV_BYTES || !file.hashes?.sha256) {
+    throw new PlatformError(`The encrypted file ${name} has an invalid key.`, { reason: "refused" });
+  }
+  return createDecipheriv("aes-256-ctr", key, iv);
 }
 
+/** AES-256-CTR with the event's key and IV, hashing the ciphertext on the way; fails at the end on a mismatch. */
+async function* decrypting(ciphertext: AsyncIterable<Uint8Array>, decipher: ReturnType<typeof createDecipheriv>, file: EncryptedFile, name: string): AsyncIterable<Uint8Array> {
+  const hash = createHash("sha256");
+  for await (const chunk of ciphertext) {
+    hash.update(chunk);
+    yield decipher.update(chunk);
+  }
+  const last = decipher.final();
+  if (unpaddedBase64(hash.digest("base64")) !== unpaddedBase64(file.hashes.sha256)) {
+    throw new PlatformError(`The encrypted file ${name} does not match its hash; it was not kept.`, { reason: "refused" });
+  }
+  if (last.length > 0) yield last;
+}
+
+/** Matrix writes unpadded base64, some clients the URL-safe alphabet. */
 function unpaddedBase64(text: string): string {
   return text.replace(/-/g, "+").replace(/_/g, "/").replace(/=+$/, "");
-}
-
-function tooLarge(attachment: MatrixAttachment, maxBytes: number): PlatformError {
-  return new PlatformError(`The file ${attachment.name} is larger than the ${Math.round(maxBytes / 1024 / 1024)} MB limit.`, { reason: "refused" });
 }

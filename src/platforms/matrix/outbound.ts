@@ -1,17 +1,34 @@
 // What Baton sends to Matrix, as event contents: `m.text` (or `m.notice` for progress and notices,
-// which clients show quieter and bots ignore) with an HTML `formatted_body` and the markdown as the
-// plain `body`; threads by an `m.thread` relation; streaming edits as `m.replace` with
-// `m.new_content`; approval choices as reactions. And homeserver errors as PlatformErrors.
-import { PlatformError } from "../../kernel/errors.js";
+// which clients show quieter and other bots ignore) with the markdown as the plain `body` and, unless
+// the core asked for plain text, an HTML `formatted_body` from the shared sanitising renderer;
+// threads by an `m.thread` relation; streaming edits as `m.replace` with `m.new_content`; approval
+// choices as reactions. An event must stay under the homeserver's 64 KiB, encrypted (base64 makes
+// it a third larger): content over MAX_CONTENT_BYTES is refused here, before the homeserver would.
+import { FormattingError, PlatformError } from "../../kernel/errors.js";
+import type { OutboundMessage } from "../contract.js";
+import { markdownToMatrixHtml } from "./html.js";
 
 export const HTML_FORMAT = "org.matrix.custom.html";
+/** 64 KiB per event, less a third for the encryption's base64 and room for the envelope. */
+export const MAX_CONTENT_BYTES = 40_000;
+const QUIET_KINDS: ReadonlySet<string> = new Set(["tool", "thought", "plan", "notice"]);
+/** An empty block still needs a visible placeholder. */
+const EMPTY_TEXT_PLACEHOLDER = "…";
 
 export interface RenderedMessage {
-  /** Plain text for clients without HTML (the markdown source reads well as text). */
+  /** Plain text for clients without HTML and for notifications (the markdown reads well as text). */
   body: string;
   html?: string;
   /** A quiet message (progress, tool lines, notices). */
-  notice?: boolean;
+  notice: boolean;
+}
+
+/** The core's message (plus the approval legend, if any) as body and HTML. */
+export function renderMessage(message: OutboundMessage, legend?: string): RenderedMessage {
+  const text = message.text.trim() === "" ? EMPTY_TEXT_PLACEHOLDER : message.text;
+  const body = legend ? `${text}\n\n${legend}` : text;
+  const html = message.format === "plain" ? undefined : markdownToMatrixHtml(body);
+  return { body, html, notice: message.kind !== undefined && QUIET_KINDS.has(message.kind) };
 }
 
 function baseContent(message: RenderedMessage): Record<string, unknown> {
@@ -24,40 +41,28 @@ function baseContent(message: RenderedMessage): Record<string, unknown> {
   };
 }
 
-export function messageContent(message: RenderedMessage, threadRoot?: string, lastInThread?: string): Record<string, unknown> {
+export function messageContent(message: RenderedMessage, threadRoot?: string): Record<string, unknown> {
   const content = baseContent(message);
-  if (threadRoot) content["m.relates_to"] = { rel_type: "m.thread", event_id: threadRoot, is_falling_back: true, "m.in_reply_to": { event_id: lastInThread ?? threadRoot } };
-  return content;
+  // Clients without threads show it as a reply to the thread's root.
+  if (threadRoot) content["m.relates_to"] = { rel_type: "m.thread", event_id: threadRoot, is_falling_back: true, "m.in_reply_to": { event_id: threadRoot } };
+  return checkedSize(content, message);
 }
 
-/** An edit: clients without edit support show the `* `-prefixed fallback. */
+/** An edit. Clients without edits show the `* ` fallback, kept plain so the event stays small. */
 export function editContent(eventId: string, message: RenderedMessage): Record<string, unknown> {
-  const replacement = baseContent(message);
-  const fallback = baseContent({ ...message, body: `* ${message.body}`, html: message.html === undefined ? undefined : `* ${message.html}` });
-  return { ...fallback, "m.new_content": replacement, "m.relates_to": { rel_type: "m.replace", event_id: eventId } };
+  const content = { ...baseContent({ body: `* ${message.body}`, notice: message.notice }), "m.new_content": baseContent(message), "m.relates_to": { rel_type: "m.replace", event_id: eventId } };
+  return checkedSize(content, message);
 }
 
 export function reactionContent(eventId: string, key: string): Record<string, unknown> {
   return { "m.relates_to": { rel_type: "m.annotation", event_id: eventId, key } };
 }
 
-interface SdkErrorShape {
-  httpStatus?: number;
-  errcode?: string;
-  data?: { retry_after_ms?: number; error?: string };
-  name?: string;
-  message?: string;
-}
-
-/** A failed SDK call as a PlatformError: 429 with its wait, 5xx unavailable, other answers refused, no answer network. */
-export function toPlatformError(error: unknown, what: string): PlatformError {
-  if (error instanceof PlatformError) return error;
-  const e = (error ?? {}) as SdkErrorShape;
-  const status = e.httpStatus;
-  const detail = `${what}: ${e.errcode ?? e.name ?? "error"} ${e.data?.error ?? e.message ?? ""}`.trim();
-  if (status === 429 || e.errcode === "M_LIMIT_EXCEEDED") {
-    return new PlatformError(`Matrix is rate-limiting Baton (${what}).`, { reason: "refused", retryAfterMs: e.data?.retry_after_ms ?? 1000, detail, cause: error });
-  }
-  if (status === undefined) return new PlatformError(`The Matrix homeserver could not be reached (${what}).`, { reason: "network", detail, cause: error });
-  return new PlatformError(`The Matrix homeserver refused to ${what} (${status} ${e.errcode ?? ""}).`.replace(" )", ")"), { reason: status >= 500 ? "network" : "refused", detail, cause: error });
+function checkedSize(content: Record<string, unknown>, message: RenderedMessage): Record<string, unknown> {
+  const bytes = Buffer.byteLength(JSON.stringify(content));
+  if (bytes <= MAX_CONTENT_BYTES) return content;
+  const detail = `event content of ${bytes} bytes, more than ${MAX_CONTENT_BYTES}`;
+  // Without its HTML copy the same words fit: the core resends them plain.
+  if (message.html !== undefined) throw new FormattingError("The formatted message is too large for Matrix.", { detail });
+  throw new PlatformError("The message is too large for Matrix.", { reason: "refused", detail });
 }

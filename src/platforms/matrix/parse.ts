@@ -1,6 +1,6 @@
 // Facts about one Matrix message, read from its (decrypted) content: its thread, whether it quotes
 // or replies to another event, which substrings of its text mention the bot, and its attachment.
-// Pure functions over event content; the adapter adds what needs the room (members, the replied-to
+// Pure functions over event content; inbound.ts adds what needs the room (members, the replied-to
 // event's sender).
 import { attachmentOf, type MatrixAttachment } from "./media.js";
 
@@ -16,10 +16,8 @@ export interface MessageFacts {
   threadRoot?: string;
   /** The event it replies to (not the thread's fallback reply). */
   replyTo?: string;
-  /** Substrings of `text` that mention the bot (pill text, display name, user id). */
+  /** Substrings of `text` that mention the bot (a pill's text, display name, user id). */
   mentions: string[];
-  /** The sender flagged the bot in `m.mentions` (a pill in Element). */
-  mentionsBot: boolean;
   attachment?: MatrixAttachment;
   /** An edit (`m.replace`) of an earlier message: not a new prompt. */
   isEdit: boolean;
@@ -37,8 +35,8 @@ export function messageFacts(content: Record<string, any>, bot: BotIdentity): Me
   const replyTo = typeof inReplyTo === "string" && !(threadRoot && relation.is_falling_back) ? inReplyTo : undefined;
   const attachment = attachmentOf(content);
   const text = attachment ? (typeof content.filename === "string" && content.filename !== content.body ? content.body : "") : stripReplyFallback(content.body, replyTo !== undefined);
-  const mentionsBot = Array.isArray(content["m.mentions"]?.user_ids) && content["m.mentions"].user_ids.includes(bot.userId);
-  return { text, threadRoot, replyTo, mentions: mentionSubstrings(text, bot), mentionsBot, attachment, isEdit };
+  const pills = typeof content.formatted_body === "string" ? pillTexts(content.formatted_body, bot.userId) : [];
+  return { text, threadRoot, replyTo, mentions: mentionSubstrings(text, bot, pills), attachment, isEdit };
 }
 
 /** Old clients quote the replied-to message as `> <@user> …` lines before the answer. */
@@ -51,11 +49,38 @@ export function stripReplyFallback(body: string, isReply: boolean): string {
   return lines.slice(i).join("\n");
 }
 
-/** Every place `text` names the bot: its user id, its display name (as Element's pill writes it), its localpart with an @. */
-export function mentionSubstrings(text: string, bot: BotIdentity): string[] {
+/**
+ * The texts of the pills (matrix.to links) to the bot in an HTML body: Element writes the pill's
+ * text, usually the display name, into the plain body too, so they are mentions in the text.
+ */
+export function pillTexts(html: string, botUserId: string): string[] {
+  const texts: string[] = [];
+  for (const match of html.matchAll(/<a\s[^>]*href=["']https:\/\/matrix\.to\/#\/([^"'?]+)[^"']*["'][^>]*>([\s\S]*?)<\/a>/gi)) {
+    let target: string;
+    try {
+      target = decodeURIComponent(match[1]);
+    } catch {
+      continue;
+    }
+    if (target === botUserId) texts.push(decodeEntities(match[2].replace(/<[^>]*>/g, "")).trim());
+  }
+  return texts.filter((t) => t.length > 0);
+}
+
+function decodeEntities(text: string): string {
+  const named: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
+  return text.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (all, entity: string) => {
+    if (entity[0] !== "#") return named[entity.toLowerCase()] ?? all;
+    const code = entity[1] === "x" || entity[1] === "X" ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10);
+    return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : all;
+  });
+}
+
+/** Every place `text` names the bot: its user id, its display name, its localpart with an @, a pill's text. */
+export function mentionSubstrings(text: string, bot: BotIdentity, pills: string[] = []): string[] {
   const localpart = bot.userId.slice(1).split(":")[0];
   // Longest first, so "@baton:server" is taken whole before "@baton" could take part of it.
-  const names = [bot.userId, bot.displayName, `@${localpart}`].filter((n): n is string => !!n && n.length > 1).sort((a, b) => b.length - a.length);
+  const names = [bot.userId, bot.displayName, `@${localpart}`, ...pills].filter((n): n is string => !!n && n.length > 1).sort((a, b) => b.length - a.length);
   const taken: Array<[number, number]> = [];
   const lower = text.toLowerCase();
   const isWordChar = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}_]/u.test(c);

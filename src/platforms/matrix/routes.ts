@@ -20,3 +20,9 @@ export function parseMatrixRoute(route: string, instance = "matrix"): MatrixRout
   if (!match) return undefined;
   return match[2] ? { roomId: match[1], threadRoot: match[2] } : { roomId: match[1] };
 }
+
+/** Whether `route` is a Matrix route of any instance (`matrix:…`, `matrix_work:…`): for config checks. */
+export function isMatrixRoute(route: string): boolean {
+  const colon = route.indexOf(":");
+  return colon > 0 && parseMatrixRoute(route, route.slice(0, colon)) !== undefined;
+}

@@ -7,9 +7,11 @@
 // redactions, relations (edits `m.replace`, reactions, threads), single events, members, typing,
 // receipts (accepted, not reported), long-polling /sync with `since`, authenticated media
 // (upload at /_matrix/media/v3/upload, download at /_matrix/client/v1/media/download/…), and the
-// store-and-forward key endpoints (see keys.ts). `rateLimit()` answers the next matching requests
-// with 429 M_LIMIT_EXCEEDED + retry_after_ms. Every request is recorded in `calls`; an endpoint it
-// does not know gets 404 M_UNRECOGNIZED and lands in `unknownCalls`.
+// store-and-forward key endpoints (see keys.ts). An event over 64 KiB is refused with 413
+// M_TOO_LARGE, as Synapse does. `rateLimit()` answers the next matching requests with 429
+// M_LIMIT_EXCEEDED + retry_after_ms (and a Retry-After header); `failNext()` with any other error.
+// Every request is recorded in `calls` with its time; an endpoint it does not know gets 404
+// M_UNRECOGNIZED and lands in `unknownCalls`.
 //
 // Does not cover: federation, room versions and auth rules beyond membership, power-level checks,
 // server-side aggregation of relations, push, presence, search, /messages pagination beyond
@@ -28,14 +30,32 @@ export interface RecordedCall {
   body: any;
   userId?: string;
   status: number;
+  /** When the request arrived (ms since the epoch). */
+  at: number;
 }
 
-interface RateLimitRule {
+export interface CallMatch {
   method?: string;
   path: RegExp;
-  retryAfterMs: number;
+  /** Only requests whose JSON body passes (e.g. an edit, by its `m.relates_to`). */
+  body?: (body: any) => boolean;
+}
+
+export interface ScriptedError {
+  /** 0 answers nothing: the connection is dropped, as when a homeserver goes away mid-request. */
+  status: number;
+  errcode: string;
+  error?: string;
+  retryAfterMs?: number;
+}
+
+interface FailureRule extends CallMatch {
+  answer: ScriptedError;
   remaining: number;
 }
+
+/** The spec's limit on a whole event (Synapse answers 413 M_TOO_LARGE past it). */
+export const MAX_EVENT_BYTES = 65_536;
 
 /** Longest a /sync is held by the fake whatever the client asks, so tests never hang on it. */
 const MAX_SYNC_HOLD_MS = 30_000;
@@ -47,7 +67,7 @@ export class FakeHomeserver {
   readonly unknownCalls: RecordedCall[] = [];
   baseUrl = "";
   private server?: Server;
-  private readonly rateLimits: RateLimitRule[] = [];
+  private readonly failures: FailureRule[] = [];
   private readonly waiters = new Set<() => void>();
 
   static async start(): Promise<FakeHomeserver> {
@@ -94,7 +114,12 @@ export class FakeHomeserver {
 
   /** Answers the next `times` requests matching `path` (and `method`) with 429 M_LIMIT_EXCEEDED. */
   rateLimit(path: RegExp, retryAfterMs: number, times = 1, method?: string): void {
-    this.rateLimits.push({ path, retryAfterMs, remaining: times, method });
+    this.failNext({ path, method }, { status: 429, errcode: "M_LIMIT_EXCEEDED", error: "Too many requests", retryAfterMs }, times);
+  }
+
+  /** Answers the next `times` requests matching with this error instead of handling them. */
+  failNext(match: CallMatch, answer: ScriptedError, times = 1): void {
+    this.failures.push({ ...match, answer, remaining: times });
   }
 
   callsTo(path: RegExp, method?: string): RecordedCall[] {
@@ -117,13 +142,22 @@ export class FakeHomeserver {
     const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1] ?? ctx.query.access_token;
     const session = token ? this.state.tokens.get(token) : undefined;
     if (session && token) ctx.auth = { ...session, token };
-    const call: RecordedCall = { method: ctx.method, path: ctx.path, query: ctx.query, body: body ?? (raw.length ? { bytes: raw.length } : undefined), userId: ctx.auth?.account.userId, status: 0 };
+    const call: RecordedCall = { method: ctx.method, path: ctx.path, query: ctx.query, body: body ?? (raw.length ? { bytes: raw.length } : undefined), userId: ctx.auth?.account.userId, status: 0, at: Date.now() };
 
-    const limited = this.rateLimits.find((r) => r.remaining > 0 && r.path.test(ctx.path) && (!r.method || r.method === ctx.method));
-    if (limited) {
-      limited.remaining -= 1;
-      response.setHeader("Retry-After", String(Math.ceil(limited.retryAfterMs / 1000)));
-      return this.reply(response, call, 429, { errcode: "M_LIMIT_EXCEEDED", error: "Too many requests", retry_after_ms: limited.retryAfterMs });
+    const failure = this.failures.find((r) => r.remaining > 0 && r.path.test(ctx.path) && (!r.method || r.method === ctx.method) && (!r.body || r.body(body)));
+    if (failure) {
+      failure.remaining -= 1;
+      const { status, errcode, error, retryAfterMs } = failure.answer;
+      if (status === 0) {
+        this.calls.push(call);
+        response.socket?.destroy();
+        return;
+      }
+      if (retryAfterMs !== undefined) response.setHeader("Retry-After", String(Math.ceil(retryAfterMs / 1000)));
+      return this.reply(response, call, status, { errcode, error: error ?? errcode, ...(retryAfterMs !== undefined ? { retry_after_ms: retryAfterMs } : {}) });
+    }
+    if (ctx.method === "PUT" && /\/rooms\/[^/]+\/send\//.test(ctx.path) && raw.length > MAX_EVENT_BYTES) {
+      return this.reply(response, call, 413, { errcode: "M_TOO_LARGE", error: "Event too large" });
     }
     try {
       if (/^\/_matrix\/client\/(v3|r0)\/sync$/.test(ctx.path)) return await this.sync(ctx, call, response);
