@@ -2,7 +2,7 @@
 // over (the core decides what they mean), one homeserver call per send with typed errors, approvals
 // as reactions, invites, typing.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PlatformError } from "../../src/kernel/errors.js";
+import { FormattingError, PlatformError } from "../../src/kernel/errors.js";
 import type { MatrixAdapter } from "../../src/platforms/matrix/index.js";
 import { createRoom, invite, join as joinRoom, sendEvent } from "../fakes/matrix/rooms.js";
 import type { Room } from "../fakes/matrix/state.js";
@@ -108,6 +108,26 @@ describe("one homeserver call per send", () => {
     // The SDK keeps no failed local echo it could resend or that would block the room's next sends.
     const sdkRoom = a.connection.client.getRoom(dm.roomId)!;
     expect(sdkRoom.getLiveTimeline().getEvents().filter((e) => e.status === "not_sent")).toEqual([]);
+  });
+
+  it("markdown goes as sanitised HTML with the markdown as plain body; plain when asked; too large with HTML is a FormattingError before any call", async () => {
+    const dm = roomWith(world.alice, [world.bot]);
+    const a = await started();
+    const route = `matrix:${dm.roomId}`;
+    await a.send(route, { text: "**bold** `code` <script>alert(1)</script> [x](javascript:alert(1))" });
+    const [formatted] = seenMessages(dm, world.bot);
+    expect(formatted.content).toMatchObject({ msgtype: "m.text", format: "org.matrix.custom.html", body: "**bold** `code` <script>alert(1)</script> [x](javascript:alert(1))" });
+    expect(formatted.content.formatted_body).toBe("<p><strong>bold</strong> <code>code</code> &lt;script>alert(1)&lt;/script> x</p>");
+    expect(formatted.content.formatted_body).not.toMatch(/<script|href="javascript/);
+    await a.send(route, { text: "**as is**", format: "plain", kind: "notice" });
+    expect(seenMessages(dm, world.bot)[1].content).toEqual({ msgtype: "m.notice", body: "**as is**", "m.mentions": {} });
+
+    const before = world.fake.callsTo(SEND, "PUT").length;
+    const huge = "<".repeat(12_000);
+    await expect(a.send(route, { text: huge })).rejects.toBeInstanceOf(FormattingError);
+    expect(world.fake.callsTo(SEND, "PUT").length).toBe(before);
+    await a.send(route, { text: huge, format: "plain" });
+    expect(seenMessages(dm, world.bot)[2].text).toBe(huge);
   });
 
   it("typing while a turn runs, taken down when it ends", async () => {

@@ -50,13 +50,17 @@ function botMessages(roomId: string): Array<{ event: sdk.MatrixEvent; content: R
 }
 const botSays = (roomId: string, pattern: RegExp) => until(() => botMessages(roomId).find((m) => pattern.test(m.content.body ?? "")), `the bot saying ${pattern}`);
 
-it("E2EE through Baton: an encrypted DM is answered by the demo agent, encrypted and streamed by edits, and again after a restart with the same device", async () => {
+it("E2EE through Baton: an encrypted DM is answered by the demo agent, encrypted, in HTML, streamed by edits, and again after a restart with the same device", async () => {
   let adapter = await startBaton();
   const device = adapter.connection.session.device_id;
   const roomId = await encryptedDm();
 
   await alice!.client.sendTextMessage(roomId, "hello there");
-  expect((await botSays(roomId, /you said "hello there"/)).content.body).toMatch(/^Turn 1 of session/);
+  const answer = (await botSays(roomId, /you said "hello there"/)).content;
+  expect(answer.body).toMatch(/^Turn 1 of session/);
+  // Formatted: HTML for Element, the markdown as the plain body.
+  expect(answer).toMatchObject({ msgtype: "m.text", format: "org.matrix.custom.html" });
+  expect(answer.formatted_body).toMatch(/^<p>Turn 1 of session/);
   const botSends = world.fake.callsTo(/\/rooms\/.*\/send\/.*/, "PUT").filter((c) => c.userId === world.bot);
   expect(botSends.length).toBeGreaterThan(0);
   expect(botSends.every((c) => c.path.includes("/send/m.room.encrypted/"))).toBe(true);

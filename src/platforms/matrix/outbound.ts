@@ -6,7 +6,7 @@
 // it a third larger): content over MAX_CONTENT_BYTES is refused here, before the homeserver would.
 import { FormattingError, PlatformError } from "../../kernel/errors.js";
 import type { OutboundMessage } from "../contract.js";
-import { markdownToMatrixHtml } from "./html.js";
+import { markdownToHtml } from "../../render/html.js";
 
 export const HTML_FORMAT = "org.matrix.custom.html";
 /** 64 KiB per event, less a third for the encryption's base64 and room for the envelope. */
@@ -27,7 +27,7 @@ export interface RenderedMessage {
 export function renderMessage(message: OutboundMessage, legend?: string): RenderedMessage {
   const text = message.text.trim() === "" ? EMPTY_TEXT_PLACEHOLDER : message.text;
   const body = legend ? `${text}\n\n${legend}` : text;
-  const html = message.format === "plain" ? undefined : markdownToMatrixHtml(body);
+  const html = message.format === "plain" ? undefined : markdownToHtml(body, { profile: "matrix" });
   return { body, html, notice: message.kind !== undefined && QUIET_KINDS.has(message.kind) };
 }
 
