@@ -1,7 +1,8 @@
 // Rooms through Baton with the demo agent (the contract suite covers DMs, group addressing,
 // approvals by reaction, 429s): a thread is its own conversation and the answer stays in it; an
-// approval in a room is answered by a numbered reply as well as by reaction. Users talk over plain
-// HTTP to the fake (unencrypted rooms); e2e.test.ts covers E2EE.
+// approval in a room is answered by a numbered reply as well as by reaction; invites follow
+// access.allow through the real core. Users talk over plain HTTP to the fake (unencrypted rooms);
+// e2e.test.ts covers E2EE.
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { createRoom, join as joinRoom, sendEvent } from "../fakes/matrix/rooms.js";
 import type { Room } from "../fakes/matrix/state.js";
@@ -53,4 +54,11 @@ it("an approval in a room is answered by its number as well; the decision edits 
   const decided = seenMessages(room, world.bot).find((m) => m.eventId === request.eventId)!;
   expect(decided.text).toMatch(/Always allow — by Alice/);
   expect(decided.text).not.toMatch(/React to answer/);
+});
+
+it("invites through Baton's access list: Alice's is joined, Mallory's declined", async () => {
+  const { fake, alice, mallory, bot } = world;
+  const fromAlice = createRoom(fake.state, alice, { invite: [bot], is_direct: true });
+  const fromMallory = createRoom(fake.state, mallory, { invite: [bot], is_direct: true });
+  await until(() => fake.state.membership(fromAlice, bot) === "join" && fake.state.membership(fromMallory, bot) === "leave", "both invites answered");
 });
