@@ -10,6 +10,8 @@ import { seenMessages } from "../fakes/matrix/view.js";
 import { RecordingCore, startWorld, until, type MatrixWorld } from "./helpers.js";
 
 const SEND = /\/send\/m\.room\.message\//;
+/** The bot device starts with its crypto in each test: slow on a busy machine. */
+const SLOW_MS = 60_000;
 let world: MatrixWorld;
 let adapter: MatrixAdapter | undefined;
 let core: RecordingCore;
@@ -39,7 +41,7 @@ function roomWith(creator: string, others: string[]): Room {
 const say = (room: Room, sender: string, content: Record<string, unknown>) => sendEvent(world.fake.state, room, sender, "m.room.message", { msgtype: "m.text", ...content });
 const handed = (text: string) => until(() => core.messages.find((m) => m.text === text), `"${text}" handed to the core`);
 
-describe("inbound facts", () => {
+describe("inbound facts", { timeout: SLOW_MS }, () => {
   it("a DM, chatter and a mention pill in a room of three, a reply to the bot, threads: facts for the core", async () => {
     const { alice, mallory, bot } = world;
     const dm = roomWith(alice, [bot]);
@@ -85,7 +87,7 @@ describe("inbound facts", () => {
   });
 });
 
-describe("one homeserver call per send", () => {
+describe("one homeserver call per send", { timeout: SLOW_MS }, () => {
   it("429, 5xx, refusals and no answer are typed errors after one PUT each; no unsent echo stays behind", async () => {
     const dm = roomWith(world.alice, [world.bot]);
     const a = await started();
@@ -140,7 +142,7 @@ describe("one homeserver call per send", () => {
   });
 });
 
-describe("approvals as reactions", () => {
+describe("approvals as reactions", { timeout: SLOW_MS }, () => {
   it("the bot reacts with the choices under a legend; a reaction is a press; a stranger is told once; answered, reactions do nothing", async () => {
     const { alice, mallory, bot } = world;
     const group = roomWith(alice, [bot, mallory]);
@@ -177,7 +179,7 @@ describe("approvals as reactions", () => {
   });
 });
 
-describe("invites", () => {
+describe("invites", { timeout: SLOW_MS }, () => {
   it("an allowed user's invite is joined, a stranger's declined, also when they came while Baton was down", async () => {
     const { fake, alice, mallory, bot } = world;
     const early = createRoom(fake.state, mallory, { invite: [bot] });

@@ -94,7 +94,7 @@ it("a message whose room key never reached the bot gets a notice, encrypted, onc
   expect(notice.event.isEncrypted()).toBe(true);
   await new Promise((r) => setTimeout(r, 800));
   expect(botMessages(roomId).filter((m) => /could not decrypt/.test(m.content.body))).toHaveLength(1);
-}, 60_000);
+}, 90_000);
 
 it("an encrypted file is fetched for the allowed user, decrypted into Baton's cache, and passed to the agent", async () => {
   await startBaton();
@@ -117,4 +117,4 @@ it("an encrypted file is fetched for the allowed user, decrypted into Baton's ca
   const cache = join(baton!.dataDir, "cache");
   const cached = readdirSync(cache, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
   expect(cached.map((e) => readFileSync(join(e.parentPath, e.name)))).toEqual([plain]);
-}, 60_000);
+}, 90_000);

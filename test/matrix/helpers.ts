@@ -10,7 +10,8 @@ import { MatrixAdapter } from "../../src/platforms/matrix/index.js";
 import type { MatrixTuning } from "../../src/platforms/matrix/adapter.js";
 import { FakeHomeserver } from "../fakes/matrix/server.js";
 
-export const WAIT_MS = 25_000;
+/** Generous: the machine may be busy with other tests. */
+export const WAIT_MS = 40_000;
 
 export interface MatrixWorld {
   fake: FakeHomeserver;

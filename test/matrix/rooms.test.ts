@@ -10,6 +10,8 @@ import { seenMessages } from "../fakes/matrix/view.js";
 import { ALLOWED_TEST_USERS, startTestBaton, type TestBaton } from "../support/harness.js";
 import { startWorld, until, type MatrixWorld } from "./helpers.js";
 
+/** Each test starts Baton, a bot device with its crypto and demo agents: slow on a busy machine. */
+const SLOW_MS = 90_000;
 let world: MatrixWorld;
 let baton: TestBaton | undefined;
 let room: Room;
@@ -20,12 +22,12 @@ beforeEach(async () => {
   room = createRoom(fake.state, alice, { invite: [bot, mallory], name: "team" });
   for (const user of [bot, mallory]) joinRoom(fake.state, room, user);
   baton = await startTestBaton({ adapters: [world.adapter()], config: { access: { allow: [...ALLOWED_TEST_USERS, `matrix:${alice}`] } } });
-});
+}, SLOW_MS);
 afterEach(async () => {
   await baton?.stop({ cleanup: true });
   baton = undefined;
   await world.close();
-});
+}, SLOW_MS);
 
 const say = (body: string, extra: Record<string, unknown> = {}) => sendEvent(world.fake.state, room, world.alice, "m.room.message", { msgtype: "m.text", body, ...extra });
 const answered = (pattern: RegExp) => until(() => seenMessages(room, world.bot).find((m) => pattern.test(m.text)), `${pattern}`);
@@ -43,7 +45,7 @@ it("a message in a thread is answered in that thread; the thread is its own conv
   expect(reply.text).toMatch(/^Turn 1 of session/);
   say("and a follow-up", inThread);
   expect((await answered(/you said "and a follow-up"/)).threadRoot).toBe(root.event_id);
-});
+}, SLOW_MS);
 
 it("an approval in a room is answered by its number as well; the decision edits the request", async () => {
   say("@baton demo:permission");
@@ -54,11 +56,11 @@ it("an approval in a room is answered by its number as well; the decision edits 
   const decided = seenMessages(room, world.bot).find((m) => m.eventId === request.eventId)!;
   expect(decided.text).toMatch(/Always allow — by Alice/);
   expect(decided.text).not.toMatch(/React to answer/);
-});
+}, SLOW_MS);
 
 it("invites through Baton's access list: Alice's is joined, Mallory's declined", async () => {
   const { fake, alice, mallory, bot } = world;
   const fromAlice = createRoom(fake.state, alice, { invite: [bot], is_direct: true });
   const fromMallory = createRoom(fake.state, mallory, { invite: [bot], is_direct: true });
   await until(() => fake.state.membership(fromAlice, bot) === "join" && fake.state.membership(fromMallory, bot) === "leave", "both invites answered");
-});
+}, SLOW_MS);
