@@ -110,6 +110,18 @@ export function buildProgram(): Command {
       process.exit(0);
     });
 
+  const matrix = program.command("matrix").description("Matrix: log the bot's account in once");
+  matrix
+    .command("login")
+    .description("log in with the configured password; keeps the access token and device id in the data dir (0600)")
+    .option("--instance <name>", "which Matrix platform of the config (when there are several)")
+    .option("--new-device", "log in as a new device (after losing the crypto store); the old device's encrypted history stays unreadable to Baton")
+    .option("--password-stdin", "read the password from standard input instead of the config")
+    .action(async (opts: { instance?: string; newDevice?: boolean; passwordStdin?: boolean }) => {
+      const { runMatrixLoginCommand } = await import("./cli-matrix.js");
+      process.exitCode = await runMatrixLoginCommand(program.opts(), opts);
+    });
+
   registerHandoffCommand(program);
   registerHandoverCommands(program);
   return program;

@@ -61,7 +61,7 @@ export async function runDoctor(options: { config?: string; dataDir?: string; js
       continue;
     }
     try {
-      const check = await (await kind.doctor())(p.config);
+      const check = await (await kind.doctor())(p.config, { dataDir, name: p.name });
       // Out of reach says nothing about the credentials: a warning, not a failure of the config.
       const status: Status = check.ok ? "ok" : check.unreachable ? "warn" : "fail";
       checks.push({ area: `platform ${p.name}`, status, message: check.lines.join("; ") });

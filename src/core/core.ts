@@ -128,6 +128,10 @@ export class BatonCore implements PlatformCore {
     return this.inbound.handleAction(press);
   }
 
+  isAllowed(userId: string, route: string): boolean {
+    return this.inbound.isAllowed(userId, route);
+  }
+
   audit(body: AuditBody, threadId?: string): Promise<void> {
     if (body.action === "pickup") this.metrics.pickup(body.outcome === "attached" ? "claimed" : "refused");
     return this.registry.audit(body, threadId);

@@ -41,6 +41,8 @@ const RULES: Array<[RegExp, Replacer]> = [
   [/\bxox[abposre]-[A-Za-z0-9-]{8,}/g, R],
   [/\bxapp-[A-Za-z0-9-]{8,}/g, R],
   [/https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]+/g, R],
+  // Matrix access tokens (Synapse syt_, Matrix Authentication Service mct_).
+  [/\b(?:syt|mct)_[A-Za-z0-9_]{16,}/g, R],
   // GitHub and GitLab tokens (personal, deploy, runner, trigger, feed, … tokens).
   [/\bgh[pousr]_[A-Za-z0-9]{20,}/g, R],
   [/\bgithub_pat_[A-Za-z0-9_]{20,}/g, R],

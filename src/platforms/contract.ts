@@ -114,6 +114,12 @@ export interface PlatformCore {
   handleAction(press: ActionPress): Promise<ActionOutcome>;
   /** Commands for menus such as Telegram's setMyCommands: name without slash + one-line help. */
   commandList(): Array<{ name: string; description: string }>;
+  /**
+   * Whether `userId` may use the bot on `route` (in access.allow, or vouched for by the platform).
+   * Only for what an adapter must decide before any message exists, such as accepting a room
+   * invite (Matrix); messages and presses go to the core, which checks access itself.
+   */
+  isAllowed?(userId: string, route: string): boolean;
   /** What a route is attached to, for platforms that show a conversation list (the web chat). */
   routeInfo?(route: string): RouteInfo | undefined;
   log: PlatformLogger;

@@ -65,6 +65,8 @@ export interface ContractDriver {
 const ALLOW_EXTRA = ["test:alice"];
 /** Generous: every item runs a real agent process, and the machine may be busy with other tests. */
 const WAIT_MS = 40_000;
+/** How long a platform may take to show what the core already sent. */
+const SHOW_LAG_MS = 5_000;
 const waitUntil = async <T>(probe: () => T | undefined | false, what: string, timeoutMs = WAIT_MS): Promise<T> => {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -125,6 +127,12 @@ export function runAdapterContract(name: string, createDriver: () => Promise<Con
       await waitShown(d, "direct", /The end\./);
       // "The end." can show before an earlier piece's last edit lands: the turn's end waits for all.
       await b.daemon.core.supervisor.drained(b.daemon.core.registry.threadForRoute(d.route("direct"))!.id);
+      // A platform may show the last call a moment after the core made it (the web chat's socket).
+      const sectionsInOrder = () => {
+        const all = d.shown("direct").map((m) => m.text).join("\n");
+        return [1, 2, 3, 5, 8].reduce((at, n) => (at < 0 ? at : all.indexOf(`Section ${n}`, at)), 0) >= 0;
+      };
+      await waitUntil(sectionsInOrder, "every section shown", SHOW_LAG_MS).catch(() => undefined);
       const pieces = d.shown("direct").filter((m) => !/^⏳/.test(m.text));
       expect(pieces.length).toBeGreaterThan(1);
       for (const piece of pieces) expect(piece.text.length).toBeLessThanOrEqual(d.visibleLimit);

@@ -11,13 +11,20 @@ export interface DoctorReport {
   unreachable?: boolean;
 }
 
+/** Where `baton doctor` runs: platforms that keep state in the data dir (Matrix's login and keys) look there. */
+export interface DoctorEnv {
+  dataDir: string;
+  /** Instance name from config (`matrix`, `slack_acme`). */
+  name: string;
+}
+
 export interface PlatformDescriptor<C = any> {
   kind: string;
   schema: z.ZodType<C>;
   /** Imports the adapter and its SDK; called only for an enabled instance. */
   load(): Promise<PlatformFactory<C>>;
   /** `baton doctor`: checks the credentials against the platform (getMe, auth.test, users/@me). */
-  doctor?(): Promise<(config: C) => Promise<DoctorReport>>;
+  doctor?(): Promise<(config: C, env: DoctorEnv) => Promise<DoctorReport>>;
   /** The config values that are secrets (tokens, passwords): redacted wherever they would be shown. */
   secrets(config: C): Array<string | undefined>;
   /** The settings the core applies for every platform, read from this kind's config. */

@@ -1,0 +1,95 @@
+// The Matrix connection: one matrix-js-sdk client with Rust crypto, logged in as the bot's device,
+// its crypto store persisted in the data dir, syncing. The adapter translates its events; this only
+// connects, disconnects and knows the credentials.
+import type { MatrixClient } from "matrix-js-sdk";
+import { PlatformError } from "../../kernel/errors.js";
+import type { MatrixAdapterConfig } from "./config.js";
+import { loginWithPassword, resolveSession, type MatrixSession } from "./session.js";
+import { openCryptoStore, withIndexedDb } from "./crypto-store.js";
+import type { PersistentIndexedDb } from "./persistent-idb.js";
+import { matrixSdkLogger, quietRustCryptoTracing, routeMatrixSdkLogs, type LogSink } from "./sdk-log.js";
+
+/** The first sync of a large account can be slow; past this, start fails with a clear error. */
+const FIRST_SYNC_TIMEOUT_MS = 120_000;
+/** A homeserver call without an answer by then is a network failure (the long-poll /sync sets its own). */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+export interface MatrixConnectionOptions {
+  instance: string;
+  dataDir: string;
+}
+
+export type ConnectionLog = LogSink & { info(message: string): void; warn(message: string): void };
+
+export class MatrixConnection {
+  client!: MatrixClient;
+  session!: MatrixSession;
+  private store?: PersistentIndexedDb;
+
+  constructor(
+    readonly config: MatrixAdapterConfig,
+    private readonly options: MatrixConnectionOptions,
+  ) {}
+
+  async start(log: ConnectionLog): Promise<void> {
+    const { config, options } = this;
+    this.session = (await resolveSession(config, options.dataDir, options.instance)) ?? (await loginWithPassword(config, options.dataDir, options.instance));
+    const sdk = await import("matrix-js-sdk");
+    routeMatrixSdkLogs(log);
+    await quietRustCryptoTracing();
+    this.client = sdk.createClient({
+      baseUrl: this.session.homeserver,
+      userId: this.session.user_id,
+      deviceId: this.session.device_id,
+      accessToken: this.session.access_token,
+      logger: matrixSdkLogger(),
+      localTimeoutMs: REQUEST_TIMEOUT_MS,
+      // One call per send: no retries and no queue inside the SDK. The core orders, paces and retries
+      // (the SDK's default scheduler would wait out a 429 itself, and its shared message queue fails
+      // every queued message of every room when one of them is given up).
+      scheduler: new sdk.MatrixScheduler(
+        () => -1,
+        () => null,
+      ),
+    });
+    this.store = await openCryptoStore(options.dataDir, options.instance, this.session.device_id, (m) => log.warn(m));
+    try {
+      await withIndexedDb(this.store.factory, () => this.client.initRustCrypto());
+    } catch (error) {
+      throw new PlatformError(`Matrix end-to-end encryption could not start for device ${this.session.device_id}: ${(error as Error).message}`, { reason: "refused", cause: error });
+    }
+    await this.firstSync(sdk);
+  }
+
+  private async firstSync(sdk: typeof import("matrix-js-sdk")): Promise<void> {
+    const client = this.client;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => finish(new Error(`no first sync within ${FIRST_SYNC_TIMEOUT_MS / 1000} s`)), FIRST_SYNC_TIMEOUT_MS);
+      const onSync = (state: string, _previous: unknown, data?: { error?: Error }) => {
+        if (state === "PREPARED") finish();
+        else if (state === "ERROR") finish(data?.error ?? new Error("sync failed"));
+      };
+      const finish = (error?: Error) => {
+        clearTimeout(timer);
+        client.off(sdk.ClientEvent.Sync, onSync);
+        if (error) reject(new PlatformError(`Matrix: the first sync with ${this.session.homeserver} failed: ${error.message}`, { reason: "network", cause: error }));
+        else resolve();
+      };
+      client.on(sdk.ClientEvent.Sync, onSync);
+      void client.startClient({ initialSyncLimit: 1 }).catch(finish);
+    });
+  }
+
+  /** Stops syncing and writes the crypto store's snapshot. */
+  async stop(): Promise<void> {
+    this.client?.stopClient();
+    await this.store?.close();
+    this.store = undefined;
+  }
+
+  /** The device's identity key, to compare across restarts and to verify from another client. */
+  async deviceKeys(): Promise<{ ed25519: string; curve25519: string }> {
+    const keys = await this.client.getCrypto()!.getOwnDeviceKeys();
+    return { ed25519: keys.ed25519, curve25519: keys.curve25519 };
+  }
+}

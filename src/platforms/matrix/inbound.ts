@@ -1,0 +1,177 @@
+// Matrix events → facts for the core: live room messages (decrypted first; one that stays
+// undecryptable is reported, never dropped silently) with their route, sender, direct or not, the
+// bot's mentions, a reply to the bot, the room a thread belongs to, and files as descriptors;
+// reactions (approvals, see adapter.ts); invites, joined only when the core says the inviter is
+// allowed. Whether a message is addressed, and who may use the bot, is the core's decision.
+// Handlers attach after the first sync, so history is never replayed.
+import type { MatrixClient, MatrixEvent, Room, RoomMember } from "matrix-js-sdk";
+import type { PlatformCore } from "../contract.js";
+import { formatMatrixRoute } from "./routes.js";
+import { messageFacts, type BotIdentity } from "./parse.js";
+import { matrixFile, type MediaAccess } from "./media.js";
+
+/** A late room key often arrives within seconds (to-device messages trail the event); then the message is read after all. */
+export const UNDECRYPTABLE_GRACE_MS = 5_000;
+/** A room with at most this many joined members (the bot and one person) is a direct chat. */
+const DIRECT_MAX_MEMBERS = 2;
+/** Event ids remembered to hand each event over once (the SDK can emit one twice, e.g. after a gappy sync). */
+const SEEN_EVENTS_MAX = 10_000;
+
+export interface Reaction {
+  roomId: string;
+  userId: string;
+  userName?: string;
+  targetEventId: string;
+  key: string;
+}
+
+export interface Undecryptable {
+  route: string;
+  userId: string;
+  eventId: string;
+  reason: string;
+}
+
+export interface InboundOptions {
+  instance: string;
+  bot: BotIdentity;
+  core: PlatformCore;
+  media: MediaAccess;
+  undecryptableGraceMs: number;
+  onReaction(reaction: Reaction): void;
+  onUndecryptable(event: Undecryptable): void;
+}
+
+export class MatrixInbound {
+  private readonly seen = new Set<string>();
+  private readonly pendingDecryption = new Map<string, NodeJS.Timeout>();
+  /** Threads the bot has written in: a message there is a reply to it. */
+  private readonly botThreads = new Set<string>();
+  private readonly detach: Array<() => void> = [];
+
+  constructor(
+    private readonly sdk: typeof import("matrix-js-sdk"),
+    private readonly client: MatrixClient,
+    private readonly options: InboundOptions,
+  ) {}
+
+  attach(): void {
+    const { sdk, client } = this;
+    const onTimeline = (event: MatrixEvent, room: Room | undefined, toStart: boolean | undefined) => {
+      if (toStart || !room || event.getSender() === this.options.bot.userId) return;
+      const id = event.getId();
+      if (!id || id.startsWith("~") || !this.firstSight(id)) return;
+      void this.onLiveEvent(event, room);
+    };
+    const onDecrypted = (event: MatrixEvent) => {
+      const id = event.getId();
+      if (!id || !this.pendingDecryption.has(id) || event.isDecryptionFailure()) return;
+      clearTimeout(this.pendingDecryption.get(id));
+      this.pendingDecryption.delete(id);
+      const room = client.getRoom(event.getRoomId());
+      if (room) this.dispatch(event, room);
+    };
+    const onMembership = (event: MatrixEvent | undefined, member: RoomMember) => {
+      if (member.userId === this.options.bot.userId && member.membership === "invite") void this.onInvite(member.roomId, event?.getSender());
+    };
+    client.on(sdk.RoomEvent.Timeline, onTimeline);
+    client.on(sdk.MatrixEventEvent.Decrypted, onDecrypted);
+    client.on(sdk.RoomMemberEvent.Membership, onMembership);
+    this.detach.push(
+      () => client.off(sdk.RoomEvent.Timeline, onTimeline),
+      () => client.off(sdk.MatrixEventEvent.Decrypted, onDecrypted),
+      () => client.off(sdk.RoomMemberEvent.Membership, onMembership),
+    );
+    // Invites that came while Baton was down.
+    for (const room of client.getRooms()) {
+      if (room.getMyMembership() === "invite") void this.onInvite(room.roomId, room.getMember(this.options.bot.userId)?.events.member?.getSender());
+    }
+  }
+
+  stop(): void {
+    for (const off of this.detach.splice(0)) off();
+    for (const timer of this.pendingDecryption.values()) clearTimeout(timer);
+    this.pendingDecryption.clear();
+  }
+
+  /** The bot wrote in this thread: what follows there counts as a reply to it. */
+  noteBotThread(threadRoot: string): void {
+    this.botThreads.add(threadRoot);
+  }
+
+  route(roomId: string, threadRoot?: string): string {
+    return formatMatrixRoute(this.options.instance, { roomId, threadRoot });
+  }
+
+  private firstSight(id: string): boolean {
+    if (this.seen.has(id)) return false;
+    this.seen.add(id);
+    if (this.seen.size > SEEN_EVENTS_MAX) this.seen.delete(this.seen.values().next().value!);
+    return true;
+  }
+
+  private async onLiveEvent(event: MatrixEvent, room: Room): Promise<void> {
+    if (event.isEncrypted()) {
+      await this.client.decryptEventIfNeeded(event);
+      if (event.isDecryptionFailure()) {
+        const id = event.getId()!;
+        const timer = setTimeout(() => {
+          this.pendingDecryption.delete(id);
+          const relation = event.getWireContent()["m.relates_to"];
+          const threadRoot = relation?.rel_type === "m.thread" ? relation.event_id : undefined;
+          this.options.onUndecryptable({ route: this.route(room.roomId, threadRoot), userId: event.getSender()!, eventId: id, reason: String(event.decryptionFailureReason ?? "unknown") });
+        }, this.options.undecryptableGraceMs);
+        this.pendingDecryption.set(id, timer);
+        return;
+      }
+    }
+    this.dispatch(event, room);
+  }
+
+  private dispatch(event: MatrixEvent, room: Room): void {
+    const type = event.getType();
+    const sender = event.getSender()!;
+    const userName = room.getMember(sender)?.name;
+    if (type === "m.reaction") {
+      const relation = event.getContent()["m.relates_to"];
+      if (relation?.rel_type !== "m.annotation" || typeof relation.key !== "string" || typeof relation.event_id !== "string") return;
+      this.options.onReaction({ roomId: room.roomId, userId: sender, userName, targetEventId: relation.event_id, key: relation.key });
+      return;
+    }
+    if (type !== "m.room.message" || event.isRedacted()) return;
+    const { bot, core, media } = this.options;
+    const facts = messageFacts(event.getContent(), bot);
+    if (!facts || facts.isEdit) return;
+    const sentByBot = (eventId: string | undefined) => eventId !== undefined && room.findEventById(eventId)?.getSender() === bot.userId;
+    const inBotThread = facts.threadRoot !== undefined && (this.botThreads.has(facts.threadRoot) || sentByBot(facts.threadRoot));
+    const message = {
+      route: this.route(room.roomId, facts.threadRoot),
+      user: { id: `matrix:${sender}`, name: userName },
+      text: facts.text,
+      messageId: event.getId()!,
+      direct: room.getJoinedMemberCount() <= DIRECT_MAX_MEMBERS,
+      mentions: facts.mentions,
+      replyToBot: sentByBot(facts.replyTo) || inBotThread,
+      scopes: facts.threadRoot ? [this.route(room.roomId)] : undefined,
+      files: facts.attachment ? [matrixFile(facts.attachment, media)] : undefined,
+    };
+    void core.handleMessage(message).catch((error: unknown) => core.log.error({ route: message.route, err: error }, `${this.options.instance}: the core failed on an inbound message`));
+  }
+
+  private async onInvite(roomId: string, inviter: string | undefined): Promise<void> {
+    const { core, instance } = this.options;
+    // Deny by default: a core that cannot say who is allowed gets no rooms joined.
+    const allowed = inviter !== undefined && core.isAllowed?.(`matrix:${inviter}`, this.route(roomId)) === true;
+    try {
+      if (allowed) {
+        await this.client.joinRoom(roomId);
+        core.log.info({ room: roomId, inviter }, `${instance}: joined a room on an allowed user's invite`);
+      } else {
+        await this.client.leave(roomId);
+        core.log.info({ room: roomId, inviter }, `${instance}: declined an invite from a user not in access.allow`);
+      }
+    } catch (error) {
+      core.log.warn({ room: roomId, err: error }, `${instance}: could not answer an invite`);
+    }
+  }
+}
