@@ -23,6 +23,10 @@ export function registerRest(http: FakeHttp, world: FakeWorld, gateway: FakeGate
   }));
   http.on("GET", "/gateway", () => ({ status: 200, body: { url: gatewayUrl() } }), { auth: false });
   http.on("GET", "/users/@me", () => ({ status: 200, body: { ...world.apiUser(world.bot), verified: true, mfa_enabled: false, flags: 0, locale: "en-US" } }));
+  http.on("GET", "/users/@me/guilds", () => ({
+    status: 200,
+    body: [...world.guilds.values()].map((guild) => ({ id: guild.id, name: guild.name, icon: null, owner: false, permissions: "2248473465835073", features: [] })),
+  }));
   http.on("GET", "/applications/@me", () => ({
     status: 200,
     body: {
