@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { commonPlatformFields } from "../kit/config.js";
 import { parseDiscordRoute, SNOWFLAKE_PATTERN } from "./routes.js";
 
 /** Discord's own REST base; discord.js appends the API version (`/v10`). */
@@ -10,7 +11,7 @@ const snowflake = z.string().regex(SNOWFLAKE_PATTERN, "a Discord id: 17–20 dig
 export const discordConfigSchema = z
   .object({
     kind: z.literal("discord").optional(),
-    enabled: z.boolean().default(true),
+    ...commonPlatformFields,
     token: z.string().min(1).describe("Bot token from the Developer Portal (Bot → Reset Token), e.g. ${DISCORD_BOT_TOKEN}"),
     application_id: snowflake.optional().describe("The application's id (General Information → Application ID); default: asked from Discord at start"),
     guilds: z
@@ -25,8 +26,6 @@ export const discordConfigSchema = z
       .array(z.string().refine((route) => parseDiscordRoute(route) !== undefined, { message: "not a Discord route: use discord:<channel or thread id>" }))
       .default([])
       .describe("Routes where every message counts as addressed: a channel (its threads too) or one thread"),
-    max_file_bytes: z.number().int().positive().default(20 * 1024 * 1024).describe("Larger attachments are not fetched"),
-    min_edit_gap_ms: z.number().int().positive().optional(),
     api_url: z.url().optional().describe(`REST base as discord.js takes it (default ${DISCORD_API_URL}), for a proxy; the gateway URL comes from GET /gateway/bot`),
   })
   .strict();

@@ -46,7 +46,7 @@ export interface BucketLimit {
   windowMs: number;
 }
 
-type Injected = { kind: "ratelimit"; seconds: number; global: boolean; scope: string } | { kind: "error"; status: number; code: number; message: string };
+type Injected = { kind: "ratelimit"; seconds: number; global: boolean; scope: string } | { kind: "error"; status: number; code: number; message: string; errors?: Record<string, unknown> };
 
 const API_PREFIX = "/api/v10";
 const GENEROUS: BucketLimit = { limit: 50, windowMs: 1000 };
@@ -137,7 +137,10 @@ export class FakeHttp {
     const injected = this.injected.get(routeKey)?.shift();
     if (injected?.kind === "ratelimit") return this.rateLimited(res, record, bucket, injected.seconds, injected.global, injected.scope);
     if (bucket.exceeded) return this.rateLimited(res, record, bucket, bucket.resetAfterMs / 1000, false, "user");
-    if (injected?.kind === "error") return this.finish(res, record, { status: injected.status, body: { code: injected.code, message: injected.message } }, bucket.headers);
+    if (injected?.kind === "error") {
+      const { status, code, message, errors } = injected;
+      return this.finish(res, record, { status, body: { code, message, ...(errors ? { errors } : {}) } }, bucket.headers);
+    }
     let answer: Answer | ApiError;
     try {
       answer = await route.handler({ params, query, body: record.body });

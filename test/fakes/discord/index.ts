@@ -23,6 +23,7 @@ export { AppFlag, ChannelType, Intent, MessageFlag } from "./model.js";
 export type { FakeAttachment, FakeChannel, FakeMessage, FakeUser } from "./model.js";
 export type { FakeInteraction } from "./interactions.js";
 export type { RecordedCall } from "./http.js";
+export { visibleText } from "./visible.js";
 
 export interface FakeDiscordOptions {
   token?: string;
@@ -167,8 +168,9 @@ export class FakeDiscord {
     this.http.inject(routeKey, { kind: "ratelimit", seconds, global: options.global ?? false, scope: options.scope ?? "user" });
   }
 
-  failNext(routeKey: string, status: number, code: number, message: string): void {
-    this.http.inject(routeKey, { kind: "error", status, code, message });
+  /** The next call to `METHOD /route/:template` is answered with this error (`errors`: Discord's field errors). */
+  failNext(routeKey: string, status: number, code: number, message: string, errors?: Record<string, unknown>): void {
+    this.http.inject(routeKey, { kind: "error", status, code, message, errors });
   }
 
   // ── what Discord saw ────────────────────────────────────────────────────────────────────

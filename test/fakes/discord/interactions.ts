@@ -103,12 +103,19 @@ export class FakeInteractions {
       const interaction = findByToken(params.app, params.token);
       if (!interaction) return unknownWebhook;
       const original = interaction.original;
-      if (!original) return apiError(404, 10008, "Unknown Message");
+      if (!original || original.deleted) return apiError(404, 10008, "Unknown Message");
       const invalid = validateMessageBody(body, { create: false, interaction: true });
       if (invalid) return invalid;
       editMessage(original, { ...body, flags: original.flags & ~MessageFlag.Loading });
       this.gateway.dispatch("MESSAGE_UPDATE", messageEventFor(this.world, original));
       return { status: 200, body: this.world.apiMessage(original) };
+    }, { auth: false });
+    http.on("DELETE", "/webhooks/:app/:token/messages/@original", ({ params }) => {
+      const interaction = findByToken(params.app, params.token);
+      if (!interaction) return unknownWebhook;
+      if (!interaction.original || interaction.original.deleted) return apiError(404, 10008, "Unknown Message");
+      interaction.original.deleted = true;
+      return { status: 204 };
     }, { auth: false });
     http.on("POST", "/webhooks/:app/:token", ({ params, body }) => {
       const interaction = findByToken(params.app, params.token);
