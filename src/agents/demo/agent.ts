@@ -101,6 +101,12 @@ async function respond(turn: Turn, text: string, earlier: string[]): Promise<acp
     await say(turn, `Earlier prompts of session ${turn.sessionId}:\n${list}`);
     return "end_turn";
   }
+  // `demo:long` is about 20 KB of markdown; `demo:long 6` about 6 KB.
+  const long = /^demo:long(?:\s+(\d+))?$/.exec(command);
+  if (long) {
+    await say(turn, longMarkdown(long[1] ? Number(long[1]) * 1024 : undefined), 8);
+    return "end_turn";
+  }
   switch (command) {
     case "demo:plan":
       await update(turn.client, turn.sessionId, {
@@ -138,9 +144,6 @@ async function respond(turn: Turn, text: string, earlier: string[]): Promise<acp
       await say(turn, `Foreign permission answer: ${chosen}.`);
       return "end_turn";
     }
-    case "demo:long":
-      await say(turn, longMarkdown(), 8);
-      return "end_turn";
     case "demo:slow": {
       const started = Date.now();
       let tick = 0;
