@@ -23,12 +23,13 @@ export function discordAdapter(fake: FakeDiscord, config: Record<string, unknown
   return createDiscordAdapter("discord", discordConfigSchema.parse({ token: fake.token, api_url: fake.apiUrl, ...config }), { dataDir: "/nonexistent" });
 }
 
-export async function startDiscordBed(options: { fake?: FakeDiscordOptions; config?: Record<string, unknown>; env?: NodeJS.ProcessEnv } = {}): Promise<DiscordBed> {
+/** `config` may be a function of the fake (its guild and channel ids exist only once it does). */
+export async function startDiscordBed(options: { fake?: FakeDiscordOptions; config?: Record<string, unknown> | ((fake: FakeDiscord) => Record<string, unknown>) } = {}): Promise<DiscordBed> {
   const fake = await new FakeDiscord(options.fake).start();
   const alice = fake.addUser("alice");
   const mallory = fake.addUser("mallory");
-  const adapter = discordAdapter(fake, options.config);
-  const baton = await startTestBaton({ adapters: [adapter], config: { access: { allow: [`discord:${alice.id}`] }, rendering: { flush_debounce_ms: 50, min_edit_gap_ms: 100 } }, env: options.env });
+  const adapter = discordAdapter(fake, typeof options.config === "function" ? options.config(fake) : options.config);
+  const baton = await startTestBaton({ adapters: [adapter], config: { access: { allow: [`discord:${alice.id}`] }, rendering: { flush_debounce_ms: 50, min_edit_gap_ms: 100 } } });
   return {
     fake,
     adapter,
