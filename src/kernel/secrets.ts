@@ -16,6 +16,8 @@ const RULES: Array<[RegExp, string | ((...m: string[]) => string)]> = [
   [/\bxox[abposre]-[A-Za-z0-9-]{8,}/g, R],
   [/\bxapp-[A-Za-z0-9-]{8,}/g, R],
   [/https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]+/g, R],
+  // Discord bot tokens: the bot's id in base64, a 6-character timestamp, an HMAC.
+  [/\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}\b/g, R],
   // GitHub tokens.
   [/\bgh[pousr]_[A-Za-z0-9]{20,}/g, R],
   [/\bgithub_pat_[A-Za-z0-9_]{20,}/g, R],

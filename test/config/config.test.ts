@@ -81,7 +81,7 @@ describe("config loading", () => {
   });
 
   it("config.example.yaml is valid and `baton config validate` says so; a broken file exits 1", () => {
-    const ok = spawnSync(process.execPath, ["bin/baton.js", "config", "validate", "config.example.yaml"], { encoding: "utf8", env: { ...process.env, TELEGRAM_BOT_TOKEN: "1:x", SLACK_BOT_TOKEN: "xoxb-1", SLACK_APP_TOKEN: "xapp-1" } });
+    const ok = spawnSync(process.execPath, ["bin/baton.js", "config", "validate", "config.example.yaml"], { encoding: "utf8", env: { ...process.env, TELEGRAM_BOT_TOKEN: "1:x", SLACK_BOT_TOKEN: "xoxb-1", SLACK_APP_TOKEN: "xapp-1", DISCORD_BOT_TOKEN: "x" } });
     expect(ok.stderr).toBe("");
     expect(ok.status).toBe(0);
     const bad = join(mkdtempSync(join(tmpdir(), "baton-cfg-")), "bad.yaml");

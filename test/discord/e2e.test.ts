@@ -15,6 +15,8 @@ afterEach(async () => {
 describe("Discord end to end with the demo agent", () => {
   test("a mention in a channel starts a thread from it; the answer streams there by edits; a follow-up needs no mention", async () => {
     bed = await startDiscordBed();
+    // Discord's typing indicator lasts about 10 s: the core repeats it every 8 s while a turn runs.
+    expect(bed.adapter.capabilities.typingIntervalMs).toBe(8000);
     const { fake, alice } = bed;
     const prompt = fake.say(alice, fake.general, "demo:slow", { mention: true });
     const thread = await eventually(() => fake.threadOf(prompt), E2E_TIMEOUT_MS, "the thread");
@@ -103,6 +105,14 @@ describe("Discord end to end with the demo agent", () => {
     fake.dm(alice, "see this", { files: [{ name: "notes.txt", content: "hello", contentType: "text/plain" }] });
     await eventually(() => bed!.find(fake.dmChannel(alice).id, /you said "see this \[file notes\.txt, 5 bytes\]"/), E2E_TIMEOUT_MS, "the answer naming the file");
     expect(fake.downloads).toHaveLength(1);
+  });
+
+  test("an image goes inline to an agent that takes images", async () => {
+    bed = await startDiscordBed({ env: { BATON_DEMO_IMAGES: "1" } });
+    const { fake, alice } = bed;
+    const png = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
+    fake.dm(alice, "what is this", { files: [{ name: "shot.png", content: png, contentType: "image/png" }] });
+    await eventually(() => bed!.find(fake.dmChannel(alice).id, /you said "what is this \[image image\/png, 16 bytes\]"/), E2E_TIMEOUT_MS, "the answer naming the image");
   });
 
   test("a dropped gateway is resumed: a message lost in flight and one sent while down are answered once each", async () => {

@@ -24,12 +24,12 @@ export function discordAdapter(fake: FakeDiscord, config: Record<string, unknown
 }
 
 /** `config` may be a function of the fake (its guild and channel ids exist only once it does). */
-export async function startDiscordBed(options: { fake?: FakeDiscordOptions; config?: Record<string, unknown> | ((fake: FakeDiscord) => Record<string, unknown>) } = {}): Promise<DiscordBed> {
+export async function startDiscordBed(options: { fake?: FakeDiscordOptions; config?: Record<string, unknown> | ((fake: FakeDiscord) => Record<string, unknown>); env?: NodeJS.ProcessEnv } = {}): Promise<DiscordBed> {
   const fake = await new FakeDiscord(options.fake).start();
   const alice = fake.addUser("alice");
   const mallory = fake.addUser("mallory");
   const adapter = discordAdapter(fake, typeof options.config === "function" ? options.config(fake) : options.config);
-  const baton = await startTestBaton({ adapters: [adapter], config: { access: { allow: [`discord:${alice.id}`] }, rendering: { flush_debounce_ms: 50, min_edit_gap_ms: 100 } } });
+  const baton = await startTestBaton({ adapters: [adapter], config: { access: { allow: [`discord:${alice.id}`] }, rendering: { flush_debounce_ms: 50, min_edit_gap_ms: 100 } }, env: options.env });
   return {
     fake,
     adapter,

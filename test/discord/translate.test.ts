@@ -105,3 +105,16 @@ describe("inbound facts", () => {
     expect(botMentions("<@123456789012345678> and <@1111111111111111119>", BOT)).toEqual([]);
   });
 });
+
+describe("config", () => {
+  test("defaults, and mistakes named with what would work", async () => {
+    const { discordConfigSchema } = await import("../../src/platforms/discord/config.js");
+    expect(discordConfigSchema.parse({ token: "t" })).toMatchObject({ threads: "auto", guilds: [], listen_all_in: [], max_file_bytes: 20 * 1024 * 1024, enabled: true });
+    const badRoute = discordConfigSchema.safeParse({ token: "t", listen_all_in: ["#general"] });
+    expect(badRoute.error?.issues[0].message).toBe("not a Discord route: use discord:<channel or thread id>");
+    const badGuild = discordConfigSchema.safeParse({ token: "t", guilds: ["my server"] });
+    expect(badGuild.error?.issues[0].message).toMatch(/a Discord id: 17–20 digits/);
+    expect(discordConfigSchema.safeParse({ token: "t", threads: "always" }).success).toBe(false);
+    expect(discordConfigSchema.safeParse({ token: "t", bot_token: "x" }).success).toBe(false);
+  });
+});
