@@ -56,6 +56,7 @@ export class DiscordAdapter implements PlatformAdapter {
   }
 
   async start(core: PlatformCore): Promise<StartInfo> {
+    this.early = [];
     const later = (task: () => void) => (this.early ? this.early.push(task) : task());
     const connection = await connectDiscord(
       this.config,

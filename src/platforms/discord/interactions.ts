@@ -53,6 +53,7 @@ export class InteractionDesk {
   /** Acknowledges a button press without touching its message. Throws what Discord answered. */
   async acknowledgePress(id: string, token: string, route: string, userId: string): Promise<void> {
     await this.rest.post(Routes.interactionCallback(id, token), { body: { type: DEFERRED_UPDATE_MESSAGE }, auth: false });
+    this.sweep();
     this.presses.set(`${route} ${userId}`, { token, at: Date.now() });
   }
 
@@ -113,6 +114,11 @@ export class InteractionDesk {
   private forget(route: string): void {
     const old = this.take(route);
     if (old) this.dropUnanswered(route, old.token);
+    this.sweep();
+  }
+
+  /** Forgets presses and answers whose tokens have expired. */
+  private sweep(): void {
     for (const map of [this.presses, this.answered]) for (const [key, entry] of map) if (!this.alive(entry.at)) map.delete(key);
   }
 

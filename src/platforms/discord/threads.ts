@@ -4,6 +4,7 @@
 // discord.js's channel cache (GUILD_CREATE's active threads, THREAD_CREATE) answers first; a
 // channel it does not know is asked of Discord once.
 import { Routes, type Client, type REST } from "discord.js";
+import { BoundedSet } from "../../kernel/collections.js";
 
 /** Discord's thread channel types: announcement, public, private. */
 const THREAD_TYPES = new Set([10, 11, 12]);
@@ -11,6 +12,7 @@ const THREAD_TYPES = new Set([10, 11, 12]);
 const THREAD_NAME_CHARS = 80;
 /** One day: Discord hides an idle thread after this many minutes. */
 const AUTO_ARCHIVE_MINUTES = 1440;
+/** Channels remembered (looked up, or written in by the bot); the oldest are forgotten first. */
 const LOOKUP_MEMORY = 5_000;
 
 export interface ChannelFacts {
@@ -22,7 +24,7 @@ export interface ChannelFacts {
 
 export class DiscordThreads {
   private readonly looked = new Map<string, { thread: boolean; parentId?: string; ownerId?: string }>();
-  private readonly joined = new Set<string>();
+  private readonly joined = new BoundedSet(LOOKUP_MEMORY);
 
   constructor(
     private readonly client: Client,

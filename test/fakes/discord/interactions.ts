@@ -1,6 +1,7 @@
 // Interactions in the Discord fake: slash commands and button presses delivered as
 // INTERACTION_CREATE, their callback (`POST /interactions/{id}/{token}/callback`, no bot token) and
-// the webhook routes that follow it (`PATCH /webhooks/{app}/{token}/messages/@original`, follow-ups).
+// the webhook routes that follow it (GET / PATCH / DELETE `/webhooks/{app}/{token}/messages/@original`,
+// follow-ups with `POST /webhooks/{app}/{token}`).
 //
 // Covers response types 4 (message), 5 (deferred "thinking…", LOADING flag until the original is
 // edited), 6 (deferred update) and 7 (update the pressed message), EPHEMERAL (flag 64) replies seen

@@ -1,5 +1,7 @@
-// REST routes of the Discord fake that a bot calls with its token: gateway discovery, who am I,
-// channels, messages, threads, typing, DMs and application commands.
+// REST routes of the Discord fake that a bot calls with its token: gateway discovery, who am I
+// (users/@me, its guilds, applications/@me with the intent flags), channels, messages (create,
+// edit, delete, get; each also dispatched to the gateway as Discord does), threads from a message,
+// typing, DMs and application commands (global and per guild, bulk overwrite).
 import { guildEventFor, messageEventFor } from "./events.js";
 import type { FakeGateway } from "./gateway.js";
 import type { FakeHttp } from "./http.js";
