@@ -40,7 +40,7 @@ runAdapterContract("discord", async (): Promise<ContractDriver> => {
     adapter,
     allowedId: `discord:${alice.id}`,
     visibleLimit: 2000,
-    features: { remoteFailures: true, strangers: true, groups: true },
+    features: { remoteFailures: true, strangers: true, groups: true, files: true },
     route: (where) => `discord:${channelOf(where).id}`,
     async userSays(where, text, options = {}) {
       const author = options.stranger ? mallory : alice;
