@@ -39,13 +39,14 @@ export class InteractionDesk {
     private readonly rest: REST,
     private readonly applicationId: () => string,
     private readonly onError: (error: unknown, what: string) => void,
+    private readonly unansweredMs = UNANSWERED_DEFERRAL_MS,
   ) {}
 
   /** Acknowledges a slash command with a deferred ephemeral reply. Throws what Discord answered. */
   async deferCommand(id: string, token: string, route: string, userId: string): Promise<void> {
     await this.rest.post(Routes.interactionCallback(id, token), { body: { type: DEFERRED_CHANNEL_MESSAGE, data: { flags: EPHEMERAL } }, auth: false });
     this.forget(route);
-    const timer = setTimeout(() => this.dropUnanswered(route, token), UNANSWERED_DEFERRAL_MS);
+    const timer = setTimeout(() => this.dropUnanswered(route, token), this.unansweredMs);
     timer.unref();
     this.deferred.set(route, { token, userId, at: Date.now(), timer });
   }
