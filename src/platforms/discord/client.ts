@@ -3,7 +3,7 @@
 // when it must) and its REST manager makes every call (per-route rate-limit buckets, waiting out
 // a 429's Retry-After). Inbound events are taken as the gateway's raw dispatches, so no channel cache
 // or partials decide what Baton sees.
-import { Client, Events, GatewayDispatchEvents, type APIInteraction, type GatewayMessageCreateDispatchData, type GatewayThreadCreateDispatchData, type REST } from "discord.js";
+import { Client, Events, GatewayDispatchEvents, Options, type APIInteraction, type GatewayMessageCreateDispatchData, type GatewayThreadCreateDispatchData, type REST } from "discord.js";
 import { PlatformError } from "../../kernel/errors.js";
 import { DISCORD_API_URL } from "./config.js";
 import { GATEWAY_INTENTS, MESSAGE_CONTENT_FIX } from "./permissions.js";
@@ -28,8 +28,13 @@ export interface DiscordConnection {
 
 export async function connectDiscord(config: { token: string; api_url?: string }, events: DiscordEvents, debug: (message: string) => void): Promise<DiscordConnection> {
   const intents = Object.values(GATEWAY_INTENTS).reduce((all, bit) => all | bit, 0);
-  // retries: 0: a failed call is reported to the core, which owns retrying with backoff.
-  const client = new Client({ intents, rest: { api: config.api_url ?? DISCORD_API_URL, retries: 0 } });
+  const client = new Client({
+    intents,
+    // retries: 0: a failed call is reported to the core, which owns retrying with backoff.
+    rest: { api: config.api_url ?? DISCORD_API_URL, retries: 0 },
+    // Baton reads messages from the raw dispatches: discord.js need not keep 200 per channel.
+    makeCache: Options.cacheWithLimits({ ...Options.DefaultMakeCacheSettings, MessageManager: 0 }),
+  });
   client.on("debug", debug);
   client.ws.on(GatewayDispatchEvents.MessageCreate, (data: GatewayMessageCreateDispatchData) => events.messageCreate(data));
   client.ws.on(GatewayDispatchEvents.InteractionCreate, (data: APIInteraction) => events.interactionCreate(data));
