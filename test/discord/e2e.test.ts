@@ -2,7 +2,7 @@
 // the fake Discord with Discord's own message buckets (5 per 5 s per channel). What a Discord user sees.
 import { afterEach, describe, expect, test } from "vitest";
 import { eventually, startDiscordBed, type DiscordBed } from "./helpers.js";
-import { MessageFlag } from "../fakes/discord/index.js";
+import { ChannelType, MessageFlag } from "../fakes/discord/index.js";
 
 const E2E_TIMEOUT_MS = 20_000;
 
@@ -33,6 +33,27 @@ describe("Discord end to end with the demo agent", () => {
     await eventually(() => bed!.find(thread.id, /^Turn 2 of session .*: you said "again"$/), E2E_TIMEOUT_MS, "the follow-up in the same session");
     // No answer ever pinged anyone or previewed a link.
     for (const call of fake.callsTo("POST /channels/:channel/messages")) expect(call.body).toMatchObject({ allowed_mentions: { parse: [] }, flags: MessageFlag.SuppressEmbeds });
+  });
+
+  test("with `threads: off` the channel is the conversation: a mention, then a reply to the bot without one", async () => {
+    bed = await startDiscordBed({ config: { threads: "off" } });
+    const { fake, alice } = bed;
+    fake.say(alice, fake.general, "first", { mention: true });
+    const answer = await eventually(() => bed!.find(fake.general.id, /you said "first"/), E2E_TIMEOUT_MS, "the answer in the channel");
+    fake.say(alice, fake.general, "not for the bot");
+    fake.say(alice, fake.general, "second", { replyTo: answer });
+    await eventually(() => bed!.find(fake.general.id, /Turn 2 of session .*you said "second"/), E2E_TIMEOUT_MS, "the answer to the reply");
+    expect(fake.callsTo("POST /channels/:channel/messages/:message/threads")).toEqual([]);
+    expect(fake.botMessages(fake.general.id).some((m) => /not for the bot/.test(m.content))).toBe(false);
+  });
+
+  test("`listen_all_in` on a channel covers the threads people start in it (looked up when discord.js has not seen them)", async () => {
+    bed = await startDiscordBed({ config: (fake) => ({ listen_all_in: [`discord:${fake.general.id}`] }) });
+    const { fake, alice } = bed;
+    const theirs = fake.world.addChannel({ type: ChannelType.PublicThread, name: "alice's thread", guildId: fake.guild.id, parentId: fake.general.id, ownerId: alice.id });
+    fake.say(alice, theirs, "in a thread of alice's");
+    await eventually(() => bed!.find(theirs.id, /you said "in a thread of alice's"/), E2E_TIMEOUT_MS, "the answer in that thread");
+    expect(fake.callsTo("GET /channels/:channel").map((c) => c.params.channel)).toEqual([theirs.id]);
   });
 
   test("a DM is answered in the DM, and chatter in a channel without a mention is left alone", async () => {

@@ -2,7 +2,8 @@
 // with the demo agent (test/support/harness.ts), and two people: alice (allowed) and mallory.
 import type { PlatformCore, PlatformLogger } from "../../src/platforms/contract.js";
 import { createDiscordAdapter, type DiscordAdapter } from "../../src/platforms/discord/index.js";
-import { discordConfigSchema } from "../../src/platforms/discord/config.js";
+import { discordConfigSchema, type DiscordAdapterConfig } from "../../src/platforms/discord/config.js";
+import { discordPlatform } from "../../src/platforms/discord/descriptor.js";
 import { FakeDiscord, visibleText, type FakeDiscordOptions, type FakeMessage, type FakeUser } from "../fakes/discord/index.js";
 import { startTestBaton, type TestBaton } from "../support/harness.js";
 
@@ -19,8 +20,12 @@ export interface DiscordBed {
   stop(): Promise<void>;
 }
 
+export function discordConfig(fake: FakeDiscord, config: Record<string, unknown> = {}): DiscordAdapterConfig {
+  return discordConfigSchema.parse({ token: fake.token, api_url: fake.apiUrl, ...config });
+}
+
 export function discordAdapter(fake: FakeDiscord, config: Record<string, unknown> = {}): DiscordAdapter {
-  return createDiscordAdapter("discord", discordConfigSchema.parse({ token: fake.token, api_url: fake.apiUrl, ...config }), { dataDir: "/nonexistent" });
+  return createDiscordAdapter("discord", discordConfig(fake, config), { dataDir: "/nonexistent" });
 }
 
 /** `config` may be a function of the fake (its guild and channel ids exist only once it does). */
@@ -28,8 +33,10 @@ export async function startDiscordBed(options: { fake?: FakeDiscordOptions; conf
   const fake = await new FakeDiscord(options.fake).start();
   const alice = fake.addUser("alice");
   const mallory = fake.addUser("mallory");
-  const adapter = discordAdapter(fake, typeof options.config === "function" ? options.config(fake) : options.config);
-  const baton = await startTestBaton({ adapters: [adapter], config: { access: { allow: [`discord:${alice.id}`] }, rendering: { flush_debounce_ms: 50, min_edit_gap_ms: 100 } }, env: options.env });
+  const config = discordConfig(fake, typeof options.config === "function" ? options.config(fake) : options.config);
+  const adapter = createDiscordAdapter("discord", config, { dataDir: "/nonexistent" });
+  // The settings the core applies (listen_all_in, max_file_bytes), as the daemon reads them from the descriptor.
+  const baton = await startTestBaton({ adapters: [{ adapter, settings: discordPlatform.common(config) }], config: { access: { allow: [`discord:${alice.id}`] }, rendering: { flush_debounce_ms: 50, min_edit_gap_ms: 100 } }, env: options.env });
   return {
     fake,
     adapter,
