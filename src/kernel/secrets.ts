@@ -43,6 +43,8 @@ const RULES: Array<[RegExp, Replacer]> = [
   [/https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]+/g, R],
   // Matrix access tokens (Synapse syt_, Matrix Authentication Service mct_).
   [/\b(?:syt|mct)_[A-Za-z0-9_]{16,}/g, R],
+  // Discord bot tokens: the bot's id in base64, a 6-character timestamp, an HMAC.
+  [/\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}\b/g, R],
   // GitHub and GitLab tokens (personal, deploy, runner, trigger, feed, … tokens).
   [/\bgh[pousr]_[A-Za-z0-9]{20,}/g, R],
   [/\bgithub_pat_[A-Za-z0-9_]{20,}/g, R],

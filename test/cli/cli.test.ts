@@ -125,7 +125,7 @@ describe("the baton command line", () => {
     const loaded = readFileSync(log, "utf8");
     expect(loaded).toContain("/dist/platforms/web/");
     expect(loaded).toContain("/node_modules/hono/");
-    for (const absent of ["/node_modules/grammy/", "/node_modules/@slack/bolt/", "/node_modules/matrix-js-sdk/", "/node_modules/@matrix-org/", "/node_modules/fake-indexeddb/", "/node_modules/@agentclientprotocol/", "/node_modules/@modelcontextprotocol/", "/node_modules/sql.js/"]) {
+    for (const absent of ["/node_modules/grammy/", "/node_modules/@slack/bolt/", "/node_modules/discord.js/", "/node_modules/matrix-js-sdk/", "/node_modules/@matrix-org/", "/node_modules/fake-indexeddb/", "/node_modules/@agentclientprotocol/", "/node_modules/@modelcontextprotocol/", "/node_modules/sql.js/"]) {
       expect(loaded, absent).not.toContain(absent);
     }
   });

@@ -64,7 +64,7 @@ describe("markdown → mrkdwn", () => {
 
   test("headings, quotes, rules and tables", () => {
     expect(markdownToMrkdwn("# Title\n\n> quoted\n> more\n\n---")).toBe("*Title*\n\n> quoted\n> more\n\n──────────");
-    expect(markdownToMrkdwn("| a | bb |\n|---|---|\n| 1 | 2 |")).toBe("```\na | bb\n--+---\n1 | 2\n```");
+    expect(markdownToMrkdwn("| a | bb |\n|---|---|\n| 1 | 2 |")).toBe("```\na | bb\n--|---\n1 | 2\n```");
   });
 });
 

@@ -110,6 +110,12 @@ async function respond(turn: Turn, text: string, earlier: string[]): Promise<acp
   }
   const slow = /^demo:slow(?: (\d+))?$/.exec(command);
   if (slow) return slowTurn(turn, slow[1] ? Number(slow[1]) * 1000 : SLOW_TOTAL_MS);
+  // `demo:long` is about 20 KB of markdown; `demo:long 6` about 6 KB.
+  const long = /^demo:long(?:\s+(\d+))?$/.exec(command);
+  if (long) {
+    await say(turn, longMarkdown(long[1] ? Number(long[1]) * 1024 : undefined), 8);
+    return "end_turn";
+  }
   switch (command) {
     case "demo:plan":
       await update(turn.client, turn.sessionId, {
@@ -147,9 +153,6 @@ async function respond(turn: Turn, text: string, earlier: string[]): Promise<acp
       await say(turn, `Foreign permission answer: ${chosen}.`);
       return "end_turn";
     }
-    case "demo:long":
-      await say(turn, longMarkdown(), 8);
-      return "end_turn";
     case "demo:crash":
       process.stderr.write("demo agent: simulated crash (demo:crash)\nsomething went badly wrong\n");
       await say(turn, "About to crash…", 1);

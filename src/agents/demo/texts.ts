@@ -5,12 +5,12 @@ export const NO_AGENT_NOTICE =
   "Install one, e.g. `npm install -g @anthropic-ai/claude-code @agentclientprotocol/claude-agent-acp`, or set `agents.default` in the config, then restart Baton. " +
   "Try `recall`, `demo:plan`, `demo:tool`, `demo:permission`, `demo:long` or `demo:slow`._";
 
-const TARGET_BYTES = 20 * 1024;
+const DEFAULT_LONG_BYTES = 20 * 1024;
 
-/** About 20 KB of markdown with headings, lists and code fences, to exercise splitting. */
-export function longMarkdown(): string {
+/** About 20 KB (or `targetBytes`) of markdown with headings, lists and code fences, to exercise splitting. */
+export function longMarkdown(targetBytes = DEFAULT_LONG_BYTES): string {
   const parts: string[] = ["# A long answer\n"];
-  for (let section = 1; parts.join("").length < TARGET_BYTES; section++) {
+  for (let section = 1; parts.join("").length < targetBytes; section++) {
     parts.push(
       `\n## Section ${section}\n\n` +
         `This paragraph explains step ${section} in some detail, so that the message grows past every platform's limit. ` +

@@ -3,6 +3,7 @@
 // `~strike~`, links as `<url|label>`, no headings, no tables, no nested-list syntax, and `& < >`
 // must be escaped everywhere.
 import { parseMarkdown } from "../../render/markdown.js";
+import { tableAsText } from "../../render/table.js";
 import type { Definition, List, ListItem, Nodes, Parents, PhrasingContent, Root, Table } from "mdast";
 
 /** Escapes the three characters Slack treats as control characters in any text field. */
@@ -103,13 +104,7 @@ function renderListItem(item: ListItem, marker: string, depth: number, context: 
 
 /** Tables become a monospace block with padded columns: the only way Slack keeps them aligned. */
 function renderTable(table: Table): string {
-  const rows = table.children.map((row) => row.children.map((cell) => plainText(cell)));
-  const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i])).join(" | ").trimEnd();
-  const out = rows.map(line);
-  if (out.length > 0) out.splice(1, 0, widths.map((w) => "-".repeat(Math.max(w, 1))).join("-+-"));
-  return fence(escapeMrkdwn(out.join("\n")));
+  return fence(escapeMrkdwn(tableAsText(table)));
 }
 
 function renderInline(nodes: readonly PhrasingContent[], context: RenderContext): string {

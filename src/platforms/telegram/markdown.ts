@@ -3,6 +3,7 @@
 // headings bold, list items with bullets and indentation, tables as a monospace block.
 // Only `<`, `>` and `&` (and `"` inside attributes) need escaping.
 import { parseMarkdown } from "../../render/markdown.js";
+import { tableAsText } from "../../render/table.js";
 import type { Nodes, Parents, Root, Table, List, Definition } from "mdast";
 
 const LINK_PROTOCOLS = /^(https?:|tg:|mailto:)/i;
@@ -141,12 +142,7 @@ function renderList(list: List, state: RenderState): string {
 }
 
 function renderTable(table: Table): string {
-  const rows = table.children.map((row) => row.children.map((cell) => plainText(cell).trim()));
-  const columnCount = Math.max(...rows.map((row) => row.length));
-  const widths = Array.from({ length: columnCount }, (_, column) => Math.max(...rows.map((row) => (row[column] ?? "").length)));
-  const lines = rows.map((row) => widths.map((width, column) => (row[column] ?? "").padEnd(width)).join(" | ").trimEnd());
-  if (lines.length > 1) lines.splice(1, 0, widths.map((width) => "-".repeat(width)).join("-|-"));
-  return `<pre>${escapeHtml(lines.join("\n"))}</pre>`;
+  return `<pre>${escapeHtml(tableAsText(table))}</pre>`;
 }
 
 function plainText(node: Nodes): string {

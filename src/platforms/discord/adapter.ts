@@ -1,0 +1,275 @@
+// DiscordAdapter: the PlatformAdapter for one Discord bot. It translates, it never routes: gateway
+// events become facts for the core (a mention in a text channel first starts a thread from the
+// message, with `threads: auto`), slash commands become the chat commands they stand for, button
+// presses become actions; the core's send / edit / typing become one REST call each.
+import type { APIInteraction, APIUser } from "discord.js";
+import { Routes } from "discord.js";
+import { BoundedSet, KeyedQueue } from "../../kernel/collections.js";
+import { PlatformError } from "../../kernel/errors.js";
+import type { MessageRef, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, PlatformUser, StartInfo } from "../contract.js";
+import { connectDiscord, type DiscordConnection } from "./client.js";
+import { commandDefinitions, commandText } from "./commands.js";
+import type { DiscordAdapterConfig } from "./config.js";
+import { DiscordCode, discordCode, toPlatformError } from "./errors.js";
+import { discordFile } from "./files.js";
+import { InteractionDesk } from "./interactions.js";
+import { messageFacts, type DiscordMessageFacts } from "./parse.js";
+import { renderMessage } from "./render.js";
+import { formatDiscordRoute, parseDiscordRoute, qualifiedUserId } from "./routes.js";
+import { DiscordThreads } from "./threads.js";
+
+/** Markdown per message from the core: Discord takes 2,000 characters; escapes and padding grow the text. */
+export const DISCORD_MAX_MESSAGE_CHARS = 1800;
+/** Discord shows "typing…" for about 10 s; 8 s keeps it on without gaps. */
+export const TYPING_INTERVAL_MS = 8000;
+/** Message ids remembered so a message the gateway delivers twice is handled once. */
+const SEEN_MESSAGES = 10_000;
+const INTERACTION_COMMAND = 2;
+const INTERACTION_COMPONENT = 3;
+
+interface Connected {
+  connection: DiscordConnection;
+  threads: DiscordThreads;
+  desk: InteractionDesk;
+  core: PlatformCore;
+}
+
+export class DiscordAdapter implements PlatformAdapter {
+  readonly kind = "discord";
+  readonly capabilities: PlatformCapabilities;
+  private live?: Connected;
+  private applicationId = "";
+  /** Events that arrived while start() was still setting up. */
+  private early: Array<() => void> | undefined = [];
+  private readonly seen = new BoundedSet(SEEN_MESSAGES);
+  /** A route's messages reach the core in the order Discord sent them, thread creation or not. */
+  private readonly inbound = new KeyedQueue();
+  private conflictReported = false;
+
+  constructor(
+    readonly name: string,
+    private readonly config: DiscordAdapterConfig,
+    _env: PlatformEnv,
+  ) {
+    // discord.js paces each REST route by Discord's rate-limit headers itself: no pacing declared.
+    this.capabilities = { maxMessageLength: DISCORD_MAX_MESSAGE_CHARS, edits: true, buttons: true, typingIntervalMs: TYPING_INTERVAL_MS, minEditGapMs: config.min_edit_gap_ms };
+  }
+
+  async start(core: PlatformCore): Promise<StartInfo> {
+    this.early = [];
+    const later = (task: () => void) => (this.early ? this.early.push(task) : task());
+    const connection = await connectDiscord(
+      this.config,
+      {
+        messageCreate: (data) => later(() => this.onMessage(data)),
+        interactionCreate: (data) => later(() => this.onInteraction(data)),
+        threadCreate: () => undefined,
+      },
+      (message) => core.log.debug({ platform: this.name }, message),
+    );
+    this.applicationId = this.config.application_id ?? connection.client.application?.id ?? connection.botUserId;
+    const desk = new InteractionDesk(connection.rest, () => this.applicationId, (error, what) => core.log.warn({ platform: this.name, err: toPlatformError(error, what).message }, `discord: could not ${what}`));
+    this.live = { connection, threads: new DiscordThreads(connection.client, connection.rest, connection.botUserId), desk, core };
+    await this.registerCommands(core);
+    for (const task of this.early ?? []) task();
+    this.early = undefined;
+    const servers = connection.guildCount;
+    return { description: `${this.name}: connected as @${connection.botName} in ${servers} server${servers === 1 ? "" : "s"}` };
+  }
+
+  async stop(): Promise<void> {
+    const live = this.live;
+    this.live = undefined;
+    live?.desk.close();
+    await live?.connection.close();
+  }
+
+  async send(route: string, message: OutboundMessage): Promise<MessageRef> {
+    const { connection, desk, threads } = this.require();
+    const channelId = this.channelOf(route);
+    try {
+      const body = renderMessage(message);
+      const answered = await desk.answer(route, message.kind, body);
+      if (answered) return answered;
+      const sent = (await connection.rest.post(Routes.channelMessages(channelId), { body })) as { id: string };
+      threads.remember(channelId);
+      return { id: sent.id };
+    } catch (error) {
+      throw toPlatformError(error, "send a message");
+    }
+  }
+
+  async edit(route: string, ref: MessageRef, message: OutboundMessage): Promise<void> {
+    const { connection, desk } = this.require();
+    const channelId = this.channelOf(route);
+    try {
+      const body = renderMessage(message);
+      if (await desk.editAnswer(ref.id, body)) return;
+      await connection.rest.patch(Routes.channelMessage(channelId, ref.id), { body });
+    } catch (error) {
+      throw toPlatformError(error, "edit a message");
+    }
+  }
+
+  async typing(route: string): Promise<void> {
+    const { connection } = this.require();
+    try {
+      await connection.rest.post(Routes.channelTyping(this.channelOf(route)));
+    } catch (error) {
+      throw toPlatformError(error, "show typing");
+    }
+  }
+
+  /** Private only through the user's live interaction (their command or button press); else the core answers in the conversation. */
+  async notify(route: string, userId: string, text: string): Promise<void> {
+    const { desk } = this.require();
+    let told: boolean;
+    try {
+      told = await desk.tellPrivately(route, userId.replace(/^discord:/, ""), renderMessage({ text, kind: "notice" }));
+    } catch (error) {
+      throw toPlatformError(error, "answer privately");
+    }
+    if (!told) throw new PlatformError("Discord shows a message to one person only in answer to their command or button press.", { reason: "refused" });
+  }
+
+  // ── inbound ──────────────────────────────────────────────────────────────────────────────
+
+  private onMessage(data: Parameters<typeof messageFacts>[0]): void {
+    const live = this.live;
+    if (!live || !this.seen.addIfNew(data.id)) return;
+    const facts = messageFacts(data, live.connection.botUserId);
+    if (!facts) return;
+    void this.inbound.run(facts.channelId, () => this.guard("hand a message over", () => this.deliver(live, facts)));
+  }
+
+  private async deliver(live: Connected, facts: DiscordMessageFacts): Promise<void> {
+    let channelId = facts.channelId;
+    let replyToBot = facts.replyToBot;
+    let scopes: string[] | undefined;
+    if (!facts.direct) {
+      const channel = await live.threads.facts(channelId, facts.channelType);
+      if (channel.thread) {
+        replyToBot ||= channel.botTakesPart;
+        if (channel.parentId) scopes = [this.routeOf(channel.parentId)];
+      } else if (this.config.threads === "auto" && facts.mentions.length > 0) {
+        const threadId = await this.startThread(live, facts);
+        if (threadId === null) return;
+        if (threadId) {
+          scopes = [this.routeOf(channelId)];
+          channelId = threadId;
+          replyToBot = true;
+        }
+      }
+    }
+    const apiHost = this.config.api_url ? new URL(this.config.api_url).host : undefined;
+    const files = facts.attachments.map((attachment) => discordFile(attachment, apiHost));
+    await live.core.handleMessage({
+      route: this.routeOf(channelId),
+      user: { id: qualifiedUserId(facts.userId), name: facts.userName },
+      text: facts.text,
+      messageId: facts.messageId,
+      direct: facts.direct,
+      mentions: facts.mentions,
+      replyToBot,
+      scopes,
+      files: files.length > 0 ? files : undefined,
+    });
+  }
+
+  /** The new thread's id; undefined to answer in the channel (no permission); null when another process took the message. */
+  private async startThread(live: Connected, facts: DiscordMessageFacts): Promise<string | undefined | null> {
+    try {
+      return await live.threads.startFrom(facts.channelId, facts.messageId, facts.text);
+    } catch (error) {
+      if (discordCode(error) === DiscordCode.ThreadAlreadyCreated) {
+        this.reportConflict(live, "a thread was already started from the message it was about to answer");
+        return null;
+      }
+      live.core.log.warn({ platform: this.name, err: toPlatformError(error, "start a thread").message }, "discord: could not start a thread (is Create Public Threads allowed?); answering in the channel");
+      return undefined;
+    }
+  }
+
+  private onInteraction(data: APIInteraction): void {
+    const live = this.live;
+    if (!live || (data.type !== INTERACTION_COMMAND && data.type !== INTERACTION_COMPONENT) || !data.channel?.id) return;
+    const person = data.member?.user ?? data.user;
+    if (!person) return;
+    const route = this.routeOf(data.channel.id);
+    const user = userOf(person);
+    void this.guard("answer an interaction", async () => {
+      if (data.type === INTERACTION_COMMAND) {
+        const text = "options" in data.data ? commandText(data.data.name, data.data.options) : commandText(data.data.name);
+        if (text === undefined) return;
+        if (!(await this.acknowledge(live, () => live.desk.deferCommand(data.id, data.token, route, person.id)))) return;
+        await this.inbound.run(data.channel!.id, () => live.core.handleMessage({ route, user, text, direct: data.guild_id === undefined }));
+      } else if ("custom_id" in data.data) {
+        const actionId = data.data.custom_id;
+        if (!(await this.acknowledge(live, () => live.desk.acknowledgePress(data.id, data.token, route, person.id)))) return;
+        const outcome = await live.core.handleAction({ route, user, actionId });
+        if (!outcome.ok) await live.desk.tellPrivately(route, person.id, renderMessage({ text: outcome.text, kind: "notice" }));
+      }
+    });
+  }
+
+  /** Acknowledges an interaction; false when that failed (another process answered it first, or it came too late). */
+  private async acknowledge(live: Connected, ack: () => Promise<void>): Promise<boolean> {
+    try {
+      await ack();
+      return true;
+    } catch (error) {
+      if (discordCode(error) === DiscordCode.InteractionAlreadyAcknowledged) this.reportConflict(live, "an interaction was already acknowledged");
+      else live.core.log.warn({ platform: this.name, err: toPlatformError(error, "acknowledge an interaction").message }, "discord: an interaction could not be acknowledged in time");
+      return false;
+    }
+  }
+
+  private reportConflict(live: Connected, sign: string): void {
+    const text = `${this.name}: another process is answering as this Discord bot (${sign}) — a second Baton on the same token? Stop one, or give each its own application.`;
+    if (this.conflictReported) live.core.log.warn({ platform: this.name }, text);
+    else live.core.log.error({ platform: this.name }, text);
+    this.conflictReported = true;
+  }
+
+  private async registerCommands(core: PlatformCore): Promise<void> {
+    const { connection } = this.require();
+    const body = commandDefinitions(core.commandList());
+    const scopes = this.config.guilds.length > 0 ? this.config.guilds.map((guild) => Routes.applicationGuildCommands(this.applicationId, guild)) : [Routes.applicationCommands(this.applicationId)];
+    for (const route of scopes) {
+      try {
+        await connection.rest.put(route, { body });
+      } catch (error) {
+        core.log.warn({ platform: this.name, err: toPlatformError(error, "register slash commands").message }, "discord: slash commands not registered (is the bot in that server, invited with the applications.commands scope?)");
+      }
+    }
+  }
+
+  private async guard(what: string, task: () => Promise<void>): Promise<void> {
+    try {
+      await task();
+    } catch (error) {
+      this.live?.core.log.error({ platform: this.name, err: toPlatformError(error, what).message }, `discord: could not ${what}`);
+    }
+  }
+
+  private routeOf(channelId: string): string {
+    return formatDiscordRoute({ instance: this.name, channelId });
+  }
+
+  private channelOf(route: string): string {
+    const parsed = parseDiscordRoute(route);
+    if (!parsed || parsed.instance !== this.name) {
+      throw new PlatformError("That conversation is not on this Discord bot.", { reason: "refused", detail: `discord adapter ${this.name} got route ${route}` });
+    }
+    return parsed.channelId;
+  }
+
+  private require(): Connected {
+    if (!this.live) throw new PlatformError("Discord is not connected yet.", { reason: "network", detail: `discord adapter ${this.name} used before start()` });
+    return this.live;
+  }
+}
+
+function userOf(user: APIUser): PlatformUser {
+  return { id: qualifiedUserId(user.id), name: user.global_name ?? user.username };
+}
