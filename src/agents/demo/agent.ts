@@ -10,6 +10,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { DemoSessionStore, demoDataDir, demoSessionsDir } from "./store.js";
 import { longMarkdown, NO_AGENT_NOTICE } from "./texts.js";
 import { askPermission } from "./permissions.js";
+import { parseStreamRequest, streamChunks, TIMING_FILE_ENV, TimingReporter } from "./bench.js";
 
 const CHUNK_DELAY_MS = 25;
 const SLOW_TOTAL_MS = 30_000;
@@ -21,6 +22,7 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
   const store = new DemoSessionStore(demoSessionsDir(demoDataDir(env)));
   const running = new Map<string, AbortController>();
   const advertiseResume = env.BATON_DEMO_NO_RESUME !== "1";
+  const timing = env[TIMING_FILE_ENV] ? new TimingReporter(env[TIMING_FILE_ENV]) : undefined;
 
   const app = acp
     .agent({ name: "baton-demo" })
@@ -71,7 +73,7 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
       store.append(sessionId, { type: "prompt", text, at: new Date().toISOString() });
       const abort = new AbortController();
       running.set(sessionId, abort);
-      const turn = { client, sessionId, signal: abort.signal, replied: [] as string[], store };
+      const turn: Turn = { client, sessionId, signal: abort.signal, replied: [], store, firstChunk: timing && (() => timing.firstChunk(text)) };
       try {
         if (earlier.length === 0 && env.BATON_DEMO_NOTICE === "1") await say(turn, NO_AGENT_NOTICE + "\n\n");
         const stopReason = text.startsWith("demo:read") ? await readFiles(turn, params.prompt) : await respond(turn, text, earlier);
@@ -82,6 +84,7 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
       }
     });
 
+  timing?.tap(process.stdin);
   const stream = acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
   return app.connect(stream);
 }
@@ -92,6 +95,8 @@ interface Turn {
   signal: AbortSignal;
   replied: string[];
   store: DemoSessionStore;
+  /** Reports the first chunk of the answer (bench timing), then is cleared. */
+  firstChunk?: () => void;
 }
 
 async function respond(turn: Turn, text: string, earlier: string[]): Promise<acp.StopReason> {
@@ -99,6 +104,20 @@ async function respond(turn: Turn, text: string, earlier: string[]): Promise<acp
   if (command === "recall") {
     const list = earlier.length === 0 ? "Nothing yet: this is the first prompt of the session." : earlier.map((p, i) => `${i + 1}. ${p}`).join("\n");
     await say(turn, `Earlier prompts of session ${turn.sessionId}:\n${list}`);
+    return "end_turn";
+  }
+  if (command.startsWith("demo:quiet")) return "end_turn";
+  const streamed = parseStreamRequest(command);
+  if (streamed) {
+    let bytes = 0;
+    for (const piece of streamChunks(streamed)) {
+      if (turn.signal.aborted) return "cancelled";
+      await chunk(turn, piece);
+      bytes += piece.length;
+      if (streamed.intervalMs > 0) await sleep(streamed.intervalMs, turn.signal);
+    }
+    // Only the size is kept: the session store is not the place for megabytes of filler.
+    turn.replied.push(`[streamed ${bytes} bytes]`);
     return "end_turn";
   }
   switch (command) {
@@ -186,9 +205,15 @@ async function say(turn: Turn, text: string, chunks = 4): Promise<void> {
     if (turn.signal.aborted) return;
     const piece = text.slice(i, i + size);
     turn.replied.push(piece);
-    await update(turn.client, turn.sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: piece } });
+    await chunk(turn, piece);
     if (i + size < text.length) await sleep(CHUNK_DELAY_MS);
   }
+}
+
+function chunk(turn: Turn, text: string): Promise<void> {
+  turn.firstChunk?.();
+  turn.firstChunk = undefined;
+  return update(turn.client, turn.sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
 }
 
 function update(client: Client, sessionId: string, update: acp.SessionUpdate): Promise<void> {

@@ -22,6 +22,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Chat, Message, MessageEntity, Update, User } from "grammy/types";
 import { parseTelegramHtml } from "./telegram-html.js";
+import { monotonicMs } from "../../../src/kernel/clock.js";
 import { FakeChats, type BotMessage } from "./fake-chats.js";
 
 export interface ApiCall {
@@ -30,6 +31,8 @@ export interface ApiCall {
   at: number;
   /** Answered with an error (scripted or real). */
   failed?: boolean;
+  /** When the request reached the fake (monotonicMs, comparable across processes). */
+  hrAt: number;
 }
 
 export interface ScriptedError {
@@ -68,6 +71,8 @@ export class FakeBotApi extends FakeChats {
   private readonly files = new Map<string, { path: string; content: Buffer }>();
   apiRoot = "";
   webhookUrl = "";
+  /** When each user message first left the fake in a getUpdates answer: message_id → monotonicMs. */
+  readonly deliveredAt = new Map<number, number>();
   /** Set to a directory to act as a `--local` Bot API server for files added afterwards. */
   localFileDir?: string;
 
@@ -123,10 +128,21 @@ export class FakeBotApi extends FakeChats {
     const held = this.heldPoll!;
     this.heldPoll = undefined;
     clearTimeout(held.timer);
-    this.reply(held.response, { ok: true, result: this.updates.filter((update) => update.update_id >= held.offset) });
+    this.deliver(held.response, this.updates.filter((update) => update.update_id >= held.offset));
+  }
+
+  /** Answers a getUpdates call, noting when each message went out on the wire. */
+  private deliver(response: ServerResponse, updates: Update[]): void {
+    const at = monotonicMs();
+    for (const update of updates) {
+      const messageId = update.message?.message_id;
+      if (messageId !== undefined && !this.deliveredAt.has(messageId)) this.deliveredAt.set(messageId, at);
+    }
+    this.reply(response, { ok: true, result: updates });
   }
 
   private async route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const hrAt = monotonicMs();
     const url = new URL(request.url ?? "/", this.apiRoot);
     const fileMatch = /^\/file\/bot([^/]+)\/(.+)$/.exec(url.pathname);
     if (request.method === "GET" && fileMatch) return this.serveFile(fileMatch[1], fileMatch[2], response);
@@ -135,7 +151,7 @@ export class FakeBotApi extends FakeChats {
     const [, token, method] = match;
     const body = await readBody(request);
     const params = body.trim() === "" ? {} : (JSON.parse(body) as Record<string, any>);
-    const call: ApiCall = { method, params, at: Date.now() };
+    const call: ApiCall = { method, params, at: Date.now(), hrAt };
     this.calls.push(call);
     if (token !== this.token) return this.reply(response, { ok: false, error_code: 401, description: "Unauthorized" });
     const scripted = this.failures.get(method)?.shift();
@@ -166,7 +182,7 @@ export class FakeBotApi extends FakeChats {
     }
     const ready = this.updates.filter((update) => update.update_id >= offset).slice(0, Number(params.limit ?? 100));
     const timeoutMs = Number(params.timeout ?? 0) * 1000;
-    if (ready.length > 0 || timeoutMs === 0) return this.reply(response, { ok: true, result: ready });
+    if (ready.length > 0 || timeoutMs === 0) return this.deliver(response, ready);
     const timer = setTimeout(() => {
       if (this.heldPoll?.response === response) this.heldPoll = undefined;
       this.reply(response, { ok: true, result: [] });

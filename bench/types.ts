@@ -1,7 +1,0 @@
-export interface BenchResult {
-  name: string;
-  value: number;
-  unit: string;
-  target?: string;
-  ok?: boolean;
-}
