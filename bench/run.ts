@@ -18,6 +18,10 @@ for (const suite of benchSuites(scale)) {
   process.stderr.write(`… ${suite.name}\n`);
   try {
     for (const f of await suite.run()) {
+      if (typeof f === "string") {
+        process.stdout.write(f + "\n");
+        continue;
+      }
       figures.push(f);
       process.stdout.write(formatFigure(f) + "\n");
     }

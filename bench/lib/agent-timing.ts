@@ -6,6 +6,7 @@ import type { TimingLine } from "../../src/agents/demo/bench.js";
 export class AgentTimings {
   readonly promptIn = new Map<string, number>();
   readonly firstOut = new Map<string, number>();
+  readonly streamEnd = new Map<string, number>();
   private offset = 0;
   private partial = "";
 
@@ -27,7 +28,7 @@ export class AgentTimings {
     this.partial = lines.pop() ?? "";
     for (const line of lines) {
       const timing = JSON.parse(line) as TimingLine;
-      const into = timing.event === "in" ? this.promptIn : this.firstOut;
+      const into = timing.event === "in" ? this.promptIn : timing.event === "out" ? this.firstOut : this.streamEnd;
       if (!into.has(timing.text)) into.set(timing.text, timing.at);
     }
     return this;

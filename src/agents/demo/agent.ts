@@ -73,7 +73,7 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
       store.append(sessionId, { type: "prompt", text, at: new Date().toISOString() });
       const abort = new AbortController();
       running.set(sessionId, abort);
-      const turn: Turn = { client, sessionId, signal: abort.signal, replied: [], store, firstChunk: timing && (() => timing.firstChunk(text)) };
+      const turn: Turn = { client, sessionId, signal: abort.signal, replied: [], store, firstChunk: timing && (() => timing.firstChunk(text)), streamEnded: timing && (() => timing.streamEnded(text)) };
       try {
         if (earlier.length === 0 && env.BATON_DEMO_NOTICE === "1") await say(turn, NO_AGENT_NOTICE + "\n\n");
         const stopReason = text.startsWith("demo:read") ? await readFiles(turn, params.prompt) : await respond(turn, text, earlier);
@@ -97,6 +97,7 @@ interface Turn {
   store: DemoSessionStore;
   /** Reports the first chunk of the answer (bench timing), then is cleared. */
   firstChunk?: () => void;
+  streamEnded?: () => void;
 }
 
 async function respond(turn: Turn, text: string, earlier: string[]): Promise<acp.StopReason> {
@@ -116,6 +117,8 @@ async function respond(turn: Turn, text: string, earlier: string[]): Promise<acp
       bytes += piece.length;
       if (streamed.intervalMs > 0) await sleep(streamed.intervalMs, turn.signal);
     }
+    await chunk(turn, "\n\nEnd of stream.\n");
+    turn.streamEnded?.();
     // Only the size is kept: the session store is not the place for megabytes of filler.
     turn.replied.push(`[streamed ${bytes} bytes]`);
     return "end_turn";

@@ -9,8 +9,8 @@ import { monotonicMs } from "../../kernel/clock.js";
 export const TIMING_FILE_ENV = "BATON_DEMO_TIMING_FILE";
 
 export interface TimingLine {
-  /** `in`: the session/prompt line reached stdin; `out`: the first answer chunk was written. */
-  event: "in" | "out";
+  /** `in`: the session/prompt line reached stdin; `out`: the first answer chunk was written; `end`: a `demo:stream` answer was all written. */
+  event: "in" | "out" | "end";
   /** The prompt's text: how the benchmark matches a line to the message it sent. */
   text: string;
   /** monotonicMs() in this process. */
@@ -39,6 +39,10 @@ export class TimingReporter {
 
   firstChunk(text: string): void {
     this.write({ event: "out", text, at: monotonicMs(), pid: process.pid });
+  }
+
+  streamEnded(text: string): void {
+    this.write({ event: "end", text, at: monotonicMs(), pid: process.pid });
   }
 
   private write(line: TimingLine): void {
