@@ -8,8 +8,8 @@ import type * as acp from "@agentclientprotocol/sdk";
 
 type AcpSdk = typeof import("@agentclientprotocol/sdk");
 let sdkLoading: Promise<AcpSdk> | undefined;
-/** The ACP SDK loads with the first host, so an idle daemon with no agents running does not carry it. */
-function loadAcp(): Promise<AcpSdk> {
+/** The ACP SDK is not loaded during start-up: the daemon loads it once serving, or the first host does. */
+export function loadAgentSdk(): Promise<AcpSdk> {
   return (sdkLoading ??= import("@agentclientprotocol/sdk"));
 }
 import { AgentError } from "../kernel/errors.js";
@@ -85,7 +85,7 @@ export class AgentHost {
 
   async start(): Promise<void> {
     const { command, args, cwd, env, kind, transport } = this.spec;
-    this.sdk = await loadAcp();
+    this.sdk = await loadAgentSdk();
     const child = spawn(command, args, { cwd: transport?.localCwd ?? cwd, env, stdio: ["pipe", "pipe", "pipe"] });
     this.child = child;
     const spawned = new Promise<void>((resolve, reject) => {

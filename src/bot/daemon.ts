@@ -14,6 +14,8 @@ import { BatonCore } from "../core/core.js";
 import { startHandover, type RunningHandover } from "../handover/index.js";
 import type { Logger } from "../kernel/log.js";
 import { acquireDataDirLock } from "./lock.js";
+import { loadMarkdown } from "../render/markdown.js";
+import { loadAgentSdk } from "../agents/host.js";
 
 export const DATA_DIR_MODE = 0o700;
 
@@ -86,30 +88,43 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     await store.close();
     releaseLock();
   };
-  try {
-    const env = { dataDir };
-    for (const p of loaded.platforms) {
+  const env = { dataDir };
+  const start = async (adapter: PlatformAdapter, settings: Partial<CommonPlatformSettings>) => {
+    adapters.push(adapter);
+    core.addAdapter(adapter, settings);
+    const info = await adapter.start(core);
+    running.push(adapter);
+    log.info({ platform: adapter.name }, info.description);
+    options.onPlatformStarted?.({ ...info, name: adapter.name });
+  };
+  // Platforms start side by side: one's SDK loads while another waits for its first API answer.
+  const results = await Promise.allSettled([
+    ...loaded.platforms.map(async (p) => {
       const descriptor = PLATFORM_KINDS[p.kind];
       registerSecretValues(descriptor.secrets(p.config));
-      const adapter = await (await descriptor.load())(p.name, p.config, env);
-      core.addAdapter(adapter, descriptor.common(p.config));
-      adapters.push(adapter);
-    }
-    for (const extra of options.extraAdapters ?? []) {
+      await start(await (await descriptor.load())(p.name, p.config, env), descriptor.common(p.config));
+    }),
+    ...(options.extraAdapters ?? []).map((extra) => {
       const { adapter, settings } = "adapter" in extra ? extra : { adapter: extra, settings: {} };
-      core.addAdapter(adapter, settings);
-      adapters.push(adapter);
-    }
-    for (const adapter of adapters) {
-      const info = await adapter.start(core);
-      running.push(adapter);
-      log.info({ platform: adapter.name }, info.description);
-      options.onPlatformStarted?.({ ...info, name: adapter.name });
-    }
-  } catch (error) {
+      return start(adapter, settings);
+    }),
+  ]);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) {
     // Whatever started (handover, platforms) is stopped again: a failed start leaves nothing running.
     await stop();
-    throw error;
+    throw failed.reason;
   }
+  warmUp(log);
   return { core, adapters, stop };
+}
+
+/**
+ * Loads what the first message needs (the markdown parser, the ACP SDK) once every platform is
+ * serving, in the idle moment after start-up, so neither start-up nor the first answer waits for it.
+ */
+function warmUp(log: Logger): void {
+  setImmediate(() => {
+    Promise.all([loadMarkdown(), loadAgentSdk()]).catch((error: unknown) => log.warn({ err: error }, "could not load the markdown parser or the ACP SDK ahead of the first message"));
+  });
 }

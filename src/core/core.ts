@@ -19,6 +19,7 @@ import type { RouteTarget } from "./stream.js";
 import { ChatTurn } from "./turn.js";
 import { Workspaces } from "./workspaces.js";
 import { Machines } from "../agents/machines/index.js";
+import { loadMarkdown } from "../render/markdown.js";
 
 const SHUTDOWN_DRAIN_MS = 3_000;
 /** How long shutdown waits for its last notices to reach the chats. */
@@ -104,11 +105,14 @@ export class BatonCore implements PlatformCore {
     return COMMANDS.map((c) => ({ name: c.name, description: c.description }));
   }
 
-  handleMessage(message: InboundMessage): Promise<void> {
+  async handleMessage(message: InboundMessage): Promise<void> {
+    // Every answer renders markdown; the parser loads after start-up (at once if it already has).
+    await loadMarkdown();
     return this.inbound.handleMessage(message);
   }
 
-  handleAction(press: ActionPress): Promise<ActionOutcome> {
+  async handleAction(press: ActionPress): Promise<ActionOutcome> {
+    await loadMarkdown();
     return this.inbound.handleAction(press);
   }
 
