@@ -8,8 +8,11 @@ import type * as acp from "@agentclientprotocol/sdk";
 
 type AcpSdk = typeof import("@agentclientprotocol/sdk");
 let sdkLoading: Promise<AcpSdk> | undefined;
-/** The ACP SDK is not loaded during start-up: the daemon loads it once serving, or the first host does. */
-export function loadAgentSdk(): Promise<AcpSdk> {
+/**
+ * The ACP SDK (6 MB of heap, mostly its protocol schemas) loads with the first host, while that
+ * host's agent process boots, so an idle Baton does not carry it and the first answer does not wait for it.
+ */
+function loadAgentSdk(): Promise<AcpSdk> {
   return (sdkLoading ??= import("@agentclientprotocol/sdk"));
 }
 import { AgentError } from "../kernel/errors.js";
@@ -85,7 +88,7 @@ export class AgentHost {
 
   async start(): Promise<void> {
     const { command, args, cwd, env, kind, transport } = this.spec;
-    this.sdk = await loadAgentSdk();
+    const sdk = loadAgentSdk();
     const child = spawn(command, args, { cwd: transport?.localCwd ?? cwd, env, stdio: ["pipe", "pipe", "pipe"] });
     this.child = child;
     const spawned = new Promise<void>((resolve, reject) => {
@@ -114,6 +117,7 @@ export class AgentHost {
     });
     await spawned;
     if (transport?.preamble) child.stdin!.write(transport.preamble);
+    this.sdk = await sdk;
 
     const stream = this.sdk.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>);
     this.connection = this.sdk

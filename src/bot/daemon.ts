@@ -15,7 +15,6 @@ import { startHandover, type RunningHandover } from "../handover/index.js";
 import type { Logger } from "../kernel/log.js";
 import { acquireDataDirLock } from "./lock.js";
 import { loadMarkdown } from "../render/markdown.js";
-import { loadAgentSdk } from "../agents/host.js";
 
 export const DATA_DIR_MODE = 0o700;
 
@@ -120,11 +119,12 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 }
 
 /**
- * Loads what the first message needs (the markdown parser, the ACP SDK) once every platform is
- * serving, in the idle moment after start-up, so neither start-up nor the first answer waits for it.
+ * Loads what the first message needs once every platform is serving, in the idle moment after
+ * start-up, so neither start-up nor the first answer waits for it: the markdown parser. (The ACP
+ * SDK loads with the first agent host, while its process boots.)
  */
 function warmUp(log: Logger): void {
   setImmediate(() => {
-    Promise.all([loadMarkdown(), loadAgentSdk()]).catch((error: unknown) => log.warn({ err: error }, "could not load the markdown parser or the ACP SDK ahead of the first message"));
+    loadMarkdown().catch((error: unknown) => log.warn({ err: error }, "could not load the markdown parser ahead of the first message"));
   });
 }

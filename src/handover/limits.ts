@@ -9,7 +9,8 @@
 //   window. A sender's first attempt of a window is always checked against the codes; if it fails,
 //   it is added to the total afterwards. An attacker can exhaust the total, but the person with the
 //   real code (who has not failed) still gets in.
-import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import type { RateLimiterAbstract } from "rate-limiter-flexible";
+import RateLimiterRes from "rate-limiter-flexible/lib/RateLimiterRes.js";
 import type { HandoverKv } from "./kv.js";
 
 export const LIMIT_WINDOW_SEC = 60;
