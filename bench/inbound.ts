@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AgentTimings } from "./lib/agent-timing.js";
 import { BatonProcess, sleep, until } from "./lib/baton.js";
-import { batonConfig, startFakes, telegramUser, textCallsTo } from "./lib/fakes.js";
+import { batonConfig, startFakes, telegramUser, TextCalls } from "./lib/fakes.js";
 import { figure, type Figure } from "./lib/figure.js";
 import { seedOpenThreads } from "./lib/seed.js";
 
@@ -16,7 +16,11 @@ export interface InboundScale {
   /** Chats the probes go to, round robin (each has its own live agent). */
   probeChats: number;
   overheadSamples: number;
-  /** Round-trip probes per second: each one's answer is a Telegram message, paced at about 1 a second per chat and 30 a second in all. */
+  /**
+   * Round-trip probes per second. Each answer is a message and an edit a second later; Telegram
+   * allows about 1 call a second per chat and 30 in all, so probes stay under both: a probe never
+   * waits for the pacing, which is not Baton's overhead.
+   */
   overheadPerSecond: number;
   streams: number;
   /** What each streaming chat asks for: long enough to outlast the probes. */
@@ -28,9 +32,9 @@ export interface InboundScale {
 
 export const INBOUND_FULL: InboundScale = {
   openThreads: 1_000,
-  probeChats: 40,
+  probeChats: 60,
   overheadSamples: 2_000,
-  overheadPerSecond: 20,
+  overheadPerSecond: 12,
   streams: 50,
   streamPrompt: "demo:stream 10m 100 50",
   streamRate: "2 KB/s",
@@ -38,7 +42,7 @@ export const INBOUND_FULL: InboundScale = {
   inboundPerSecond: 100,
 };
 
-export const INBOUND_TINY: InboundScale = { ...INBOUND_FULL, openThreads: 20, probeChats: 3, overheadSamples: 6, overheadPerSecond: 5, streams: 2, inboundSamples: 20, inboundPerSecond: 50 };
+export const INBOUND_TINY: InboundScale = { ...INBOUND_FULL, openThreads: 20, probeChats: 3, overheadSamples: 6, overheadPerSecond: 1, streams: 2, inboundSamples: 20, inboundPerSecond: 50 };
 
 const PROBE_ID = /\b(ping|probe)-(\d+)\b/;
 const PHASE_TIMEOUT_MS = 300_000;
@@ -48,14 +52,15 @@ export async function benchInbound(scale: InboundScale): Promise<Figure[]> {
   const tg = fakes.telegram!;
   const dataDir = mkdtempSync(join(tmpdir(), "baton-bench-inbound-"));
   await seedOpenThreads(dataDir, scale.openThreads);
+  const textCalls = new TextCalls(tg);
   const baton = new BatonProcess({ config: batonConfig(fakes, { maxLiveHosts: scale.probeChats + scale.streams + 10 }), dataDir });
   try {
     await baton.waitForLine(/Baton ready/);
-    const timings = new AgentTimings(baton.timingFile);
+    const timings = new AgentTimings(baton.timingFile, (text) => PROBE_ID.exec(text)?.[0]);
     const chats = Array.from({ length: scale.probeChats }, (_, i) => telegramUser(tg, i));
     // Every probe chat gets its thread and a live agent first: starting agents is not what this measures.
     for (const chat of chats) chat.send("warm up");
-    await until(() => chats.every((c) => textCallsTo(tg, c.chatId).length > 0), "a first answer in every probe chat", PHASE_TIMEOUT_MS, 50);
+    await until(() => chats.every((c) => textCalls.to(c.chatId).length > 0), "a first answer in every probe chat", PHASE_TIMEOUT_MS, 50);
     await sleep(1_500); // the per-chat send budget (1 s) is clear again before the round-trip probes
 
     // Phase 1: round trips, one at a time per chat, nothing else running.
@@ -63,17 +68,16 @@ export async function benchInbound(scale: InboundScale): Promise<Figure[]> {
       const chat = chats[i % chats.length];
       return { chatId: chat.chatId, id: `ping-${i}`, messageId: chat.send(`ping-${i}`).message_id };
     });
-    const keyed = () => byProbeId(timings.refresh());
-    await until(() => pings.every((p) => keyed().out.has(p.id) && firstTextAfter(p) !== undefined), "every round-trip probe answered", PHASE_TIMEOUT_MS, 50);
+    await until(() => timings.refresh() && pings.every((p) => timings.firstOut.has(p.id) && firstTextAfter(p) !== undefined), "every round-trip probe answered", PHASE_TIMEOUT_MS, 50);
     function firstTextAfter(p: Probe) {
-      return textCallsTo(tg, p.chatId, delivered(p)).find((c) => String(c.params.text ?? "").length > 0);
+      return textCalls.to(p.chatId, delivered(p)).find((c) => String(c.params.text ?? "").length > 0);
     }
     function delivered(p: Probe): number {
       const at = tg.deliveredAt.get(p.messageId);
       if (at === undefined) throw new Error(`bench: the fake never delivered ${p.id}`);
       return at;
     }
-    const { in: promptIn, out: firstOut } = keyed();
+    const { promptIn, firstOut } = timings;
     const overhead = pings.map((p) => firstTextAfter(p)!.hrAt - delivered(p) - (firstOut.get(p.id)! - promptIn.get(p.id)!));
     const inboundIdle = pings.map((p) => promptIn.get(p.id)! - delivered(p));
 
@@ -81,17 +85,16 @@ export async function benchInbound(scale: InboundScale): Promise<Figure[]> {
     // the agent answers with nothing, so a probe never waits behind an earlier probe's delivery.
     const streamers = Array.from({ length: scale.streams }, (_, i) => telegramUser(tg, 10_000 + i));
     for (const s of streamers) s.send(scale.streamPrompt);
-    await until(() => streamers.every((s) => textCallsTo(tg, s.chatId).length > 0), "text from every streaming chat", PHASE_TIMEOUT_MS, 50);
+    await until(() => streamers.every((s) => textCalls.to(s.chatId).length > 0), "text from every streaming chat", PHASE_TIMEOUT_MS, 50);
     const loadStartedAt = Date.now();
     const probes = await sendAtRate(scale.inboundSamples, scale.inboundPerSecond, (i) => {
       const chat = chats[i % chats.length];
       return { chatId: chat.chatId, id: `probe-${i}`, messageId: chat.send(`demo:quiet probe-${i}`).message_id };
     });
-    await until(() => probes.every((p) => keyed().in.has(p.id)), "every inbound probe at an agent's stdin", PHASE_TIMEOUT_MS, 20);
-    const loaded = keyed().in;
-    const inbound = probes.map((p) => loaded.get(p.id)! - delivered(p));
+    await until(() => timings.refresh() && probes.every((p) => timings.promptIn.has(p.id)), "every inbound probe at an agent's stdin", PHASE_TIMEOUT_MS, 20);
+    const inbound = probes.map((p) => timings.promptIn.get(p.id)! - delivered(p));
     // The load must have lasted: every stream still delivering at the end.
-    const stillStreaming = streamers.filter((s) => textCallsTo(tg, s.chatId).some((c) => c.at >= Date.now() - 5_000)).length;
+    const stillStreaming = streamers.filter((s) => textCalls.to(s.chatId).some((c) => c.at >= Date.now() - 5_000)).length;
     if (stillStreaming < scale.streams) throw new Error(`bench: only ${stillStreaming} of ${scale.streams} streams were still delivering when the probes ended (load started ${Date.now() - loadStartedAt} ms before)`);
 
     const threads = scale.openThreads.toLocaleString("en");
@@ -137,12 +140,4 @@ async function sendAtRate(count: number, perSecond: number, send: (i: number) =>
     sent.push(send(i));
   }
   return sent;
-}
-
-function byProbeId(timings: AgentTimings): { in: Map<string, number>; out: Map<string, number> } {
-  const rekey = (map: Map<string, number>) => new Map([...map].flatMap(([text, at]) => {
-    const match = PROBE_ID.exec(text);
-    return match ? [[match[0], at] as const] : [];
-  }));
-  return { in: rekey(timings.promptIn), out: rekey(timings.firstOut) };
 }

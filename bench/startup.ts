@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PLATFORM_KINDS } from "../src/platforms/registry.js";
 import { BatonProcess, sleep, until } from "./lib/baton.js";
-import { batonConfig, startFakes, telegramUser, textCallsTo, type Fakes } from "./lib/fakes.js";
+import { batonConfig, startFakes, telegramUser, TextCalls, type Fakes } from "./lib/fakes.js";
 import { figure, type Figure } from "./lib/figure.js";
 import { seedOpenThreads } from "./lib/seed.js";
 
@@ -33,9 +33,11 @@ const LATER_KINDS = ["discord", "matrix"];
 
 export async function benchStartup(scale: StartupScale): Promise<Array<Figure | string>> {
   const fakes = await startFakes({ telegram: true, slack: true });
+  const textCalls = new TextCalls(fakes.telegram!);
   const config = batonConfig(fakes, { web: true });
   try {
     const serving: number[] = [];
+    const servingCpu: number[] = [];
     const ready: number[] = [];
     const firstMessage: number[] = [];
     for (let run = 0; run < scale.runs; run++) {
@@ -43,15 +45,16 @@ export async function benchStartup(scale: StartupScale): Promise<Array<Figure | 
       try {
         const servingAt = await waitServing(baton, fakes);
         serving.push(servingAt - baton.spawnedAt);
+        servingCpu.push(baton.cpuMs());
         ready.push((await baton.waitForLine(/^Baton ready/)).at - baton.spawnedAt);
         await sleep(FIRST_MESSAGE_AFTER_MS);
-        firstMessage.push(await roundTrip(fakes, run));
+        firstMessage.push(await roundTrip(fakes, textCalls, run));
       } finally {
         await baton.stop();
       }
     }
     const idle = await settledRss(config, scale.settleIntervalMs);
-    const perThread = await threadAndHostCost(fakes, scale);
+    const perThread = await threadAndHostCost(fakes, textCalls, scale);
     const later = LATER_KINDS.map((kind) => (PLATFORM_KINDS[kind] ? `· cold start with ${kind}: adapter exists, but the bench has no ${kind} fake wired yet` : `· cold start with ${kind}: no ${kind} adapter yet`));
     return [
       figure(
@@ -59,6 +62,7 @@ export async function benchStartup(scale: StartupScale): Promise<Array<Figure | 
         serving,
         { on: "median", below: 500, text: "median < 500 ms" },
       ),
+      figure({ id: "cold-start-cpu", label: "cold start CPU time", unit: "ms", definition: "CPU time (user + system, all threads) Baton's process had used when it was serving: less sensitive than wall time to other load on the machine (10 ms resolution)" }, servingCpu),
       figure({ id: "ready-line", label: "cold start to the ready line", unit: "ms", definition: `the same processes → "Baton ready" on stdout` }, ready),
       figure(
         { id: "first-message", label: "first message round trip after a cold start", unit: "ms", definition: `Telegram message sent ${FIRST_MESSAGE_AFTER_MS} ms after serving → first text of the demo agent's answer at the fake (agent process start included); ${scale.runs} processes` },
@@ -84,12 +88,12 @@ async function waitServing(baton: BatonProcess, fakes: Fakes): Promise<number> {
 }
 
 /** A Telegram message → the first text of the answer at the fake. */
-async function roundTrip(fakes: Fakes, index: number): Promise<number> {
+async function roundTrip(fakes: Fakes, textCalls: TextCalls, index: number): Promise<number> {
   const tg = fakes.telegram!;
   const chat = telegramUser(tg, 20_000 + index);
   const sent = chat.send("hello");
   const delivered = await until(() => tg.deliveredAt.get(sent.message_id), "the first message delivered", 30_000);
-  const answer = await until(() => textCallsTo(tg, chat.chatId, delivered)[0], "the answer to the first message", 30_000);
+  const answer = await until(() => textCalls.to(chat.chatId, delivered)[0], "the answer to the first message", 30_000);
   return answer.hrAt - delivered;
 }
 
@@ -116,7 +120,7 @@ async function settledRss(config: string, intervalMs: number): Promise<number> {
 }
 
 /** RSS with N seeded open threads against none, then with H live hosts on top. */
-async function threadAndHostCost(fakes: Fakes, scale: StartupScale): Promise<Figure[]> {
+async function threadAndHostCost(fakes: Fakes, textCalls: TextCalls, scale: StartupScale): Promise<Figure[]> {
   const tg = fakes.telegram!;
   const config = batonConfig(fakes, { maxLiveHosts: scale.hostsForRss + 5 });
   const empty = await settledRss(config, scale.settleIntervalMs);
@@ -128,7 +132,7 @@ async function threadAndHostCost(fakes: Fakes, scale: StartupScale): Promise<Fig
     const withThreads = await settle(baton, scale.settleIntervalMs);
     const chats = Array.from({ length: scale.hostsForRss }, (_, i) => telegramUser(tg, 30_000 + i));
     for (const chat of chats) chat.send("hello");
-    await until(() => chats.every((c) => textCallsTo(tg, c.chatId).length > 0), "an answer in every chat", 120_000, 50);
+    await until(() => chats.every((c) => textCalls.to(c.chatId).length > 0), "an answer in every chat", 120_000, 50);
     const withHosts = await settle(baton, scale.settleIntervalMs);
     const agents = baton.childPids().map((pid) => baton.rssMb(pid));
     if (agents.length < scale.hostsForRss) throw new Error(`bench: ${agents.length} agent processes alive, expected ${scale.hostsForRss}`);

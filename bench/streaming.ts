@@ -3,7 +3,7 @@
 // prompt on (the burst of agent start-ups included), memory and CPU, no chunk lost, no limit broken.
 import { AgentTimings } from "./lib/agent-timing.js";
 import { BatonProcess, sleep, until } from "./lib/baton.js";
-import { batonConfig, startFakes, telegramUser, textCallsTo } from "./lib/fakes.js";
+import { batonConfig, startFakes, telegramUser, TextCalls } from "./lib/fakes.js";
 import { figure, type Figure } from "./lib/figure.js";
 
 export interface StreamingScale {
@@ -45,6 +45,7 @@ function watchMemory(baton: BatonProcess): { stop(): { first: number; peak: numb
 export async function benchStreaming(scale: StreamingScale): Promise<Figure[]> {
   const fakes = await startFakes({ telegram: true });
   const tg = fakes.telegram!;
+  const textCalls = new TextCalls(tg);
   const baton = new BatonProcess({ config: batonConfig(fakes, { maxLiveHosts: scale.chats + 5 }), probe: true });
   try {
     await baton.waitForLine(/^Baton ready/);
@@ -55,7 +56,7 @@ export async function benchStreaming(scale: StreamingScale): Promise<Figure[]> {
     await baton.probe("loop-start");
     // The burst: every chat's first prompt starts an agent process; then every chat streams 20 KB.
     for (const chat of chats) chat.send("hello");
-    await until(() => chats.every((c) => textCallsTo(tg, c.chatId).some((m) => String(m.params.text).includes('you said "hello"'))), "every chat's first answer", DEADLINE_MS, 100);
+    await until(() => chats.every((c) => textCalls.to(c.chatId).some((m) => String(m.params.text).includes('you said "hello"'))), "every chat's first answer", DEADLINE_MS, 100);
     for (const chat of chats) chat.send("demo:long");
     await until(() => chats.every((c) => tg.sentTo(c.chatId).some((m) => m.text.includes("The end."))), "every chat's full answer", DEADLINE_MS, 100);
     const loop = await baton.probe<LoopDelay>("loop-stop");
@@ -71,7 +72,7 @@ export async function benchStreaming(scale: StreamingScale): Promise<Figure[]> {
     }
     const violations = tg.budgetViolations(tg.calls).length;
     const n = scale.chats;
-    const huge = await hugeTurn(baton, fakes, scale);
+    const huge = await hugeTurn(baton, fakes, textCalls, scale);
     return [
       {
         id: "loop-delay",
@@ -101,11 +102,11 @@ export async function benchStreaming(scale: StreamingScale): Promise<Figure[]> {
 }
 
 /** One turn streaming `hugeTurn` bytes as fast as the agent writes them: how much Baton's RSS rises. */
-async function hugeTurn(baton: BatonProcess, fakes: Awaited<ReturnType<typeof startFakes>>, scale: StreamingScale): Promise<Figure[]> {
+async function hugeTurn(baton: BatonProcess, fakes: Awaited<ReturnType<typeof startFakes>>, textCalls: TextCalls, scale: StreamingScale): Promise<Figure[]> {
   const tg = fakes.telegram!;
   const chat = telegramUser(tg, 50_000);
   chat.send("hello");
-  await until(() => textCallsTo(tg, chat.chatId).length > 0, "the huge-turn chat's first answer", DEADLINE_MS, 50);
+  await until(() => textCalls.to(chat.chatId).length > 0, "the huge-turn chat's first answer", DEADLINE_MS, 50);
   await sleep(scale.hugeTurnTailMs);
   const timings = new AgentTimings(baton.timingFile);
   const prompt = `demo:stream ${scale.hugeTurn} ${HUGE_TURN_CHUNK} 0`;

@@ -10,7 +10,11 @@ export class AgentTimings {
   private offset = 0;
   private partial = "";
 
-  constructor(private readonly file: string) {}
+  /** `keyOf` picks the key from a prompt's text (undefined: the line is not one of ours). */
+  constructor(
+    private readonly file: string,
+    private readonly keyOf: (text: string) => string | undefined = (text) => text,
+  ) {}
 
   /** Reads what was appended since the last call. */
   refresh(): this {
@@ -28,8 +32,10 @@ export class AgentTimings {
     this.partial = lines.pop() ?? "";
     for (const line of lines) {
       const timing = JSON.parse(line) as TimingLine;
+      const key = this.keyOf(timing.text);
+      if (key === undefined) continue;
       const into = timing.event === "in" ? this.promptIn : timing.event === "out" ? this.firstOut : this.streamEnd;
-      if (!into.has(timing.text)) into.set(timing.text, timing.at);
+      if (!into.has(key)) into.set(key, timing.at);
     }
     return this;
   }

@@ -55,7 +55,30 @@ export function telegramUser(fake: FakeBotApi, index: number): { chatId: number;
   return { chatId: person.id, send: (text) => fake.userSends({ chat: privateChat(person), from: person, text }) };
 }
 
-/** The fake's calls that put text in one chat (sendMessage / editMessageText), in arrival order. */
-export function textCallsTo(fake: FakeBotApi, chatId: number, after = -Infinity): FakeBotApi["calls"] {
-  return fake.calls.filter((c) => (c.method === "sendMessage" || c.method === "editMessageText") && Number(c.params.chat_id) === chatId && c.hrAt > after);
+type ApiCall = FakeBotApi["calls"][number];
+
+/**
+ * The fake's calls that put text in a chat (sendMessage / editMessageText), indexed by chat as they
+ * arrive. Polling must stay cheap: the fake answers Baton from the bench's own event loop.
+ */
+export class TextCalls {
+  private readonly byChat = new Map<number, ApiCall[]>();
+  private seen = 0;
+
+  constructor(private readonly fake: FakeBotApi) {}
+
+  /** Text calls to one chat, in arrival order, those after `after` (monotonicMs) only. */
+  to(chatId: number, after = -Infinity): ApiCall[] {
+    const calls = this.fake.calls;
+    for (; this.seen < calls.length; this.seen++) {
+      const call = calls[this.seen];
+      if (call.method !== "sendMessage" && call.method !== "editMessageText") continue;
+      const chat = Number(call.params.chat_id);
+      let list = this.byChat.get(chat);
+      if (!list) this.byChat.set(chat, (list = []));
+      list.push(call);
+    }
+    const list = this.byChat.get(chatId) ?? [];
+    return after === -Infinity ? list : list.filter((c) => c.hrAt > after);
+  }
 }
