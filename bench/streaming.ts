@@ -72,7 +72,6 @@ export async function benchStreaming(scale: StreamingScale): Promise<Figure[]> {
     }
     const violations = tg.budgetViolations(tg.calls).length;
     const n = scale.chats;
-    const huge = await hugeTurn(baton, fakes, textCalls, scale);
     return [
       {
         id: "loop-delay",
@@ -91,7 +90,6 @@ export async function benchStreaming(scale: StreamingScale): Promise<Figure[]> {
       figure({ id: "stream-wall", label: `${n} threads streaming: wall time`, unit: "s", definition: "first prompt → every chat has its full answer (Telegram's pacing sets most of it)" }, [wallMs / 1000]),
       figure({ id: "stream-cpu", label: `${n} threads streaming: Baton's CPU`, unit: "%", definition: `Baton's user + system CPU time over that wall time, in % of one core (${Math.round(cpuMs).toLocaleString("en")} ms)` }, [(cpuMs / wallMs) * 100]),
       figure({ id: "stream-rss", label: `${n} threads streaming: Baton's peak RSS`, unit: "MB", definition: `sampled every ${MEMORY_SAMPLE_MS} ms; ${first.toFixed(0)} MB before the first prompt` }, [peak]),
-      ...huge,
     ];
   } catch (error) {
     throw new Error(`${(error as Error).message}\n--- baton output (tail) ---\n${baton.output().slice(-3000)}`);
@@ -101,7 +99,24 @@ export async function benchStreaming(scale: StreamingScale): Promise<Figure[]> {
   }
 }
 
-/** One turn streaming `hugeTurn` bytes as fast as the agent writes them: how much Baton's RSS rises. */
+/**
+ * One turn streaming `hugeTurn` bytes as fast as the agent writes them: how much Baton's RSS rises.
+ * A fresh Baton, so memory freed by earlier work cannot hide the growth.
+ */
+export async function benchHugeTurn(scale: StreamingScale): Promise<Figure[]> {
+  const fakes = await startFakes({ telegram: true });
+  const baton = new BatonProcess({ config: batonConfig(fakes) });
+  try {
+    await baton.waitForLine(/^Baton ready/);
+    return await hugeTurn(baton, fakes, new TextCalls(fakes.telegram!), scale);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n--- baton output (tail) ---\n${baton.output().slice(-3000)}`);
+  } finally {
+    await baton.stop();
+    await fakes.close();
+  }
+}
+
 async function hugeTurn(baton: BatonProcess, fakes: Awaited<ReturnType<typeof startFakes>>, textCalls: TextCalls, scale: StreamingScale): Promise<Figure[]> {
   const tg = fakes.telegram!;
   const chat = telegramUser(tg, 50_000);

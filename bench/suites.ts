@@ -4,7 +4,7 @@ import { benchHandoffList, HANDOFF_FULL, HANDOFF_TINY } from "./handoff.js";
 import { benchInbound, INBOUND_FULL, INBOUND_TINY } from "./inbound.js";
 import { benchReplay, REPLAY_FULL, REPLAY_TINY } from "./replay.js";
 import { benchStartup, STARTUP_FULL, STARTUP_TINY } from "./startup.js";
-import { benchStreaming, STREAMING_FULL, STREAMING_TINY } from "./streaming.js";
+import { benchHugeTurn, benchStreaming, STREAMING_FULL, STREAMING_TINY } from "./streaming.js";
 
 export type Scale = "full" | "tiny";
 
@@ -20,6 +20,7 @@ export function benchSuites(scale: Scale): Suite[] {
     { name: "startup and memory at rest", run: () => benchStartup(tiny ? STARTUP_TINY : STARTUP_FULL) },
     { name: "inbound and round trip", run: () => benchInbound(tiny ? INBOUND_TINY : INBOUND_FULL) },
     { name: "streaming", run: () => benchStreaming(tiny ? STREAMING_TINY : STREAMING_FULL) },
+    { name: "one huge turn", run: () => benchHugeTurn(tiny ? STREAMING_TINY : STREAMING_FULL) },
     { name: "handoff list", run: () => benchHandoffList(tiny ? HANDOFF_TINY : HANDOFF_FULL) },
     { name: "registry replay", run: () => benchReplay(tiny ? REPLAY_TINY : REPLAY_FULL) },
   ];
