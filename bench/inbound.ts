@@ -45,7 +45,8 @@ export const INBOUND_FULL: InboundScale = {
 export const INBOUND_TINY: InboundScale = { ...INBOUND_FULL, openThreads: 20, probeChats: 3, overheadSamples: 6, overheadPerSecond: 1, streams: 2, inboundSamples: 20, inboundPerSecond: 50 };
 
 const PROBE_ID = /\b(ping|probe)-(\d+)\b/;
-const PHASE_TIMEOUT_MS = 300_000;
+/** Generous: 50 agent start-ups on a loaded 2-core machine take minutes. */
+const PHASE_TIMEOUT_MS = 900_000;
 
 export async function benchInbound(scale: InboundScale): Promise<Figure[]> {
   const fakes = await startFakes({ telegram: true });

@@ -50,6 +50,7 @@ export const tooManyRequests = (retryAfterSeconds: number): ScriptedError => ({
 });
 
 const MAX_TEXT_CHARS = 4096;
+const KEEP_ALIVE_MS = 60_000;
 
 class ApiFailure extends Error {
   constructor(readonly failure: ScriptedError) {
@@ -84,6 +85,9 @@ export class FakeBotApi extends FakeChats {
 
   private async listen(): Promise<void> {
     const server = createServer((request, response) => void this.route(request, response));
+    // Like Telegram's servers, idle keep-alive connections stay open a while: with Node's 5 s the
+    // fake would close sockets Baton is about to reuse, and answer a busy bench with "socket hang up".
+    server.keepAliveTimeout = KEEP_ALIVE_MS;
     this.server = server;
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     this.apiRoot = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
