@@ -5,6 +5,7 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // A temp dir per run; the run fails when a test leaves a baton-* folder behind.
     globalSetup: ["test/support/temp-dir-guard.ts"],
+    setupFiles: ["test/support/setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Tests spawn real agent processes and servers; two cores, so keep parallelism modest.

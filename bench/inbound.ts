@@ -1,62 +1,144 @@
-// Inbound message → ACP session/prompt sent, with 1,000 open threads in the registry and live
-// demo-agent hosts. The clock starts when the platform hands the message to the core and stops
-// when the host issues session/prompt to the agent process.
+// Inbound latency and Baton's own overhead, end to end through the real path: the Telegram fake
+// answers a long poll with an update → Baton (its own process: grammY poller → core → supervisor
+// → ACP) → the session/prompt line reaches a demo agent's stdin; the agent reports that moment and
+// when it wrote its first answer chunk, and the fake notes when the first text comes back.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { stringify } from "yaml";
-import { AgentHost } from "../src/agents/host.js";
-import { parseConfigText } from "../src/config/load.js";
-import { startDaemon } from "../src/bot/daemon.js";
-import { silentLogger } from "../src/kernel/log.js";
-import { TestPlatform } from "../test/support/test-platform.js";
-import type { BenchResult } from "./types.js";
+import { AgentTimings } from "./lib/agent-timing.js";
+import { BatonProcess, sleep, until } from "./lib/baton.js";
+import { batonConfig, startFakes, telegramUser, TextCalls } from "./lib/fakes.js";
+import { figure, type Figure } from "./lib/figure.js";
+import { seedOpenThreads } from "./lib/seed.js";
 
-const OPEN_THREADS = 1_000;
-const LIVE_ROUTES = 8;
-const SAMPLES = 400;
+export interface InboundScale {
+  openThreads: number;
+  /** Chats the probes go to, round robin (each has its own live agent). */
+  probeChats: number;
+  overheadSamples: number;
+  /**
+   * Round-trip probes per second. Each answer is a message and an edit a second later; Telegram
+   * allows about 1 call a second per chat and 30 in all, so probes stay under both: a probe never
+   * waits for the pacing, which is not Baton's overhead.
+   */
+  overheadPerSecond: number;
+  streams: number;
+  /** What each streaming chat asks for: long enough to outlast the probes. */
+  streamPrompt: string;
+  streamRate: string;
+  inboundSamples: number;
+  inboundPerSecond: number;
+}
 
-export async function benchInbound(): Promise<BenchResult[]> {
+export const INBOUND_FULL: InboundScale = {
+  openThreads: 1_000,
+  probeChats: 60,
+  overheadSamples: 2_000,
+  overheadPerSecond: 12,
+  streams: 50,
+  streamPrompt: "demo:stream 10m 100 50",
+  streamRate: "2 KB/s",
+  inboundSamples: 2_000,
+  inboundPerSecond: 100,
+};
+
+export const INBOUND_TINY: InboundScale = { ...INBOUND_FULL, openThreads: 20, probeChats: 3, overheadSamples: 6, overheadPerSecond: 1, streams: 2, inboundSamples: 20, inboundPerSecond: 50 };
+
+const PROBE_ID = /\b(ping|probe)-(\d+)\b/;
+/** Generous: 50 agent start-ups on a loaded 2-core machine take minutes. */
+const PHASE_TIMEOUT_MS = 900_000;
+
+export async function benchInbound(scale: InboundScale): Promise<Figure[]> {
+  const fakes = await startFakes({ telegram: true });
+  const tg = fakes.telegram!;
   const dataDir = mkdtempSync(join(tmpdir(), "baton-bench-inbound-"));
-  const platform = new TestPlatform("bench", { typingIntervalMs: undefined });
-  const config = { agents: { default: "demo", max_live_hosts: LIVE_ROUTES }, access: { allow: ["test:alice"] }, rendering: { flush_debounce_ms: 5, min_edit_gap_ms: 0 }, workspaces: { roots: [tmpdir(), process.cwd()], default: process.cwd() } };
-  const loaded = parseConfigText(stringify(config), "bench.yaml", {});
-  const daemon = await startDaemon({ loaded, dataDir, log: silentLogger(), extraAdapters: [platform], env: { ...process.env, BATON_DATA_DIR: dataDir } });
-  const registry = daemon.core.registry;
-  for (let i = 0; i < OPEN_THREADS; i++) await registry.create({ workspace: process.cwd(), agent: "demo" }, platform.route(`idle-${i}`));
-
-  // Time stamps: message handed to the core → session/prompt issued.
-  let handedAt = 0;
-  const samples: number[] = [];
-  const original = AgentHost.prototype.prompt;
-  AgentHost.prototype.prompt = function (this: AgentHost, prompt) {
-    if (handedAt) samples.push(performance.now() - handedAt);
-    handedAt = 0;
-    return original.call(this, prompt);
-  };
-  const routes = Array.from({ length: LIVE_ROUTES }, (_, i) => platform.route(`live-${i}`));
+  await seedOpenThreads(dataDir, scale.openThreads);
+  const textCalls = new TextCalls(tg);
+  const baton = new BatonProcess({ config: batonConfig(fakes, { maxLiveHosts: scale.probeChats + scale.streams + 10 }), dataDir });
   try {
-    // Warm up: start every live host once (spawn time is not what this measures).
-    for (const route of routes) {
-      await platform.say(route, "warm up");
-      await daemon.core.supervisor.drained(registry.threadForRoute(route)!.id);
+    await baton.waitForLine(/Baton ready/);
+    const timings = new AgentTimings(baton.timingFile, (text) => PROBE_ID.exec(text)?.[0]);
+    const chats = Array.from({ length: scale.probeChats }, (_, i) => telegramUser(tg, i));
+    // Every probe chat gets its thread and a live agent first: starting agents is not what this measures.
+    for (const chat of chats) chat.send("warm up");
+    await until(() => chats.every((c) => textCalls.to(c.chatId).length > 0), "a first answer in every probe chat", PHASE_TIMEOUT_MS, 50);
+    await sleep(1_500); // the per-chat send budget (1 s) is clear again before the round-trip probes
+
+    // Phase 1: round trips, one at a time per chat, nothing else running.
+    const pings = await sendAtRate(scale.overheadSamples, scale.overheadPerSecond, (i) => {
+      const chat = chats[i % chats.length];
+      return { chatId: chat.chatId, id: `ping-${i}`, messageId: chat.send(`ping-${i}`).message_id };
+    });
+    await until(() => timings.refresh() && pings.every((p) => timings.firstOut.has(p.id) && firstTextAfter(p) !== undefined), "every round-trip probe answered", PHASE_TIMEOUT_MS, 50);
+    function firstTextAfter(p: Probe) {
+      return textCalls.to(p.chatId, delivered(p)).find((c) => String(c.params.text ?? "").length > 0);
     }
-    samples.length = 0;
-    for (let i = 0; i < SAMPLES; i++) {
-      const route = routes[i % routes.length];
-      handedAt = performance.now();
-      await platform.say(route, `message ${i}`);
-      await daemon.core.supervisor.drained(registry.threadForRoute(route)!.id);
+    function delivered(p: Probe): number {
+      const at = tg.deliveredAt.get(p.messageId);
+      if (at === undefined) throw new Error(`bench: the fake never delivered ${p.id}`);
+      return at;
     }
+    const { promptIn, firstOut } = timings;
+    const overhead = pings.map((p) => firstTextAfter(p)!.hrAt - delivered(p) - (firstOut.get(p.id)! - promptIn.get(p.id)!));
+    const inboundIdle = pings.map((p) => promptIn.get(p.id)! - delivered(p));
+
+    // Phase 2: inbound under load. The streams start (agent start-up included), then probes that
+    // the agent answers with nothing, so a probe never waits behind an earlier probe's delivery.
+    const streamers = Array.from({ length: scale.streams }, (_, i) => telegramUser(tg, 10_000 + i));
+    for (const s of streamers) s.send(scale.streamPrompt);
+    await until(() => streamers.every((s) => textCalls.to(s.chatId).length > 0), "text from every streaming chat", PHASE_TIMEOUT_MS, 50);
+    const loadStartedAt = Date.now();
+    const probes = await sendAtRate(scale.inboundSamples, scale.inboundPerSecond, (i) => {
+      const chat = chats[i % chats.length];
+      return { chatId: chat.chatId, id: `probe-${i}`, messageId: chat.send(`demo:quiet probe-${i}`).message_id };
+    });
+    await until(() => timings.refresh() && probes.every((p) => timings.promptIn.has(p.id)), "every inbound probe at an agent's stdin", PHASE_TIMEOUT_MS, 20);
+    const inbound = probes.map((p) => timings.promptIn.get(p.id)! - delivered(p));
+    // The load must have lasted: every stream still delivering at the end.
+    const stillStreaming = streamers.filter((s) => textCalls.to(s.chatId).some((c) => c.at >= Date.now() - 5_000)).length;
+    if (stillStreaming < scale.streams) throw new Error(`bench: only ${stillStreaming} of ${scale.streams} streams were still delivering when the probes ended (load started ${Date.now() - loadStartedAt} ms before)`);
+
+    const threads = scale.openThreads.toLocaleString("en");
+    return [
+      figure(
+        { id: "inbound", label: "inbound, under load", unit: "ms", definition: `update leaves the Telegram fake (long-poll answer) → session/prompt line reaches the agent's stdin; ${threads} open threads, ${scale.streams} turns streaming ${scale.streamRate} each, probes at ${scale.inboundPerSecond}/s` },
+        inbound,
+        { on: "tail", below: 3, text: "p99 < 3 ms" },
+      ),
+      figure(
+        { id: "inbound-idle", label: "inbound, no other turn running", unit: "ms", definition: `the same path, ${threads} open threads, nothing streaming, probes at ${scale.overheadPerSecond}/s` },
+        inboundIdle,
+      ),
+      figure(
+        { id: "overhead", label: "Baton's overhead on a round trip", unit: "ms", definition: `update leaves the Telegram fake → first message with the answer reaches it, minus the agent's own time (prompt line in → first chunk out); the demo reply streams 4 chunks 25 ms apart; ${threads} open threads` },
+        overhead,
+        { on: "median", below: 10, text: "p50 < 10 ms" },
+      ),
+    ];
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n--- baton output (tail) ---\n${baton.output().slice(-3000)}`);
   } finally {
-    AgentHost.prototype.prompt = original;
-    await daemon.stop();
+    await baton.stop();
+    await fakes.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
-  samples.sort((a, b) => a - b);
-  const pct = (p: number) => samples[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))];
-  return [
-    { name: `inbound → ACP prompt sent, ${OPEN_THREADS.toLocaleString("en")} open threads, p50`, value: pct(50), unit: "ms" },
-    { name: `inbound → ACP prompt sent, ${OPEN_THREADS.toLocaleString("en")} open threads, p99`, value: pct(99), unit: "ms", target: "< 5 ms", ok: pct(99) < 5 },
-  ];
+}
+
+interface Probe {
+  chatId: number;
+  id: string;
+  messageId: number;
+}
+
+/** Sends `count` probes at a fixed rate (open loop: a slow answer does not delay the next probe). */
+async function sendAtRate(count: number, perSecond: number, send: (i: number) => Probe): Promise<Probe[]> {
+  const sent: Probe[] = [];
+  const start = performance.now();
+  for (let i = 0; i < count; i++) {
+    const due = start + (i * 1000) / perSecond;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    sent.push(send(i));
+  }
+  return sent;
 }

@@ -1,31 +1,36 @@
-// `npm run bench`: every performance figure of SPEC §10 that is measured here, in one run.
-import { benchInbound } from "./inbound.js";
-import { benchReplay } from "./replay.js";
-import { benchStartup } from "./startup.js";
-import { benchStreaming } from "./streaming.js";
-import { benchHandoffList } from "../src/bench/handoff-list.js";
-import { benchMachines } from "./machines.js";
-import type { BenchResult } from "./types.js";
+// `npm run bench`: every performance figure, measured end to end as its label says, in one run.
+// `npm run bench -- inbound startup` runs only those suites; `--tiny` runs each at a toy scale
+// (what the bench's own test does); `--json` prints the figures as JSON too.
+import { cpus, loadavg } from "node:os";
+import { benchSuites, type Scale } from "./suites.js";
+import { formatFigure, type Figure } from "./lib/figure.js";
 
-const suites: Array<[string, () => Promise<BenchResult[]>]> = [
-  ["registry replay", benchReplay],
-  ["inbound latency", benchInbound],
-  ["startup and memory", benchStartup],
-  ["handoff list", benchHandoffList],
-  ["streaming", benchStreaming],
-  ["machines over ssh", benchMachines],
-];
+const args = process.argv.slice(2);
+const scale: Scale = args.includes("--tiny") ? "tiny" : "full";
+const only = args.filter((a) => !a.startsWith("--"));
 
-const only = process.argv[2];
-const results: BenchResult[] = [];
-for (const [name, run] of suites) {
-  if (only && !name.includes(only)) continue;
-  process.stderr.write(`… ${name}\n`);
-  for (const r of await run()) {
-    results.push(r);
-    const mark = r.ok === undefined ? " " : r.ok ? "✓" : "✗";
-    process.stdout.write(`${mark} ${r.name}: ${Number.isInteger(r.value) ? r.value : r.value.toFixed(r.value < 10 ? 2 : 0)}${r.unit ? ` ${r.unit}` : ""}${r.target ? `  (target ${r.target})` : ""}\n`);
+const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+process.stdout.write(`Baton bench — ${cpus().length} cores (${cpus()[0]?.model.trim() ?? "unknown CPU"}), Node ${process.version}, ${new Date().toISOString().slice(0, 16)}Z, load average ${load()}${scale === "tiny" ? ", TINY scale (a check of the harness, not figures)" : ""}\n`);
+const figures: Figure[] = [];
+let failed = false;
+for (const suite of benchSuites(scale)) {
+  if (only.length > 0 && !only.some((name) => suite.name.includes(name))) continue;
+  process.stderr.write(`… ${suite.name}\n`);
+  try {
+    for (const f of await suite.run()) {
+      if (typeof f === "string") {
+        process.stdout.write(f + "\n");
+        continue;
+      }
+      figures.push(f);
+      process.stdout.write(formatFigure(f) + "\n");
+    }
+  } catch (error) {
+    // A suite that cannot measure says so and fails the run: a figure is never reported as zero.
+    failed = true;
+    process.stdout.write(`✗ ${suite.name}: could not measure: ${(error as Error).stack ?? error}\n`);
   }
 }
-if (process.argv.includes("--json")) process.stdout.write(JSON.stringify(results, null, 2) + "\n");
-process.exit(0);
+process.stdout.write(`load average at the end ${load()}\n`);
+if (args.includes("--json")) process.stdout.write(JSON.stringify(figures, null, 2) + "\n");
+process.exit(failed ? 1 : 0);

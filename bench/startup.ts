@@ -1,73 +1,149 @@
-// `baton start` to ready with every platform enabled against local fakes, and idle RSS after it.
-// The real CLI runs in a child process; the fakes of Telegram and Slack run here.
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// Cold start and memory at rest, each from fresh `baton start` processes with web + Telegram +
+// Slack on their fakes: time to serving (every platform connected: the web chat listening, the
+// first getUpdates and the Slack Socket Mode connection seen by the fakes), the first message's
+// round trip after it, idle RSS once settled, and what an open thread and a live host cost.
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FakeBotApi } from "../test/fakes/telegram/fake-bot-api.js";
-import { FakeSlack } from "../test/fakes/slack/index.js";
-import type { BenchResult } from "./types.js";
+import { PLATFORM_KINDS } from "../src/platforms/registry.js";
+import { BatonProcess, sleep, until } from "./lib/baton.js";
+import { batonConfig, startFakes, telegramUser, TextCalls, type Fakes } from "./lib/fakes.js";
+import { figure, type Figure } from "./lib/figure.js";
+import { seedOpenThreads } from "./lib/seed.js";
 
-const RUNS = 3;
-const IDLE_SETTLE_MS = 3_000;
-const CLI = new URL("../src/bot/cli.js", import.meta.url).pathname;
-/** The Node flags `baton` runs with: read from bin/baton.js's shebang, so the bench runs what ships. */
-const NODE_FLAGS = (readFileSync(new URL("../../bin/baton.js", import.meta.url), "utf8").split("\n")[0].match(/node\s+(.*)$/)?.[1] ?? "").split(/\s+/).filter(Boolean);
-
-export async function benchStartup(): Promise<BenchResult[]> {
-  const telegram = await FakeBotApi.start({ username: "baton_bench_bot" });
-  const slack = await new FakeSlack().start();
-  const dir = mkdtempSync(join(tmpdir(), "baton-bench-start-"));
-  const config = join(dir, "baton.yaml");
-  writeFileSync(
-    config,
-    [
-      "agents: { default: demo }",
-      "platforms:",
-      "  web: { listen: 127.0.0.1:0 }",
-      `  telegram: { token: "${telegram.token}", api_root: "${telegram.apiRoot}" }`,
-      `  slack: { bot_token: xoxb-fake-bot-token, app_token: xapp-fake-app-token, api_url: "${slack.apiUrl}" }`,
-    ].join("\n"),
-  );
-  const times: number[] = [];
-  let rssMb = 0;
-  let lines = 0;
-  try {
-    for (let run = 0; run < RUNS; run++) {
-      const started = performance.now();
-      const child = spawn(process.execPath, [...NODE_FLAGS, CLI, "start", "--config", config, "--data-dir", join(dir, `data-${run}`)], { stdio: ["ignore", "pipe", "pipe"] });
-      let out = "";
-      child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
-      child.stderr.resume();
-      await new Promise<void>((resolve, reject) => {
-        const timer = setInterval(() => {
-          if (out.includes("Baton ready")) {
-            clearInterval(timer);
-            resolve();
-          } else if (child.exitCode !== null) {
-            clearInterval(timer);
-            reject(new Error(`baton start exited early:\n${out}`));
-          }
-        }, 2);
-      });
-      times.push(performance.now() - started);
-      lines = out.split("\n").filter((l) => /^(Web chat|telegram|slack)/i.test(l)).length;
-      if (run === RUNS - 1) {
-        await new Promise((r) => setTimeout(r, IDLE_SETTLE_MS));
-        const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
-        rssMb = Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
-      }
-      child.kill("SIGTERM");
-      await new Promise((r) => child.once("exit", r));
-    }
-  } finally {
-    await telegram.close();
-    await slack.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
-  const best = Math.min(...times);
-  return [
-    { name: `baton start → ready, web + telegram + slack on fakes (${lines} platform lines, best of ${RUNS})`, value: best, unit: "ms", target: "< 1500 ms", ok: best < 1500 && lines === 3 },
-    { name: "idle RSS, all platforms enabled, no hosts", value: rssMb, unit: "MB", target: "< 120 MB", ok: rssMb < 120 },
-  ];
+export interface StartupScale {
+  runs: number;
+  /** Threads seeded to weigh one open thread. */
+  threadsForRss: number;
+  /** Live hosts started to weigh one. */
+  hostsForRss: number;
+  /** RSS is settled when two samples this far apart are within SETTLE_TOLERANCE. */
+  settleIntervalMs: number;
 }
+
+export const STARTUP_FULL: StartupScale = { runs: 10, threadsForRss: 10_000, hostsForRss: 20, settleIntervalMs: 5_000 };
+export const STARTUP_TINY: StartupScale = { runs: 2, threadsForRss: 50, hostsForRss: 2, settleIntervalMs: 300 };
+
+/** The first message is sent this long after serving: the idle moment a real first message finds. */
+const FIRST_MESSAGE_AFTER_MS = 1_000;
+const SETTLE_TOLERANCE = 0.02;
+const SETTLE_MAX_MS = 90_000;
+/** Platform kinds measured separately once they exist (not part of the web + Telegram + Slack figure). */
+const LATER_KINDS = ["discord", "matrix"];
+
+export async function benchStartup(scale: StartupScale): Promise<Array<Figure | string>> {
+  const fakes = await startFakes({ telegram: true, slack: true });
+  const textCalls = new TextCalls(fakes.telegram!);
+  const config = batonConfig(fakes, { web: true });
+  try {
+    const serving: number[] = [];
+    const servingCpu: number[] = [];
+    const ready: number[] = [];
+    const firstMessage: number[] = [];
+    for (let run = 0; run < scale.runs; run++) {
+      const baton = new BatonProcess({ config });
+      try {
+        const servingAt = await waitServing(baton, fakes);
+        serving.push(servingAt - baton.spawnedAt);
+        servingCpu.push(baton.cpuMs());
+        ready.push((await baton.waitForLine(/^Baton ready/)).at - baton.spawnedAt);
+        await sleep(FIRST_MESSAGE_AFTER_MS);
+        firstMessage.push(await roundTrip(fakes, textCalls, run));
+      } finally {
+        await baton.stop();
+      }
+    }
+    const idle = await settledRss(config, scale.settleIntervalMs);
+    const perThread = await threadAndHostCost(fakes, textCalls, scale);
+    const later = LATER_KINDS.map((kind) => (PLATFORM_KINDS[kind] ? `· cold start with ${kind}: adapter exists, but the bench has no ${kind} fake wired yet` : `· cold start with ${kind}: no ${kind} adapter yet`));
+    return [
+      figure(
+        { id: "cold-start", label: "cold start to serving", unit: "ms", definition: `fresh \`baton start\` process (web + Telegram + Slack on fakes, no threads) → web chat listening, first getUpdates and the Slack socket seen by the fakes; ${scale.runs} processes` },
+        serving,
+        { on: "median", below: 500, text: "median < 500 ms" },
+      ),
+      figure({ id: "cold-start-cpu", label: "cold start CPU time", unit: "ms", definition: "CPU time (user + system, all threads) Baton's process had used when it was serving: less sensitive than wall time to other load on the machine (10 ms resolution)" }, servingCpu),
+      figure({ id: "ready-line", label: "cold start to the ready line", unit: "ms", definition: `the same processes → "Baton ready" on stdout` }, ready),
+      figure(
+        { id: "first-message", label: "first message round trip after a cold start", unit: "ms", definition: `Telegram message sent ${FIRST_MESSAGE_AFTER_MS} ms after serving → first text of the demo agent's answer at the fake (agent process start included); ${scale.runs} processes` },
+        firstMessage,
+        { on: "median", below: 250, text: "< 250 ms" },
+      ),
+      figure({ id: "idle-rss", label: "idle RSS, settled", unit: "MB", definition: `web + Telegram + Slack, no threads, no hosts: RSS once two samples ${scale.settleIntervalMs / 1000} s apart are within ${SETTLE_TOLERANCE * 100} %` }, [idle], { on: "median", below: 90, text: "< 90 MB" }),
+      ...perThread,
+      ...later,
+    ];
+  } finally {
+    await fakes.close();
+  }
+}
+
+/** When every enabled platform was serving, on the shared monotonic clock. */
+async function waitServing(baton: BatonProcess, fakes: Fakes): Promise<number> {
+  const since = baton.spawnedAt;
+  const web = await baton.waitForLine(/^Web chat: http/);
+  const poll = await until(() => fakes.telegram!.calls.find((c) => c.method === "getUpdates" && c.hrAt > since), "Baton's first getUpdates", 30_000);
+  const socket = await until(() => fakes.slack!.socket.connectedAt.find((at) => at > since), "Baton's Slack Socket Mode connection", 30_000);
+  return Math.max(web.at, poll.hrAt, socket);
+}
+
+/** A Telegram message → the first text of the answer at the fake. */
+async function roundTrip(fakes: Fakes, textCalls: TextCalls, index: number): Promise<number> {
+  const tg = fakes.telegram!;
+  const chat = telegramUser(tg, 20_000 + index);
+  const sent = chat.send("hello");
+  const delivered = await until(() => tg.deliveredAt.get(sent.message_id), "the first message delivered", 30_000);
+  const answer = await until(() => textCalls.to(chat.chatId, delivered)[0], "the answer to the first message", 30_000);
+  return answer.hrAt - delivered;
+}
+
+async function settle(baton: BatonProcess, intervalMs: number): Promise<number> {
+  const deadline = Date.now() + SETTLE_MAX_MS;
+  let previous = baton.rssMb();
+  for (;;) {
+    await sleep(intervalMs);
+    const now = baton.rssMb();
+    if (Math.abs(now - previous) <= previous * SETTLE_TOLERANCE) return now;
+    if (Date.now() > deadline) throw new Error(`bench: RSS did not settle within ${SETTLE_MAX_MS / 1000} s (last two samples ${previous.toFixed(1)} and ${now.toFixed(1)} MB)`);
+    previous = now;
+  }
+}
+
+async function settledRss(config: string, intervalMs: number): Promise<number> {
+  const baton = new BatonProcess({ config });
+  try {
+    await baton.waitForLine(/^Baton ready/);
+    return await settle(baton, intervalMs);
+  } finally {
+    await baton.stop();
+  }
+}
+
+/** RSS with N seeded open threads against none, then with H live hosts on top. */
+async function threadAndHostCost(fakes: Fakes, textCalls: TextCalls, scale: StartupScale): Promise<Figure[]> {
+  const tg = fakes.telegram!;
+  const config = batonConfig(fakes, { maxLiveHosts: scale.hostsForRss + 5 });
+  const empty = await settledRss(config, scale.settleIntervalMs);
+  const dataDir = mkdtempSync(join(tmpdir(), "baton-bench-rss-"));
+  await seedOpenThreads(dataDir, scale.threadsForRss);
+  const baton = new BatonProcess({ config, dataDir });
+  try {
+    await baton.waitForLine(/^Baton ready/);
+    const withThreads = await settle(baton, scale.settleIntervalMs);
+    const chats = Array.from({ length: scale.hostsForRss }, (_, i) => telegramUser(tg, 30_000 + i));
+    for (const chat of chats) chat.send("hello");
+    await until(() => chats.every((c) => textCalls.to(c.chatId).length > 0), "an answer in every chat", 120_000, 50);
+    const withHosts = await settle(baton, scale.settleIntervalMs);
+    const agents = baton.childPids().map((pid) => baton.rssMb(pid));
+    if (agents.length < scale.hostsForRss) throw new Error(`bench: ${agents.length} agent processes alive, expected ${scale.hostsForRss}`);
+    return [
+      figure({ id: "rss-per-thread", label: "RSS per open thread", unit: "KB", definition: `Baton's settled RSS with ${scale.threadsForRss.toLocaleString("en")} open threads minus with none, per thread (Telegram only)` }, [((withThreads - empty) * 1024) / scale.threadsForRss]),
+      figure({ id: "rss-per-host", label: "Baton's RSS per live host", unit: "MB", definition: `Baton's settled RSS with ${scale.hostsForRss} idle live demo-agent hosts minus without, per host (the agent processes not included)` }, [(withHosts - withThreads) / scale.hostsForRss]),
+      figure({ id: "agent-rss", label: "RSS of one demo agent process", unit: "MB", definition: `each live host's own process, idle after one turn` }, agents),
+    ];
+  } finally {
+    await baton.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+

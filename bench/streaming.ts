@@ -1,86 +1,146 @@
-// 100 threads streaming at once through one platform: the real daemon with the Telegram adapter
-// (default pacing) against the fake Bot API, 100 private chats each asking the demo agent for a
-// 20 KB answer. Checks that no chunk is lost, that Telegram's limits are kept, and measures the
-// daemon's event-loop lag while it all streams.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { monitorEventLoopDelay } from "node:perf_hooks";
-import { stringify } from "yaml";
-import { parseConfigText } from "../src/config/load.js";
-import { startDaemon } from "../src/bot/daemon.js";
-import { createLogger, silentLogger } from "../src/kernel/log.js";
-import { FakeBotApi } from "../test/fakes/telegram/fake-bot-api.js";
-import { privateChat, user } from "../test/fakes/telegram/fake-chats.js";
-import type { BenchResult } from "./types.js";
+// Many turns at once, and one huge turn, through the real daemon (its own process, the probe
+// preloaded) and the Telegram fake with Telegram's real pacing: event-loop delay from the first
+// prompt on (the burst of agent start-ups included), memory and CPU, no chunk lost, no limit broken.
+import { AgentTimings } from "./lib/agent-timing.js";
+import { BatonProcess, sleep, until } from "./lib/baton.js";
+import { batonConfig, startFakes, telegramUser, TextCalls } from "./lib/fakes.js";
+import { figure, type Figure } from "./lib/figure.js";
 
-const CHATS = 100;
-const DEADLINE_MS = 180_000;
-const FIRST_USER_ID = 5_000;
+export interface StreamingScale {
+  chats: number;
+  /** Bytes of the huge turn, as the demo agent's `demo:stream` size (`50m`). */
+  hugeTurn: string;
+  hugeTurnBytes: number;
+  /** After the huge turn's last chunk left the agent, memory is watched this long more. */
+  hugeTurnTailMs: number;
+}
 
-export async function benchStreaming(): Promise<BenchResult[]> {
-  const fake = await FakeBotApi.start({ username: "baton_stream_bot" });
-  const dataDir = mkdtempSync(join(tmpdir(), "baton-bench-stream-"));
-  const users = Array.from({ length: CHATS }, (_, i) => user(FIRST_USER_ID + i, `user${i}`));
-  const config = {
-    agents: { default: "demo", max_live_hosts: CHATS },
-    access: { allow: users.map((u) => `telegram:${u.id}`) },
-    workspaces: { roots: [tmpdir(), process.cwd()], default: process.cwd() },
-    platforms: { telegram: { token: fake.token, api_root: fake.apiRoot } },
+export const STREAMING_FULL: StreamingScale = { chats: 100, hugeTurn: "50m", hugeTurnBytes: 50 * 1024 * 1024, hugeTurnTailMs: 10_000 };
+export const STREAMING_TINY: StreamingScale = { chats: 2, hugeTurn: "256k", hugeTurnBytes: 256 * 1024, hugeTurnTailMs: 500 };
+
+const DEADLINE_MS = 300_000;
+const MEMORY_SAMPLE_MS = 100;
+const HUGE_TURN_CHUNK = "64k";
+
+interface LoopDelay {
+  count: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/** Samples Baton's RSS until stopped: the peak and the first sample. */
+function watchMemory(baton: BatonProcess): { stop(): { first: number; peak: number } } {
+  const first = baton.rssMb();
+  let peak = first;
+  const timer = setInterval(() => (peak = Math.max(peak, baton.rssMb())), MEMORY_SAMPLE_MS);
+  return {
+    stop() {
+      clearInterval(timer);
+      return { first, peak: Math.max(peak, baton.rssMb()) };
+    },
   };
-  const loaded = parseConfigText(stringify(config), "bench.yaml", {});
-  const daemon = await startDaemon({ loaded, dataDir, log: process.env.BATON_BENCH_DEBUG ? createLogger({ level: "warn" }) : silentLogger(), env: { ...process.env, BATON_DATA_DIR: dataDir } });
-  const lag = monitorEventLoopDelay({ resolution: 10 });
-  const spawnLag = monitorEventLoopDelay({ resolution: 10 });
-  let started = performance.now();
-  let complete = 0;
+}
+
+export async function benchStreaming(scale: StreamingScale): Promise<Figure[]> {
+  const fakes = await startFakes({ telegram: true });
+  const tg = fakes.telegram!;
+  const textCalls = new TextCalls(tg);
+  const baton = new BatonProcess({ config: batonConfig(fakes, { maxLiveHosts: scale.chats + 5 }), probe: true });
   try {
-    // Phase 1: start the 100 agent processes (a first short turn each). Spawning a process blocks
-    // the event loop for a few ms each, so this phase's lag is reported on its own.
-    spawnLag.enable();
-    for (const u of users) fake.userSends({ chat: privateChat(u), from: u, text: "hello" });
-    while (users.some((u) => !fake.sentTo(u.id).some((m) => m.text.includes('you said "hello"'))) && performance.now() - started < DEADLINE_MS) {
-      await new Promise((r) => setTimeout(r, 200));
+    await baton.waitForLine(/^Baton ready/);
+    const chats = Array.from({ length: scale.chats }, (_, i) => telegramUser(tg, 40_000 + i));
+    const started = performance.now();
+    const cpuBefore = baton.cpuMs();
+    const memory = watchMemory(baton);
+    await baton.probe("loop-start");
+    // The burst: every chat's first prompt starts an agent process; then every chat streams 20 KB.
+    for (const chat of chats) chat.send("hello");
+    await until(() => chats.every((c) => textCalls.to(c.chatId).some((m) => String(m.params.text).includes('you said "hello"'))), "every chat's first answer", DEADLINE_MS, 100);
+    for (const chat of chats) chat.send("demo:long");
+    await until(() => chats.every((c) => tg.sentTo(c.chatId).some((m) => m.text.includes("The end."))), "every chat's full answer", DEADLINE_MS, 100);
+    const loop = await baton.probe<LoopDelay>("loop-stop");
+    const wallMs = performance.now() - started;
+    const cpuMs = baton.cpuMs() - cpuBefore;
+    const { first, peak } = memory.stop();
+    if (loop.count < 100) throw new Error(`bench: the event-loop probe took only ${loop.count} samples`);
+    let lost = 0;
+    for (const chat of chats) {
+      const text = tg.sentTo(chat.chatId).map((m) => m.text).join("\n");
+      const sections = [...text.matchAll(/Section (\d+)\n/g)].map((m) => Number(m[1]));
+      if (sections.length === 0 || sections.some((n, i) => n !== i + 1) || !text.includes("The end.")) lost++;
     }
-    spawnLag.disable();
-    await new Promise((r) => setTimeout(r, 2_000));
-    // Phase 2: all 100 stream a 20 KB answer at once.
-    started = performance.now();
-    lag.enable();
-    for (const u of users) fake.userSends({ chat: privateChat(u), from: u, text: "demo:long" });
-    const done = (u: (typeof users)[number]) => fake.sentTo(u.id).some((m) => m.text.includes("The end."));
-    while ((complete = users.filter(done).length) < CHATS && performance.now() - started < DEADLINE_MS) {
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    lag.disable();
+    const violations = tg.budgetViolations(tg.calls).length;
+    const n = scale.chats;
+    return [
+      {
+        id: "loop-delay",
+        label: `event-loop delay, ${n} threads streaming`,
+        unit: "ms",
+        definition: `perf_hooks.monitorEventLoopDelay in Baton's process (2 ms resolution, the resolution subtracted), from the first of ${n} first prompts (${n} agent start-ups) until all ${n} had streamed a 20 KB answer through Telegram`,
+        n: loop.count,
+        median: loop.p50,
+        tail: loop.p99,
+        tailKind: "p99",
+        target: "p99 < 20 ms",
+        ok: loop.p99 < 20,
+      },
+      figure({ id: "stream-lost", label: `${n} threads streaming: chats with a lost or reordered chunk`, unit: "", definition: "every section of every answer present, in order, ending with its last line" }, [lost], { on: "median", below: 1, text: "0" }),
+      figure({ id: "stream-pacing", label: `${n} threads streaming: Telegram pacing violations`, unit: "", definition: "calls closer than Telegram allows (per chat, per group, per bot), as the fake counts them" }, [violations], { on: "median", below: 1, text: "0" }),
+      figure({ id: "stream-wall", label: `${n} threads streaming: wall time`, unit: "s", definition: "first prompt → every chat has its full answer (Telegram's pacing sets most of it)" }, [wallMs / 1000]),
+      figure({ id: "stream-cpu", label: `${n} threads streaming: Baton's CPU`, unit: "%", definition: `Baton's user + system CPU time over that wall time, in % of one core (${Math.round(cpuMs).toLocaleString("en")} ms)` }, [(cpuMs / wallMs) * 100]),
+      figure({ id: "stream-rss", label: `${n} threads streaming: Baton's peak RSS`, unit: "MB", definition: `sampled every ${MEMORY_SAMPLE_MS} ms; ${first.toFixed(0)} MB before the first prompt` }, [peak]),
+    ];
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n--- baton output (tail) ---\n${baton.output().slice(-3000)}`);
   } finally {
-    await daemon.stop();
-    await fake.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await baton.stop();
+    await fakes.close();
   }
-  const elapsed = performance.now() - started;
-  // No chunk lost: every chat shows every section, in order, ending with the last line.
-  let lost = 0;
-  for (const u of users) {
-    const text = fake.sentTo(u.id).map((m) => m.text).join("\n");
-    const sections = [...text.matchAll(/Section (\d+)\n/g)].map((m) => Number(m[1]));
-    if (sections.length === 0 || sections.some((n, i) => n !== i + 1) || !text.includes("The end.")) {
-      lost++;
-      if (process.env.BATON_BENCH_DEBUG && lost === 1) {
-        console.error(`chat ${u.id}: sections ${sections.join(",")}`);
-        for (const c of fake.calls.filter((c) => Number(c.params.chat_id) === u.id)) console.error(`call ${c.method} ${c.params.message_id ?? ""} len=${String(c.params.text ?? "").length} at=${c.at}`);
-        for (const m of fake.sentTo(u.id)) console.error(`--- message ${m.messageId} (${m.history.length} versions, ${m.text.length} chars)\n${m.text.slice(0, 200)}\n…\n${m.text.slice(-200)}`);
-      }
-    }
+}
+
+/**
+ * One turn streaming `hugeTurn` bytes as fast as the agent writes them: how much Baton's RSS rises.
+ * A fresh Baton, so memory freed by earlier work cannot hide the growth.
+ */
+export async function benchHugeTurn(scale: StreamingScale): Promise<Figure[]> {
+  const fakes = await startFakes({ telegram: true });
+  const baton = new BatonProcess({ config: batonConfig(fakes) });
+  try {
+    await baton.waitForLine(/^Baton ready/);
+    return await hugeTurn(baton, fakes, new TextCalls(fakes.telegram!), scale);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n--- baton output (tail) ---\n${baton.output().slice(-3000)}`);
+  } finally {
+    await baton.stop();
+    await fakes.close();
   }
-  const violations = fake.budgetViolations(fake.calls);
-  const p99 = lag.percentile(99) / 1e6;
+}
+
+async function hugeTurn(baton: BatonProcess, fakes: Awaited<ReturnType<typeof startFakes>>, textCalls: TextCalls, scale: StreamingScale): Promise<Figure[]> {
+  const tg = fakes.telegram!;
+  const chat = telegramUser(tg, 50_000);
+  chat.send("hello");
+  await until(() => textCalls.to(chat.chatId).length > 0, "the huge-turn chat's first answer", DEADLINE_MS, 50);
+  await sleep(scale.hugeTurnTailMs);
+  const timings = new AgentTimings(baton.timingFile);
+  const prompt = `demo:stream ${scale.hugeTurn} ${HUGE_TURN_CHUNK} 0`;
+  const cpuBefore = baton.cpuMs();
+  const memory = watchMemory(baton);
+  const started = performance.now();
+  chat.send(prompt);
+  await until(() => timings.refresh().streamEnd.get(prompt), "the agent to finish streaming", DEADLINE_MS, 100);
+  const streamedMs = performance.now() - started;
+  await sleep(scale.hugeTurnTailMs);
+  const cpuMs = baton.cpuMs() - cpuBefore;
+  const { first, peak } = memory.stop();
+  const size = scale.hugeTurnBytes >= 1024 * 1024 ? `${Math.round(scale.hugeTurnBytes / (1024 * 1024))} MB` : `${Math.round(scale.hugeTurnBytes / 1024)} KB`;
   return [
-    { name: `${CHATS} threads streaming 20 KB each through Telegram: chats complete`, value: complete, unit: `of ${CHATS}`, ok: complete === CHATS },
-    { name: `${CHATS} threads streaming: chats with a lost or reordered chunk`, value: lost, unit: "", target: "0", ok: lost === 0 },
-    { name: `${CHATS} threads streaming: Telegram pacing violations`, value: violations.length, unit: "", target: "0", ok: violations.length === 0 },
-    { name: `${CHATS} threads streaming: event-loop lag p99`, value: p99, unit: "ms", target: "< 50 ms", ok: p99 < 50 },
-    { name: `${CHATS} agent processes starting at once (first turn): event-loop lag p99`, value: spawnLag.percentile(99) / 1e6, unit: "ms" },
-    { name: `${CHATS} threads streaming: wall time until every chat had its full answer`, value: elapsed / 1000, unit: "s" },
+    figure(
+      { id: "huge-turn-rss", label: `a ${size} turn: Baton's RSS growth`, unit: "MB", definition: `peak RSS (sampled every ${MEMORY_SAMPLE_MS} ms) minus RSS before the prompt (${first.toFixed(0)} MB), while the agent streams ${size} in 64 KB chunks to a Telegram chat and ${scale.hugeTurnTailMs / 1000} s after; the agent took ${(streamedMs / 1000).toFixed(1)} s` },
+      [peak - first],
+      { on: "median", below: 50, text: "< 50 MB" },
+    ),
+    figure({ id: "huge-turn-cpu", label: `a ${size} turn: Baton's CPU time`, unit: "ms", definition: "user + system, over the same span" }, [cpuMs]),
   ];
 }

@@ -8,8 +8,11 @@ import type * as acp from "@agentclientprotocol/sdk";
 
 type AcpSdk = typeof import("@agentclientprotocol/sdk");
 let sdkLoading: Promise<AcpSdk> | undefined;
-/** The ACP SDK loads with the first host, so an idle daemon with no agents running does not carry it. */
-function loadAcp(): Promise<AcpSdk> {
+/**
+ * The ACP SDK (6 MB of heap, mostly its protocol schemas) loads with the first host, while that
+ * host's agent process boots, so an idle Baton does not carry it and the first answer does not wait for it.
+ */
+function loadAgentSdk(): Promise<AcpSdk> {
   return (sdkLoading ??= import("@agentclientprotocol/sdk"));
 }
 import { AgentError } from "../kernel/errors.js";
@@ -102,7 +105,7 @@ export class AgentHost {
   /** Spawns the process and initializes ACP, each step time-boxed (HostStartTimeoutError). */
   async start(): Promise<void> {
     const { command, args, cwd, env, kind, transport } = this.spec;
-    this.sdk = await loadAcp();
+    const sdk = loadAgentSdk();
     if (this.stopping) throw new HostStoppedError();
     const child = spawn(command, args, { cwd: transport?.localCwd ?? cwd, env, stdio: ["pipe", "pipe", "pipe"] });
     this.child = child;
@@ -132,6 +135,8 @@ export class AgentHost {
     await this.step("start", this.timeouts.spawnMs, spawned);
     if (this.stopping) throw new HostStoppedError();
     if (transport?.preamble) child.stdin!.write(transport.preamble);
+    this.sdk = await sdk;
+    if (this.stopping) throw new HostStoppedError();
 
     const stream = this.sdk.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>);
     this.connection = this.sdk

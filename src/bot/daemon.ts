@@ -22,6 +22,7 @@ import type { DaemonSnapshot, PlatformHealth, ReloadReport } from "../ops/snapsh
 import { planReload } from "./reload.js";
 import { userMessageOf } from "../kernel/errors.js";
 import { batonVersion } from "../handover/index.js";
+import { loadMarkdown } from "../render/markdown.js";
 
 export const DATA_DIR_MODE = 0o700;
 
@@ -126,34 +127,42 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     const env = { dataDir };
     ops = await startOps({ listen: loaded.config.ops.listen ?? DEFAULT_OPS_LISTEN, isDefault: loaded.config.ops.listen === undefined, dataDir, recorder, snapshot, log });
     // The core sees each adapter counted (messages out, errors by reason, reachability); the adapter sees a core that counts what comes in.
-    const add = (adapter: PlatformAdapter, settings: Parameters<BatonCore["addAdapter"]>[1]) => {
+    const add = (adapter: PlatformAdapter, settings: Parameters<BatonCore["addAdapter"]>[1]): PlatformHealth => {
       const h: PlatformHealth = { name: adapter.name, kind: adapter.kind, connected: false, detail: "starting" };
       health.push(h);
       core.addAdapter(meteredAdapter(adapter, recorder, h), settings);
       adapters.push(adapter);
+      return h;
     };
-    for (const p of loaded.platforms) {
-      const descriptor = PLATFORM_KINDS[p.kind];
-      registerSecretValues(descriptor.secrets(p.config));
-      add(await (await descriptor.load())(p.name, p.config, env), descriptor.common(p.config));
-    }
-    for (const extra of options.extraAdapters ?? []) {
-      const { adapter, settings } = "adapter" in extra ? extra : { adapter: extra, settings: {} };
-      add(adapter, settings);
-    }
-    for (const [i, adapter] of adapters.entries()) {
+    const start = async (adapter: PlatformAdapter, h: PlatformHealth) => {
       const info = await adapter.start(meteredCore(core, adapter.name, recorder));
-      Object.assign(health[i], { connected: true, detail: undefined });
+      Object.assign(h, { connected: true, detail: undefined });
       running.push(adapter);
       log.info({ platform: adapter.name }, info.description);
       options.onPlatformStarted?.({ ...info, name: adapter.name });
-    }
+    };
+    // Platforms start side by side: one's SDK loads while another waits for its first API answer.
+    const results = await Promise.allSettled([
+      ...loaded.platforms.map(async (p) => {
+        const descriptor = PLATFORM_KINDS[p.kind];
+        registerSecretValues(descriptor.secrets(p.config));
+        const adapter = await (await descriptor.load())(p.name, p.config, env);
+        await start(adapter, add(adapter, descriptor.common(p.config)));
+      }),
+      ...(options.extraAdapters ?? []).map((extra) => {
+        const { adapter, settings } = "adapter" in extra ? extra : { adapter: extra, settings: {} };
+        return start(adapter, add(adapter, settings));
+      }),
+    ]);
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (failed) throw failed.reason;
   } catch (error) {
     // Whatever started (handover, platforms) is stopped again: a failed start leaves nothing running.
     await stop();
     throw error;
   }
   state = "running";
+  warmUp(log);
   const resumed = await core.resumeQueued();
   if (resumed > 0) log.info({ prompts: resumed }, "running prompts queued before the restart");
 
@@ -173,4 +182,15 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     return lastReload;
   };
   return { core, adapters, opsUrl: ops.url, snapshot, reload, stop };
+}
+
+/**
+ * Loads what the first message needs once every platform is serving, in the idle moment after
+ * start-up, so neither start-up nor the first answer waits for it: the markdown parser. (The ACP
+ * SDK loads with the first agent host, while its process boots.)
+ */
+function warmUp(log: Logger): void {
+  setImmediate(() => {
+    loadMarkdown().catch((error: unknown) => log.warn({ err: error }, "could not load the markdown parser ahead of the first message"));
+  });
 }

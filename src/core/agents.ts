@@ -6,17 +6,21 @@ import type { AgentsApi, HostChoice, SessionSummary } from "../commands/context.
 import type { ApprovalBroker } from "./approvals.js";
 import { AGENT_KINDS, firstInstalledKind, getAgentKind, type AgentKind } from "../agents/kinds/index.js";
 import type { LaunchSpec, Supervisor } from "../agents/supervisor.js";
-import { getReader, type StoredSession } from "../agents/stores/index.js";
+import type { StoredSession } from "../agents/stores/index.js";
 import { displayCommand, handoffPrompt, nativeResumeCommand } from "../agents/runtimes/index.js";
 import { MachineError, type Machine, type Machines } from "../agents/machines/index.js";
 import { describeBadId, isValidSessionId, sessionIdShape } from "../agents/runtimes/session-ids.js";
-import { writeBrief, writePrivateFile } from "../handover/brief/index.js";
 import type { ThreadRecord, ThreadRegistry } from "../threads/registry.js";
 import type { BatonConfig } from "../config/schema.js";
 import { AgentError, BatonError, CommandError } from "../kernel/errors.js";
 import type { PlatformLogger } from "../platforms/contract.js";
 
 const MIN_PREFIX = 6;
+
+/** The session-store readers (18 of them) load on the first command that needs one, not at start-up. */
+function loadStores(): Promise<typeof import("../agents/stores/index.js")> {
+  return import("../agents/stores/index.js");
+}
 
 export class BatonAgents implements AgentsApi {
   private readonly autoKind: AgentKind;
@@ -141,6 +145,7 @@ export class BatonAgents implements AgentsApi {
   private async sessionsOn(machine: Machine, agent: string, dir?: string, workspace?: string): Promise<SessionSummary[]> {
     const runtime = this.kind(agent)?.runtime ?? agent;
     const out = new Map<string, SessionSummary>();
+    const { getReader } = await loadStores();
     if (getReader(runtime)) {
       for (const s of await machine.listSessions(runtime, dir)) {
         out.set(s.id, { id: s.id, title: s.title, cwd: s.cwd ? this.machines.format(machine.name, s.cwd) : undefined, lastActivity: s.lastActivity, source: "store" });
@@ -174,6 +179,7 @@ export class BatonAgents implements AgentsApi {
   async writeBrief(agent: string, sessionId: string, workspace: string): Promise<{ path: string; runtime: string }> {
     const runtime = this.kind(agent)?.runtime ?? agent;
     const { machine } = this.machines.locate(workspace);
+    const [{ getReader }, { writeBrief, writePrivateFile }] = await Promise.all([loadStores(), import("../handover/brief/index.js")]);
     if (getReader(runtime)) {
       try {
         const path = await machine.writeBrief(runtime, sessionId, async (store, outputDir) => (await writeBrief({ ...store, runtime, sessionId, outputDir })).path);
@@ -216,6 +222,7 @@ export class BatonAgents implements AgentsApi {
     }
     let stored: StoredSession | undefined;
     try {
+      const { getReader } = await loadStores();
       stored = getReader(runtime) ? (await machine.listSessions(runtime)).find((s) => s.id === thread.session) : undefined;
     } catch {
       stored = undefined; // the command is still right without the store's details

@@ -21,6 +21,7 @@ import { NO_METRICS, type Metrics } from "../kernel/metrics.js";
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { Workspaces } from "./workspaces.js";
 import { Machines } from "../agents/machines/index.js";
+import { loadMarkdown } from "../render/markdown.js";
 
 /** After the grace period, how long cancelled turns get to end cleanly ("⏹ Stopped.") before the processes go. */
 const CANCEL_SETTLE_MS = 3_000;
@@ -120,11 +121,14 @@ export class BatonCore implements PlatformCore {
     return COMMANDS.map((c) => ({ name: c.name, description: c.description }));
   }
 
-  handleMessage(message: InboundMessage): Promise<void> {
+  async handleMessage(message: InboundMessage): Promise<void> {
+    // Every answer renders markdown; the parser loads after start-up (at once if it already has).
+    await loadMarkdown();
     return this.inbound.handleMessage(message);
   }
 
-  handleAction(press: ActionPress): Promise<ActionOutcome> {
+  async handleAction(press: ActionPress): Promise<ActionOutcome> {
+    await loadMarkdown();
     return this.inbound.handleAction(press);
   }
 

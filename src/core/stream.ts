@@ -36,6 +36,7 @@ export class TurnStream {
   /** Messages handed to an outbox that may not have settled yet (finish waits for them). */
   private readonly unsettled = new Set<MessageSlot>();
   private debounceTimer?: NodeJS.Timeout;
+  private flushedOnce = false;
 
   constructor(
     private readonly targets: () => RouteTarget[],
@@ -71,10 +72,14 @@ export class TurnStream {
 
   private scheduleFlush(): void {
     if (this.debounceTimer) return;
+    // The first text of a turn goes out at once: it is what the user is waiting for. Later growth
+    // is debounced (and each message's edits are spaced by the edit gap anyway).
+    const delayMs = this.flushedOnce ? this.settings.flushDebounceMs : 0;
+    this.flushedOnce = true;
     this.debounceTimer = setTimeout(() => {
       this.debounceTimer = undefined;
       this.flush();
-    }, this.settings.flushDebounceMs);
+    }, delayMs);
   }
 
   private flush(): void {

@@ -2,7 +2,8 @@
 // every code), or Redis when `store.kv` is a redis:// URL (several daemons share codes and limits;
 // codes then outlive a restart until their TTL).
 import { Keyv } from "keyv";
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from "rate-limiter-flexible";
+import type { RateLimiterAbstract } from "rate-limiter-flexible";
+import RateLimiterMemory from "rate-limiter-flexible/lib/RateLimiterMemory.js";
 import { ConfigError } from "../kernel/errors.js";
 
 const NAMESPACE = "baton:pickup";
@@ -31,7 +32,7 @@ export async function openHandoverKv(url: string, onError: (error: unknown) => v
   const shown = url.replace(/\/\/[^@/]*@/, "//…@"); // never echo a password
   if (!/^rediss?:\/\//.test(url)) throw new ConfigError(`store.kv: expected "memory" or a redis:// URL, got "${shown}"`);
   // Loaded on demand: a memory-only install never pays for the Redis client.
-  const { default: KeyvRedis, createClient } = await import("@keyv/redis");
+  const [{ default: KeyvRedis, createClient }, { default: RateLimiterRedis }] = await Promise.all([import("@keyv/redis"), import("rate-limiter-flexible/lib/RateLimiterRedis.js")]);
   const client = createClient({ url });
   try {
     await client.connect();

@@ -10,7 +10,8 @@
 //   also counts against its sender for LOCKDOWN_WINDOW_SEC, so a guesser spread over many sender
 //   ids gets its 5 tries per id every ten minutes instead of every minute, while a person who
 //   mistyped a few times still gets in with the right code.
-import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import type { RateLimiterAbstract } from "rate-limiter-flexible";
+import RateLimiterRes from "rate-limiter-flexible/lib/RateLimiterRes.js";
 import type { HandoverKv } from "./kv.js";
 
 export const LIMIT_WINDOW_SEC = 60;

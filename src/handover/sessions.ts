@@ -6,7 +6,6 @@ import { isAbsolute, resolve } from "node:path";
 import type { AgentsApi, SessionSummary, WorkspacesApi } from "../commands/context.js";
 import { formatWorkspaceRef, LOCAL_MACHINE } from "../agents/machines/refs.js";
 import { AGENT_KINDS, type AgentKind } from "../agents/kinds/index.js";
-import { getReader, MIN_PREFIX_CHARS } from "../agents/stores/index.js";
 import { describeBadId, isValidSessionId, sessionIdShape } from "../agents/runtimes/session-ids.js";
 import { CommandError, PickupError } from "../kernel/errors.js";
 import type { LaunchRecord } from "./launch/registry.js";
@@ -39,6 +38,8 @@ export async function lookupSession(agents: HandoverAgents, agent: string, cwd: 
     return await agents.findSession(agent, cwd, id);
   } catch (error) {
     const runtime = agents.kind(agent)?.runtime ?? agent;
+    // The store readers load only here, on a failed lookup: start-up does not pay for them.
+    const { getReader, MIN_PREFIX_CHARS } = await import("../agents/stores/index.js");
     if (error instanceof CommandError && !getReader(runtime) && id.length >= MIN_PREFIX_CHARS) {
       if (!isValidSessionId(runtime, id)) throw new PickupError(`${describeBadId(id)} is not a valid session id for ${agents.displayName(agent)} (${sessionIdShape(runtime)}).`);
       return { id, title: "", cwd, source: "thread" };

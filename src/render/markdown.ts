@@ -1,23 +1,23 @@
-// The one markdown parser every dialect renders from: CommonMark + GFM into an mdast tree, with the
-// link reference definitions collected (so `[text][ref]` can be resolved by each renderer).
-import { fromMarkdown } from "mdast-util-from-markdown";
-import { gfmFromMarkdown } from "mdast-util-gfm";
-import { gfm } from "micromark-extension-gfm";
-import type { Definition, Nodes, Root } from "mdast";
+// The markdown parser (micromark + mdast + GFM, the largest set of modules Baton has) loads after
+// start-up, not during it: `loadMarkdown()` runs in the idle moment after every platform is
+// serving, and each path that renders awaits it first (a resolved promise once loaded), so the
+// renderers themselves stay synchronous.
+import type { ParsedMarkdown } from "./markdown-parser.js";
 
-export interface ParsedMarkdown {
-  tree: Root;
-  /** Link reference definitions by lower-cased identifier. */
-  definitions: Map<string, Definition>;
+export type { ParsedMarkdown };
+
+type Parser = typeof import("./markdown-parser.js");
+let parser: Parser | undefined;
+let loading: Promise<void> | undefined;
+
+/** Loads the parser once; later calls return the same promise. */
+export function loadMarkdown(): Promise<void> {
+  return (loading ??= import("./markdown-parser.js").then((loaded) => {
+    parser = loaded;
+  }));
 }
 
 export function parseMarkdown(markdown: string): ParsedMarkdown {
-  const tree = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
-  const definitions = new Map<string, Definition>();
-  const visit = (node: Nodes): void => {
-    if (node.type === "definition") definitions.set(node.identifier.toLowerCase(), node);
-    if ("children" in node) for (const child of node.children) visit(child as Nodes);
-  };
-  visit(tree);
-  return { tree, definitions };
+  if (!parser) throw new Error("parseMarkdown before loadMarkdown(): a rendering path did not await the parser");
+  return parser.parseMarkdown(markdown);
 }

@@ -22,7 +22,7 @@ async function start(): Promise<{ platform: TestPlatform; route: string }> {
 /** The demo agents this test process started (the daemon runs in-process). */
 function demoAgentPids(): number[] {
   try {
-    return execFileSync("pgrep", ["-P", String(process.pid), "-f", "demo-agent"], { encoding: "utf8" }).trim().split("\n").map(Number);
+    return execFileSync("pgrep", ["-P", String(process.pid), "-f", "agents/demo/main.js|demo-agent"], { encoding: "utf8" }).trim().split("\n").map(Number);
   } catch {
     return [];
   }
@@ -51,8 +51,9 @@ describe("approvals belong to a live turn", () => {
   it("a typed answer answers the oldest open request", async () => {
     const { platform, route } = await start();
     await platform.say(route, "demo:two-permissions");
-    await platform.waitFor(route, /make a/);
-    await platform.waitFor(route, /make b/);
+    // The requests themselves, not the tool lines (those can show before the requests are open).
+    await platform.waitFor(route, (m) => /Permission needed/.test(m.text) && /make a/.test(m.text));
+    await platform.waitFor(route, (m) => /Permission needed/.test(m.text) && /make b/.test(m.text));
     await platform.say(route, "3");
     await platform.waitFor(route, (m) => /make a/.test(m.text) && /Reject — by/.test(m.text));
     await platform.say(route, "1");

@@ -10,6 +10,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { DemoSessionStore, demoDataDir, demoSessionsDir } from "./store.js";
 import { longMarkdown, NO_AGENT_NOTICE } from "./texts.js";
 import { askPermission } from "./permissions.js";
+import { parseStreamRequest, streamChunks, TIMING_FILE_ENV, TimingReporter } from "./bench.js";
 
 const CHUNK_DELAY_MS = 25;
 const SLOW_TOTAL_MS = 30_000;
@@ -24,6 +25,7 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
   // Tests of start time-outs: never answer this step (initialize, or every way to open a session).
   const hang = env.BATON_DEMO_HANG;
   const never = () => new Promise<never>(() => undefined);
+  const timing = env[TIMING_FILE_ENV] ? new TimingReporter(env[TIMING_FILE_ENV]) : undefined;
 
   const app = acp
     .agent({ name: "baton-demo" })
@@ -78,7 +80,7 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
       store.append(sessionId, { type: "prompt", text, at: new Date().toISOString() });
       const abort = new AbortController();
       running.set(sessionId, abort);
-      const turn = { client, sessionId, signal: abort.signal, replied: [] as string[], store };
+      const turn: Turn = { client, sessionId, signal: abort.signal, replied: [], store, firstChunk: timing && (() => timing.firstChunk(text)), streamEnded: timing && (() => timing.streamEnded(text)) };
       try {
         if (earlier.length === 0 && env.BATON_DEMO_NOTICE === "1") await say(turn, NO_AGENT_NOTICE + "\n\n");
         const stopReason = text.startsWith("demo:read") ? await readFiles(turn, params.prompt) : await respond(turn, text, earlier);
@@ -89,6 +91,7 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
       }
     });
 
+  timing?.tap(process.stdin);
   const stream = acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
   return app.connect(stream);
 }
@@ -99,6 +102,9 @@ interface Turn {
   signal: AbortSignal;
   replied: string[];
   store: DemoSessionStore;
+  /** Reports the first chunk of the answer (bench timing), then is cleared. */
+  firstChunk?: () => void;
+  streamEnded?: () => void;
 }
 
 async function respond(turn: Turn, text: string, earlier: string[]): Promise<acp.StopReason> {
@@ -114,6 +120,22 @@ async function respond(turn: Turn, text: string, earlier: string[]): Promise<acp
   const long = /^demo:long(?:\s+(\d+))?$/.exec(command);
   if (long) {
     await say(turn, longMarkdown(long[1] ? Number(long[1]) * 1024 : undefined), 8);
+    return "end_turn";
+  }
+  if (command.startsWith("demo:quiet")) return "end_turn";
+  const streamed = parseStreamRequest(command);
+  if (streamed) {
+    let bytes = 0;
+    for (const piece of streamChunks(streamed)) {
+      if (turn.signal.aborted) return "cancelled";
+      await chunk(turn, piece);
+      bytes += piece.length;
+      if (streamed.intervalMs > 0) await sleep(streamed.intervalMs, turn.signal);
+    }
+    await chunk(turn, "\n\nEnd of stream.\n");
+    turn.streamEnded?.();
+    // Only the size is kept: the session store is not the place for megabytes of filler.
+    turn.replied.push(`[streamed ${bytes} bytes]`);
     return "end_turn";
   }
   switch (command) {
@@ -210,9 +232,15 @@ async function say(turn: Turn, text: string, chunks = 4): Promise<void> {
     if (turn.signal.aborted) return;
     const piece = text.slice(i, i + size);
     turn.replied.push(piece);
-    await update(turn.client, turn.sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: piece } });
+    await chunk(turn, piece);
     if (i + size < text.length) await sleep(CHUNK_DELAY_MS);
   }
+}
+
+function chunk(turn: Turn, text: string): Promise<void> {
+  turn.firstChunk?.();
+  turn.firstChunk = undefined;
+  return update(turn.client, turn.sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
 }
 
 function update(client: Client, sessionId: string, update: acp.SessionUpdate): Promise<void> {

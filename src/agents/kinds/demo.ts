@@ -2,17 +2,17 @@ import { fileURLToPath } from "node:url";
 import type { AgentKind } from "./kind.js";
 
 /**
- * The compiled CLI entry of this Baton install. From dist/ it is dist/bot/cli.js; when this module
- * runs from source (the test runner), the build of the same tree (`npm test` builds first).
+ * The demo agent's process entry in this Baton install (dist/agents/demo/main.js). When this
+ * module runs from source (the test runner), the build of the same tree (`npm test` builds first).
  */
-const CLI_ENTRY = fileURLToPath(
-  import.meta.url.endsWith(".ts") ? new URL("../../../dist/bot/cli.js", import.meta.url) : new URL("../../bot/cli.js", import.meta.url),
+const DEMO_ENTRY = fileURLToPath(
+  import.meta.url.endsWith(".ts") ? new URL("../../../dist/agents/demo/main.js", import.meta.url) : new URL("../demo/main.js", import.meta.url),
 );
 
 export const demo: AgentKind = {
   id: "demo",
   displayName: "Baton demo agent",
   runtime: "demo",
-  acpCommand: () => ({ command: process.execPath, args: [CLI_ENTRY, "demo-agent"] }),
+  acpCommand: () => ({ command: process.execPath, args: [DEMO_ENTRY] }),
   installHint: "it ships with Baton: run `npm install` in the Baton folder",
 };

@@ -2,7 +2,7 @@
 // with (never with a token): `rate_limited` with Slack's Retry-After (Slack limits per method and
 // workspace, so the whole instance waits), FormattingError when Slack refused the blocks,
 // `unavailable` for a 5xx, `refused` for any other answer, `network` when it could not be reached.
-import { webApi } from "@slack/bolt";
+import * as webApi from "@slack/web-api";
 import { FormattingError, PlatformError } from "../../kernel/errors.js";
 import { httpPlatformError, networkPlatformError } from "../kit/errors.js";
 

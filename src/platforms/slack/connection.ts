@@ -1,10 +1,9 @@
-// The Bolt side: an App on a Socket Mode receiver (default, no public URL needed) or on Bolt's HTTP
-// receiver (signature-checked), with one dedupe middleware in front of three listeners. Bolt is
-// imported only from here and from api.ts, and only when a Slack instance is enabled.
-import { PlatformError } from "../../kernel/errors.js";
-import { parseListenAddress } from "../../kernel/listen.js";
-import { App, HTTPReceiver, LogLevel, SocketModeReceiver } from "@slack/bolt";
-import type { Logger } from "@slack/bolt";
+// How Slack's events reach the adapter: Socket Mode (default, no public URL needed) through
+// @slack/socket-mode's client directly, or Bolt's signature-checked HTTP receiver
+// (connection-http.ts, loaded only in HTTP mode: Bolt's App brings Express and OAuth, which
+// Socket Mode never uses). Either way one dedupe step drops redeliveries, then three kinds of
+// delivery reach the handlers: messages (and mentions), the /baton command, button presses.
+import { LogLevel, SocketModeClient, type Logger } from "@slack/socket-mode";
 import type { PlatformLogger } from "../contract.js";
 import type { SlackAdapterConfig } from "./config.js";
 import type { SlackMessageEvent } from "./inbound.js";
@@ -15,6 +14,8 @@ import { ACTION_ID_PREFIX } from "./blocks.js";
 const DELIVERY_MEMORY_CAPACITY = 20_000;
 /** Path of the HTTP receiver's Events / interactivity / slash command endpoint. */
 export const HTTP_EVENTS_PATH = "/slack/events";
+/** The slash command Baton answers. */
+export const SLASH_COMMAND = "/baton";
 
 export interface SlashCommandPayload {
   command: string;
@@ -58,113 +59,80 @@ export interface SlackConnection {
 }
 
 export function createSlackConnection(options: SlackConnectionOptions): SlackConnection {
-  const { config, log } = options;
-  const logger = boltLogger(log);
-  const clientOptions = { ...options.clientOptions, logger };
-  const seenDeliveries = new BoundedSet(DELIVERY_MEMORY_CAPACITY);
+  return options.config.mode === "http" ? httpConnection(options) : socketModeConnection(options);
+}
 
-  let socketReceiver: SocketModeReceiver | undefined;
-  let httpReceiver: HTTPReceiver | undefined;
-  if (config.mode === "http") {
-    httpReceiver = new HTTPReceiver({ signingSecret: config.signing_secret ?? "", endpoints: HTTP_EVENTS_PATH, logger });
-  } else {
-    socketReceiver = new SocketModeReceiver({
-      appToken: config.app_token ?? "",
-      logger,
-      installerOptions: { clientOptions },
-      // Lets the dedupe middleware see the envelope id of each Socket Mode delivery.
-      customPropertiesExtractor: (args: { envelope_id?: string }) => ({ socketEnvelopeId: args.envelope_id }),
-    });
-  }
+/** Remembers what was delivered; true when a delivery was seen before (by envelope, event or trigger id). */
+export function redeliveryFilter(): (body: { event_id?: string; trigger_id?: string }, envelopeId?: string) => boolean {
+  const seen = new BoundedSet(DELIVERY_MEMORY_CAPACITY);
+  return (body, envelopeId) => {
+    const keys = [envelopeId && `envelope:${envelopeId}`, body.event_id && `event:${body.event_id}`, body.trigger_id && `trigger:${body.trigger_id}`].filter((key): key is string => typeof key === "string");
+    const duplicate = keys.some((key) => seen.has(key));
+    keys.forEach((key) => seen.add(key));
+    return duplicate;
+  };
+}
 
-  const app = new App({
-    token: config.bot_token,
-    // Known from our own auth.test, so Bolt does not call it again.
-    botUserId: options.botUserId,
-    botId: options.botId ?? options.botUserId,
-    receiver: socketReceiver ?? httpReceiver,
-    clientOptions,
-    logger,
-  });
-
-  // Redeliveries are dropped (but still acknowledged, or Slack would keep resending them).
-  app.use(async (args) => {
-    const body = args.body as { event_id?: string; trigger_id?: string; type?: string };
-    const envelopeId = (args.context as { socketEnvelopeId?: string }).socketEnvelopeId;
-    const keys = [
-      envelopeId && `envelope:${envelopeId}`,
-      body.event_id && `event:${body.event_id}`,
-      body.trigger_id && `trigger:${body.trigger_id}`,
-    ].filter((key): key is string => typeof key === "string");
-    const duplicate = keys.some((key) => seenDeliveries.has(key));
-    keys.forEach((key) => seenDeliveries.add(key));
-    if (duplicate) {
-      log.debug({ keys }, "slack: dropped a redelivered event");
-      const ack = (args as { ack?: () => Promise<void> }).ack;
-      if (ack) await ack();
+function socketModeConnection(options: SlackConnectionOptions): SlackConnection {
+  const { config, log, handlers } = options;
+  const client = new SocketModeClient({ appToken: config.app_token ?? "", logger: slackLogger(log), clientOptions: options.clientOptions });
+  const isRedelivery = redeliveryFilter();
+  client.on("slack_event", async ({ ack, envelope_id, type, body }: { ack: () => Promise<void>; envelope_id: string; type: string; body: Record<string, any> }) => {
+    // Acknowledged first, redeliveries too, or Slack keeps resending (and wants the ack within 3 s).
+    await ack();
+    if (isRedelivery(body, envelope_id)) {
+      log.debug({ envelope: envelope_id }, "slack: dropped a redelivered event");
       return;
     }
-    await args.next();
+    try {
+      if (type === "events_api" && (body.event?.type === "message" || body.event?.type === "app_mention")) handlers.onMessage(body.event as SlackMessageEvent);
+      else if (type === "slash_commands" && body.command === SLASH_COMMAND) handlers.onSlashCommand(body as SlashCommandPayload);
+      else if (type === "interactive" && body.type === "block_actions") {
+        // As Bolt does: a block_actions delivery is about its first action.
+        const actionId = String(body.actions?.[0]?.action_id ?? "");
+        if (actionId.startsWith(ACTION_ID_PREFIX)) handlers.onAction(body as BlockActionPayload, actionId);
+      }
+    } catch (error) {
+      log.error({ err: String(error) }, "slack: error in an event handler");
+    }
   });
-
-  const onMessageEvent = async ({ event }: { event: unknown }) => {
-    options.handlers.onMessage(event as SlackMessageEvent);
-  };
-  app.event("message", onMessageEvent);
-  app.event("app_mention", onMessageEvent);
-
-  app.command("/baton", async ({ ack, command }) => {
-    // Slack wants the ack within 3 s; the answer goes to the conversation through send().
-    await ack();
-    options.handlers.onSlashCommand(command as unknown as SlashCommandPayload);
-  });
-
-  app.action(new RegExp(`^${ACTION_ID_PREFIX}`), async ({ ack, body, action }) => {
-    await ack();
-    options.handlers.onAction(body as unknown as BlockActionPayload, (action as { action_id: string }).action_id);
-  });
-
-  app.error(async (error) => {
-    log.error({ err: String(error) }, "slack: error in an event handler");
-  });
-
   return {
     async start() {
-      if (httpReceiver) {
-        const { host, port } = parseListen(config.listen);
-        await app.start({ host, port });
-      } else {
-        await app.start();
-      }
+      await client.start();
     },
     async stop() {
-      if (socketReceiver) {
-        // app.stop() does not wait for the socket to close; disconnect() does (and stops reconnecting).
-        await socketReceiver.client.disconnect();
-      } else {
-        await app.stop();
-      }
+      // disconnect() waits for the socket to close and stops reconnecting.
+      await client.disconnect();
     },
   };
 }
 
-function parseListen(listen: string): { host: string; port: number } {
-  const address = parseListenAddress(listen);
-  if (!address) throw new PlatformError(`slack listen must be host:port, got "${listen}".`, { reason: "refused" });
-  return address;
+/** Bolt and its HTTP receiver load on start, in HTTP mode only. */
+function httpConnection(options: SlackConnectionOptions): SlackConnection {
+  let connection: SlackConnection | undefined;
+  return {
+    async start() {
+      const { createHttpConnection } = await import("./connection-http.js");
+      connection = createHttpConnection(options);
+      await connection.start();
+    },
+    async stop() {
+      await connection?.stop();
+    },
+  };
 }
 
-/** Bolt's logger interface over Baton's; Bolt and the Socket Mode client redact tokens themselves. */
-function boltLogger(log: PlatformLogger): Logger {
+/** Slack's logger interface (Bolt, Socket Mode, Web API) over Baton's; the Slack clients redact tokens themselves. */
+export function slackLogger(log: PlatformLogger): Logger {
   let level: LogLevel = LogLevel.INFO;
   const order = [LogLevel.DEBUG, LogLevel.INFO, LogLevel.WARN, LogLevel.ERROR];
   const enabled = (at: LogLevel) => order.indexOf(at) >= order.indexOf(level);
   const text = (parts: unknown[]) => parts.map((part) => (part instanceof Error ? part.message : String(part))).join(" ");
   return {
-    debug: (...parts: unknown[]) => enabled(LogLevel.DEBUG) && log.debug({ source: "bolt" }, text(parts)),
-    info: (...parts: unknown[]) => enabled(LogLevel.INFO) && log.info({ source: "bolt" }, text(parts)),
-    warn: (...parts: unknown[]) => enabled(LogLevel.WARN) && log.warn({ source: "bolt" }, text(parts)),
-    error: (...parts: unknown[]) => enabled(LogLevel.ERROR) && log.error({ source: "bolt" }, text(parts)),
+    debug: (...parts: unknown[]) => enabled(LogLevel.DEBUG) && log.debug({ source: "slack" }, text(parts)),
+    info: (...parts: unknown[]) => enabled(LogLevel.INFO) && log.info({ source: "slack" }, text(parts)),
+    warn: (...parts: unknown[]) => enabled(LogLevel.WARN) && log.warn({ source: "slack" }, text(parts)),
+    error: (...parts: unknown[]) => enabled(LogLevel.ERROR) && log.error({ source: "slack" }, text(parts)),
     setLevel: (next: LogLevel) => {
       level = next;
     },

@@ -11,6 +11,7 @@ import type { WebAdapterConfig } from "./config.js";
 import { ConversationHistory, type StoredMessage } from "./history.js";
 import { CONVERSATION_ID_PATTERN, type ClientEvent, type ConversationSummary, type WireMessage } from "./protocol.js";
 import { renderMessageHtml } from "./render.js";
+import { loadMarkdown } from "../../render/markdown.js";
 import { parseListen, startWebServer, type RunningWebServer } from "./server.js";
 import { SocketHub, type BrowserClient } from "./sockets.js";
 
@@ -130,6 +131,8 @@ export class WebAdapter implements PlatformAdapter {
 
   private async onClientEvent(client: BrowserClient, event: ClientEvent): Promise<void> {
     const core = this.core!;
+    // History and echoes render markdown, whose parser loads after start-up.
+    await loadMarkdown();
     switch (event.type) {
       case "hello": {
         client.user = `web:${event.browser}`;

@@ -135,7 +135,7 @@ export class FakeHomeserver {
       try {
         body = JSON.parse(raw.toString("utf8"));
       } catch {
-        return this.reply(response, { method: request.method ?? "GET", path: url.pathname, query: {}, body: raw.toString(), status: 400 }, 400, { errcode: "M_NOT_JSON", error: "Content not JSON." });
+        return this.reply(response, { method: request.method ?? "GET", path: url.pathname, query: {}, body: raw.toString(), status: 400, at: Date.now() }, 400, { errcode: "M_NOT_JSON", error: "Content not JSON." });
       }
     }
     const ctx: RequestContext = { method: request.method ?? "GET", path: decodeURIComponent(url.pathname), query: Object.fromEntries(url.searchParams), body, raw, headers: request.headers };

@@ -10,6 +10,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
+import { monotonicMs } from "../../../src/kernel/clock.js";
 
 export type EnvelopeType = "events_api" | "slash_commands" | "interactive";
 
@@ -42,6 +43,8 @@ export class FakeSocketMode {
   readonly lostAcks: Array<Record<string, unknown>> = [];
   /** Number of connections opened so far. */
   connections = 0;
+  /** When each connection opened (monotonicMs, comparable across processes). */
+  readonly connectedAt: number[] = [];
   private acksToLose = 0;
 
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
@@ -110,6 +113,7 @@ export class FakeSocketMode {
 
   private onConnection(ws: WebSocket): void {
     this.connections += 1;
+    this.connectedAt.push(monotonicMs());
     this.current = ws;
     ws.on("message", (data) => this.onAck(String(data)));
     ws.on("close", () => {

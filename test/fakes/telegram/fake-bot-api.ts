@@ -22,6 +22,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Chat, Message, MessageEntity, Update, User } from "grammy/types";
 import { parseTelegramHtml } from "./telegram-html.js";
+import { monotonicMs } from "../../../src/kernel/clock.js";
 import { FakeChats, type BotMessage } from "./fake-chats.js";
 
 export interface ApiCall {
@@ -30,6 +31,8 @@ export interface ApiCall {
   at: number;
   /** Answered with an error (scripted or real). */
   failed?: boolean;
+  /** When the request reached the fake (monotonicMs, comparable across processes). */
+  hrAt: number;
 }
 
 export interface ScriptedError {
@@ -47,6 +50,7 @@ export const tooManyRequests = (retryAfterSeconds: number): ScriptedError => ({
 });
 
 const MAX_TEXT_CHARS = 4096;
+const KEEP_ALIVE_MS = 60_000;
 
 class ApiFailure extends Error {
   constructor(readonly failure: ScriptedError) {
@@ -68,6 +72,8 @@ export class FakeBotApi extends FakeChats {
   private readonly files = new Map<string, { path: string; content: Buffer }>();
   apiRoot = "";
   webhookUrl = "";
+  /** When each user message first left the fake in a getUpdates answer: message_id → monotonicMs. */
+  readonly deliveredAt = new Map<number, number>();
   /** Set to a directory to act as a `--local` Bot API server for files added afterwards. */
   localFileDir?: string;
 
@@ -79,6 +85,9 @@ export class FakeBotApi extends FakeChats {
 
   private async listen(): Promise<void> {
     const server = createServer((request, response) => void this.route(request, response));
+    // Like Telegram's servers, idle keep-alive connections stay open a while: with Node's 5 s the
+    // fake would close sockets Baton is about to reuse, and answer a busy bench with "socket hang up".
+    server.keepAliveTimeout = KEEP_ALIVE_MS;
     this.server = server;
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     this.apiRoot = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -123,10 +132,21 @@ export class FakeBotApi extends FakeChats {
     const held = this.heldPoll!;
     this.heldPoll = undefined;
     clearTimeout(held.timer);
-    this.reply(held.response, { ok: true, result: this.updates.filter((update) => update.update_id >= held.offset) });
+    this.deliver(held.response, this.updates.filter((update) => update.update_id >= held.offset));
+  }
+
+  /** Answers a getUpdates call, noting when each message went out on the wire. */
+  private deliver(response: ServerResponse, updates: Update[]): void {
+    const at = monotonicMs();
+    for (const update of updates) {
+      const messageId = update.message?.message_id;
+      if (messageId !== undefined && !this.deliveredAt.has(messageId)) this.deliveredAt.set(messageId, at);
+    }
+    this.reply(response, { ok: true, result: updates });
   }
 
   private async route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const hrAt = monotonicMs();
     const url = new URL(request.url ?? "/", this.apiRoot);
     const fileMatch = /^\/file\/bot([^/]+)\/(.+)$/.exec(url.pathname);
     if (request.method === "GET" && fileMatch) return this.serveFile(fileMatch[1], fileMatch[2], response);
@@ -135,7 +155,7 @@ export class FakeBotApi extends FakeChats {
     const [, token, method] = match;
     const body = await readBody(request);
     const params = body.trim() === "" ? {} : (JSON.parse(body) as Record<string, any>);
-    const call: ApiCall = { method, params, at: Date.now() };
+    const call: ApiCall = { method, params, at: Date.now(), hrAt };
     this.calls.push(call);
     if (token !== this.token) return this.reply(response, { ok: false, error_code: 401, description: "Unauthorized" });
     const scripted = this.failures.get(method)?.shift();
@@ -166,7 +186,7 @@ export class FakeBotApi extends FakeChats {
     }
     const ready = this.updates.filter((update) => update.update_id >= offset).slice(0, Number(params.limit ?? 100));
     const timeoutMs = Number(params.timeout ?? 0) * 1000;
-    if (ready.length > 0 || timeoutMs === 0) return this.reply(response, { ok: true, result: ready });
+    if (ready.length > 0 || timeoutMs === 0) return this.deliver(response, ready);
     const timer = setTimeout(() => {
       if (this.heldPoll?.response === response) this.heldPoll = undefined;
       this.reply(response, { ok: true, result: [] });

@@ -1,0 +1,167 @@
+// The Baton under benchmark: the shipped CLI (dist/, with the Node flags of bin/baton.js) in a
+// child process, so nothing the bench or the platform fakes do runs on Baton's event loop. Its
+// stdout lines are timestamped as they arrive; memory and CPU are read from /proc.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { monotonicMs } from "../../src/kernel/clock.js";
+import { TIMING_FILE_ENV } from "../../src/agents/demo/bench.js";
+
+/** The repository root: where package.json names this package (the bench runs from source or from .bench-build). */
+export const REPO_ROOT = (() => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, "bin", "baton.js"))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error("bench: cannot find the repository root (bin/baton.js)");
+    dir = up;
+  }
+  return dir;
+})();
+export const CLI = join(REPO_ROOT, "dist", "bot", "cli.js");
+const PROBE = join(REPO_ROOT, "bench", "probe.mjs");
+/** The Node flags `baton` runs with, read from bin/baton.js's shebang: the bench runs what ships. */
+export const NODE_FLAGS = (readFileSync(join(REPO_ROOT, "bin", "baton.js"), "utf8").split("\n")[0].match(/node\s+(.*)$/)?.[1] ?? "").split(/\s+/).filter(Boolean);
+const CLOCK_TICKS_PER_SECOND = 100;
+const STOP_GRACE_MS = 10_000;
+
+export interface Line {
+  text: string;
+  at: number;
+}
+
+export interface BatonOptions {
+  /** The YAML config. */
+  config: string;
+  /** Data dir; a fresh temp dir when omitted (removed by stop()). */
+  dataDir?: string;
+  /** Preload bench/probe.mjs and open an IPC channel to it (event-loop delay). */
+  probe?: boolean;
+  env?: NodeJS.ProcessEnv;
+}
+
+export class BatonProcess {
+  readonly lines: Line[] = [];
+  readonly spawnedAt: number;
+  readonly dataDir: string;
+  readonly timingFile: string;
+  private readonly child: ChildProcess;
+  private readonly dir: string;
+  private readonly ownsDataDir: boolean;
+  private nextProbeId = 1;
+  private stderr = "";
+
+  constructor(options: BatonOptions) {
+    this.dir = mkdtempSync(join(tmpdir(), "baton-bench-"));
+    this.ownsDataDir = !options.dataDir;
+    this.dataDir = options.dataDir ?? join(this.dir, "data");
+    this.timingFile = join(this.dir, "agent-timing.jsonl");
+    writeFileSync(this.timingFile, "");
+    const config = join(this.dir, "baton.yaml");
+    writeFileSync(config, options.config);
+    const args = [...NODE_FLAGS, ...(options.probe ? ["--import", PROBE] : []), CLI, "start", "--config", config, "--data-dir", this.dataDir];
+    this.spawnedAt = monotonicMs();
+    this.child = spawn(process.execPath, args, {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...options.env, [TIMING_FILE_ENV]: this.timingFile },
+      stdio: ["ignore", "pipe", "pipe", ...(options.probe ? (["ipc"] as const) : [])],
+    });
+    let pending = "";
+    this.child.stdout!.setEncoding("utf8").on("data", (data: string) => {
+      const at = monotonicMs();
+      const parts = (pending + data).split("\n");
+      pending = parts.pop() ?? "";
+      for (const text of parts) this.lines.push({ text, at });
+    });
+    // Kept (bounded) for the error when Baton dies or a line never comes.
+    this.child.stderr!.setEncoding("utf8").on("data", (data: string) => (this.stderr = (this.stderr + data).slice(-4000)));
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  /** The first stdout line matching `pattern`; fails loudly when Baton exits or it never comes. */
+  async waitForLine(pattern: RegExp, timeoutMs = 30_000): Promise<Line> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const line = this.lines.find((l) => pattern.test(l.text));
+      if (line) return line;
+      if (this.child.exitCode !== null || this.child.signalCode !== null) throw new Error(`bench: baton exited (${this.child.exitCode ?? this.child.signalCode}) before printing ${pattern}:\n${this.output()}`);
+      if (Date.now() > deadline) throw new Error(`bench: baton did not print ${pattern} within ${timeoutMs} ms:\n${this.output()}`);
+      await sleep(2);
+    }
+  }
+
+  output(): string {
+    return `${this.lines.map((l) => l.text).join("\n")}\n--- stderr ---\n${this.stderr}`;
+  }
+
+  /** Resident memory of Baton's own process (agents not included), MB. */
+  rssMb(pid = this.pid): number {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+  }
+
+  /** CPU time Baton's process has used so far (user + system), ms. */
+  cpuMs(): number {
+    const fields = readFileSync(`/proc/${this.pid}/stat`, "utf8").split(") ")[1].split(" ");
+    // After "pid (comm) ": field 3 is state, so utime and stime (fields 14 and 15) sit at 11 and 12.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  }
+
+  /** Pids of Baton's child processes (its agents). */
+  childPids(): number[] {
+    const pids: number[] = [];
+    for (const task of readdirSync(`/proc/${this.pid}/task`)) {
+      const text = readFileSync(`/proc/${this.pid}/task/${task}/children`, "utf8").trim();
+      if (text) pids.push(...text.split(/\s+/).map(Number));
+    }
+    return pids;
+  }
+
+  /** Asks the preloaded probe (bench/probe.mjs) a question over IPC. */
+  probe<T>(cmd: string): Promise<T> {
+    const id = this.nextProbeId++;
+    return new Promise((resolve, reject) => {
+      const onMessage = (message: { id?: number; error?: string }) => {
+        if (message.id !== id) return;
+        this.child.off("message", onMessage);
+        if (message.error) reject(new Error(`bench probe: ${message.error}`));
+        else resolve(message as T);
+      };
+      this.child.on("message", onMessage);
+      if (!this.child.send) reject(new Error("bench: baton was started without the probe"));
+      else this.child.send({ id, cmd });
+    });
+  }
+
+  /** Stops Baton (SIGTERM, as a service manager would), waits for it, removes its temp files. */
+  async stop(): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      const exited = new Promise((resolve) => this.child.once("exit", resolve));
+      this.child.kill("SIGTERM");
+      const timer = setTimeout(() => this.child.kill("SIGKILL"), STOP_GRACE_MS);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(this.dir, { recursive: true, force: true });
+    if (this.ownsDataDir) rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Polls `check` every few ms until it returns a value; fails loudly with `what` at the deadline. */
+export async function until<T>(check: () => T | undefined | false, what: string, timeoutMs = 30_000, everyMs = 2): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`bench: timed out waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}

@@ -1,0 +1,84 @@
+// The platforms Baton talks to during a benchmark: the wire-level fakes of the tests, run in the
+// bench process (Baton runs in its own), and the config that points Baton at them.
+import { stringify } from "yaml";
+import { FakeBotApi } from "../../test/fakes/telegram/fake-bot-api.js";
+import { privateChat, user } from "../../test/fakes/telegram/fake-chats.js";
+import { FakeSlack } from "../../test/fakes/slack/index.js";
+import type { Message } from "grammy/types";
+
+export interface Fakes {
+  telegram?: FakeBotApi;
+  slack?: FakeSlack;
+  close(): Promise<void>;
+}
+
+export async function startFakes(which: { telegram?: boolean; slack?: boolean }): Promise<Fakes> {
+  const telegram = which.telegram ? await FakeBotApi.start({ username: "baton_bench_bot" }) : undefined;
+  const slack = which.slack ? await new FakeSlack().start() : undefined;
+  return {
+    telegram,
+    slack,
+    async close() {
+      await telegram?.close();
+      await slack?.stop();
+    },
+  };
+}
+
+export interface ConfigOptions {
+  web?: boolean;
+  maxLiveHosts?: number;
+  logLevel?: string;
+}
+
+/** Baton's config for the fakes that run: every Telegram user allowed, the demo agent, the rest default. */
+export function batonConfig(fakes: Fakes, options: ConfigOptions = {}): string {
+  const platforms: Record<string, unknown> = {};
+  if (options.web) platforms.web = { listen: "127.0.0.1:0" };
+  if (fakes.telegram) platforms.telegram = { token: fakes.telegram.token, api_root: fakes.telegram.apiRoot };
+  if (fakes.slack) platforms.slack = { bot_token: fakes.slack.options.botToken, app_token: fakes.slack.options.appToken, api_url: fakes.slack.apiUrl };
+  return stringify({
+    log: { level: options.logLevel ?? "info" },
+    agents: { default: "demo", ...(options.maxLiveHosts ? { max_live_hosts: options.maxLiveHosts } : {}) },
+    access: { allow: ["telegram:*"] },
+    workspaces: { default: process.cwd(), roots: [process.cwd()] },
+    platforms,
+  });
+}
+
+/** Telegram user ids of the bench's simulated people start here (chat id = user id in a private chat). */
+export const FIRST_BENCH_USER = 7_000_000;
+
+/** A person in a private chat with the bot, writing through the fake. */
+export function telegramUser(fake: FakeBotApi, index: number): { chatId: number; send(text: string): Message } {
+  const person = user(FIRST_BENCH_USER + index, `bench${index}`);
+  return { chatId: person.id, send: (text) => fake.userSends({ chat: privateChat(person), from: person, text }) };
+}
+
+type ApiCall = FakeBotApi["calls"][number];
+
+/**
+ * The fake's calls that put text in a chat (sendMessage / editMessageText), indexed by chat as they
+ * arrive. Polling must stay cheap: the fake answers Baton from the bench's own event loop.
+ */
+export class TextCalls {
+  private readonly byChat = new Map<number, ApiCall[]>();
+  private seen = 0;
+
+  constructor(private readonly fake: FakeBotApi) {}
+
+  /** Text calls to one chat, in arrival order, those after `after` (monotonicMs) only. */
+  to(chatId: number, after = -Infinity): ApiCall[] {
+    const calls = this.fake.calls;
+    for (; this.seen < calls.length; this.seen++) {
+      const call = calls[this.seen];
+      if (call.method !== "sendMessage" && call.method !== "editMessageText") continue;
+      const chat = Number(call.params.chat_id);
+      let list = this.byChat.get(chat);
+      if (!list) this.byChat.set(chat, (list = []));
+      list.push(call);
+    }
+    const list = this.byChat.get(chatId) ?? [];
+    return after === -Infinity ? list : list.filter((c) => c.hrAt > after);
+  }
+}

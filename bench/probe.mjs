@@ -1,0 +1,36 @@
+// Preloaded into the Baton process under benchmark (`node --import bench/probe.mjs`): measures its
+// event-loop delay with perf_hooks.monitorEventLoopDelay and answers the bench over the IPC
+// channel. Loaded only by `npm run bench`; Baton itself knows nothing of it.
+import { monitorEventLoopDelay } from "node:perf_hooks";
+
+/**
+ * The histogram records the whole interval between two ticks of a `resolution` ms timer; the
+ * delay is what exceeds the resolution. A short resolution samples often and keeps that
+ * subtraction small against what is measured.
+ */
+const RESOLUTION_MS = 2;
+const NS_PER_MS = 1e6;
+let histogram;
+
+const answers = {
+  "loop-start": () => {
+    histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+    histogram.enable();
+    return { ok: true };
+  },
+  "loop-stop": () => {
+    histogram.disable();
+    const delay = (p) => Math.max(0, histogram.percentile(p) / NS_PER_MS - RESOLUTION_MS);
+    return { count: histogram.count, p50: delay(50), p99: delay(99), max: Math.max(0, histogram.max / NS_PER_MS - RESOLUTION_MS) };
+  },
+  memory: () => process.memoryUsage(),
+};
+
+if (process.send) {
+  process.on("message", (message) => {
+    const answer = answers[message?.cmd];
+    process.send({ id: message?.id, ...(answer ? answer() : { error: `unknown probe command ${message?.cmd}` }) });
+  });
+  // The channel must not keep Baton alive on its own: Baton decides when it exits.
+  process.channel?.unref();
+}

@@ -1,0 +1,37 @@
+// The bench's suites at full scale and at the toy scale its own test runs.
+import type { Figure } from "./lib/figure.js";
+import { benchHandoffList, HANDOFF_FULL, HANDOFF_TINY } from "./handoff.js";
+import { benchInbound, INBOUND_FULL, INBOUND_TINY } from "./inbound.js";
+import { benchReplay, REPLAY_FULL, REPLAY_TINY } from "./replay.js";
+import { benchStartup, STARTUP_FULL, STARTUP_TINY } from "./startup.js";
+import { benchHugeTurn, benchStreaming, STREAMING_FULL, STREAMING_TINY } from "./streaming.js";
+import { benchMachines } from "./machines.js";
+import type { BenchResult } from "./types.js";
+
+export type Scale = "full" | "tiny";
+
+export interface Suite {
+  name: string;
+  /** Figures, and lines of text for what cannot be measured yet. */
+  run(): Promise<Array<Figure | string>>;
+}
+
+export function benchSuites(scale: Scale): Suite[] {
+  const tiny = scale === "tiny";
+  return [
+    { name: "startup and memory at rest", run: () => benchStartup(tiny ? STARTUP_TINY : STARTUP_FULL) },
+    { name: "inbound and round trip", run: () => benchInbound(tiny ? INBOUND_TINY : INBOUND_FULL) },
+    { name: "streaming", run: () => benchStreaming(tiny ? STREAMING_TINY : STREAMING_FULL) },
+    { name: "one huge turn", run: () => benchHugeTurn(tiny ? STREAMING_TINY : STREAMING_FULL) },
+    { name: "handoff list", run: () => benchHandoffList(tiny ? HANDOFF_TINY : HANDOFF_FULL) },
+    { name: "registry replay", run: () => benchReplay(tiny ? REPLAY_TINY : REPLAY_FULL) },
+    // The SSH machines' suite reports medians of its own (a real sshd on loopback); full scale only.
+    ...(tiny ? [] : [{ name: "machines over ssh", run: async () => (await benchMachines()).map(fromResult) }]),
+  ];
+}
+
+/** A figure from a suite that reports one value per line (bench/machines.ts). */
+function fromResult(r: BenchResult): Figure {
+  const id = `machines:${r.name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
+  return { id, label: r.name, definition: "from bench/machines.ts: its label says what is timed", unit: r.unit as Figure["unit"], n: 1, median: r.value, tail: r.value, tailKind: "max", target: r.target, ok: r.ok };
+}
