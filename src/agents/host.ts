@@ -136,6 +136,11 @@ export class AgentHost {
     return !!this.capabilities.promptCapabilities?.image;
   }
 
+  /** The agent takes MCP servers over HTTP (else only stdio ones). */
+  get supportsMcpHttp(): boolean {
+    return !!this.capabilities.mcpCapabilities?.http;
+  }
+
   /** Opens the thread's session: resume where advertised, else load (replay hidden from chat), else new. */
   async openSession(sessionId: string | undefined, mcpServers: acp.McpServer[] = []): Promise<OpenedSession> {
     const cwd = this.spec.cwd;

@@ -19,6 +19,8 @@ import type { RouteTarget } from "./stream.js";
 import { ChatTurn } from "./turn.js";
 import { Workspaces } from "./workspaces.js";
 import { Machines } from "../agents/machines/index.js";
+import { AgentMcp } from "./agent-mcp.js";
+import { SubagentManager } from "./subagents/manager.js";
 
 const SHUTDOWN_DRAIN_MS = 3_000;
 /** How long shutdown waits for its last notices to reach the chats. */
@@ -44,7 +46,13 @@ export class BatonCore implements PlatformCore {
   readonly machines: Machines;
   readonly threads: ThreadsApi;
   readonly files: FileCache;
+  /** Baton's MCP server for the agents it runs (connected once the endpoint listens). */
+  readonly mcp: AgentMcp;
+  /** The subagents of threads, and the MCP tools that run them. */
+  readonly subagents: SubagentManager;
   handover?: HandoverApi;
+  /** Per thread: how many turns its host began, and the current one (a multi-agent turn belongs to one). */
+  private readonly hostTurns = new Map<string, { seq: number; turn?: ChatTurn }>();
   private readonly platforms = new Map<string, Platform>();
   private readonly inbound: Inbound;
   private readonly allow: Set<string>;
@@ -60,18 +68,40 @@ export class BatonCore implements PlatformCore {
     this.machines = new Machines({ machines: config.machines, localRoots: config.workspaces.roots, dataDir: options.dataDir, env, log });
     this.workspaces = new Workspaces(config.workspaces, this.machines, options.cwd);
     for (const t of registry.all()) if (t.open) this.workspaces.register(t.workspace);
+    this.mcp = new AgentMcp(this.machines, options.dataDir, log);
     this.supervisor = new Supervisor(
       {
         thread: (id) => registry.get(id),
         launchSpec: (thread) => this.agents.launchSpec(thread),
-        beginTurn: (thread) => new ChatTurn(thread.id, () => this.targets(thread), this.streamSettings(), this.approvals, log, (route) => this.lastPromptMessage.get(route)),
+        beginTurn: (thread) => this.beginTurn(thread),
         sessionOpened: (thread, opened) => registry.observeSession(thread.id, opened.sessionId),
         fatal: (thread, error) => registry.close(thread.id, `agent error: ${error.userMessage}`),
+        mcpServers: (thread, agent) => this.mcp.serversFor(thread.workspace, { thread: thread.id }, agent),
+        hostStarted: (thread) => this.subagents.resume(thread.id),
+        otherLiveHosts: () => this.subagents.liveCount(),
+        capacityFreed: () => this.subagents.room.pump(),
         log,
       },
       { maxLiveHosts: config.agents.max_live_hosts, idleShutdownMs: config.agents.idle_shutdown },
     );
     this.agents = new BatonAgents(config.agents, options.dataDir, this.supervisor, registry, this.approvals, this.machines, env);
+    this.subagents = new SubagentManager({
+      registry,
+      supervisor: this.supervisor,
+      agents: this.agents,
+      machines: this.machines,
+      approvals: this.approvals,
+      mcp: this.mcp,
+      targets: (thread) => this.targets(thread),
+      streamSettings: this.streamSettings(),
+      hostTurn: (threadId) => {
+        const current = this.hostTurns.get(threadId);
+        return { seq: current?.seq ?? 0, flush: () => current?.turn?.flush() };
+      },
+      maxPerThread: config.agents.subagents.max_per_thread,
+      log,
+    });
+    this.agents.subagentControl = this.subagents;
     this.threads = this.threadsApi();
     const f = config.files;
     this.files = new FileCache(join(options.dataDir, "cache"), { maxTotalBytes: f.max_total_bytes, maxRouteBytes: f.max_route_bytes, maxAgeMs: f.max_age }, log);
@@ -131,6 +161,15 @@ export class BatonCore implements PlatformCore {
     return out;
   }
 
+  private beginTurn(thread: ThreadRecord): ChatTurn {
+    const turn = new ChatTurn(thread.id, () => this.targets(thread), this.streamSettings(), this.approvals, this.log, (route) => this.lastPromptMessage.get(route), () => {
+      const current = this.hostTurns.get(thread.id);
+      if (current?.turn === turn) current.turn = undefined;
+    });
+    this.hostTurns.set(thread.id, { seq: (this.hostTurns.get(thread.id)?.seq ?? 0) + 1, turn });
+    return turn;
+  }
+
   private streamSettings() {
     const r = this.options.config.rendering;
     return { flushDebounceMs: r.flush_debounce_ms, showThoughts: r.show_thoughts, showTools: r.show_tools };
@@ -143,7 +182,7 @@ export class BatonCore implements PlatformCore {
       get: (id) => registry.get(id),
       create: (route, spec) => registry.create(spec, route),
       close: async (id, reason) => {
-        await this.supervisor.stopHost(id);
+        await Promise.all([this.supervisor.stopHost(id), this.subagents.cancelAll(id, "its thread was closed")]);
         await registry.close(id, reason);
       },
       attach: (route, id) => registry.attach(route, id),
@@ -165,6 +204,7 @@ export class BatonCore implements PlatformCore {
       this.targets(t).map(({ outbox, route }) => outbox.post(route, { text: "⏹ Baton is shutting down; the running turn was cancelled. Send it again after the restart.", kind: "notice" }).settled()),
     );
     await Promise.race([Promise.all(notices), new Promise((r) => setTimeout(r, SHUTDOWN_NOTICE_MS))]);
+    await this.subagents.shutdown();
     await this.supervisor.stopAll();
     this.files.close();
     await this.machines.close();

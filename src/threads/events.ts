@@ -1,6 +1,7 @@
 // The events of the thread registry. Each line of the log is one event; the registry is what
 // replaying them in order gives. Bump EVENT_SCHEMA_VERSION when an event's meaning changes.
 import { randomBytes } from "node:crypto";
+import type { SubagentEventBody } from "./subagents.js";
 
 export const EVENT_SCHEMA_VERSION = 1;
 
@@ -20,7 +21,8 @@ export type ThreadEventBody =
   | { type: "host_changed"; agent: string; profile?: string }
   | { type: "thread_closed"; reason: string }
   | { type: "context_transfer"; fromRuntime: string; fromSession: string; briefPath: string }
-  | { type: "audit"; action: string; platform?: string; user?: string; route?: string; outcome: string; session?: string; detail?: string };
+  | { type: "audit"; action: string; platform?: string; user?: string; route?: string; outcome: string; session?: string; detail?: string }
+  | SubagentEventBody;
 
 export type ThreadEvent = EventBase & ThreadEventBody;
 

@@ -3,6 +3,7 @@
 // and at replay, so a restart rebuilds exactly what was there.
 import { makeEvent, newThreadId, type ThreadEvent, type ThreadEventBody } from "./events.js";
 import type { EventLogStore, ReplayReport } from "./store.js";
+import { applySubagentEvent, type SubagentAddedBody, type SubagentRecord, type SubagentUpdatedBody } from "./subagents.js";
 
 export type AuditBody = Omit<Extract<ThreadEventBody, { type: "audit" }>, "type">;
 
@@ -22,6 +23,8 @@ export interface ThreadRecord {
   closeReason?: string;
   lastEventAt: string;
   contextTransfers: Array<{ fromRuntime: string; fromSession: string; briefPath: string }>;
+  /** Subagents of its current multi-agent turn, and unfinished ones of earlier turns. */
+  subagents: SubagentRecord[];
 }
 
 export interface NewThread {
@@ -104,6 +107,15 @@ export class ThreadRegistry {
     await this.record([[threadId, { type: "context_transfer", fromRuntime, fromSession, briefPath }]]);
   }
 
+  /** Adds subagents (state queued) to a thread's multi-agent turn `run`. */
+  async addSubagents(threadId: string, subagents: Array<Omit<SubagentAddedBody, "type">>): Promise<void> {
+    await this.record(subagents.map((s) => [threadId, { type: "subagent_added", ...s }]));
+  }
+
+  async updateSubagent(threadId: string, update: Omit<SubagentUpdatedBody, "type">): Promise<void> {
+    await this.record([[threadId, { type: "subagent_updated", ...update }]]);
+  }
+
   /** Audit events (pickups, refusals) go into the same durable log, under the thread they concern or "-". */
   async audit(body: AuditBody, threadId = "-"): Promise<void> {
     await this.record([[threadId, { type: "audit", ...body }]]);
@@ -140,6 +152,7 @@ export class ThreadRegistry {
         createdAt: event.at,
         lastEventAt: event.at,
         contextTransfers: [],
+        subagents: [],
       });
       return;
     }
@@ -175,6 +188,10 @@ export class ThreadRegistry {
         break;
       case "context_transfer":
         t.contextTransfers.push({ fromRuntime: event.fromRuntime, fromSession: event.fromSession, briefPath: event.briefPath });
+        break;
+      case "subagent_added":
+      case "subagent_updated":
+        t.subagents = applySubagentEvent(t.subagents, event, event.at);
         break;
       case "audit":
         break;

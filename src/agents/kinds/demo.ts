@@ -5,7 +5,7 @@ import type { AgentKind } from "./kind.js";
  * The compiled CLI entry of this Baton install. From dist/ it is dist/bot/cli.js; when this module
  * runs from source (the test runner), the build of the same tree (`npm test` builds first).
  */
-const CLI_ENTRY = fileURLToPath(
+export const CLI_ENTRY = fileURLToPath(
   import.meta.url.endsWith(".ts") ? new URL("../../../dist/bot/cli.js", import.meta.url) : new URL("../../bot/cli.js", import.meta.url),
 );
 
