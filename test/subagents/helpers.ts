@@ -8,7 +8,7 @@ import { TestPlatform } from "../support/test-platform.js";
 import { startTestBaton, type TestBaton } from "../support/harness.js";
 
 /** A turn of the host plus subagents, each a real process: generous on a loaded machine. */
-export const MULTI_AGENT_MS = 60_000;
+export const MULTI_AGENT_MS = 90_000;
 
 const started: TestBaton[] = [];
 const dirs: string[] = [];
@@ -24,10 +24,11 @@ export async function cleanup(): Promise<void> {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 }
 
-export async function bootSubagents(options: { config?: Record<string, unknown>; env?: NodeJS.ProcessEnv; cwd?: string; platform?: TestPlatform } = {}) {
+export async function bootSubagents(options: { config?: Record<string, unknown>; env?: NodeJS.ProcessEnv; cwd?: string; platform?: TestPlatform; dataDir?: string } = {}) {
   const platform = options.platform ?? new TestPlatform();
   const cwd = options.cwd ?? tempDir("baton-sub-ws-");
-  const baton = await startTestBaton({ adapters: [platform], config: { workspaces: { roots: [cwd], default: cwd }, ...options.config }, env: options.env, cwd });
+  const config = { workspaces: { roots: [cwd], default: cwd }, ...options.config };
+  const baton = await startTestBaton({ adapters: [platform], config, env: options.env, cwd, dataDir: options.dataDir });
   started.push(baton);
   return { platform, baton, core: baton.daemon.core, cwd };
 }

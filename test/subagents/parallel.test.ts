@@ -2,12 +2,23 @@
 // demo agent as host (calling the tools over the MCP server it got in session/new) and as each
 // subagent, every one a real ACP process.
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { TestPlatform } from "../support/test-platform.js";
+import { DemoSessionStore, demoSessionsDir } from "../../src/agents/demo/store.js";
 import { bootSubagents, cleanup, MULTI_AGENT_MS } from "./helpers.js";
 
-vi.setConfig({ testTimeout: 120_000 });
+vi.setConfig({ testTimeout: 240_000 });
 afterEach(cleanup);
 
-describe("subagents", () => {
+const COLLABORATION = JSON.stringify({
+  mode: "collaboration",
+  task: "Pick a picnic.",
+  subagents: [
+    { name: "alpha", task: "Name a colour" },
+    { name: "beta", task: "Name a fruit" },
+  ],
+});
+
+describe("multi-agent turns", () => {
   it("parallel: two subagents report back into the host's answer; the chat shows one status block; /status lists them", async () => {
     const { platform, core } = await bootSubagents();
     const route = platform.route("par");
@@ -16,14 +27,58 @@ describe("subagents", () => {
     expect(answer.text).toMatch(/- alpha \(done\): alpha answers “Name a colour”\./);
     expect(answer.text).toMatch(/- beta \(done\): beta answers “Name a fruit”\./);
     const thread = core.registry.threadForRoute(route)!;
-    const subs = thread.subagents;
-    expect(subs.map((s) => [s.name, s.state, s.agent])).toEqual([["alpha", "done", "demo"], ["beta", "done", "demo"]]);
-    expect(subs.every((s) => s.session && s.session !== thread.session)).toBe(true);
+    expect(thread.subagents.map((s) => [s.name, s.state, s.agent, s.mode])).toEqual([
+      ["alpha", "done", "demo", "parallel"],
+      ["beta", "done", "demo", "parallel"],
+    ]);
+    // Each subagent had a session of its own.
+    const sessions = thread.subagents.map((s) => s.session);
+    expect(new Set([...sessions, thread.session]).size).toBe(3);
+    // One compact block for the multi-agent turn, edited as it went, not the subagents' streams.
     const blocks = platform.on(route).filter((m) => /\*\*Subagents\*\*/.test(m.text));
     expect(blocks).toHaveLength(1);
-    expect(blocks[0].text).toMatch(/`alpha` · demo · done/);
-    console.log(platform.transcript(route));
+    expect(blocks[0].text).toBe("**Subagents** (parallel)\n✅ `alpha` · demo · done\n✅ `beta` · demo · done");
+    expect(blocks[0].history.some((t) => /· running/.test(t))).toBe(true);
+    expect(platform.transcript(route)).not.toContain("[Baton subagent]");
     await platform.say(route, "/status");
     await platform.waitFor(route, /\*\*Subagents:\*\*\n- `alpha` · demo · done\n- `beta` · demo · done/);
+  });
+
+  it("collaboration: the second round sees the first round's reports, in the same sessions", async () => {
+    const { platform, core, baton } = await bootSubagents();
+    const route = platform.route("collab");
+    await platform.say(route, `demo:subagents ${COLLABORATION}`);
+    const answer = await platform.waitFor(route, /Subagent reports:/, MULTI_AGENT_MS);
+    expect(answer.text).toContain("- alpha (done): alpha answers “Name a colour”. I read beta's report “beta answers “Name a fruit”.”.");
+    expect(answer.text).toContain("- beta (done): beta answers “Name a fruit”. I read alpha's report “alpha answers “Name a colour”.”.");
+    const subs = core.registry.threadForRoute(route)!.subagents;
+    for (const s of subs) {
+      expect(s.rounds).toBe(2);
+      expect(s.messages).toHaveLength(2);
+      expect(s.messages[0]).not.toContain("I read");
+      expect(s.context).toBe("Pick a picnic.");
+    }
+    // The second round resumed the first round's session: both prompts are in one session each.
+    const store = new DemoSessionStore(demoSessionsDir(baton.dataDir));
+    for (const s of subs) {
+      const prompts = store.read(s.session!).filter((l) => l.type === "prompt") as Array<{ text: string }>;
+      expect(prompts.map((p) => /round (\d) of 2/.exec(p.text)?.[1])).toEqual(["1", "2"]);
+    }
+  });
+
+  it("a subagent's permission request comes to the chat with its name and is answered like any other", async () => {
+    const platform = new TestPlatform("typed", { buttons: false });
+    const { core } = await bootSubagents({ platform });
+    const route = platform.route("perm");
+    await platform.say(route, "demo:subagents:permission");
+    const request = await platform.waitFor(route, /Permission needed \(subagent beta\)/, MULTI_AGENT_MS);
+    expect(request.text).toContain("touch beta.txt");
+    const thread = core.registry.threadForRoute(route)!;
+    expect(core.supervisor.state(thread.id).approvals).toBe(1);
+    await platform.say(route, "/allow");
+    await platform.waitFor(route, (m) => m.id === request.id && /Allow once — by Alice/.test(m.text));
+    const answer = await platform.waitFor(route, /Subagent reports:/, MULTI_AGENT_MS);
+    expect(answer.text).toContain("- beta (done): beta answers “Name a fruit” (permission allow-once).");
+    expect(answer.text).toContain("- alpha (done): alpha answers “Name a colour”.");
   });
 });

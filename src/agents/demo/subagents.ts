@@ -5,8 +5,8 @@
 //   a permission first; `demo:mcp <tool> [json]` makes one tool call and shows its answer.
 // - as a subagent (its prompt starts with Baton's mark): answers its task, after what the task
 //   asks for: `demo:permission` (a permission request), `demo:write` (writes <name>.txt where it
-//   works), `demo:slow` (works for a while, until cancelled); in a later collaboration round it
-//   says which reports it read.
+//   works), `demo:slow` (works for 30 s, `demo:slow=N` for N half-second steps, until cancelled);
+//   in a later collaboration round it says which reports it read.
 import type * as acp from "@agentclientprotocol/sdk";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -130,8 +130,10 @@ export function parseSubagentPrompt(text: string): SubagentPrompt {
 export async function subagentTurn(turn: DemoTurn, text: string): Promise<acp.StopReason> {
   const p = parseSubagentPrompt(text);
   const notes: string[] = [];
-  if (p.task.includes("demo:slow") && !p.resumed) {
-    for (let step = 1; step <= SLOW_STEPS; step++) {
+  const slow = /demo:slow(?:=(\d+))?/.exec(p.task);
+  if (slow && !p.resumed) {
+    const steps = slow[1] ? Number(slow[1]) : SLOW_STEPS;
+    for (let step = 1; step <= steps; step++) {
       if (turn.signal.aborted) return "cancelled";
       await turn.tool(`Working, step ${step}`, "think", () => sleep(SLOW_STEP_MS, turn.signal));
     }
@@ -148,7 +150,7 @@ export async function subagentTurn(turn: DemoTurn, text: string): Promise<acp.St
     notes.push(`wrote ${p.name}.txt`);
   }
   if (turn.signal.aborted) return "cancelled";
-  const task = p.task.replace(/demo:\w+\s*/g, "").trim();
+  const task = p.task.replace(/demo:[\w=]+\s*/g, "").trim();
   const read = p.others.length > 0 ? ` I read ${p.others.map((o) => `${o.name}'s report “${o.text}”`).join(" and ")}.` : "";
   const extra = [p.resumed ? "resumed" : "", ...notes].filter(Boolean);
   await turn.say(`${p.name} answers “${task}”${extra.length ? ` (${extra.join(", ")})` : ""}.${read}`);

@@ -192,6 +192,11 @@ export class SubagentJobs {
     if (live.stop) runner.cancel();
     const result = await runner.run().finally(() => (live.round = undefined));
     const files = [...new Set([...this.record(threadId, name).files, ...result.files])].slice(0, MAX_STORED_FILES);
+    // An interrupted round is not over: it runs again (resumed) after the restart.
+    if (live.stop === "interrupt") {
+      await this.update(threadId, name, { files });
+      return { state: "interrupted" };
+    }
     await this.update(threadId, name, { message: { round, text: result.message.slice(0, MAX_STORED_MESSAGE_CHARS) }, files });
     if (result.stopReason === "cancelled") return { state: "cancelled", note: live.note ?? "the agent cancelled its turn" };
     if (result.stopReason === "refusal") return { state: "failed", note: "the agent refused to continue" };
