@@ -75,7 +75,10 @@ export class BatonCore implements PlatformCore {
         launchSpec: (thread) => this.agents.launchSpec(thread),
         beginTurn: (thread) => this.beginTurn(thread),
         sessionOpened: (thread, opened) => registry.observeSession(thread.id, opened.sessionId),
-        fatal: (thread, error) => registry.close(thread.id, `agent error: ${error.userMessage}`),
+        fatal: async (thread, error) => {
+          await this.subagents.cancelAll(thread.id, "its thread was closed after an agent error");
+          await registry.close(thread.id, `agent error: ${error.userMessage}`);
+        },
         mcpServers: (thread, agent) => this.mcp.serversFor(thread.workspace, { thread: thread.id }, agent),
         hostStarted: (thread) => this.subagents.resume(thread.id),
         otherLiveHosts: () => this.subagents.liveCount(),

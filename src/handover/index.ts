@@ -14,8 +14,7 @@ import { localToolCall } from "./mcp/tools.js";
 import { HostTokens } from "./mcp/host-tokens.js";
 
 export { HandoverService, INVALID_CODE_TEXT, type HandoverCore } from "./service.js";
-export { HostTokens, type McpCaller } from "./mcp/host-tokens.js";
-export { HOST_TOKEN_ENV, SUBAGENT_TOOLS_ENV } from "./mcp/stdio.js";
+export { HostTokens, HOST_TOKEN_ENV, SUBAGENT_TOOLS_ENV, type McpCaller } from "./mcp/host-tokens.js";
 
 export interface RunningHandover {
   service: HandoverService;

@@ -5,6 +5,10 @@ import { createHash, randomBytes } from "node:crypto";
 
 const TOKEN_BYTES = 32;
 
+/** Set by Baton for the stdio forwarder of an agent it runs: its own token, and whether it gets the subagent tools. */
+export const HOST_TOKEN_ENV = "BATON_MCP_TOKEN";
+export const SUBAGENT_TOOLS_ENV = "BATON_MCP_SUBAGENT_TOOLS";
+
 /** Whom an MCP request speaks for. */
 export interface McpCaller {
   /** The machine it comes from: `local`, or a configured machine's name. */

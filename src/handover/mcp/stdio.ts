@@ -6,12 +6,10 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { findDaemon } from "./discovery.js";
+import { HOST_TOKEN_ENV, SUBAGENT_TOOLS_ENV } from "./host-tokens.js";
 import { MAX_WAIT_S } from "./subagent-tools.js";
 import { newHandoverMcpServer, toolError, type ToolCall, type ToolName } from "./tools.js";
 
-/** Set by Baton for the agents it runs: their own token (it names their thread), and whether they get the subagent tools. */
-export const HOST_TOKEN_ENV = "BATON_MCP_TOKEN";
-export const SUBAGENT_TOOLS_ENV = "BATON_MCP_SUBAGENT_TOOLS";
 /** A forwarded call may be a wait for subagents: the daemon answers within its longest wait. */
 const FORWARD_TIMEOUT_MS = (MAX_WAIT_S + 60) * 1000;
 
