@@ -77,6 +77,7 @@ export class BatonCore implements PlatformCore {
         sessionOpened: (thread, opened) => registry.observeSession(thread.id, opened.sessionId),
         fatal: async (thread, error) => {
           await this.subagents.cancelAll(thread.id, "its thread was closed after an agent error");
+          this.subagents.forget(thread.id);
           await registry.close(thread.id, `agent error: ${error.userMessage}`);
         },
         mcpServers: (thread, agent) => this.mcp.serversFor(thread.workspace, { thread: thread.id }, agent),
@@ -102,6 +103,7 @@ export class BatonCore implements PlatformCore {
         return { seq: current?.seq ?? 0, flush: () => current?.turn?.flush() };
       },
       maxPerThread: config.agents.subagents.max_per_thread,
+      maxLiveHosts: config.agents.max_live_hosts,
       log,
     });
     this.agents.subagentControl = this.subagents;
@@ -186,6 +188,7 @@ export class BatonCore implements PlatformCore {
       create: (route, spec) => registry.create(spec, route),
       close: async (id, reason) => {
         await Promise.all([this.supervisor.stopHost(id), this.subagents.cancelAll(id, "its thread was closed")]);
+        this.subagents.forget(id);
         await registry.close(id, reason);
       },
       attach: (route, id) => registry.attach(route, id),

@@ -66,5 +66,12 @@ describe("subagents under control", () => {
     await platform.say(route, `demo:subagents ${JSON.stringify({ mode: "brainstorming", task: "Name a river", subagents: [{ name: "a" }, { name: "b" }] })}`);
     const answer = await platform.waitFor(route, /Subagent reports:/, MULTI_AGENT_MS);
     expect(answer.text).toContain("- a (done): a answers “Name a river”.\n- b (done): b answers “Name a river”.");
+    const thread = core.registry.threadForRoute(route)!;
+    expect(thread.subagents.map((s) => `${s.name}:${s.state}`)).toEqual(["a:done", "b:done"]);
+    // Finished subagents stay listed until the thread's next multi-agent turn.
+    await platform.say(route, `demo:subagents ${JSON.stringify({ mode: "parallel", subagents: [{ name: "c", task: "Name a lake" }] })}`);
+    await platform.waitFor(route, /- c \(done\): c answers “Name a lake”\./, MULTI_AGENT_MS);
+    expect(thread.subagents.map((s) => `${s.name}:${s.state}`)).toEqual(["c:done"]);
+    expect(platform.on(route).filter((m) => /\*\*Subagents\*\*/.test(m.text))).toHaveLength(2);
   });
 });

@@ -39,6 +39,7 @@ export interface SubagentDeps {
   /** The thread host's current turn: its number (a new one starts a new multi-agent turn) and a flush of what it streamed so far. */
   hostTurn(threadId: string): { seq: number; flush(): void };
   maxPerThread: number;
+  maxLiveHosts: number;
   log: Logger;
 }
 
@@ -72,7 +73,7 @@ export class SubagentManager implements SubagentTools {
     const seq = this.deps.hostTurn(thread.id).seq;
     const current = this.runs.get(thread.id);
     const sameTurn = current?.turnSeq === seq;
-    const plan = await planSubagents(args, thread, { agents: this.deps.agents, machines: this.deps.machines, maxPerThread: this.deps.maxPerThread, run: sameTurn ? current.id : undefined });
+    const plan = await planSubagents(args, thread, { agents: this.deps.agents, machines: this.deps.machines, maxPerThread: this.deps.maxPerThread, maxLiveHosts: this.deps.maxLiveHosts, run: sameTurn ? current.id : undefined });
     const run = sameTurn ? current : this.newRun(thread.id, randomBytes(3).toString("hex"), seq);
     await this.deps.registry.addSubagents(thread.id, plan.map((p) => ({ ...p, run: run.id })));
     this.deps.hostTurn(thread.id).flush();
@@ -102,6 +103,11 @@ export class SubagentManager implements SubagentTools {
     const names = (this.deps.registry.get(threadId)?.subagents ?? []).filter((s) => !isSubagentFinished(s)).map((s) => s.name);
     await this.cancelNamed(threadId, names, note);
     return names.length;
+  }
+
+  /** The thread was closed (after cancelAll): its chat view is no longer kept. */
+  forget(threadId: string): void {
+    this.runs.delete(threadId);
   }
 
   /** For /status: the thread's subagents with their states and last tools. */

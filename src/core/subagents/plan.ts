@@ -16,6 +16,7 @@ export interface PlanContext {
   agents: BatonAgents;
   machines: Machines;
   maxPerThread: number;
+  maxLiveHosts: number;
   /** The multi-agent turn this call adds to, when the thread's agent already started one in this turn. */
   run?: string;
 }
@@ -24,6 +25,9 @@ export async function planSubagents(args: InitializeSubagentsArgs, thread: Threa
   if (!SUBAGENT_MODES.includes(args.mode)) throw new SubagentError(`Unknown mode "${String(args.mode)}": use ${SUBAGENT_MODES.join(", ")}.`);
   const asked = Array.isArray(args.subagents) ? args.subagents : [];
   if (asked.length === 0) throw new SubagentError("Name at least one subagent in `subagents`.");
+  if (ctx.maxLiveHosts < 2) {
+    throw new SubagentError(`agents.max_live_hosts is ${ctx.maxLiveHosts} in the Baton config, so no subagent can run beside you. Ask the operator to raise it, or do the work yourself.`);
+  }
   const active = thread.subagents.filter((s) => !isSubagentFinished(s));
   if (active.length + asked.length > ctx.maxPerThread) {
     throw new SubagentError(
