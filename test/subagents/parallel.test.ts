@@ -35,10 +35,10 @@ describe("multi-agent turns", () => {
     const sessions = thread.subagents.map((s) => s.session);
     expect(new Set([...sessions, thread.session]).size).toBe(3);
     // One compact block for the multi-agent turn, edited as it went, not the subagents' streams.
-    const blocks = platform.on(route).filter((m) => /\*\*Subagents\*\*/.test(m.text));
-    expect(blocks).toHaveLength(1);
-    expect(blocks[0].text).toBe("**Subagents** (parallel)\n✅ `alpha` · demo · done\n✅ `beta` · demo · done");
-    expect(blocks[0].history.some((t) => /· running/.test(t))).toBe(true);
+    const final = "**Subagents** (parallel)\n✅ `alpha` · demo · done\n✅ `beta` · demo · done";
+    const block = await platform.waitFor(route, (m) => m.text === final);
+    expect(platform.on(route).filter((m) => /\*\*Subagents\*\*/.test(m.text))).toEqual([block]);
+    expect(block.history[0]).toBe("**Subagents** (parallel)\n🕓 `alpha` · demo · queued\n🕓 `beta` · demo · queued");
     expect(platform.transcript(route)).not.toContain("[Baton subagent]");
     await platform.say(route, "/status");
     await platform.waitFor(route, /\*\*Subagents:\*\*\n- `alpha` · demo · done\n- `beta` · demo · done/);

@@ -9,6 +9,8 @@ import type { BatonAgents } from "../agents.js";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
 const DEFAULT_COLLABORATION_ROUNDS = 2;
+/** A task is a prompt: the same bound as a chat message. */
+const MAX_TASK_CHARS = 100_000;
 
 export type PlannedSubagent = Omit<SubagentAddedBody, "type" | "run">;
 
@@ -46,6 +48,7 @@ export async function planSubagents(args: InitializeSubagentsArgs, thread: Threa
     if (clash) throw new SubagentError(`This thread already has a subagent named "${name}" (${clash.state}) in this turn; pick another name.`);
     const task = (args.mode === "brainstorming" ? (s.task ?? args.task) : s.task)?.trim();
     if (!task) throw new SubagentError(args.mode === "brainstorming" ? `Give the question as \`task\` (for all) or as ${name}'s own task.` : `Give ${name} a task.`);
+    if (task.length + (args.task?.length ?? 0) > MAX_TASK_CHARS) throw new SubagentError(`${name}'s task is too long (at most ${MAX_TASK_CHARS} characters with the shared context); put the details in a file and name it.`);
     planned.push({
       name,
       ...host(s, thread, ctx.agents),
