@@ -4,6 +4,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { callTool, httpClient } from "../handover/helpers.js";
+import { HostTokens, type McpCaller } from "../../src/handover/mcp/host-tokens.js";
 import { bootSubagents, cleanup, MULTI_AGENT_MS } from "./helpers.js";
 
 vi.setConfig({ testTimeout: 240_000 });
@@ -11,11 +12,25 @@ let client: Client | undefined;
 afterEach(async () => {
   await client?.close();
   client = undefined;
+  vi.restoreAllMocks();
   await cleanup();
 });
 
+/** Every token Baton issues to an agent, with whom it names. */
+function recordTokens(): Array<{ caller: McpCaller; token: string }> {
+  const issued: Array<{ caller: McpCaller; token: string }> = [];
+  const issue = HostTokens.prototype.issue;
+  vi.spyOn(HostTokens.prototype, "issue").mockImplementation(function (this: HostTokens, caller: McpCaller) {
+    const result = issue.call(this, caller);
+    issued.push({ caller, token: result.token });
+    return result;
+  });
+  return issued;
+}
+
 describe("subagents belong to their thread", () => {
-  it("another thread's agent cannot reach them; a terminal's MCP client gets no subagent tools", async () => {
+  it("another thread's agent cannot reach them: each token names its own thread and dies with its process; a terminal's MCP client gets no subagent tools", async () => {
+    const issued = recordTokens();
     const { platform, core, baton } = await bootSubagents({ env: { BATON_DEMO_NO_MCP_HTTP: "1" } });
     const a = platform.route("a");
     const b = platform.route("b");
@@ -42,6 +57,27 @@ describe("subagents belong to their thread", () => {
     const refused = await callTool(client, "cancel_subagents", {});
     expect(refused.isError).toBe(true);
     expect(threadA.subagents[0].state).toBe("running");
+
+    // At the wire: each agent's token speaks for its own thread only, and dies with its process.
+    const threadB = core.registry.threadForRoute(b)!;
+    const tokenOf = (thread: string) => issued.find((i) => i.caller.thread === thread && !i.caller.subagent)!.token;
+    expect(issued.find((i) => i.caller.subagent === "alpha")?.caller).toEqual({ machine: "local", thread: threadA.id, subagent: "alpha" });
+    await client.close();
+    client = await httpClient(baton.dataDir, tokenOf(threadA.id));
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain("wait_for_subagents");
+    const seen = await callTool(client, "wait_for_subagents", { names: ["alpha"], timeout_s: 0.1 });
+    expect(seen.data).toMatchObject({ finished: 0, total: 1, subagents: [{ name: "alpha", state: "running" }] });
+    await client.close();
+    client = await httpClient(baton.dataDir, tokenOf(threadB.id));
+    // The same name under b's token is b's own alpha.
+    const theirs = await callTool(client, "wait_for_subagents", { names: ["alpha"], timeout_s: 0.1 });
+    expect(theirs.data).toMatchObject({ finished: 1, subagents: [{ name: "alpha", state: "done", session_id: threadB.subagents[0].session }] });
+    expect(theirs.text).toContain("alpha answers “Name a bird”.");
+    await client.close();
+    client = undefined;
+    await platform.say(b, "/close");
+    await platform.waitFor(b, /Closed thread/);
+    await expect(httpClient(baton.dataDir, tokenOf(threadB.id))).rejects.toThrow();
 
     await platform.say(a, "/stop");
     await platform.waitFor(a, /⏹ `alpha` · demo · cancelled/, MULTI_AGENT_MS);
