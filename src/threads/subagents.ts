@@ -3,6 +3,8 @@
 // thread holds the subagents of its current multi-agent turn and those of earlier turns that had
 // not finished when it began.
 
+import { z } from "zod";
+
 export const SUBAGENT_MODES = ["parallel", "collaboration", "brainstorming"] as const;
 export type SubagentMode = (typeof SUBAGENT_MODES)[number];
 
@@ -109,4 +111,39 @@ export function applySubagentEvent(list: SubagentRecord[], body: SubagentEventBo
   if (body.recovery) s.recovery = body.recovery;
   s.updatedAt = at;
   return list;
+}
+
+/** The subagent events as they must look on disk, over the fields every event has (`base`). */
+export function subagentEventSchemas<B extends z.ZodRawShape>(base: B) {
+  const text = z.string().min(1);
+  const worktree = z.object({ path: text, branch: text, base: text, cwd: text });
+  return [
+    z.object({
+      ...base,
+      type: z.literal("subagent_added"),
+      run: text,
+      name: text,
+      agent: text,
+      profile: z.string().optional(),
+      mode: z.enum(SUBAGENT_MODES),
+      task: text,
+      context: z.string().optional(),
+      rounds: z.number().int().positive(),
+      isolation: z.literal("worktree").optional(),
+    }),
+    z.object({
+      ...base,
+      type: z.literal("subagent_updated"),
+      name: text,
+      state: z.enum(SUBAGENT_STATES).optional(),
+      session: text.optional(),
+      round: z.number().int().positive().optional(),
+      message: z.object({ round: z.number().int().positive(), text: z.string() }).optional(),
+      files: z.array(z.string()).optional(),
+      worktree: worktree.optional(),
+      worktreeRemoved: z.object({ branch: z.string().optional() }).optional(),
+      note: z.string().optional(),
+      recovery: z.enum(["pending", "failed"]).optional(),
+    }),
+  ] as const;
 }
