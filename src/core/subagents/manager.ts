@@ -194,6 +194,7 @@ export class SubagentManager implements SubagentTools {
   private newRun(threadId: string, id: string, turnSeq: number): Run {
     const thread = this.deps.registry.get(threadId)!;
     const run: Run = { id, turnSeq, status: new StatusBlock(() => this.deps.targets(thread), this.deps.streamSettings, this.deps.log) };
+    this.runs.get(threadId)?.status.handOver();
     this.runs.set(threadId, run);
     return run;
   }

@@ -47,6 +47,11 @@ export class StatusBlock {
     this.stream = new TurnStream(targets, settings, log);
   }
 
+  /** A newer multi-agent turn's block takes over: this one says so, if it still showed work going on. */
+  handOver(): void {
+    if (this.text && !this.finished) this.show(`${this.text}\n_(followed in the next block)_`, true);
+  }
+
   /** Shows the block's new text: sent the first time, then edited (where the platform edits). */
   show(text: string, allFinished: boolean): void {
     if (text === this.text && allFinished === this.finished) return;
