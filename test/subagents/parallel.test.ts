@@ -66,6 +66,19 @@ describe("multi-agent turns", () => {
     }
   });
 
+  it("where messages cannot be edited, the status block is sent when the subagents start and when they all ended", async () => {
+    const platform = new TestPlatform("plain", { edits: false });
+    await bootSubagents({ platform });
+    const route = platform.route("noedit");
+    await platform.say(route, "demo:subagents");
+    await platform.waitFor(route, /Subagent reports:/, MULTI_AGENT_MS);
+    const final = "**Subagents** (parallel)\n✅ `alpha` · demo · done\n✅ `beta` · demo · done";
+    await platform.waitFor(route, (m) => m.text === final);
+    const blocks = platform.on(route).filter((m) => /\*\*Subagents\*\*/.test(m.text));
+    expect(blocks.map((m) => m.text)).toEqual(["**Subagents** (parallel)\n🕓 `alpha` · demo · queued\n🕓 `beta` · demo · queued", final]);
+    expect(platform.callLog.filter((c) => c.call === "edit")).toEqual([]);
+  });
+
   it("a subagent's permission request comes to the chat with its name and is answered like any other", async () => {
     const platform = new TestPlatform("typed", { buttons: false });
     const { core } = await bootSubagents({ platform });
