@@ -78,6 +78,7 @@ export class BatonCore implements PlatformCore {
         fatal: async (thread, error) => {
           await this.subagents.cancelAll(thread.id, "its thread was closed after an agent error");
           this.subagents.forget(thread.id);
+          this.hostTurns.delete(thread.id);
           await registry.close(thread.id, `agent error: ${error.userMessage}`);
         },
         mcpServers: (thread, agent) => this.mcp.serversFor(thread.workspace, { thread: thread.id }, agent),
@@ -189,6 +190,7 @@ export class BatonCore implements PlatformCore {
       close: async (id, reason) => {
         await Promise.all([this.supervisor.stopHost(id), this.subagents.cancelAll(id, "its thread was closed")]);
         this.subagents.forget(id);
+        this.hostTurns.delete(id);
         await registry.close(id, reason);
       },
       attach: (route, id) => registry.attach(route, id),

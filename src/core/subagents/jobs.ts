@@ -4,6 +4,7 @@
 // the thread as it happens, so a restart finds it `interrupted` with its session and resumes it.
 import { randomBytes } from "node:crypto";
 import type { Machines } from "../../agents/machines/index.js";
+import type { Supervisor } from "../../agents/supervisor.js";
 import { SubagentError, userMessageOf } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/log.js";
 import type { ThreadRegistry } from "../../threads/registry.js";
@@ -20,6 +21,7 @@ import { createWorktree, finishWorktree } from "./worktree.js";
 
 export interface JobDeps {
   registry: ThreadRegistry;
+  supervisor: Pick<Supervisor, "acquireStartSlot">;
   agents: BatonAgents;
   machines: Machines;
   approvals: ApprovalBroker;
@@ -176,6 +178,7 @@ export class SubagentJobs {
       session: s.session,
       prompt,
       mcp: (agent) => this.deps.mcp.serversFor(workspace, { thread: threadId, subagent: name }, agent),
+      startSlot: () => this.deps.supervisor.acquireStartSlot(),
       approvals: this.deps.approvals,
       approvalTurn: { id: randomBytes(6).toString("base64url"), threadId, stream: this.deps.streamFor(threadId), label: `subagent ${name}` },
       onSession: async (opened) => {

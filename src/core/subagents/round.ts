@@ -14,6 +14,8 @@ export interface RoundInput {
   session?: string;
   prompt: string;
   mcp(agent: { http: boolean }): Promise<McpAccess>;
+  /** A place among the few agent starts allowed at once (agent CLIs are heavy to boot). */
+  startSlot(): Promise<() => void>;
   approvals: ApprovalBroker;
   approvalTurn: ApprovalTurn;
   /** Called as soon as the session is open (recorded before the prompt, so a restart can resume it). */
@@ -62,9 +64,15 @@ export class SubagentRound {
     let access: McpAccess | undefined;
     try {
       if (this.cancelled) throw new HostStoppedError();
-      await host.start();
-      access = await input.mcp({ http: host.supportsMcpHttp });
-      const opened = await host.openSession(input.session, access.servers);
+      const started = await input.startSlot();
+      let opened: OpenedSession;
+      try {
+        await host.start();
+        access = await input.mcp({ http: host.supportsMcpHttp });
+        opened = await host.openSession(input.session, access.servers);
+      } finally {
+        started();
+      }
       await input.onSession(opened);
       if (this.cancelled) throw new HostStoppedError();
       const stopReason = await host.prompt([{ type: "text", text: input.prompt }]);
