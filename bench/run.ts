@@ -5,6 +5,7 @@ import { benchStartup } from "./startup.js";
 import { benchStreaming } from "./streaming.js";
 import { benchHandoffList } from "../src/bench/handoff-list.js";
 import { benchMachines } from "./machines.js";
+import { benchSubagents } from "./subagents.js";
 import type { BenchResult } from "./types.js";
 
 const suites: Array<[string, () => Promise<BenchResult[]>]> = [
@@ -14,6 +15,7 @@ const suites: Array<[string, () => Promise<BenchResult[]>]> = [
   ["handoff list", benchHandoffList],
   ["streaming", benchStreaming],
   ["machines over ssh", benchMachines],
+  ["subagents", benchSubagents],
 ];
 
 const only = process.argv[2];
