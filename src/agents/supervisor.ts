@@ -4,7 +4,6 @@
 import type { ContentBlock, McpServer, RequestPermissionRequest, RequestPermissionResponse, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
 import { AgentError, userMessageOf } from "../kernel/errors.js";
 import type { Logger } from "../kernel/log.js";
-import { Slots } from "../kernel/collections.js";
 import type { ThreadRecord } from "../threads/registry.js";
 import { AgentHost, HostExitedError, HostStoppedError, type HostTransport, type OpenedSession } from "./host.js";
 import type { AgentKind } from "./kinds/index.js";
@@ -75,6 +74,22 @@ interface Queue {
 export type HostState = "running" | "idle" | "stopped";
 
 const MAX_CONCURRENT_HOST_STARTS = 4;
+
+/** A counting semaphore: at most `size` holders at once, the rest wait in order. */
+class Slots {
+  private used = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(private readonly size: number) {}
+  async acquire(): Promise<() => void> {
+    if (this.used >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.used++;
+    return () => {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.used--;
+    };
+  }
+}
 
 export class Supervisor {
   /** Live hosts by thread id, in least-recently-used order (Map iteration order). */

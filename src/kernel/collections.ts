@@ -1,6 +1,5 @@
 // Small in-memory structures every layer uses: a set that forgets its oldest entries (duplicate
-// events), a queue that runs tasks one after another per key (one route, one line), and a
-// counting semaphore (a few agent starts at once).
+// events), and a queue that runs tasks one after another per key (one route, one line).
 
 /** A set that forgets its oldest entries beyond `capacity`. */
 export class BoundedSet {
@@ -45,21 +44,5 @@ export class KeyedQueue {
       if (this.chains.get(key) === settled) this.chains.delete(key);
     });
     return result;
-  }
-}
-
-/** A counting semaphore: at most `size` holders at once, the rest wait in order. */
-export class Slots {
-  private used = 0;
-  private readonly waiting: Array<() => void> = [];
-  constructor(private readonly size: number) {}
-  async acquire(): Promise<() => void> {
-    if (this.used >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.used++;
-    return () => {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.used--;
-    };
   }
 }
