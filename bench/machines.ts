@@ -13,7 +13,7 @@ import { silentLogger } from "../src/kernel/log.js";
 import type { MessageRef, OutboundMessage } from "../src/platforms/contract.js";
 import { TestPlatform } from "../test/support/test-platform.js";
 import { sshdAvailable, startTestSshd } from "../test/support/sshd.js";
-import type { BenchResult } from "./types.js";
+import { median, type BenchResult } from "./types.js";
 
 const SAMPLES = 7;
 const CLI = new URL("../src/bot/cli.js", import.meta.url).pathname;
@@ -95,9 +95,4 @@ export async function benchMachines(): Promise<BenchResult[]> {
     await sshd.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }

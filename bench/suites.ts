@@ -6,6 +6,7 @@ import { benchReplay, REPLAY_FULL, REPLAY_TINY } from "./replay.js";
 import { benchStartup, STARTUP_FULL, STARTUP_TINY } from "./startup.js";
 import { benchHugeTurn, benchStreaming, STREAMING_FULL, STREAMING_TINY } from "./streaming.js";
 import { benchMachines } from "./machines.js";
+import { benchSubagents } from "./subagents.js";
 import type { BenchResult } from "./types.js";
 
 export type Scale = "full" | "tiny";
@@ -27,11 +28,12 @@ export function benchSuites(scale: Scale): Suite[] {
     { name: "registry replay", run: () => benchReplay(tiny ? REPLAY_TINY : REPLAY_FULL) },
     // The SSH machines' suite reports medians of its own (a real sshd on loopback); full scale only.
     ...(tiny ? [] : [{ name: "machines over ssh", run: async () => (await benchMachines()).map(fromResult) }]),
+    ...(tiny ? [] : [{ name: "subagents", run: async () => (await benchSubagents()).map(fromResult) }]),
   ];
 }
 
-/** A figure from a suite that reports one value per line (bench/machines.ts). */
+/** A figure from a suite that reports one value per line (bench/machines.ts, bench/subagents.ts). */
 function fromResult(r: BenchResult): Figure {
-  const id = `machines:${r.name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
-  return { id, label: r.name, definition: "from bench/machines.ts: its label says what is timed", unit: r.unit as Figure["unit"], n: 1, median: r.value, tail: r.value, tailKind: "max", target: r.target, ok: r.ok };
+  const id = `result:${r.name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
+  return { id, label: r.name, definition: "its label says what is timed", unit: r.unit as Figure["unit"], n: 1, median: r.value, tail: r.value, tailKind: "max", target: r.target, ok: r.ok };
 }

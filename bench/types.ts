@@ -5,3 +5,8 @@ export interface BenchResult {
   target?: string;
   ok?: boolean;
 }
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}

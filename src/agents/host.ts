@@ -163,6 +163,11 @@ export class AgentHost {
     return !!this.capabilities.promptCapabilities?.image;
   }
 
+  /** The agent takes MCP servers over HTTP (else only stdio ones). */
+  get supportsMcpHttp(): boolean {
+    return !!this.capabilities.mcpCapabilities?.http;
+  }
+
   /** Opens the thread's session (time-boxed as a whole): resume where advertised, else load (replay hidden from chat), else new. */
   openSession(sessionId: string | undefined, mcpServers: acp.McpServer[] = []): Promise<OpenedSession> {
     const how = !sessionId ? "session/new" : this.capabilities.sessionCapabilities?.resume ? "session/resume" : this.capabilities.loadSession ? "session/load" : "session/new";

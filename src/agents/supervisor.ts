@@ -1,7 +1,7 @@
 // The agent supervisor: at most one host process per thread, turns serialised per thread (FIFO),
 // idle hosts shut down and least-recently-used idle hosts evicted past the limit. A crash is
 // reported, never respawned mid-turn; the next prompt starts a fresh process and resumes.
-import type { ContentBlock, RequestPermissionRequest, RequestPermissionResponse, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
+import type { ContentBlock, McpServer, RequestPermissionRequest, RequestPermissionResponse, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
 import { AgentError, userMessageOf } from "../kernel/errors.js";
 import type { Logger } from "../kernel/log.js";
 import type { ThreadRecord } from "../threads/registry.js";
@@ -38,7 +38,20 @@ export interface SupervisorHooks {
   fatal(thread: ThreadRecord, error: AgentError): Promise<void>;
   /** A prompt submitted with an id left the queue: its turn starts, or the queue was dropped. */
   promptTaken?(threadId: string, id: string, why: "started" | "dropped"): void;
+  /** The MCP servers a new host gets in its session (Baton's own); `release` once the process is gone. */
+  mcpServers?(thread: ThreadRecord, agent: { http: boolean }): Promise<McpAccess>;
+  /** The thread's host was (re)built: a running process with its session open. */
+  hostStarted?(thread: ThreadRecord): void;
+  /** Agent processes Baton runs besides the thread hosts (subagents): they count against max_live_hosts. */
+  otherLiveHosts?(): number;
+  /** A host stopped or went idle: room for something waiting for a slot. */
+  capacityFreed?(): void;
   log: Logger;
+}
+
+export interface McpAccess {
+  servers: McpServer[];
+  release(): void;
 }
 
 export interface SupervisorOptions {
@@ -54,6 +67,7 @@ interface Live {
   starting?: boolean;
   idleTimer?: NodeJS.Timeout;
   profileKey: string;
+  releaseMcp?: () => void;
 }
 
 interface QueuedPrompt {
@@ -166,6 +180,22 @@ export class Supervisor {
 
   liveCount(): number {
     return this.live.size;
+  }
+
+  /** Waits for one of the few agent starts allowed at once; call the result when the start is over. */
+  acquireStartSlot(signal: AbortSignal = new AbortController().signal): Promise<() => void> {
+    return this.startSlots.acquire(signal);
+  }
+
+  /**
+   * Makes room for one more agent process within max_live_hosts, stopping least recently used idle
+   * hosts; false when every host is busy.
+   */
+  async makeRoom(): Promise<boolean> {
+    while (this.live.size + (this.hooks.otherLiveHosts?.() ?? 0) >= this.options.maxLiveHosts) {
+      if (!(await this.stopIdleHost())) return false;
+    }
+    return true;
   }
 
   /** Cancels the running turn at once (ACP session/cancel), or ends a start; pending approvals answer "cancelled". */
@@ -310,6 +340,7 @@ export class Supervisor {
         },
         onExit: ({ code, signal, stderr, expected }) => {
           if (this.live.get(thread.id) === live && !live.turn) this.live.delete(thread.id);
+          this.hostGone(live);
           if (!expected) this.hooks.log.warn({ thread: thread.id, code, signal, stderr }, "agent process exited");
         },
       },
@@ -320,9 +351,12 @@ export class Supervisor {
     abort.addEventListener("abort", onAbort, { once: true });
     try {
       await live.host.start();
-      const opened = await live.host.openSession(thread.session);
+      const mcp = await this.hooks.mcpServers?.(thread, { http: live.host.supportsMcpHttp });
+      live.releaseMcp = mcp?.release;
+      const opened = await live.host.openSession(thread.session, mcp?.servers);
       await this.hooks.sessionOpened(thread, opened);
       if (opened.note) turn.notice(`ℹ️ ${opened.note}`);
+      this.hooks.hostStarted?.(thread);
       this.hooks.log.info({ thread: thread.id, agent: spec.kind.id, session: opened.sessionId, how: opened.how, pid: live.host.pid }, "agent host started");
       live.starting = false;
       return live;
@@ -335,17 +369,24 @@ export class Supervisor {
     }
   }
 
-  /** Past the limit, the least recently used idle host is stopped first. */
+  /** The host process is gone: its MCP token dies with it, and its slot is free. */
+  private hostGone(live: Live): void {
+    live.releaseMcp?.();
+    live.releaseMcp = undefined;
+    this.hooks.capacityFreed?.();
+  }
+
+  /** Past the limit, the least recently used idle host is stopped first. A chat's turn never waits for room. */
   private async evictIfFull(): Promise<void> {
-    while (this.live.size >= this.options.maxLiveHosts) {
-      const idle = [...this.live.entries()].find(([, l]) => !l.turn && !l.starting);
-      if (!idle) {
-        this.hooks.log.warn({ live: this.live.size }, "all agent hosts are busy; starting one more than agents.max_live_hosts");
-        return;
-      }
-      this.hooks.log.info({ thread: idle[0] }, "stopping least recently used idle agent host");
-      await this.stopProcess(idle[0]);
-    }
+    if (!(await this.makeRoom())) this.hooks.log.warn({ live: this.live.size }, "all agent hosts are busy; starting one more than agents.max_live_hosts");
+  }
+
+  private async stopIdleHost(): Promise<boolean> {
+    const idle = [...this.live.entries()].find(([, l]) => !l.turn && !l.starting);
+    if (!idle) return false;
+    this.hooks.log.info({ thread: idle[0] }, "stopping least recently used idle agent host");
+    await this.stopProcess(idle[0]);
+    return true;
   }
 
   private touch(threadId: string, live: Live): void {
@@ -353,6 +394,7 @@ export class Supervisor {
     this.live.delete(threadId);
     this.live.set(threadId, live);
     clearTimeout(live.idleTimer);
+    this.hooks.capacityFreed?.();
     live.idleTimer = setTimeout(() => {
       if (live.turn || this.queues.get(threadId)?.items.length) return;
       this.hooks.log.info({ thread: threadId }, "idle agent host shut down");

@@ -99,6 +99,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     ...core.counts(),
     lastReload,
   });
+  // Subagents that were running when the last daemon stopped resume when their thread's agent starts again.
+  await core.subagents.markInterrupted();
   // Pickup codes, /pickup and the MCP endpoint for terminal agents (src/handover/).
   let handover: RunningHandover;
   try {
@@ -109,6 +111,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     throw error;
   }
   core.handover = handover.service;
+  // Every agent Baton starts gets the MCP endpoint, with a token for its own thread.
+  core.mcp.connect({ localUrl: handover.mcpUrl, tokens: handover.hostTokens });
   // Terminals on the configured machines reach this daemon through tunnels (or a listener) published there.
   core.machines.serveHandover({ localUrl: handover.mcpUrl, tokenFor: handover.machineToken, owner: daemonOwnerId(dataDir) });
   const adapters: PlatformAdapter[] = [];

@@ -41,8 +41,11 @@ export interface AgentsApi {
   submit(thread: ThreadRecord, prompt: ContentBlock[]): number;
   /** True while Baton shuts down: no new turn starts; submitted prompts run after the restart. */
   restarting?(): boolean;
+  /** Cancels the running turn and the thread's subagents; false when nothing ran. */
   cancel(threadId: string): Promise<boolean>;
   state(threadId: string): { host: HostState; queued: number; approvals: number };
+  /** The thread's subagents (its current multi-agent turn, and unfinished earlier ones). */
+  subagents(threadId: string): Array<{ name: string; agent: string; state: string; lastTool?: string }>;
   stopHost(threadId: string): Promise<void>;
   /** Parses `claude`, `claude+fast`, `fast` (a profile), `claude fast`. Throws CommandError when unknown. */
   resolveHost(words: string[]): HostChoice;

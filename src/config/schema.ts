@@ -84,6 +84,17 @@ const renderingSchema = z
   })
   .strict();
 
+const subagentsSchema = z
+  .object({
+    max_per_thread: z
+      .number()
+      .int()
+      .positive()
+      .default(6)
+      .describe("Subagents a thread's agent may have queued or running at once (initialize_subagents asking for more gets an error naming this limit)"),
+  })
+  .strict();
+
 const MIB = 1024 * 1024;
 
 const filesSchema = z
@@ -134,9 +145,10 @@ const baseConfigSchema = z
           .describe("A step of starting an agent that takes longer is reported like a crash, and the process stopped"),
         profiles: z.record(z.string(), profileSchema).default({}),
         custom: z.record(z.string(), customAgentSchema).default({}).describe("Any other ACP agent: name → command"),
+        subagents: subagentsSchema.default(subagentsSchema.parse({})),
       })
       .strict()
-      .default({ default: "auto", max_live_hosts: 8, idle_shutdown: 600_000, start_timeout: { spawn: 10_000, initialize: 60_000, session: 120_000 }, profiles: {}, custom: {} }),
+      .default({ default: "auto", max_live_hosts: 8, idle_shutdown: 600_000, start_timeout: { spawn: 10_000, initialize: 60_000, session: 120_000 }, profiles: {}, custom: {}, subagents: subagentsSchema.parse({}) }),
     workspaces: z
       .object({
         roots: z.array(z.string()).default([]).describe("Directories under which agents may run; empty = the home directory"),

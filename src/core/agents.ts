@@ -26,6 +26,8 @@ export class BatonAgents implements AgentsApi {
   private readonly autoKind: AgentKind;
   /** Built-in kinds plus the config's `agents.custom` ACP agents. */
   private kinds: AgentKind[];
+  /** Set by the core once it made them: /stop cancels them, /status lists them. */
+  subagentControl?: { cancelAll(threadId: string, note: string): Promise<number>; list(threadId: string): Array<{ name: string; agent: string; state: string; lastTool?: string }> };
 
   constructor(
     private config: BatonConfig["agents"],
@@ -86,16 +88,21 @@ export class BatonAgents implements AgentsApi {
   }
 
   /** The process that serves a thread, on its workspace's machine. Throws a fatal AgentError when it cannot run. */
-  async launchSpec(thread: ThreadRecord): Promise<LaunchSpec> {
-    const kind = this.kind(thread.agent);
-    if (!kind) throw new AgentError(`Unknown agent "${thread.agent}" on this thread.`, { fatal: true });
-    const { machine, path } = this.machines.locate(thread.workspace);
-    const profile = thread.profile ? this.config.profiles[thread.profile] : undefined;
+  launchSpec(thread: ThreadRecord): Promise<LaunchSpec> {
+    return this.launchFor({ agent: thread.agent, profile: thread.profile, workspace: thread.workspace, threadId: thread.id, host: true });
+  }
+
+  /** An agent process for a thread: its host, or (`host: false`) one of its subagents, maybe in a worktree. */
+  async launchFor(target: { agent: string; profile?: string; workspace: string; threadId: string; host: boolean }): Promise<LaunchSpec> {
+    const kind = this.kind(target.agent);
+    if (!kind) throw new AgentError(`Unknown agent "${target.agent}" on this thread.`, { fatal: true });
+    const { machine, path } = this.machines.locate(target.workspace);
+    const profile = target.profile ? this.config.profiles[target.profile] : undefined;
     const launch = kind.acpCommand();
     const model = profile?.model ? kind.modelArgs?.(profile.model) : undefined;
-    const env: Record<string, string> = { ...model?.env, ...profile?.env, BATON_THREAD_ID: thread.id };
+    const env: Record<string, string> = { ...model?.env, ...profile?.env, BATON_THREAD_ID: target.threadId };
     if (kind.id === "goose") env.GOOSE_MODE = "approve";
-    if (kind.id === "demo" && this.demoIsFallback) env.BATON_DEMO_NOTICE = "1";
+    if (kind.id === "demo" && this.demoIsFallback && target.host) env.BATON_DEMO_NOTICE = "1";
     const spawn = await machine.launch({
       kind,
       command: profile?.command ?? launch.command,
@@ -120,8 +127,13 @@ export class BatonAgents implements AgentsApi {
     return this.supervisor.paused;
   }
 
-  cancel(threadId: string): Promise<boolean> {
-    return this.supervisor.cancel(threadId);
+  async cancel(threadId: string): Promise<boolean> {
+    const [host, subagents] = await Promise.all([this.supervisor.cancel(threadId), this.subagentControl?.cancelAll(threadId, "stopped with /stop") ?? 0]);
+    return host || subagents > 0;
+  }
+
+  subagents(threadId: string): Array<{ name: string; agent: string; state: string; lastTool?: string }> {
+    return this.subagentControl?.list(threadId) ?? [];
   }
 
   state(threadId: string) {

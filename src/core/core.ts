@@ -22,6 +22,8 @@ import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { Workspaces } from "./workspaces.js";
 import { Machines } from "../agents/machines/index.js";
 import { loadMarkdown } from "../render/markdown.js";
+import { AgentMcp } from "./agent-mcp.js";
+import { SubagentManager } from "./subagents/manager.js";
 
 /** After the grace period, how long cancelled turns get to end cleanly ("⏹ Stopped.") before the processes go. */
 const CANCEL_SETTLE_MS = 3_000;
@@ -51,7 +53,13 @@ export class BatonCore implements PlatformCore {
   readonly machines: Machines;
   readonly threads: ThreadsApi;
   readonly files: FileCache;
+  /** Baton's MCP server for the agents it runs (connected once the endpoint listens). */
+  readonly mcp: AgentMcp;
+  /** The subagents of threads, and the MCP tools that run them. */
+  readonly subagents: SubagentManager;
   handover?: HandoverApi;
+  /** Per thread: how many turns its host began, and the current one (a multi-agent turn belongs to one). */
+  private readonly hostTurns = new Map<string, { seq: number; turn?: ChatTurn }>();
   private readonly platforms = new Map<string, Platform>();
   private readonly inbound: Inbound;
   private allow: Set<string>;
@@ -71,15 +79,24 @@ export class BatonCore implements PlatformCore {
       list: () => registry.registeredWorkspaces(),
       record: (path, name) => registry.registerWorkspace(path, name),
     });
+    this.mcp = new AgentMcp(this.machines, options.dataDir, log);
     this.supervisor = new Supervisor(
       {
         thread: (id) => registry.get(id),
         launchSpec: (thread) => this.agents.launchSpec(thread),
-        beginTurn: (thread) =>
-          meteredTurn(new ChatTurn(thread.id, () => this.targets(thread), this.streamSettings(), this.approvals, log, (route) => this.lastPromptMessage.get(route)), thread.agent, this.metrics),
+        beginTurn: (thread) => meteredTurn(this.beginTurn(thread), thread.agent, this.metrics),
         sessionOpened: (thread, opened) => registry.observeSession(thread.id, opened.sessionId),
-        fatal: (thread, error) => registry.close(thread.id, `agent error: ${error.userMessage}`),
+        fatal: async (thread, error) => {
+          await this.subagents.cancelAll(thread.id, "its thread was closed after an agent error");
+          this.subagents.forget(thread.id);
+          this.hostTurns.delete(thread.id);
+          await registry.close(thread.id, `agent error: ${error.userMessage}`);
+        },
         promptTaken: (threadId, id, why) => void registry.promptTaken(threadId, id, why).catch((error: unknown) => log.error({ thread: threadId, err: error }, "could not record that a queued prompt left the queue")),
+        mcpServers: (thread, agent) => this.mcp.serversFor(thread.workspace, { thread: thread.id }, agent),
+        hostStarted: (thread) => this.subagents.resume(thread.id),
+        otherLiveHosts: () => this.subagents.liveCount(),
+        capacityFreed: () => this.subagents.room.pump(),
         log,
       },
       {
@@ -89,6 +106,24 @@ export class BatonCore implements PlatformCore {
       },
     );
     this.agents = new BatonAgents(config.agents, options.dataDir, this.supervisor, registry, this.approvals, this.machines, env, log);
+    this.subagents = new SubagentManager({
+      registry,
+      supervisor: this.supervisor,
+      agents: this.agents,
+      machines: this.machines,
+      approvals: this.approvals,
+      mcp: this.mcp,
+      targets: (thread) => this.targets(thread),
+      streamSettings: this.streamSettings(),
+      hostTurn: (threadId) => {
+        const current = this.hostTurns.get(threadId);
+        return { seq: current?.seq ?? 0, flush: () => current?.turn?.flush() };
+      },
+      maxPerThread: config.agents.subagents.max_per_thread,
+      maxLiveHosts: config.agents.max_live_hosts,
+      log,
+    });
+    this.agents.subagentControl = this.subagents;
     this.threads = this.threadsApi();
     const f = config.files;
     this.files = new FileCache(join(options.dataDir, "cache"), { maxTotalBytes: f.max_total_bytes, maxRouteBytes: f.max_route_bytes, maxAgeMs: f.max_age }, log);
@@ -158,6 +193,15 @@ export class BatonCore implements PlatformCore {
     return out;
   }
 
+  private beginTurn(thread: ThreadRecord): ChatTurn {
+    const turn = new ChatTurn(thread.id, () => this.targets(thread), this.streamSettings(), this.approvals, this.log, (route) => this.lastPromptMessage.get(route), () => {
+      const current = this.hostTurns.get(thread.id);
+      if (current?.turn === turn) current.turn = undefined;
+    });
+    this.hostTurns.set(thread.id, { seq: (this.hostTurns.get(thread.id)?.seq ?? 0) + 1, turn });
+    return turn;
+  }
+
   private streamSettings() {
     const r = this.options.config.rendering;
     return { flushDebounceMs: r.flush_debounce_ms, showThoughts: r.show_thoughts, showTools: r.show_tools };
@@ -170,7 +214,9 @@ export class BatonCore implements PlatformCore {
       get: (id) => registry.get(id),
       create: (route, spec) => registry.create(spec, route),
       close: async (id, reason) => {
-        await this.supervisor.stopHost(id);
+        await Promise.all([this.supervisor.stopHost(id), this.subagents.cancelAll(id, "its thread was closed")]);
+        this.subagents.forget(id);
+        this.hostTurns.delete(id);
         await registry.close(id, reason);
       },
       attach: (route, id) => registry.attach(route, id),
@@ -237,6 +283,7 @@ export class BatonCore implements PlatformCore {
       const notices = cut.flatMap((t) => this.notify(t, `⏹ Baton is restarting; the running turn did not finish within ${seconds} s and was cancelled. Send it again once Baton is back.`));
       await Promise.race([Promise.all(notices), delay(SHUTDOWN_NOTICE_MS)]);
     }
+    await this.subagents.shutdown();
     await this.supervisor.stopAll();
     this.files.close();
     await this.machines.close();

@@ -82,7 +82,8 @@ export class TurnStream {
     }, delayMs);
   }
 
-  private flush(): void {
+  /** Sends what has been streamed so far now, without waiting for the debounce. */
+  flush(): void {
     const targets = this.targets();
     for (const target of targets) this.syncRoute(target);
     this.releaseSealed(targets);

@@ -28,6 +28,7 @@ export class ChatTurn implements TurnOutput {
     private readonly approvals: ApprovalBroker,
     private readonly log: PlatformLogger,
     private readonly promptMessageId: (route: string) => string | undefined = () => undefined,
+    private readonly onFinish: () => void = () => undefined,
   ) {
     this.stream = new TurnStream(targets, settings, log);
     this.approvalTurn = { id: randomBytes(6).toString("base64url"), threadId, stream: this.stream };
@@ -58,6 +59,11 @@ export class ChatTurn implements TurnOutput {
     return this.approvals.request(this.approvalTurn, request);
   }
 
+  /** Sends what the agent streamed so far (before something else is posted beside the turn). */
+  flush(): void {
+    this.stream.flush();
+  }
+
   notice(text: string): void {
     this.stream.builder.appendNotice(text);
   }
@@ -71,6 +77,7 @@ export class ChatTurn implements TurnOutput {
   }
 
   async finish(outcome: { stopReason?: StopReason; error?: string }): Promise<void> {
+    this.onFinish();
     for (const t of this.typingTimers) clearInterval(t);
     // A request still open when its turn ends can never be answered: say so where it was asked.
     this.approvals.endTurn(this.approvalTurn.id, "⌛ Expired: the turn ended before an answer");

@@ -11,14 +11,18 @@ import { ensureToken, removeEndpoint, writeEndpoint } from "./mcp/discovery.js";
 import { startMcpHttp, type McpHttpServer } from "./mcp/http.js";
 import { LOCAL_MACHINE } from "../agents/machines/refs.js";
 import { localToolCall } from "./mcp/tools.js";
+import { HostTokens } from "./mcp/host-tokens.js";
 
 export { HandoverService, INVALID_CODE_TEXT, type HandoverCore } from "./service.js";
+export { HostTokens, HOST_TOKEN_ENV, SUBAGENT_TOOLS_ENV, type McpCaller } from "./mcp/host-tokens.js";
 
 export interface RunningHandover {
   service: HandoverService;
   mcpUrl: string;
   /** The token a configured machine's `baton mcp` uses (it tells the daemon which machine calls). */
   machineToken(machine: string): string;
+  /** Tokens of the agents Baton runs, one per host; the endpoints accept them while they live. */
+  hostTokens: HostTokens;
   stop(): Promise<void>;
 }
 
@@ -51,13 +55,24 @@ export async function startHandover(options: { core: HandoverCore; config: Baton
   }
   const listenerTokens = Object.fromEntries(Object.entries(machineTokens).filter(([name]) => config.machines[name].handover === "listener"));
   const servers: McpHttpServer[] = [];
-  const call = localToolCall(service);
+  const call = localToolCall(service, core.subagents);
+  const hostTokens = new HostTokens();
   try {
     // The loopback endpoint serves this machine's terminals and the tunnels from the others.
-    servers.push(await startMcpHttp({ listen: config.handover.mcp_listen, tokens: { [LOCAL_MACHINE]: ensureToken(dataDir), ...machineTokens }, call, version: batonVersion(), log }));
+    servers.push(await startMcpHttp({ listen: config.handover.mcp_listen, tokens: { [LOCAL_MACHINE]: ensureToken(dataDir), ...machineTokens }, hostTokens, call, version: batonVersion(), log }));
     if (config.handover.remote_listen) {
       // Opt-in, for machines that reach the daemon over the network: only their tokens work there.
-      const listener = await startMcpHttp({ listen: config.handover.remote_listen, tokens: listenerTokens, call, version: batonVersion(), log, key: "handover.remote_listen", network: true });
+      const listener = await startMcpHttp({
+        listen: config.handover.remote_listen,
+        tokens: listenerTokens,
+        hostTokens,
+        acceptsHost: (caller) => caller.machine in listenerTokens,
+        call,
+        version: batonVersion(),
+        log,
+        key: "handover.remote_listen",
+        network: true,
+      });
       servers.push(listener);
       log.info({ url: listener.url }, "handover listener for other machines ready");
     }
@@ -72,6 +87,7 @@ export async function startHandover(options: { core: HandoverCore; config: Baton
   return {
     service,
     mcpUrl: mcp.url,
+    hostTokens,
     machineToken: (machine) => {
       const token = machineTokens[machine];
       if (!token) throw new Error(`no handover token for machine ${machine}`);

@@ -11,6 +11,7 @@ import { attachExternalSession } from "./attach.js";
 import { LaunchRegistry, type LaunchRecord } from "./launch/registry.js";
 import { requireAgentKind, requireDirectory, resolveSession, type HandoverAgents } from "./sessions.js";
 import type { GetSessionIdArgs, HandoverTools, PrepareHandoverArgs, RegisterWorkspaceArgs, ToolReply } from "./mcp/tools.js";
+import type { SubagentTools } from "./mcp/subagent-tools.js";
 import type { HandoverKv } from "./kv.js";
 import { LOCAL_MACHINE } from "../agents/machines/refs.js";
 
@@ -23,6 +24,8 @@ export interface HandoverCore {
   agents: HandoverAgents;
   workspaces: WorkspacesApi;
   audit(body: AuditBody, threadId?: string): Promise<void>;
+  /** The subagent tools for the agents of chat threads. */
+  subagents?: SubagentTools;
 }
 
 export interface HandoverServiceOptions {

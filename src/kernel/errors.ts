@@ -17,6 +17,9 @@ export class ConfigError extends BatonError {}
 /** A chat command was used wrongly; the message says what would work. */
 export class CommandError extends BatonError {}
 
+/** A subagent tool call that cannot be done as asked; the message says what would work. */
+export class SubagentError extends BatonError {}
+
 /** Pickup / handover failures. */
 export class PickupError extends BatonError {}
 

@@ -2,6 +2,7 @@
 // replaying them in order gives. Bump EVENT_SCHEMA_VERSION when an event's meaning changes.
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import { subagentEventSchemas, type SubagentEventBody } from "./subagents.js";
 
 export const EVENT_SCHEMA_VERSION = 1;
 
@@ -31,6 +32,7 @@ const EVENT_SCHEMA = z.discriminatedUnion("type", [
     session: z.string().optional(),
     detail: z.string().optional(),
   }),
+  ...subagentEventSchemas(base),
 ]);
 
 interface EventBase {
@@ -53,7 +55,8 @@ export type ThreadEventBody =
   | { type: "workspace_registered"; path: string; name?: string }
   | { type: "prompt_queued"; queued: string; prompt: unknown[] }
   | { type: "prompt_taken"; queued: string; why: "started" | "dropped" }
-  | { type: "audit"; action: string; platform?: string; user?: string; route?: string; outcome: string; session?: string; detail?: string };
+  | { type: "audit"; action: string; platform?: string; user?: string; route?: string; outcome: string; session?: string; detail?: string }
+  | SubagentEventBody;
 
 export type ThreadEvent = EventBase & ThreadEventBody;
 

@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { makeEvent, newThreadId, type ThreadEvent, type ThreadEventBody } from "./events.js";
 import type { EventLogStore, ReplayReport } from "./store.js";
+import { applySubagentEvent, type SubagentAddedBody, type SubagentRecord, type SubagentUpdatedBody } from "./subagents.js";
 
 export type AuditBody = Omit<Extract<ThreadEventBody, { type: "audit" }>, "type">;
 
@@ -25,6 +26,8 @@ export interface ThreadRecord {
   contextTransfers: Array<{ fromRuntime: string; fromSession: string; briefPath: string }>;
   /** Prompts waiting for their turn, oldest first: kept across a restart and run after it. */
   queued: QueuedPromptRecord[];
+  /** Subagents of its current multi-agent turn, and unfinished ones of earlier turns. */
+  subagents: SubagentRecord[];
 }
 
 export interface QueuedPromptRecord {
@@ -198,6 +201,15 @@ export class ThreadRegistry {
     return [...this.registered].map(([path, name]) => ({ path, name }));
   }
 
+  /** Adds subagents (state queued) to a thread's multi-agent turn `run`. */
+  async addSubagents(threadId: string, subagents: Array<Omit<SubagentAddedBody, "type">>): Promise<void> {
+    await this.record(subagents.map((s) => [threadId, { type: "subagent_added", ...s }]));
+  }
+
+  async updateSubagent(threadId: string, update: Omit<SubagentUpdatedBody, "type">): Promise<void> {
+    await this.record([[threadId, { type: "subagent_updated", ...update }]]);
+  }
+
   /** Audit events (pickups, refusals) go into the same durable log, under the thread they concern or "-". */
   async audit(body: AuditBody, threadId = "-"): Promise<void> {
     await this.record([[threadId, { type: "audit", ...body }]]);
@@ -241,6 +253,7 @@ export class ThreadRegistry {
         lastEventAt: event.at,
         contextTransfers: [],
         queued: [],
+        subagents: [],
       });
       return;
     }
@@ -283,6 +296,10 @@ export class ThreadRegistry {
         break;
       case "context_transfer":
         t.contextTransfers.push({ fromRuntime: event.fromRuntime, fromSession: event.fromSession, briefPath: event.briefPath });
+        break;
+      case "subagent_added":
+      case "subagent_updated":
+        t.subagents = applySubagentEvent(t.subagents, event, event.at);
         break;
       case "audit":
         break;

@@ -1,7 +1,7 @@
 // Baton's bundled demo agent: a real ACP agent on stdio, built on the SDK's agent side. It lets a
 // newcomer try Baton with no agent CLI installed and lets tests drive every path of the
 // supervisor through a real process. Prompts starting with `demo:` trigger test behaviour
-// (`demo:read` reads the files sent with it).
+// (`demo:read` reads the files sent with it; subagents.ts has `demo:subagents` and the subagent side).
 import { Readable, Writable } from "node:stream";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -11,6 +11,8 @@ import { DemoSessionStore, demoDataDir, demoSessionsDir } from "./store.js";
 import { longMarkdown, NO_AGENT_NOTICE } from "./texts.js";
 import { askPermission } from "./permissions.js";
 import { parseStreamRequest, streamChunks, TIMING_FILE_ENV, TimingReporter } from "./bench.js";
+import { mcpToolCaller } from "./mcp.js";
+import { hostTurn, isHostSubagentCommand, isSubagentPrompt, subagentTurn, type DemoTurn } from "./subagents.js";
 
 const CHUNK_DELAY_MS = 25;
 const SLOW_TOTAL_MS = 30_000;
@@ -21,6 +23,8 @@ type Client = acp.AgentContext;
 export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentConnection {
   const store = new DemoSessionStore(demoSessionsDir(demoDataDir(env)));
   const running = new Map<string, AbortController>();
+  /** The MCP servers each session was given (new, load and resume each give them afresh). */
+  const mcpServers = new Map<string, acp.McpServer[]>();
   const advertiseResume = env.BATON_DEMO_NO_RESUME !== "1";
   // Tests of start time-outs: never answer this step (initialize, or every way to open a session).
   const hang = env.BATON_DEMO_HANG;
@@ -36,6 +40,7 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
         loadSession: true,
         promptCapabilities: { image: env.BATON_DEMO_IMAGES === "1", embeddedContext: true },
         sessionCapabilities: { list: {}, ...(advertiseResume ? { resume: {} } : {}) },
+        mcpCapabilities: { http: env.BATON_DEMO_NO_MCP_HTTP !== "1" },
       },
       agentInfo: { name: "baton-demo", title: "Baton demo agent", version: "1" },
       authMethods: [],
@@ -45,11 +50,13 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
       if (hang === "session") await never();
       const sessionId = randomUUID();
       store.create(sessionId, params.cwd);
+      mcpServers.set(sessionId, params.mcpServers);
       return { sessionId };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       if (hang === "session") await never();
       if (!store.exists(params.sessionId)) throw acp.RequestError.sessionNotFound(params.sessionId);
+      mcpServers.set(params.sessionId, params.mcpServers);
       // session/load replays the conversation before it answers.
       for (const line of store.read(params.sessionId)) {
         if (line.type === "prompt") await update(client, params.sessionId, { sessionUpdate: "user_message_chunk", content: { type: "text", text: line.text } });
@@ -60,6 +67,7 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
     .onRequest(acp.methods.agent.session.resume, async ({ params }) => {
       if (hang === "session") await never();
       if (!store.exists(params.sessionId)) throw acp.RequestError.sessionNotFound(params.sessionId);
+      mcpServers.set(params.sessionId, params.mcpServers ?? []);
       return {};
     })
     .onRequest(acp.methods.agent.session.list, ({ params }) => ({
@@ -83,7 +91,13 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
       const turn: Turn = { client, sessionId, signal: abort.signal, replied: [], store, firstChunk: timing && (() => timing.firstChunk(text)), streamEnded: timing && (() => timing.streamEnded(text)) };
       try {
         if (earlier.length === 0 && env.BATON_DEMO_NOTICE === "1") await say(turn, NO_AGENT_NOTICE + "\n\n");
-        const stopReason = text.startsWith("demo:read") ? await readFiles(turn, params.prompt) : await respond(turn, text, earlier);
+        const stopReason = text.startsWith("demo:read")
+          ? await readFiles(turn, params.prompt)
+          : isSubagentPrompt(text)
+            ? await subagentTurn(demoTurn(turn), text)
+            : isHostSubagentCommand(text)
+              ? await hostTurn(demoTurn(turn), text, mcpToolCaller(mcpServers.get(sessionId) ?? []))
+              : await respond(turn, text, earlier);
         return { stopReason };
       } finally {
         running.delete(sessionId);
@@ -223,6 +237,30 @@ async function slowTurn(turn: Turn, totalMs: number): Promise<acp.StopReason> {
   }
   await say(turn, `Done after ${tick} steps.`, 1);
   return "end_turn";
+}
+
+/** What the subagent commands may do in a turn. */
+function demoTurn(turn: Turn): DemoTurn {
+  let tools = 0;
+  const meta = turn.store.read(turn.sessionId)[0];
+  return {
+    say: (text) => say(turn, text, 1),
+    signal: turn.signal,
+    cwd: meta?.type === "meta" ? meta.cwd : process.cwd(),
+    permission: (command) => askPermission(turn.client, turn.sessionId, `perm-${++tools}`, command),
+    async tool(title, kind, work, content) {
+      const toolCallId = `tool-${++tools}`;
+      await update(turn.client, turn.sessionId, { sessionUpdate: "tool_call", toolCallId, title, kind, status: "in_progress" });
+      try {
+        const result = await work();
+        await update(turn.client, turn.sessionId, { sessionUpdate: "tool_call_update", toolCallId, status: "completed", content });
+        return result;
+      } catch (error) {
+        await update(turn.client, turn.sessionId, { sessionUpdate: "tool_call_update", toolCallId, status: "failed" });
+        throw error;
+      }
+    },
+  };
 }
 
 /** Streams `text` as several agent_message_chunk updates, as a real model would. */

@@ -9,6 +9,11 @@ const DEMO_ENTRY = fileURLToPath(
   import.meta.url.endsWith(".ts") ? new URL("../../../dist/agents/demo/main.js", import.meta.url) : new URL("../demo/main.js", import.meta.url),
 );
 
+/** The CLI of this install (dist/bot/cli.js), for the `baton mcp` stdio forwarder agents are given. */
+export const CLI_ENTRY = fileURLToPath(
+  import.meta.url.endsWith(".ts") ? new URL("../../../dist/bot/cli.js", import.meta.url) : new URL("../../bot/cli.js", import.meta.url),
+);
+
 export const demo: AgentKind = {
   id: "demo",
   displayName: "Baton demo agent",

@@ -12,7 +12,7 @@ import { SshMachine } from "./ssh-machine.js";
 import type { Machine, MachineSettings } from "./types.js";
 
 export { LOCAL_MACHINE, formatWorkspaceRef, parseWorkspaceRef, type WorkspaceRef } from "./refs.js";
-export { MachineError, type Machine, type MachineSettings, type AgentLaunchRequest, type MachineLaunch, type BriefRenderer } from "./types.js";
+export { MachineError, type Machine, type MachineSettings, type AgentLaunchRequest, type MachineLaunch, type BriefRenderer, type ExecResult } from "./types.js";
 export { REMOTE_ENDPOINT_FILE, REMOTE_TOKEN_FILE, type RemoteEndpoint, type HandoverEndpoint } from "./remote-handover.js";
 
 /** Unix socket paths are limited to about 104 bytes; ssh's %C adds 40 hex characters. */
@@ -31,7 +31,7 @@ export interface MachinesOptions {
 export class Machines {
   readonly local: LocalMachine;
   private readonly remote = new Map<string, SshMachine>();
-  private readonly handovers: RemoteHandover[] = [];
+  private readonly handovers = new Map<string, RemoteHandover>();
 
   constructor(private readonly options: MachinesOptions) {
     this.local = new LocalMachine(options.localRoots, options.dataDir, options.env);
@@ -73,14 +73,33 @@ export class Machines {
       if (machine.settings.handover === "off") continue;
       const handover = new RemoteHandover(machine, endpoint, this.options.log);
       machine.onConnected = () => handover.connected();
-      this.handovers.push(handover);
+      this.handovers.set(machine.name, handover);
       handover.start();
     }
   }
 
+  /**
+   * Where agents on a machine reach the daemon's MCP endpoint: `local` for this machine, else the
+   * tunnel or listener URL published there (undefined while there is none).
+   */
+  async mcpUrlOn(machine: string, localUrl: string): Promise<string | undefined> {
+    if (machine === LOCAL_MACHINE) return localUrl;
+    const handover = this.handovers.get(machine);
+    if (!handover) return undefined;
+    if (!handover.url) await handover.ready();
+    return handover.url;
+  }
+
+  /** Baton's command words on a machine (for its `baton mcp`), or undefined when it is not installed there. */
+  batonWordsOn(machine: string): string[] | undefined {
+    return this.remote.get(machine)?.batonWords;
+  }
+
   /** Removes the handover endpoints published there and ends every connection. */
   async close(): Promise<void> {
-    await Promise.all(this.handovers.splice(0).map((h) => h.close().catch(() => undefined)));
+    const handovers = [...this.handovers.values()];
+    this.handovers.clear();
+    await Promise.all(handovers.map((h) => h.close().catch(() => undefined)));
     await Promise.all([...this.remote.values()].map((m) => m.close().catch(() => undefined)));
   }
 }

@@ -1,5 +1,6 @@
 // This machine: agents are child processes in the workspace directory, the session stores are
 // read straight from disk.
+import { execFile } from "node:child_process";
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
@@ -7,7 +8,10 @@ import { AgentError } from "../../kernel/errors.js";
 import { expandHome } from "../../kernel/paths.js";
 import { listSessions, type StoredSession } from "../stores/index.js";
 import { LOCAL_MACHINE } from "./refs.js";
-import type { AgentLaunchRequest, BriefRenderer, Machine, MachineLaunch } from "./types.js";
+import type { AgentLaunchRequest, BriefRenderer, ExecResult, Machine, MachineLaunch } from "./types.js";
+
+const DEFAULT_EXEC_TIMEOUT_MS = 60_000;
+const MAX_EXEC_OUTPUT_BYTES = 16 * 1024 * 1024;
 
 export class LocalMachine implements Machine {
   readonly name = LOCAL_MACHINE;
@@ -65,6 +69,15 @@ export class LocalMachine implements Machine {
 
   async placeBrief(localPath: string): Promise<string> {
     return localPath;
+  }
+
+  exec(argv: readonly string[], cwd: string, options: { timeoutMs?: number } = {}): Promise<ExecResult> {
+    return new Promise((resolve) => {
+      execFile(argv[0], argv.slice(1), { cwd, env: this.env, timeout: options.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS, maxBuffer: MAX_EXEC_OUTPUT_BYTES, encoding: "utf8" }, (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
+        resolve({ code, stdout, stderr: stderr || (error && code === null ? error.message : "") });
+      });
+    });
   }
 
   async close(): Promise<void> {}

@@ -52,6 +52,8 @@ export class RemoteHandover {
   private up = false;
   private closing = false;
   private attempting?: Promise<void>;
+  /** The URL agents there reach the daemon's MCP endpoint at, once published (tunnel or listener). */
+  url?: string;
 
   constructor(
     private readonly machine: SshMachine,
@@ -62,6 +64,11 @@ export class RemoteHandover {
   /** Publishes the endpoint now (in the background) and again after every new connection. */
   start(): void {
     void this.attempt();
+  }
+
+  /** Resolves once a publish attempt in flight (or a new one) has ended; `url` says whether it worked. */
+  async ready(): Promise<void> {
+    await (this.attempting ?? this.attempt());
   }
 
   /** Called by the machine when it made a new connection: the old tunnel is gone with the old one. */
@@ -111,6 +118,7 @@ export class RemoteHandover {
     if (result.code !== 0) throw new MachineError(`Could not write the handover endpoint into ${info.dataDir} on ${this.machine.name}: ${result.stderr.trim() || `exit ${result.code}`}`);
     this.publishedFor = generation;
     this.publishedDir = info.dataDir;
+    this.url = url;
     if (settings.handover === "tunnel" && !this.closing) this.keep();
   }
 
@@ -132,6 +140,7 @@ export class RemoteHandover {
       this.keeper = undefined;
       this.publishedFor = -1;
       this.up = false;
+      this.url = undefined;
       this.log.warn({ machine: this.machine.name, code }, `lost the connection to ${this.machine.name}; reconnecting for terminal handover`);
       this.scheduleRetry();
     });

@@ -10,7 +10,7 @@ import { DIRECTORY_SCRIPT, envLine, EXIT, LAUNCH_SCRIPT, probeScript, remoteComm
 import { RemoteStores } from "./remote-stores.js";
 import { SshConnection, type RunResult } from "./ssh-connection.js";
 import { lostConnectionText, loginCommand, SSH_FAILED } from "./ssh-errors.js";
-import { MachineError, type AgentLaunchRequest, type BriefRenderer, type Machine, type MachineLaunch, type MachineSettings } from "./types.js";
+import { MachineError, type AgentLaunchRequest, type BriefRenderer, type ExecResult, type Machine, type MachineLaunch, type MachineSettings } from "./types.js";
 
 /** What Baton learns about the machine once per connection. */
 export interface RemoteInfo {
@@ -180,6 +180,11 @@ export class SshMachine implements Machine {
 
   placeBrief(localPath: string): Promise<string> {
     return this.stores.placeBrief(localPath);
+  }
+
+  /** The command runs in `cwd` there like an agent does (LAUNCH_SCRIPT: 96 when the directory is gone). */
+  exec(argv: readonly string[], cwd: string, options: { timeoutMs?: number } = {}): Promise<ExecResult> {
+    return this.run(LAUNCH_SCRIPT, [cwd, ...argv], options);
   }
 
   async close(): Promise<void> {

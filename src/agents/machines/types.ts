@@ -49,6 +49,12 @@ export interface MachineLaunch {
   transport?: HostTransport;
 }
 
+export interface ExecResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
 /** Renders a brief with the local store readers: from these store options into this directory. */
 export type BriefRenderer = (store: StoreOptions, outputDir: string) => Promise<string>;
 
@@ -72,6 +78,8 @@ export interface Machine {
   writeBrief(runtime: string, sessionId: string, render: BriefRenderer): Promise<string>;
   /** Makes a brief written here readable by agents on this machine; returns its path there. */
   placeBrief(localPath: string): Promise<string>;
+  /** Runs a command (no shell) in a directory there, e.g. git for subagent worktrees. */
+  exec(argv: readonly string[], cwd: string, options?: { timeoutMs?: number }): Promise<ExecResult>;
   close(): Promise<void>;
 }
 

@@ -3,7 +3,7 @@ import type { CommandSpec } from "../context.js";
 export const status: CommandSpec = {
   name: "status",
   usage: "/status",
-  description: "workspace, machine, thread, agent, session, host state, routes, approvals and queue",
+  description: "workspace, machine, thread, agent, session, host state, routes, approvals, queue and subagents",
   async run(ctx) {
     const thread = ctx.threads.forRoute(ctx.message.route);
     if (!thread) {
@@ -23,6 +23,11 @@ export const status: CommandSpec = {
       `**Approvals pending:** ${state.approvals}`,
       `**Queued prompts:** ${state.queued}`,
     ];
+    const subagents = ctx.agents.subagents(thread.id);
+    if (subagents.length > 0) {
+      lines.push(`**Subagents:**`);
+      for (const s of subagents) lines.push(`- \`${s.name}\` · ${s.agent} · ${s.state}${s.lastTool ? ` · ${s.lastTool}` : ""}`);
+    }
     await ctx.reply(lines.join("\n"));
   },
 };

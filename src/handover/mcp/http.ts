@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { ConfigError } from "../../kernel/errors.js";
 import { parseListenAddress } from "../../kernel/listen.js";
 import type { Logger } from "../../kernel/log.js";
+import type { HostTokens, McpCaller } from "./host-tokens.js";
 import { newHandoverMcpServer, type ToolCall } from "./tools.js";
 
 export const MCP_PATH = "/mcp";
@@ -30,6 +31,9 @@ export interface McpHttpOptions {
   listen: string;
   /** Bearer tokens and whom they speak for: `local`, or a machine's name. */
   tokens: Record<string, string>;
+  /** The tokens of the agents Baton runs (each names its thread), accepted when `acceptsHost` says so. */
+  hostTokens?: HostTokens;
+  acceptsHost?: (caller: McpCaller) => boolean;
   call: ToolCall;
   version: string;
   log: Logger;
@@ -41,12 +45,15 @@ export interface McpHttpOptions {
 export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServer> {
   const { host, port } = parseListen(options.listen, options.key, options.network);
   const callers = Object.entries(options.tokens).map(([caller, token]) => ({ caller, expected: Buffer.from(`Bearer ${token}`) }));
-  /** Every token is compared in constant time, whichever matches. */
-  const callerOf = (header: string | undefined): string | undefined => {
+  /** Every fixed token is compared in constant time, whichever matches; an agent's token is looked up by its digest. */
+  const callerOf = (header: string | undefined): McpCaller | undefined => {
     const given = Buffer.from(header ?? "");
-    let found: string | undefined;
-    for (const { caller, expected } of callers) if (given.length === expected.length && timingSafeEqual(given, expected)) found = caller;
-    return found;
+    let found: McpCaller | undefined;
+    for (const { caller, expected } of callers) if (given.length === expected.length && timingSafeEqual(given, expected)) found = { machine: caller };
+    if (found) return found;
+    const bearer = /^Bearer (\S+)$/.exec(header ?? "")?.[1];
+    const host = bearer ? options.hostTokens?.lookup(bearer) : undefined;
+    return host && (options.acceptsHost?.(host) ?? true) ? host : undefined;
   };
   const server: Server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -65,7 +72,7 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
     // Stateless: no server-initiated streams (GET) and no sessions to delete.
     if (req.method !== "POST") return void res.writeHead(405, { allow: "POST", "content-type": "text/plain" }).end("POST only\n");
     const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js");
-    const mcp = await newHandoverMcpServer((name, args) => options.call(name, args, caller), options.version);
+    const mcp = await newHandoverMcpServer((name, args, _caller, signal) => options.call(name, args, caller, signal), options.version, { subagents: !!caller.thread && !caller.subagent });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on("close", () => {
       void transport.close();

@@ -6,7 +6,12 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { findDaemon } from "./discovery.js";
+import { HOST_TOKEN_ENV, SUBAGENT_TOOLS_ENV } from "./host-tokens.js";
+import { MAX_WAIT_S } from "./subagent-tools.js";
 import { newHandoverMcpServer, toolError, type ToolCall, type ToolName } from "./tools.js";
+
+/** A forwarded call may be a wait for subagents: the daemon answers within its longest wait. */
+const FORWARD_TIMEOUT_MS = (MAX_WAIT_S + 60) * 1000;
 
 export interface ForwarderContext {
   dataDir: string;
@@ -18,7 +23,7 @@ export interface ForwarderContext {
 
 /** Fills what the agent left out from the `baton launch` environment and the working directory. */
 export function withLaunchDefaults(name: ToolName, args: Record<string, unknown>, ctx: ForwarderContext): Record<string, unknown> {
-  if (name === "register_workspace") return args;
+  if (name !== "get_session_id" && name !== "prepare_handover") return args;
   const out = { ...args };
   out.agent_kind ??= ctx.env.BATON_AGENT_KIND || undefined;
   out.cwd ??= ctx.cwd;
@@ -28,21 +33,22 @@ export function withLaunchDefaults(name: ToolName, args: Record<string, unknown>
 }
 
 export function forwardingToolCall(ctx: ForwarderContext): ToolCall {
-  return async (name, args) => {
+  return async (name, args, _caller, signal) => {
     const notRunning = toolError(
       `Baton is not running (no daemon found for the data dir ${ctx.dataDir}). Start it with \`baton start\` in another terminal, then try again.`,
     );
     const daemon = findDaemon(ctx.dataDir);
     if (!daemon) return notRunning;
     const client = new Client({ name: "baton-mcp-forwarder", version: ctx.version });
-    const transport = new StreamableHTTPClientTransport(new URL(daemon.url), { requestInit: { headers: { Authorization: `Bearer ${daemon.token}` } } });
+    const token = ctx.env[HOST_TOKEN_ENV] || daemon.token;
+    const transport = new StreamableHTTPClientTransport(new URL(daemon.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
     try {
       await client.connect(transport);
     } catch {
       return notRunning;
     }
     try {
-      return (await client.callTool({ name, arguments: withLaunchDefaults(name, args, ctx) })) as CallToolResult;
+      return (await client.callTool({ name, arguments: withLaunchDefaults(name, args, ctx) }, undefined, { signal, timeout: FORWARD_TIMEOUT_MS })) as CallToolResult;
     } catch (error) {
       return toolError(`The Baton daemon did not answer the ${name} call: ${(error as Error).message}`);
     } finally {
@@ -55,7 +61,7 @@ export async function runMcpStdio(ctx: ForwarderContext): Promise<void> {
   if (process.stdin.isTTY) {
     process.stderr.write("baton mcp speaks MCP on stdio for agent CLIs; register it with `baton setup <agent>` or use `baton launch <agent>`. Ctrl-D ends it.\n");
   }
-  const server = await newHandoverMcpServer(forwardingToolCall(ctx), ctx.version);
+  const server = await newHandoverMcpServer(forwardingToolCall(ctx), ctx.version, { subagents: ctx.env[SUBAGENT_TOOLS_ENV] === "1" });
   const transport = new StdioServerTransport();
   await server.connect(transport);
   const closed = new Promise<void>((resolve) => (server.server.onclose = resolve));

@@ -4,6 +4,8 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { userMessageOf } from "../../kernel/errors.js";
+import type { McpCaller } from "./host-tokens.js";
+import { registerSubagentTools, SUBAGENT_TOOL_NAMES, type CancelSubagentsArgs, type InitializeSubagentsArgs, type SubagentTools, type SubagentToolName, type WaitForSubagentsArgs } from "./subagent-tools.js";
 
 const AGENT_KINDS_TEXT = "claude, codex, gemini, opencode, qwen, goose or demo";
 
@@ -49,14 +51,21 @@ export interface HandoverTools {
   registerWorkspace(args: RegisterWorkspaceArgs, caller?: string): Promise<ToolReply>;
 }
 
-export const TOOL_NAMES = ["get_session_id", "prepare_handover", "register_workspace"] as const;
-export type ToolName = (typeof TOOL_NAMES)[number];
+export const HANDOVER_TOOL_NAMES = ["get_session_id", "prepare_handover", "register_workspace"] as const;
+export const TOOL_NAMES = [...HANDOVER_TOOL_NAMES, ...SUBAGENT_TOOL_NAMES] as const;
+export type ToolName = (typeof HANDOVER_TOOL_NAMES)[number] | SubagentToolName;
 
-/** How a server answers a tool call: the daemon runs it (for the calling machine), `baton mcp` forwards it. */
-export type ToolCall = (name: ToolName, args: Record<string, unknown>, caller?: string) => Promise<CallToolResult>;
+/**
+ * How a server answers a tool call: the daemon runs it (for the caller its token names), `baton mcp`
+ * forwards it. `signal` aborts when the client went away.
+ */
+export type ToolCall = (name: ToolName, args: Record<string, unknown>, caller?: McpCaller, signal?: AbortSignal) => Promise<CallToolResult>;
 
-/** The MCP SDK loads on the first MCP request, not with the daemon: most daemons never get one. */
-export async function newHandoverMcpServer(call: ToolCall, version: string): Promise<McpServer> {
+/**
+ * The MCP SDK loads on the first MCP request, not with the daemon: most daemons never get one.
+ * `subagents`: also the subagent tools (for the agent of a chat thread).
+ */
+export async function newHandoverMcpServer(call: ToolCall, version: string, options: { subagents?: boolean } = {}): Promise<McpServer> {
   const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
   const server = new McpServer({ name: "baton", version });
   server.registerTool(
@@ -93,24 +102,35 @@ export async function newHandoverMcpServer(call: ToolCall, version: string): Pro
     },
     (args) => call("register_workspace", args),
   );
+  if (options.subagents) registerSubagentTools(server, call);
   return server;
 }
 
 /** Runs a tool against the backend, turning a BatonError into a tool error the agent can show. */
-export function localToolCall(tools: HandoverTools): ToolCall {
-  return async (name, args, caller) => {
+export function localToolCall(tools: HandoverTools, subagents?: SubagentTools): ToolCall {
+  return async (name, args, caller = { machine: "local" }, signal) => {
     try {
-      const reply =
-        name === "get_session_id"
-          ? await tools.getSessionId(args as GetSessionIdArgs, caller)
-          : name === "prepare_handover"
-            ? await tools.prepareHandover(args as PrepareHandoverArgs, caller)
-            : await tools.registerWorkspace(args as RegisterWorkspaceArgs, caller);
+      const reply = await run(name, args, caller, signal);
       return { content: [{ type: "text", text: reply.text }], structuredContent: reply.data };
     } catch (error) {
       return toolError(userMessageOf(error));
     }
   };
+
+  function run(name: ToolName, args: Record<string, unknown>, caller: McpCaller, signal?: AbortSignal): Promise<ToolReply> {
+    switch (name) {
+      case "get_session_id":
+        return tools.getSessionId(args as GetSessionIdArgs, caller.machine);
+      case "prepare_handover":
+        return tools.prepareHandover(args as PrepareHandoverArgs, caller.machine);
+      case "register_workspace":
+        return tools.registerWorkspace(args as RegisterWorkspaceArgs, caller.machine);
+    }
+    if (!subagents) throw new Error(`${name} called on a server without the subagent tools`);
+    if (name === "initialize_subagents") return subagents.initialize(args as unknown as InitializeSubagentsArgs, caller);
+    if (name === "wait_for_subagents") return subagents.wait(args as WaitForSubagentsArgs, caller, signal);
+    return subagents.cancel(args as CancelSubagentsArgs, caller);
+  }
 }
 
 export function toolError(text: string): CallToolResult {
