@@ -74,11 +74,12 @@ const RULES: Array<[RegExp, Replacer]> = [
   [new RegExp(String.raw`(\b(?:docker|podman|nerdctl|buildah|skopeo|helm registry|oras)\s+login\b${SAME_COMMAND}\s-p(?:\s+|=)?)(?!-)(${ARG})`, "g"), (_m, pre) => `${pre}${R}`],
   [new RegExp(String.raw`(\bsshpass\b${SAME_COMMAND}\s-p\s*)(?!-)(${ARG})`, "g"), (_m, pre) => `${pre}${R}`],
   [new RegExp(String.raw`((?<![\w-])--?(?:[a-z]{1,20}-){0,3}(?:password|passwd|pwd|token|secret|api-?key)(?:\s+|=))(?!-)(${ARG})`, "gi"), (_m, pre) => `${pre}${R}`],
-  // key=value and "key": "value" where the key names a secret (also inside JSON-escaped JSON).
+  // key=value and "key": "value" where the key names a secret (also inside JSON-escaped JSON);
+  // a value an earlier rule already redacted is left alone (it would end up as "[REDACTED]]").
   [
     // Bounded and anchored at a name's start: unbounded runs here were quadratic on long lines.
     new RegExp(
-      String.raw`((?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]{0,40}(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|account[_-]?key|auth[_-]?key|credential|private[_-]?key)[A-Za-z0-9_.-]{0,40})(\\?["']?\s*[:=]\s*)(${VALUE})`,
+      String.raw`((?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]{0,40}(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|account[_-]?key|auth[_-]?key|credential|private[_-]?key)[A-Za-z0-9_.-]{0,40})(\\?["']?\s*[:=]\s*)(?!\[REDACTED)(${VALUE})`,
       "gi",
     ),
     (_m, key, sep, value) => `${key}${sep}${keepQuotes(value)}`,

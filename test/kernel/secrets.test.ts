@@ -85,6 +85,10 @@ describe("redactSecrets", () => {
     expect(redactSecrets(text)).toBe(text);
   });
 
+  it("redacts a URL's token once, leaving no stray bracket", () => {
+    expect(redactSecrets("Web chat: http://127.0.0.1:8787/?token=cjjEmxG5PFk7k8EzIE92q_zj0R-HZ3rF")).toBe("Web chat: http://127.0.0.1:8787/?token=[REDACTED]");
+  });
+
   it("keeps a JSON log line valid JSON", () => {
     const line = JSON.stringify({ msg: "ran mysql -p" + "Hunter2pw" + " db", cmd: "sshpass -p " + "Hunter2pw" + " ssh host", url: "redis://u:" + "p@ss" + "@h:6379" });
     const out = redactSecrets(line);

@@ -6,6 +6,7 @@
 // number of times; a refusal is never retried; a refused formatting is resent as plain text.
 import { FormattingError, PlatformError } from "../../kernel/errors.js";
 import type { MessageRef, OutboundMessage, PlatformAdapter, PlatformLogger } from "../../platforms/contract.js";
+import { loadMarkdown } from "../../render/markdown.js";
 import { Pacer } from "./pacer.js";
 
 /** Attempts of one call that failed on the network or a 5xx, the first included. */
@@ -133,6 +134,8 @@ export class Outbox {
   private async drain(route: string, line: RouteLine): Promise<void> {
     line.running = true;
     try {
+      // Adapters render markdown synchronously; the parser loads after start-up (resolved once loaded).
+      await loadMarkdown();
       while (line.jobs.length > 0) {
         const now = Date.now();
         const index = nextRunnable(line.jobs, now);

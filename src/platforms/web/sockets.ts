@@ -45,6 +45,9 @@ export class SocketHub {
   }
 
   accept(socket: WebSocket): void {
+    // One browser's requests are handled in the order it sent them: a hello still being handled
+    // must not make the message right behind it look like one from a stranger.
+    let chain: Promise<void> = Promise.resolve();
     const connection: Connection = {
       socket,
       alive: true,
@@ -63,13 +66,15 @@ export class SocketHub {
         connection.send({ type: "error", text: "The server did not understand that request." });
         return;
       }
-      if (event.type !== "hello" && !connection.user) {
-        connection.send({ type: "error", text: "Say hello first." });
-        return;
-      }
-      this.onEvent(connection, event).catch((error: unknown) => {
-        this.log.error({ err: error, event: event.type }, "web chat request failed");
-        connection.send({ type: "error", conversation: "conversation" in event ? event.conversation : undefined, text: "Baton could not handle that; the log has the details." });
+      chain = chain.then(async () => {
+        if (event.type !== "hello" && !connection.user) {
+          connection.send({ type: "error", text: "Say hello first." });
+          return;
+        }
+        await this.onEvent(connection, event).catch((error: unknown) => {
+          this.log.error({ err: error, event: event.type }, "web chat request failed");
+          connection.send({ type: "error", conversation: "conversation" in event ? event.conversation : undefined, text: "Baton could not handle that; the log has the details." });
+        });
       });
     });
   }
