@@ -18,6 +18,10 @@ function loadAgentSdk(): Promise<AcpSdk> {
 import { AgentError } from "../kernel/errors.js";
 import type { AgentKind } from "./kinds/index.js";
 import { StderrTail } from "./stderr.js";
+import { HostExitedError, HostStartTimeoutError, HostStoppedError } from "./host-errors.js";
+import { inlineImage } from "./inline-image.js";
+
+export { HostExitedError, HostStartTimeoutError, HostStoppedError } from "./host-errors.js";
 
 const STOP_GRACE_MS = 2_000;
 const AUTH_REQUIRED_CODE = -32000;
@@ -283,40 +287,5 @@ export class AgentHost {
       if (error instanceof this.sdk.RequestError) throw new AgentError(`${this.spec.kind.displayName} refused: ${error.message}`, { cause: error });
       throw error;
     }
-  }
-}
-
-const MAX_INLINE_IMAGE_BYTES = 10 * 1024 * 1024;
-
-/** A local image sent as a file link becomes an image block for agents that accept images. */
-async function inlineImage(block: acp.ContentBlock): Promise<acp.ContentBlock> {
-  if (block.type !== "resource_link" || !block.mimeType?.startsWith("image/") || !block.uri.startsWith("file://")) return block;
-  if ((block.size ?? 0) > MAX_INLINE_IMAGE_BYTES) return block;
-  try {
-    const data = await readFile(fileURLToPath(block.uri));
-    return { type: "image", mimeType: block.mimeType, data: data.toString("base64"), uri: block.uri };
-  } catch {
-    return block; // the link still tells the agent where the file was
-  }
-}
-
-/** The agent process died while a request was outstanding. */
-export class HostExitedError extends AgentError {
-  constructor(readonly code: number | null, readonly stderrTail: string, explanation?: string) {
-    super(explanation ?? `Agent exited unexpectedly (code ${code ?? "unknown"})${stderrTail ? `:\n${stderrTail}` : ""}`);
-  }
-}
-
-/** A step of starting the agent took longer than its time-out; the host is stopped like a crashed one. */
-export class HostStartTimeoutError extends AgentError {
-  constructor(readonly agent: string, readonly step: string, readonly limitMs: number, readonly stderrTail: string) {
-    super(`${agent} ${step === "start" ? "did not start" : `did not answer ${step}`} within ${limitMs / 1000} s, so it was stopped (agents.start_timeout in the config sets the limit)${stderrTail ? `:\n${stderrTail}` : "."}`);
-  }
-}
-
-/** The host was stopped on purpose (/close, profile switch, shutdown) while a request was outstanding. */
-export class HostStoppedError extends AgentError {
-  constructor() {
-    super("The agent was stopped.");
   }
 }

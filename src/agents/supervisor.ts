@@ -1,120 +1,16 @@
 // The agent supervisor: at most one host process per thread, turns serialised per thread (FIFO),
 // idle hosts shut down and least-recently-used idle hosts evicted past the limit. A crash is
 // reported, never respawned mid-turn; the next prompt starts a fresh process and resumes.
-import type { ContentBlock, McpServer, RequestPermissionRequest, RequestPermissionResponse, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
+import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { AgentError, userMessageOf } from "../kernel/errors.js";
-import type { Logger } from "../kernel/log.js";
 import type { ThreadRecord } from "../threads/registry.js";
-import { AgentHost, HostExitedError, HostStartTimeoutError, HostStoppedError, type HostTransport, type OpenedSession, type StartTimeouts } from "./host.js";
-import type { AgentKind } from "./kinds/index.js";
+import { AgentHost, HostExitedError, HostStartTimeoutError, HostStoppedError } from "./host.js";
+import { Slots } from "./slots.js";
+import type { HostState, LaunchSpec, Live, Queue, SupervisorHooks, SupervisorOptions, TurnOutput } from "./supervisor-types.js";
 
-export interface LaunchSpec {
-  kind: AgentKind;
-  command: string;
-  args: string[];
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  /** Set for an agent on another machine (src/agents/machines/). */
-  transport?: HostTransport;
-}
-
-/** Where a turn's output goes (the renderer fanning out to every attached route). */
-export interface TurnOutput {
-  update(update: SessionUpdate): void;
-  requestPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse>;
-  notice(text: string): void;
-  finish(outcome: { stopReason?: StopReason; error?: string }): Promise<void>;
-  /** The turn was cancelled: its open approval requests answer "cancelled". */
-  cancelApprovals(): void;
-  pendingApprovals(): number;
-}
-
-export interface SupervisorHooks {
-  thread(id: string): ThreadRecord | undefined;
-  /** Throws a fatal AgentError when the thread cannot run (workspace gone, unknown agent). */
-  launchSpec(thread: ThreadRecord): LaunchSpec | Promise<LaunchSpec>;
-  beginTurn(thread: ThreadRecord): TurnOutput;
-  sessionOpened(thread: ThreadRecord, opened: OpenedSession): Promise<void>;
-  fatal(thread: ThreadRecord, error: AgentError): Promise<void>;
-  /** A prompt submitted with an id left the queue: its turn starts, or the queue was dropped. */
-  promptTaken?(threadId: string, id: string, why: "started" | "dropped"): void;
-  /** The MCP servers a new host gets in its session (Baton's own); `release` once the process is gone. */
-  mcpServers?(thread: ThreadRecord, agent: { http: boolean }): Promise<McpAccess>;
-  /** The thread's host was (re)built: a running process with its session open. */
-  hostStarted?(thread: ThreadRecord): void;
-  /** Agent processes Baton runs besides the thread hosts (subagents): they count against max_live_hosts. */
-  otherLiveHosts?(): number;
-  /** A host stopped or went idle: room for something waiting for a slot. */
-  capacityFreed?(): void;
-  log: Logger;
-}
-
-export interface McpAccess {
-  servers: McpServer[];
-  release(): void;
-}
-
-export interface SupervisorOptions {
-  maxLiveHosts: number;
-  idleShutdownMs: number;
-  startTimeouts?: StartTimeouts;
-}
-
-interface Live {
-  host: AgentHost;
-  turn?: TurnOutput;
-  /** Between spawn and an open session: neither idle (never evicted) nor taking prompts yet. */
-  starting?: boolean;
-  idleTimer?: NodeJS.Timeout;
-  profileKey: string;
-  releaseMcp?: () => void;
-}
-
-interface QueuedPrompt {
-  prompt: ContentBlock[];
-  /** Set for prompts the caller keeps elsewhere (persisted), so it hears when they leave the queue. */
-  id?: string;
-}
-
-interface Queue {
-  items: QueuedPrompt[];
-  running: boolean;
-  drained: Array<() => void>;
-}
-
-export type HostState = "starting" | "running" | "idle" | "stopped";
+export type { HostState, LaunchSpec, McpAccess, SupervisorHooks, SupervisorOptions, TurnOutput } from "./supervisor-types.js";
 
 const MAX_CONCURRENT_HOST_STARTS = 4;
-
-/** A counting semaphore: at most `size` holders at once, the rest wait in order. */
-class Slots {
-  private used = 0;
-  private readonly waiting: Array<() => void> = [];
-  constructor(private readonly size: number) {}
-  /** Resolves with the release function once a slot is free; rejects if `signal` aborts first. */
-  async acquire(signal: AbortSignal): Promise<() => void> {
-    if (signal.aborted) throw new HostStoppedError();
-    if (this.used >= this.size) {
-      await new Promise<void>((resolve, reject) => {
-        const waiter = () => {
-          signal.removeEventListener("abort", onAbort);
-          resolve();
-        };
-        const onAbort = () => {
-          this.waiting.splice(this.waiting.indexOf(waiter), 1);
-          reject(new HostStoppedError());
-        };
-        signal.addEventListener("abort", onAbort, { once: true });
-        this.waiting.push(waiter);
-      });
-    } else this.used++;
-    return () => {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.used--;
-    };
-  }
-}
 
 export class Supervisor {
   /** Live hosts by thread id, in least-recently-used order (Map iteration order). */

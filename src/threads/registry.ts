@@ -4,63 +4,10 @@
 import { randomBytes } from "node:crypto";
 import { makeEvent, newThreadId, type ThreadEvent, type ThreadEventBody } from "./events.js";
 import type { EventLogStore, ReplayReport } from "./store.js";
-import { applySubagentEvent, type SubagentAddedBody, type SubagentRecord, type SubagentUpdatedBody } from "./subagents.js";
+import { applySubagentEvent, type SubagentAddedBody, type SubagentUpdatedBody } from "./subagents.js";
+import { AUDIT_RETENTION_MS, CLOSED_RETENTION_MS, COMPACT_MIN_DROPPED, MAX_CLOSED_KEPT, type AuditBody, type NewThread, type QueuedPromptRecord, type RegistryOptions, type ThreadRecord } from "./records.js";
 
-export type AuditBody = Omit<Extract<ThreadEventBody, { type: "audit" }>, "type">;
-
-export interface ThreadRecord {
-  id: string;
-  workspace: string;
-  agent: string;
-  profile?: string;
-  /** Current agent session id, once the agent created or resumed one. */
-  session?: string;
-  /** Every session id this thread has seen, oldest first. */
-  sessions: string[];
-  open: boolean;
-  routes: Set<string>;
-  createdAt: string;
-  closedAt?: string;
-  closeReason?: string;
-  lastEventAt: string;
-  contextTransfers: Array<{ fromRuntime: string; fromSession: string; briefPath: string }>;
-  /** Prompts waiting for their turn, oldest first: kept across a restart and run after it. */
-  queued: QueuedPromptRecord[];
-  /** Subagents of its current multi-agent turn, and unfinished ones of earlier turns. */
-  subagents: SubagentRecord[];
-}
-
-export interface QueuedPromptRecord {
-  id: string;
-  /** ACP content blocks, as they were submitted. */
-  prompt: unknown[];
-  at: string;
-}
-
-/** What a restart keeps of closed threads and audit events; the log is compacted to that at start. */
-export interface RegistryOptions {
-  now?: () => Date;
-  /** Closed threads are kept this long after closing (and at most `maxClosedKept` of them). */
-  closedRetentionMs?: number;
-  maxClosedKept?: number;
-  auditRetentionMs?: number;
-  /** Compact only when at least this many events can go (a rewrite is not worth less). */
-  compactMinDropped?: number;
-}
-
-const DAY_MS = 86_400_000;
-export const CLOSED_RETENTION_MS = 30 * DAY_MS;
-export const MAX_CLOSED_KEPT = 1_000;
-export const AUDIT_RETENTION_MS = 90 * DAY_MS;
-export const COMPACT_MIN_DROPPED = 1_000;
-
-export interface NewThread {
-  workspace: string;
-  agent: string;
-  profile?: string;
-  session?: string;
-  origin?: string;
-}
+export * from "./records.js";
 
 export class ThreadRegistry {
   private readonly threads = new Map<string, ThreadRecord>();

@@ -1,0 +1,85 @@
+// What the supervisor is given and what it reports: the launch of a host, where a turn's output
+// goes, the hooks the conversation core implements, the limits.
+import type { ContentBlock, McpServer, RequestPermissionRequest, RequestPermissionResponse, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
+import type { AgentError } from "../kernel/errors.js";
+import type { Logger } from "../kernel/log.js";
+import type { ThreadRecord } from "../threads/registry.js";
+import type { AgentHost, HostTransport, OpenedSession, StartTimeouts } from "./host.js";
+import type { AgentKind } from "./kinds/index.js";
+
+export interface LaunchSpec {
+  kind: AgentKind;
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Set for an agent on another machine (src/agents/machines/). */
+  transport?: HostTransport;
+}
+
+/** Where a turn's output goes (the renderer fanning out to every attached route). */
+export interface TurnOutput {
+  update(update: SessionUpdate): void;
+  requestPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse>;
+  notice(text: string): void;
+  finish(outcome: { stopReason?: StopReason; error?: string }): Promise<void>;
+  /** The turn was cancelled: its open approval requests answer "cancelled". */
+  cancelApprovals(): void;
+  pendingApprovals(): number;
+}
+
+export interface SupervisorHooks {
+  thread(id: string): ThreadRecord | undefined;
+  /** Throws a fatal AgentError when the thread cannot run (workspace gone, unknown agent). */
+  launchSpec(thread: ThreadRecord): LaunchSpec | Promise<LaunchSpec>;
+  beginTurn(thread: ThreadRecord): TurnOutput;
+  sessionOpened(thread: ThreadRecord, opened: OpenedSession): Promise<void>;
+  fatal(thread: ThreadRecord, error: AgentError): Promise<void>;
+  /** A prompt submitted with an id left the queue: its turn starts, or the queue was dropped. */
+  promptTaken?(threadId: string, id: string, why: "started" | "dropped"): void;
+  /** The MCP servers a new host gets in its session (Baton's own); `release` once the process is gone. */
+  mcpServers?(thread: ThreadRecord, agent: { http: boolean }): Promise<McpAccess>;
+  /** The thread's host was (re)built: a running process with its session open. */
+  hostStarted?(thread: ThreadRecord): void;
+  /** Agent processes Baton runs besides the thread hosts (subagents): they count against max_live_hosts. */
+  otherLiveHosts?(): number;
+  /** A host stopped or went idle: room for something waiting for a slot. */
+  capacityFreed?(): void;
+  log: Logger;
+}
+
+export interface McpAccess {
+  servers: McpServer[];
+  release(): void;
+}
+
+export interface SupervisorOptions {
+  maxLiveHosts: number;
+  idleShutdownMs: number;
+  startTimeouts?: StartTimeouts;
+}
+
+export type HostState = "starting" | "running" | "idle" | "stopped";
+
+/** A running host of a thread (the supervisor's own bookkeeping). */
+export interface Live {
+  host: AgentHost;
+  turn?: TurnOutput;
+  /** Between spawn and an open session: neither idle (never evicted) nor taking prompts yet. */
+  starting?: boolean;
+  idleTimer?: NodeJS.Timeout;
+  profileKey: string;
+  releaseMcp?: () => void;
+}
+
+export interface QueuedPrompt {
+  prompt: ContentBlock[];
+  /** Set for prompts the caller keeps elsewhere (persisted), so it hears when they leave the queue. */
+  id?: string;
+}
+
+export interface Queue {
+  items: QueuedPrompt[];
+  running: boolean;
+  drained: Array<() => void>;
+}
