@@ -9,6 +9,9 @@ import { BlockBuilder, blockMarkdown, type Block, type BlockOptions } from "../r
 import { splitMarkdownPieces, type OpenFence, type SplitPiece } from "../render/split.js";
 import type { MessageSlot, Outbox } from "./delivery/outbox.js";
 
+/** Past this many characters waiting to be sent on a route, new pieces of an answer are left out there. */
+export const MAX_ROUTE_BACKLOG_CHARS = 256 * 1024;
+
 export interface RouteTarget {
   route: string;
   outbox: Outbox;
@@ -36,6 +39,8 @@ export class TurnStream {
   /** Messages handed to an outbox that may not have settled yet (finish waits for them). */
   private readonly unsettled = new Set<MessageSlot>();
   private debounceTimer?: NodeJS.Timeout;
+  /** Characters left out per route while its platform was too far behind. */
+  private readonly skipped = new Map<string, number>();
   private flushedOnce = false;
 
   constructor(
@@ -57,6 +62,7 @@ export class TurnStream {
     clearTimeout(this.debounceTimer);
     this.debounceTimer = undefined;
     this.flush();
+    for (const target of this.targets()) this.noteSkipped(target);
     await Promise.all([...this.unsettled].map((slot) => slot.settled()));
   }
 
@@ -91,6 +97,7 @@ export class TurnStream {
 
   private syncRoute(target: RouteTarget): void {
     const caps = target.outbox.adapter.capabilities;
+    const behind = () => target.outbox.backlogChars(target.route);
     let byBlock = this.deliveries.get(target.route);
     if (!byBlock) this.deliveries.set(target.route, (byBlock = new Map()));
     for (const block of this.builder.blocks) {
@@ -103,8 +110,16 @@ export class TurnStream {
       for (let i = 0; i < sendable; i++) {
         const message: OutboundMessage = { text: pieces[i].text, kind: block.kind };
         const slot = delivery.slots[i];
-        if (!slot) delivery.slots[i] = this.track(target.outbox.post(target.route, message));
-        else if (slot.failed && slot.ref && !delivery.replaced) {
+        // Any piece but the last one of the block (the end of the answer is always shown).
+        const skippable = block.sealable && i < pieces.length - 1;
+        if (!slot && skippable && behind() > MAX_ROUTE_BACKLOG_CHARS) {
+          // The platform cannot show the answer as fast as the agent writes it: rather than keep
+          // megabytes waiting (memory) and send them for hours, this piece is left out here.
+          this.skipped.set(target.route, (this.skipped.get(target.route) ?? 0) + pieces[i].text.length);
+        } else if (!slot) {
+          this.noteSkipped(target);
+          delivery.slots[i] = this.track(target.outbox.post(target.route, message));
+        } else if (slot.failed && slot.ref && !delivery.replaced) {
           // The platform refused an edit of a sent message: the rest goes on in a new one, once.
           delivery.replaced = true;
           delivery.slots[i] = this.track(target.outbox.post(target.route, message));
@@ -123,6 +138,16 @@ export class TurnStream {
         delivery.cache = undefined;
       }
     }
+  }
+
+  /** Says in the chat, where the gap is, how much of the answer was left out there. */
+  private noteSkipped(target: RouteTarget): void {
+    const chars = this.skipped.get(target.route);
+    if (!chars) return;
+    this.skipped.delete(target.route);
+    const size = chars >= 1024 * 1024 ? `${(chars / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(chars / 1024)} KB`;
+    const text = `✂️ ${size} of this answer were left out here: the chat could not show it as fast as the agent wrote it. The whole answer is in the agent's session.`;
+    this.track(target.outbox.post(target.route, { text, kind: "notice" }));
   }
 
   /** A block's pieces past what this route has sealed, split again only when something changed. */

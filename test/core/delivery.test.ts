@@ -126,4 +126,20 @@ describe("core delivery", () => {
     const gaps = platform.calls.slice(1).map((c, i) => c.at - platform.calls[i].at);
     for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(95);
   });
+
+  it("leaves out what a slow platform cannot keep up with, says so where the gap is, and still shows the end", async () => {
+    const platform = new ScriptedPlatform(() => undefined, { maxMessageLength: 20_000, pacing: { keyGapMs: 100 } });
+    const { route, stream } = streamOn(platform);
+    const line = (i: number) => `line ${i} ${"x".repeat(90)}\n`;
+    // About 2 MB written at once, far faster than ten messages a second can show.
+    stream.update(chunk(Array.from({ length: 20_000 }, (_, i) => line(i)).join("")));
+    stream.update(chunk("The end."));
+    await stream.finish();
+    const shown = platform.on(route).map((m) => m.text);
+    // Bounded by the backlog cap (plus what went out meanwhile), not by the answer's 2 MB.
+    expect(shown.length).toBeLessThan(40);
+    expect(shown.join("\n")).toContain("line 0 ");
+    expect(shown.some((t) => /^✂️ .* of this answer were left out here/.test(t))).toBe(true);
+    expect(shown.at(-1)).toMatch(/The end\.$/);
+  });
 });

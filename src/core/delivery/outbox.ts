@@ -100,6 +100,7 @@ export class MessageSlot {
 
 export class Outbox {
   private readonly lines = new Map<string, RouteLine>();
+  private readonly backlog = new Map<string, number>();
   private readonly pacer: Pacer;
 
   constructor(
@@ -113,8 +114,21 @@ export class Outbox {
   /** Queues a new message on a route, after everything posted there before. */
   post(route: string, message: OutboundMessage): MessageSlot {
     const slot = new MessageSlot(this, route, message);
+    const bytes = message.text.length;
+    this.backlog.set(route, (this.backlog.get(route) ?? 0) + bytes);
+    const settle = () => {
+      const left = (this.backlog.get(route) ?? bytes) - bytes;
+      if (left > 0) this.backlog.set(route, left);
+      else this.backlog.delete(route);
+    };
+    void slot.sent.then(settle, settle);
     this.push(route, { slot, kind: "send", notBefore: 0, failures: 0, rateLimited: 0 });
     return slot;
+  }
+
+  /** Characters of messages posted on a route and not sent yet (a platform slower than the agent). */
+  backlogChars(route: string): number {
+    return this.backlog.get(route) ?? 0;
   }
 
   queueEdit(slot: MessageSlot): void {
