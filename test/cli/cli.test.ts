@@ -104,7 +104,7 @@ describe("the baton command line", () => {
     expect(json.status).toBe(0);
   });
 
-  it("loads the SDKs of enabled platforms only, the markdown parser only once serving, and no agent or MCP SDK until they are used", async () => {
+  it("loads the SDKs of enabled platforms only, the markdown parser and HTML renderer only once serving, and no agent or MCP SDK until they are used", async () => {
     const dir = tempDir();
     const config = join(dir, "baton.yaml");
     const log = join(dir, "imports.log");
@@ -121,7 +121,8 @@ describe("the baton command line", () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     // After serving, the idle warm-up loads what the first message needs: the markdown parser.
-    while (!readFileSync(log, "utf8").includes("/node_modules/mdast-util-from-markdown/")) {
+    const warm = () => readFileSync(log, "utf8");
+    while (!warm().includes("/node_modules/mdast-util-from-markdown/") || !warm().includes("/node_modules/hast-util-to-html/")) {
       if (Date.now() > deadline) throw new Error("the markdown parser was not loaded after start-up");
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -131,7 +132,7 @@ describe("the baton command line", () => {
     const untilReady = all.slice(0, all.indexOf("stdout: Baton ready"));
     expect(untilReady).toContain("/dist/platforms/web/");
     expect(untilReady).toContain("/node_modules/hono/");
-    for (const absent of ["/node_modules/grammy/", "/node_modules/@slack/bolt/", "/node_modules/discord.js/", "/node_modules/matrix-js-sdk/", "/node_modules/@matrix-org/", "/node_modules/fake-indexeddb/", "/node_modules/@agentclientprotocol/", "/node_modules/@modelcontextprotocol/", "/node_modules/sql.js/", "/node_modules/mdast-util-from-markdown/"]) {
+    for (const absent of ["/node_modules/grammy/", "/node_modules/@slack/bolt/", "/node_modules/discord.js/", "/node_modules/matrix-js-sdk/", "/node_modules/@matrix-org/", "/node_modules/fake-indexeddb/", "/node_modules/@agentclientprotocol/", "/node_modules/@modelcontextprotocol/", "/node_modules/sql.js/", "/node_modules/mdast-util-from-markdown/", "/node_modules/hast-util-to-html/", "/node_modules/mdast-util-to-hast/"]) {
       expect(untilReady, absent).not.toContain(absent);
     }
     for (const absent of ["/node_modules/grammy/", "/node_modules/@slack/bolt/", "/node_modules/discord.js/", "/node_modules/matrix-js-sdk/", "/node_modules/@matrix-org/", "/node_modules/fake-indexeddb/", "/node_modules/@agentclientprotocol/", "/node_modules/@modelcontextprotocol/", "/node_modules/sql.js/"]) {

@@ -4,7 +4,8 @@
 // the renderer's own schema (so a too-wide schema fails here instead of passing by construction).
 import { defaultTreeAdapter, html as htmlSpec, parseFragment, serialize, type DefaultTreeAdapterMap } from "parse5";
 import { describe, expect, it } from "vitest";
-import { HTML_SCHEMAS, inlineMarkdownToHtml, markdownToHtml, type HtmlProfile } from "../../src/render/html.js";
+import { inlineMarkdownToHtml, markdownToHtml, type HtmlProfile } from "../../src/render/html.js";
+import { HTML_SCHEMAS } from "../../src/render/html-renderer.js";
 import { XSS_VECTORS } from "./xss-vectors.js";
 
 type Node = DefaultTreeAdapterMap["node"];

@@ -1,7 +1,7 @@
 // The Telegram adapter: connects with grammy's API client, receives updates by long polling (or a
 // webhook), hands them to the core as facts, and performs the one Bot API call the core asks for.
 // It never routes and never paces: the core does, from the limits declared here.
-import { Api } from "grammy";
+import { Api } from "grammy/web";
 import type { UserFromGetMe } from "grammy/types";
 import { PlatformError } from "../../kernel/errors.js";
 import type { MessageRef, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, StartInfo } from "../contract.js";

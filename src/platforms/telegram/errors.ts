@@ -1,7 +1,7 @@
 // Turning grammy's errors into Baton's typed PlatformError, without ever leaking the bot token:
 // grammy's HttpError wraps the fetch error, whose message can contain the request URL
 // (`…/bot123:ABC…/sendMessage`).
-import { GrammyError, HttpError } from "grammy";
+import { GrammyError, HttpError } from "grammy/web";
 import { FormattingError, PlatformError } from "../../kernel/errors.js";
 import { httpPlatformError, networkPlatformError } from "../kit/errors.js";
 import { scrubToken } from "./scrub.js";
@@ -10,7 +10,9 @@ export { scrubToken } from "./scrub.js";
 
 export function describeError(error: unknown, token?: string): string {
   if (error instanceof HttpError) {
-    const inner = error.error instanceof Error ? error.error.message : String(error.error);
+    // fetch's own message is only "fetch failed"; the reason (ECONNREFUSED, a timeout) is its cause.
+    const cause = error.error instanceof Error ? (error.error.cause as { code?: string; message?: string } | undefined) : undefined;
+    const inner = error.error instanceof Error ? `${error.error.message}${cause ? ` (${cause.code ?? cause.message})` : ""}` : String(error.error);
     return scrubToken(`${error.message} ${inner}`, token);
   }
   if (error instanceof Error) return scrubToken(error.message, token);

@@ -3,7 +3,7 @@
 // when a self-hosted Bot API server runs with `--local` and answers with a path of its own).
 import { createReadStream } from "node:fs";
 import path from "node:path";
-import type { Api } from "grammy";
+import type { Api } from "grammy/web";
 import type { InboundFile } from "../contract.js";
 import { httpPlatformError, networkPlatformError } from "../kit/errors.js";
 import { toPlatformError } from "./errors.js";

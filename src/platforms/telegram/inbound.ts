@@ -2,7 +2,7 @@
 // files as descriptors (the core fetches them, and only for allowed users), never waiting for the
 // core to finish with one: `/stop` must not queue behind the turn it cancels. Button presses go
 // straight through and are answered with the core's outcome.
-import type { Api } from "grammy";
+import type { Api } from "grammy/web";
 import type { CallbackQuery, Message, Update } from "grammy/types";
 import { userMessageOf } from "../../kernel/errors.js";
 import type { ActionOutcome, PlatformCore } from "../contract.js";

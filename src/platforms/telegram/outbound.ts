@@ -2,7 +2,7 @@
 // progress messages sent silently. Ordering, pacing, retries and the plain-text resend after a
 // FormattingError are the core's; a text that renders longer than Telegram allows is reported
 // as a FormattingError before it is even sent, so the core sends the words plain.
-import type { Api } from "grammy";
+import type { Api } from "grammy/web";
 import type { InlineKeyboardMarkup } from "grammy/types";
 import { FormattingError, PlatformError } from "../../kernel/errors.js";
 import type { Button, MessageRef, OutboundMessage } from "../contract.js";

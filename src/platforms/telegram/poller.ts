@@ -2,7 +2,7 @@
 // Conflict (another process polls the same token) and on 401, which would end polling for good.
 // Here a conflict is reported once, clearly, and polling keeps retrying with backoff until the
 // other poller goes away; `stop()` aborts the pending getUpdates and returns promptly.
-import type { Api } from "grammy";
+import type { Api } from "grammy/web";
 import type { Update } from "grammy/types";
 import type { PlatformLogger } from "../contract.js";
 import { describeError, telegramErrorCode } from "./errors.js";
