@@ -21,11 +21,14 @@ export const HANDOFF_FULL: HandoffScale = { sessions: 2_000, avgSessionBytes: 51
 export const HANDOFF_TINY: HandoffScale = { sessions: 20, avgSessionBytes: 8 * 1024, runs: 2 };
 
 /** Bump when the generated layout changes, so a stale fixture is rebuilt rather than reused. */
-const FIXTURE_VERSION = 1;
+const FIXTURE_VERSION = 2;
+/** The sessions' activity is spread over four weeks, each at its own minute. */
+const FIXTURE_START_MS = Date.UTC(2026, 10, 1);
+const FIXTURE_SPAN_MS = 28 * 24 * 3600_000;
 
+/** Ids that differ in their first 8 characters, as the listing's short ids do. */
 function uuidFor(i: number): string {
-  const hex = i.toString(16).padStart(12, "0");
-  return `b${hex.slice(0, 7)}-0000-4000-8000-${hex}`;
+  return `${i.toString(16).padStart(8, "0")}-0000-4000-8000-${i.toString(16).padStart(12, "0")}`;
 }
 
 async function writeTranscript(file: string, lines: Iterable<string>): Promise<void> {
@@ -36,8 +39,7 @@ async function writeTranscript(file: string, lines: Iterable<string>): Promise<v
 }
 
 /** Claude Code and Codex transcripts, half each, sizes spread around the average. */
-function* claudeLines(id: string, cwd: string, bytes: number, day: number): Generator<string> {
-  const at = new Date(Date.UTC(2026, 10, 1 + (day % 28), 10)).toISOString();
+function* claudeLines(id: string, cwd: string, bytes: number, at: string): Generator<string> {
   const pad = "lorem ipsum dolor sit amet ".repeat(150);
   let written = 0;
   for (let i = 0; written < bytes; i++) {
@@ -47,8 +49,7 @@ function* claudeLines(id: string, cwd: string, bytes: number, day: number): Gene
   }
 }
 
-function* codexLines(id: string, cwd: string, bytes: number, day: number): Generator<string> {
-  const at = new Date(Date.UTC(2026, 10, 1 + (day % 28), 11)).toISOString();
+function* codexLines(id: string, cwd: string, bytes: number, at: string): Generator<string> {
   const pad = "consectetur adipiscing elit ".repeat(150);
   yield JSON.stringify({ timestamp: at, type: "session_meta", payload: { id, cwd, cli_version: "0.63.0", git: { branch: "main" } } }) + "\n";
   let written = 0;
@@ -71,12 +72,15 @@ async function ensureFixture(root: string, { sessions: SESSIONS, avgSessionBytes
     // Sizes from 0.25× to 1.75× the average keep the total near 1 GB.
     const size = Math.round(AVG_SESSION_BYTES * (0.25 + 1.5 * ((i * 7919) % 1000) / 1000));
     bytes += size;
-    if (i % 2 === 0) {
-      await writeTranscript(path.join(home, ".claude", "projects", `-work-project-${i % 40}`, `${id}.jsonl`), claudeLines(id, cwd, size, i));
-    } else {
-      const day = String(1 + (i % 28)).padStart(2, "0");
-      await writeTranscript(path.join(home, ".codex", "sessions", "2026", "11", day, `rollout-2026-11-${day}T11-00-00-${id}.jsonl`), codexLines(id, cwd, size, i));
-    }
+    const at = new Date(FIXTURE_START_MS + Math.floor((((i * 7919) % SESSIONS) / SESSIONS) * FIXTURE_SPAN_MS));
+    const day = String(at.getUTCDate()).padStart(2, "0");
+    const file =
+      i % 2 === 0
+        ? path.join(home, ".claude", "projects", `-work-project-${i % 40}`, `${id}.jsonl`)
+        : path.join(home, ".codex", "sessions", "2026", "11", day, `rollout-2026-11-${day}T11-00-00-${id}.jsonl`);
+    await writeTranscript(file, (i % 2 === 0 ? claudeLines : codexLines)(id, cwd, size, at.toISOString()));
+    // A transcript's mtime is its last append, as an agent's own writes leave it.
+    await fs.utimes(file, at, at);
   }
   await fs.writeFile(marker, JSON.stringify({ bytes }));
   return { home, bytes };

@@ -4,7 +4,8 @@
 
 import path from "node:path";
 import type { SessionStep, StoreReader, StoredSession } from "./types.js";
-import { entries, findFiles, LIST_CONCURRENCY, mapLimit } from "./files.js";
+import { entries, findFiles, LIST_CONCURRENCY } from "./files.js";
+import { mapNewestFirst } from "./newest.js";
 import { type Interpret, type RecordInfo, sessionFrom, streamJsonlSteps, summarizeJsonl, TitleRank } from "./jsonl.js";
 import { arr, brief, clip, contentText, obj, str } from "./text.js";
 
@@ -100,7 +101,7 @@ export const claudeReader: StoreReader = {
         }
       }
     }
-    return mapLimit(jobs, LIST_CONCURRENCY, (j) => listFile(j.file, j.parent), (j, err) => ctx.warn(`Claude Code: cannot read ${j.file}: ${(err as Error).message}`));
+    return mapNewestFirst(ctx.newest, jobs, (j) => j.file, LIST_CONCURRENCY, (j) => listFile(j.file, j.parent), (j, err) => ctx.warn(`Claude Code: cannot read ${j.file}: ${(err as Error).message}`));
   },
   readSteps: (session, ctx, emit) => streamJsonlSteps(session.file, interpret, emit, ctx.warn),
 };

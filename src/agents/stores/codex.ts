@@ -4,7 +4,8 @@
 
 import path from "node:path";
 import type { SessionStep, StoreReader, StoredSession } from "./types.js";
-import { findFiles, forEachJsonLine, LIST_CONCURRENCY, mapLimit } from "./files.js";
+import { findFiles, forEachJsonLine, LIST_CONCURRENCY } from "./files.js";
+import { mapNewestFirst } from "./newest.js";
 import { type Interpret, type RecordInfo, sessionFrom, streamJsonlSteps, summarizeJsonl } from "./jsonl.js";
 import { clip, num, obj, str, titleOf } from "./text.js";
 
@@ -101,8 +102,10 @@ export const codexReader: StoreReader = {
   async list(ctx) {
     const files = await findFiles(ctx.dir, (n) => n.startsWith("rollout-") && n.endsWith(".jsonl"), 3);
     const names = await threadNames(path.dirname(ctx.dir));
-    const listed = await mapLimit(
+    const listed = await mapNewestFirst(
+      ctx.newest,
       files,
+      (file) => file,
       LIST_CONCURRENCY,
       async (file) => {
         const s = await summarizeJsonl(file, interpret);

@@ -6,6 +6,7 @@ import path from "node:path";
 import type { ReaderContext, StoredSession, StoreReader } from "./types.js";
 import { MIN_PREFIX_CHARS, SessionLookupError } from "./errors.js";
 import { READERS } from "./registry.js";
+import { NewestWindow } from "./newest.js";
 import { canonicalRuntimeId } from "../runtimes/index.js";
 import { describeBadId, isSafeSessionRef, isValidSessionId, sessionIdShape } from "../runtimes/session-ids.js";
 
@@ -81,9 +82,12 @@ function within(cwd: string | null, dir: string): boolean {
 export async function listSessions(opts: ListOptions = {}): Promise<{ sessions: StoredSession[]; warnings: string[] }> {
   const warnings: string[] = [];
   const readers = selectReaders(opts.runtime);
+  const dir = opts.dir ? path.resolve(opts.dir) : undefined;
+  const shown = (s: StoredSession): boolean => (!!opts.includeSubagents || !s.subagentOf) && (!dir || within(s.cwd, dir));
+  const newest = opts.limit && opts.limit > 0 ? new NewestWindow(opts.limit, (s) => shown(s) && hasValidId(s)) : undefined;
   const results = await Promise.all(
     readers.map(async (reader) => {
-      const ctx = contextFor(reader, opts, warnings);
+      const ctx = { ...contextFor(reader, opts, warnings), newest };
       try {
         return checkIds(reader, await reader.list(ctx), ctx.warn);
       } catch (err) {
@@ -92,15 +96,14 @@ export async function listSessions(opts: ListOptions = {}): Promise<{ sessions: 
       }
     }),
   );
-  let sessions = results.flat();
-  if (!opts.includeSubagents) sessions = sessions.filter((s) => !s.subagentOf);
-  if (opts.dir) {
-    const dir = path.resolve(opts.dir);
-    sessions = sessions.filter((s) => within(s.cwd, dir));
-  }
+  let sessions = results.flat().filter(shown);
   sessions.sort((a, b) => (a.lastActivity < b.lastActivity ? 1 : a.lastActivity > b.lastActivity ? -1 : 0));
   if (opts.limit && opts.limit > 0) sessions = sessions.slice(0, opts.limit);
   return { sessions, warnings };
+}
+
+function hasValidId(s: StoredSession, runtime = s.runtime): boolean {
+  return isValidSessionId(runtime, s.id, { subagent: !!s.subagentOf });
 }
 
 /**
@@ -111,7 +114,7 @@ export async function listSessions(opts: ListOptions = {}): Promise<{ sessions: 
 function checkIds(reader: StoreReader, sessions: StoredSession[], warn: (m: string) => void): StoredSession[] {
   const out: StoredSession[] = [];
   for (const s of sessions) {
-    if (!isValidSessionId(reader.runtime, s.id, { subagent: !!s.subagentOf })) {
+    if (!hasValidId(s, reader.runtime)) {
       warn(`${reader.label}: skipped ${s.file}: its session id ${describeBadId(s.id)} is not a valid ${reader.label} session id (${sessionIdShape(reader.runtime)}).`);
       continue;
     }

@@ -1,6 +1,8 @@
 // The one shape every runtime's session store is read into. Readers are read-only: they never
 // write, lock or migrate a runtime's files.
 
+import type { NewestWindow } from "./newest.js";
+
 export interface SessionCounts {
   prompts: number;
   replies: number;
@@ -52,6 +54,11 @@ export interface ReaderContext {
   env: NodeJS.ProcessEnv;
   home: string;
   includeSubagents: boolean;
+  /**
+   * Set when only the newest sessions are wanted: readers that go through mapNewestFirst skip
+   * files too old to be among them.
+   */
+  newest?: NewestWindow;
   /** Non-fatal problems (torn lines, unreadable files); the caller shows them as warnings. */
   warn(message: string): void;
 }
