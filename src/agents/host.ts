@@ -1,7 +1,8 @@
 // One ACP agent process serving one thread: spawn → initialize → session new/resume/load → prompts.
 // The host is ephemeral; the thread and the agent's own session store outlive it.
 import { spawn, type ChildProcess } from "node:child_process";
-import { Readable, Writable } from "node:stream";
+import { Writable } from "node:stream";
+import { byteStream } from "./byte-stream.js";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type * as acp from "@agentclientprotocol/sdk";
@@ -142,7 +143,7 @@ export class AgentHost {
     this.sdk = await sdk;
     if (this.stopping) throw new HostStoppedError();
 
-    const stream = this.sdk.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>);
+    const stream = this.sdk.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, byteStream(child.stdout!));
     this.connection = this.sdk
       .client({ name: "baton" })
       .onNotification(this.sdk.methods.client.session.update, ({ params }) => this.spec.sink.onUpdate(params.update, this.replaying))

@@ -11,6 +11,13 @@ import type { MessageSlot, Outbox } from "./delivery/outbox.js";
 
 /** Past this many characters waiting to be sent on a route, new pieces of an answer are left out there. */
 export const MAX_ROUTE_BACKLOG_CHARS = 256 * 1024;
+/**
+ * A block that grew this much since its last flush is flushed at once instead of at the debounce:
+ * a fast agent would otherwise pile megabytes into it between flushes, text that outlives V8's young
+ * generation (freed only by a full collection) and that each flush copies whole. A 50 MB answer
+ * grew Baton's memory by 200 MB that way.
+ */
+const EAGER_FLUSH_CHARS = 64 * 1024;
 
 export interface RouteTarget {
   route: string;
@@ -52,7 +59,14 @@ export class TurnStream {
   }
 
   update(update: SessionUpdate): void {
-    if (this.builder.apply(update)) this.scheduleFlush();
+    if (!this.builder.apply(update)) return;
+    const growing = this.builder.blocks.at(-1);
+    if (growing?.sealable && growing.text.length > EAGER_FLUSH_CHARS) {
+      clearTimeout(this.debounceTimer);
+      this.debounceTimer = undefined;
+      this.flushedOnce = true;
+      this.flush();
+    } else this.scheduleFlush();
   }
 
   /** Ends the turn: marks every block done, delivers the final text and waits until it is shown. */
