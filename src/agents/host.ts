@@ -19,7 +19,9 @@ import { AgentError } from "../kernel/errors.js";
 import type { AgentKind } from "./kinds/index.js";
 import { StderrTail } from "./stderr.js";
 import { HostExitedError, HostStartTimeoutError, HostStoppedError } from "./host-errors.js";
-import { inlineImage } from "./inline-image.js";
+import { inlineMedia } from "./inline-image.js";
+import { SessionSettings, type SettingKind, type SettingsResponse } from "./session-settings.js";
+import type { PromptTokens } from "./usage.js";
 
 export { HostExitedError, HostStartTimeoutError, HostStoppedError } from "./host-errors.js";
 
@@ -89,6 +91,10 @@ export class AgentHost {
   private readonly exited: Promise<void>;
   private markExited!: () => void;
   sessionId?: string;
+  /** The session's mode and model as the agent advertises them. */
+  readonly settings = new SessionSettings();
+  /** Token counts the last prompt's answer gave (ACP `usage`, where the agent reports it). */
+  lastPromptUsage?: PromptTokens;
 
   constructor(private readonly spec: HostSpec) {
     this.exited = new Promise((resolve) => (this.markExited = resolve));
@@ -145,7 +151,10 @@ export class AgentHost {
     const stream = this.sdk.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>);
     this.connection = this.sdk
       .client({ name: "baton" })
-      .onNotification(this.sdk.methods.client.session.update, ({ params }) => this.spec.sink.onUpdate(params.update, this.replaying))
+      .onNotification(this.sdk.methods.client.session.update, ({ params }) => {
+        this.settings.apply(params.update);
+        this.spec.sink.onUpdate(params.update, this.replaying);
+      })
       .onRequest(this.sdk.methods.client.session.requestPermission, ({ params }) => this.spec.sink.requestPermission(params))
       .connect(stream);
 
@@ -172,6 +181,19 @@ export class AgentHost {
     return !!this.capabilities.mcpCapabilities?.http;
   }
 
+  get supportsAudio(): boolean {
+    return !!this.capabilities.promptCapabilities?.audio;
+  }
+
+  /** Switches the session's mode or model as the agent advertised it; throws AgentError when it refuses. */
+  async changeSetting(kind: SettingKind, id: string): Promise<void> {
+    const request = this.sessionId ? this.settings.request(kind, this.sessionId, id) : undefined;
+    if (!request) throw new AgentError(`${this.spec.kind.displayName} does not let Baton change its ${kind}.`);
+    this.settings.expect(kind, id);
+    const answer = await this.call(() => this.connection!.agent.request<{ configOptions?: acp.SessionConfigOption[] } | null>(request.method, request.params));
+    this.settings.chosen(kind, id, answer ?? undefined);
+  }
+
   /** Opens the thread's session (time-boxed as a whole): resume where advertised, else load (replay hidden from chat), else new. */
   openSession(sessionId: string | undefined, mcpServers: acp.McpServer[] = []): Promise<OpenedSession> {
     const how = !sessionId ? "session/new" : this.capabilities.sessionCapabilities?.resume ? "session/resume" : this.capabilities.loadSession ? "session/load" : "session/new";
@@ -184,14 +206,14 @@ export class AgentHost {
       const caps = this.capabilities;
       try {
         if (caps.sessionCapabilities?.resume) {
-          await this.call(() => this.connection!.agent.request(this.sdk.methods.agent.session.resume, { sessionId, cwd, mcpServers }));
+          this.settings.absorb(await this.call(() => this.connection!.agent.request(this.sdk.methods.agent.session.resume, { sessionId, cwd, mcpServers })));
           this.sessionId = sessionId;
           return { sessionId, how: "resume" };
         }
         if (caps.loadSession) {
           this.replaying = true;
           try {
-            await this.call(() => this.connection!.agent.request(this.sdk.methods.agent.session.load, { sessionId, cwd, mcpServers }));
+            this.settings.absorb(await this.call(() => this.connection!.agent.request(this.sdk.methods.agent.session.load, { sessionId, cwd, mcpServers })));
           } finally {
             this.replaying = false;
           }
@@ -211,6 +233,7 @@ export class AgentHost {
 
   private async newSession(mcpServers: acp.McpServer[]): Promise<string> {
     const res = await this.call(() => this.connection!.agent.request(this.sdk.methods.agent.session.new, { cwd: this.spec.cwd, mcpServers }));
+    this.settings.absorb(res as SettingsResponse);
     this.sessionId = res.sessionId;
     return res.sessionId;
   }
@@ -219,13 +242,16 @@ export class AgentHost {
     if (!this.sessionId) throw new Error("prompt before openSession");
     const sessionId = this.sessionId;
     const blocks = await Promise.all(prompt.map((block) => this.prepareBlock(block)));
+    this.lastPromptUsage = undefined;
     const res = await this.call(() => this.connection!.agent.request(this.sdk.methods.agent.session.prompt, { sessionId, prompt: blocks }));
+    // `usage` is an unstable field of the answer; the stable SDK types do not list it yet.
+    this.lastPromptUsage = (res as { usage?: PromptTokens | null }).usage ?? undefined;
     return res.stopReason;
   }
 
   /** Images go inline to agents that take them; other local files are staged where the agent runs. */
   private async prepareBlock(block: acp.ContentBlock): Promise<acp.ContentBlock> {
-    const inlined = this.supportsImages ? await inlineImage(block) : block;
+    const inlined = await inlineMedia(block, { image: this.supportsImages, audio: this.supportsAudio });
     const stage = this.spec.transport?.stageFile;
     if (inlined !== block || !stage || block.type !== "resource_link" || !block.uri.startsWith("file://")) return inlined;
     const there = await stage(fileURLToPath(block.uri), block.name);

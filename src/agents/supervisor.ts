@@ -19,6 +19,8 @@ export class Supervisor {
   private readonly startSlots = new Slots(MAX_CONCURRENT_HOST_STARTS);
   /** Threads whose host is starting (or waiting for a start slot); aborting ends the start. */
   private readonly starting = new Map<string, AbortController>();
+  /** The start under way per thread: a turn and a start outside a turn (/mode) share it. */
+  private readonly startsUnderWay = new Map<string, Promise<Live>>();
   /** Set by pause(): no new turn starts; queued prompts wait (a daemon shutting down). */
   private pausedFlag = false;
   private readonly settledWaiters: Array<() => void> = [];
@@ -72,6 +74,21 @@ export class Supervisor {
       queued: q?.items.length ?? 0,
       approvals: live?.turn?.pendingApprovals() ?? 0,
     };
+  }
+
+  /** The thread's live host with its session open, if one runs. */
+  host(threadId: string): AgentHost | undefined {
+    const live = this.live.get(threadId);
+    return live?.host.alive && !live.starting ? live.host : undefined;
+  }
+
+  /** The thread's host with its session open, started now when none runs (to change a setting before the first prompt). */
+  async open(threadId: string): Promise<AgentHost> {
+    const thread = this.hooks.thread(threadId);
+    if (!thread || !thread.open) throw new AgentError("This thread is closed.");
+    const live = await this.ensureHost(thread, (text) => this.hooks.notice?.(thread, text));
+    if (!live.turn) this.touch(threadId, live);
+    return live.host;
   }
 
   liveCount(): number {
@@ -155,11 +172,11 @@ export class Supervisor {
     const turn = this.hooks.beginTurn(thread);
     let live: Live | undefined;
     try {
-      live = await this.ensureHost(thread, turn);
+      live = await this.ensureHost(thread, (text) => turn.notice(text));
       live.turn = turn;
       clearTimeout(live.idleTimer);
       const stopReason = await live.host.prompt(prompt);
-      await turn.finish({ stopReason });
+      await turn.finish({ stopReason, usage: live.host.lastPromptUsage });
     } catch (error) {
       await this.handleTurnError(thread, turn, error);
     } finally {
@@ -195,10 +212,21 @@ export class Supervisor {
     await turn.finish({ error: `⚠️ ${userMessageOf(error)}` });
   }
 
-  private async ensureHost(thread: ThreadRecord, turn: TurnOutput): Promise<Live> {
+  private async ensureHost(thread: ThreadRecord, notice: (text: string) => void): Promise<Live> {
+    await this.startsUnderWay.get(thread.id)?.catch(() => undefined);
     const profileKey = `${thread.agent}+${thread.profile ?? ""}`;
     const existing = this.live.get(thread.id);
     if (existing && existing.host.alive && existing.profileKey === profileKey) return existing;
+    const started = this.startHostFor(thread, notice, profileKey, existing);
+    this.startsUnderWay.set(thread.id, started);
+    try {
+      return await started;
+    } finally {
+      if (this.startsUnderWay.get(thread.id) === started) this.startsUnderWay.delete(thread.id);
+    }
+  }
+
+  private async startHostFor(thread: ThreadRecord, notice: (text: string) => void, profileKey: string, existing: Live | undefined): Promise<Live> {
     const start = new AbortController();
     this.starting.set(thread.id, start);
     try {
@@ -210,7 +238,7 @@ export class Supervisor {
       const release = await this.startSlots.acquire(start.signal);
       try {
         await this.evictIfFull();
-        return await this.startHost(thread, turn, spec, profileKey, start.signal);
+        return await this.startHost(thread, notice, spec, profileKey, start.signal);
       } finally {
         release();
       }
@@ -219,7 +247,7 @@ export class Supervisor {
     }
   }
 
-  private async startHost(thread: ThreadRecord, turn: TurnOutput, spec: LaunchSpec, profileKey: string, abort: AbortSignal): Promise<Live> {
+  private async startHost(thread: ThreadRecord, notice: (text: string) => void, spec: LaunchSpec, profileKey: string, abort: AbortSignal): Promise<Live> {
     const live: Live = { host: undefined as unknown as AgentHost, profileKey, starting: true };
     live.host = new AgentHost({
       ...spec,
@@ -242,6 +270,7 @@ export class Supervisor {
       },
     });
     this.live.set(thread.id, live);
+    live.host.settings.onAgentChange = (kind, id) => this.hooks.settingChanged?.(thread, kind, id);
     // /stop (or shutdown) during the start stops the process; the step under way then fails.
     const onAbort = () => void live.host.stop();
     abort.addEventListener("abort", onAbort, { once: true });
@@ -250,8 +279,8 @@ export class Supervisor {
       const mcp = await this.hooks.mcpServers?.(thread, { http: live.host.supportsMcpHttp });
       live.releaseMcp = mcp?.release;
       const opened = await live.host.openSession(thread.session, mcp?.servers);
-      await this.hooks.sessionOpened(thread, opened);
-      if (opened.note) turn.notice(`ℹ️ ${opened.note}`);
+      await this.hooks.sessionOpened(thread, opened, live.host);
+      if (opened.note) notice(`ℹ️ ${opened.note}`);
       this.hooks.hostStarted?.(thread);
       this.hooks.log.info({ thread: thread.id, agent: spec.kind.id, session: opened.sessionId, how: opened.how, pid: live.host.pid }, "agent host started");
       live.starting = false;

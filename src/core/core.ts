@@ -24,6 +24,15 @@ import { Machines } from "../agents/machines/index.js";
 import { loadMarkdown } from "../render/markdown.js";
 import { AgentMcp } from "./agent-mcp.js";
 import { SubagentManager } from "./subagents/manager.js";
+import { registerSecretValues } from "../kernel/secrets.js";
+import type { ChatFeatures } from "../commands/features.js";
+import type { TurnUsage } from "../threads/chat-state.js";
+import { Bindings } from "./bindings.js";
+import { chatFeatures } from "./features.js";
+import { OutboundFiles } from "./outfiles.js";
+import { Scheduler } from "./schedules.js";
+import { SessionSettingsService } from "./settings.js";
+import { Transcriber } from "./voice.js";
 
 /** After the grace period, how long cancelled turns get to end cleanly ("⏹ Stopped.") before the processes go. */
 const CANCEL_SETTLE_MS = 3_000;
@@ -57,6 +66,10 @@ export class BatonCore implements PlatformCore {
   readonly mcp: AgentMcp;
   /** The subagents of threads, and the MCP tools that run them. */
   readonly subagents: SubagentManager;
+  readonly outboundFiles: OutboundFiles;
+  readonly settings: SessionSettingsService;
+  readonly scheduler: Scheduler;
+  readonly features: ChatFeatures;
   handover?: HandoverApi;
   /** Per thread: how many turns its host began, and the current one (a multi-agent turn belongs to one). */
   private readonly hostTurns = new Map<string, { seq: number; turn?: ChatTurn }>();
@@ -85,7 +98,12 @@ export class BatonCore implements PlatformCore {
         thread: (id) => registry.get(id),
         launchSpec: (thread) => this.agents.launchSpec(thread),
         beginTurn: (thread) => meteredTurn(this.beginTurn(thread), thread.agent, this.metrics),
-        sessionOpened: (thread, opened) => registry.observeSession(thread.id, opened.sessionId),
+        sessionOpened: async (thread, opened, host) => {
+          await registry.observeSession(thread.id, opened.sessionId);
+          for (const note of await this.settings.reapply(thread, host)) this.notify(thread, `ℹ️ ${note}`);
+        },
+        notice: (thread, text) => void this.notify(thread, text),
+        settingChanged: (thread, kind, id) => void this.settings.agentChanged(thread, kind, id).catch((error: unknown) => log.warn({ err: error }, "could not record a setting the agent changed")),
         fatal: async (thread, error) => {
           await this.subagents.cancelAll(thread.id, "its thread was closed after an agent error");
           this.subagents.forget(thread.id);
@@ -128,9 +146,39 @@ export class BatonCore implements PlatformCore {
     const f = config.files;
     this.files = new FileCache(join(options.dataDir, "cache"), { maxTotalBytes: f.max_total_bytes, maxRouteBytes: f.max_route_bytes, maxAgeMs: f.max_age }, log);
     this.files.open();
+    this.outboundFiles = new OutboundFiles(join(options.dataDir, "outbound"), this.machines, f.max_upload_bytes);
+    this.outboundFiles.open();
+    this.settings = new SessionSettingsService(this.supervisor, registry, (thread, text) => void this.notify(thread, text));
+    const transcription = config.voice.transcription;
+    registerSecretValues([transcription?.api_key]);
+    this.scheduler = new Scheduler({
+      registry,
+      config: config.schedules,
+      defaultTimeZone: config.time_zone,
+      hasPlatform: (route) => this.platformOf(route) !== undefined,
+      isAllowed: (userId, route) => this.inbound.isAllowed(userId, route),
+      notify: (route, text) => void this.platformOf(route)?.outbox.post(route, { text, kind: "notice" }),
+      threadFor: async (route) => registry.threadForRoute(route) ?? registry.create({ ...(await this.features.newThreadSpec(route)), origin: "schedule" }, route),
+      submit: (thread, text) => void this.agents.submit(thread, [{ type: "text", text }]),
+      drained: (id) => this.supervisor.drained(id),
+      log,
+    });
+    this.features = chatFeatures({
+      bindings: new Bindings(config.bindings, this.agents),
+      workspaces: this.workspaces,
+      agents: this.agents,
+      settings: this.settings,
+      files: this.outboundFiles,
+      outboxOf: (route) => this.platformOf(route)?.outbox,
+      scheduler: this.scheduler,
+      transcriber: transcription ? new Transcriber(transcription) : undefined,
+      supervisor: this.supervisor,
+      log,
+    });
     this.inbound = new Inbound({
       platformOf: (route) => this.platformOf(route),
-      services: () => ({ threads: this.threads, agents: this.agents, workspaces: this.workspaces, handover: this.handover }),
+      services: () => ({ threads: this.threads, agents: this.agents, workspaces: this.workspaces, handover: this.handover, features: this.features }),
+      otherAction: (press) => (this.settings.isAction(press.actionId) ? this.settings.answerAction(press) : undefined),
       approvals: this.approvals,
       files: this.files,
       allow: () => this.allow,
@@ -197,6 +245,12 @@ export class BatonCore implements PlatformCore {
     const turn = new ChatTurn(thread.id, () => this.targets(thread), this.streamSettings(), this.approvals, this.log, (route) => this.lastPromptMessage.get(route), () => {
       const current = this.hostTurns.get(thread.id);
       if (current?.turn === turn) current.turn = undefined;
+    }, {
+      workspace: thread.workspace,
+      files: this.outboundFiles,
+      showUsage: this.options.config.rendering.show_usage,
+      recordUsage: (usage) => this.recordUsage(thread, usage),
+      log: this.log,
     });
     this.hostTurns.set(thread.id, { seq: (this.hostTurns.get(thread.id)?.seq ?? 0) + 1, turn });
     return turn;
@@ -268,6 +322,8 @@ export class BatonCore implements PlatformCore {
    * approvals are marked expired, and its chats are told. Hosts stop; threads stay open.
    */
   async shutdown(graceMs = 0): Promise<void> {
+    // No scheduled prompt starts while Baton drains.
+    this.scheduler.stop();
     const settled = this.supervisor.pause();
     const running = () => this.registry.openThreads().filter((t) => this.supervisor.state(t.id).host === "running");
     if (running().length > 0) this.log.info({ turns: running().length, graceMs }, "draining: running turns may finish");
@@ -290,6 +346,14 @@ export class BatonCore implements PlatformCore {
   }
 
   /** A notice on every route of the thread; resolves per route once delivered (or given up). */
+  /** A turn's usage: kept on the thread (for /status) and counted per agent (for /metrics); cost as the increase of the session's running total. */
+  private async recordUsage(thread: ThreadRecord, usage: TurnUsage): Promise<void> {
+    const before = thread.session ? thread.usage.costs[thread.session] : undefined;
+    await this.registry.recordUsage(thread.id, usage);
+    const added = usage.cost && (!before || before.currency === usage.cost.currency) ? { amount: usage.cost.amount - (before?.amount ?? 0), currency: usage.cost.currency } : undefined;
+    this.metrics.agentUsage(thread.agent, { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cost: added });
+  }
+
   private notify(thread: ThreadRecord, text: string): Array<Promise<void>> {
     return this.targets(thread).map(({ outbox, route }) => outbox.post(route, { text, kind: "notice" }).settled());
   }
