@@ -23,61 +23,16 @@ import { inlineMedia } from "./inline-image.js";
 import { SessionSettings, type SettingKind, type SettingsResponse } from "./session-settings.js";
 import type { PromptTokens } from "./usage.js";
 
+import { DEFAULT_START_TIMEOUTS, type HostSpec, type OpenedSession, type StartTimeouts } from "./host-types.js";
+
 export { HostExitedError, HostStartTimeoutError, HostStoppedError } from "./host-errors.js";
+export * from "./host-types.js";
 
 const STOP_GRACE_MS = 2_000;
 const AUTH_REQUIRED_CODE = -32000;
 const EXIT_SETTLE_MS = 300;
 /** How long an exit waits for the rest of the agent's stderr (a child of the agent may hold the pipe open). */
 const STDERR_DRAIN_MS = 200;
-
-export interface HostSink {
-  /** A session/update from the agent. `replay` is true while session/load replays old history. */
-  onUpdate(update: acp.SessionUpdate, replay: boolean): void;
-  /** A permission request; resolves with the user's answer. Never auto-allowed. */
-  requestPermission(request: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse>;
-  /** The process exited (any reason). `expected` is true after stop(). `stderr` is its bounded, scrubbed tail. */
-  onExit(info: { code: number | null; signal: string | null; stderr: string; expected: boolean }): void;
-}
-
-/** How the process reaches an agent on another machine (set by src/agents/machines/ only). */
-export interface HostTransport {
-  /** Where the local process (ssh) starts; `cwd` is then the workspace on the other machine. */
-  localCwd?: string;
-  /** Written to the process's stdin before ACP starts (the environment, kept off command lines). */
-  preamble?: string;
-  /** The chat's explanation of an exit when the transport knows better (a dropped connection). */
-  describeExit?(code: number | null, stderrTail: string): string | undefined;
-  /** Copies a local file to where the agent can read it; returns its path there. */
-  stageFile?(localPath: string, name: string): Promise<string>;
-}
-
-/** How long each step of a start may take before the start counts as hung. */
-export interface StartTimeouts {
-  spawnMs: number;
-  initializeMs: number;
-  sessionMs: number;
-}
-
-export const DEFAULT_START_TIMEOUTS: StartTimeouts = { spawnMs: 10_000, initializeMs: 60_000, sessionMs: 120_000 };
-
-export interface HostSpec {
-  kind: AgentKind;
-  cwd: string;
-  command: string;
-  args: string[];
-  env: NodeJS.ProcessEnv;
-  sink: HostSink;
-  transport?: HostTransport;
-  startTimeouts?: StartTimeouts;
-}
-
-export interface OpenedSession {
-  sessionId: string;
-  /** How the session was opened: new, resume, load — or new because resuming failed. */
-  how: "new" | "resume" | "load" | "new-after-failed-resume";
-  note?: string;
-}
 
 export class AgentHost {
   private child?: ChildProcess;

@@ -6,7 +6,8 @@ import { AgentError, userMessageOf } from "../kernel/errors.js";
 import type { ThreadRecord } from "../threads/registry.js";
 import { AgentHost, HostExitedError, HostStartTimeoutError, HostStoppedError } from "./host.js";
 import { Slots } from "./slots.js";
-import type { HostState, LaunchSpec, Live, Queue, SupervisorHooks, SupervisorOptions, TurnOutput } from "./supervisor-types.js";
+import { TurnQueues } from "./turn-queues.js";
+import type { HostState, LaunchSpec, Live, SupervisorHooks, SupervisorOptions, TurnOutput } from "./supervisor-types.js";
 
 export type { HostState, LaunchSpec, McpAccess, SupervisorHooks, SupervisorOptions, TurnOutput } from "./supervisor-types.js";
 
@@ -15,43 +16,32 @@ const MAX_CONCURRENT_HOST_STARTS = 4;
 export class Supervisor {
   /** Live hosts by thread id, in least-recently-used order (Map iteration order). */
   private readonly live = new Map<string, Live>();
-  private readonly queues = new Map<string, Queue>();
+  private readonly turns = new TurnQueues((threadId, prompt) => this.runTurn(threadId, prompt), (threadId, id, why) => this.hooks.promptTaken?.(threadId, id, why));
   private readonly startSlots = new Slots(MAX_CONCURRENT_HOST_STARTS);
   /** Threads whose host is starting (or waiting for a start slot); aborting ends the start. */
   private readonly starting = new Map<string, AbortController>();
   /** The start under way per thread: a turn and a start outside a turn (/mode) share it. */
   private readonly startsUnderWay = new Map<string, Promise<Live>>();
-  /** Set by pause(): no new turn starts; queued prompts wait (a daemon shutting down). */
-  private pausedFlag = false;
-  private readonly settledWaiters: Array<() => void> = [];
 
   constructor(private readonly hooks: SupervisorHooks, private options: SupervisorOptions) {}
 
   /** Queues a prompt; returns how many turns are ahead of it (0 = it runs now, unless paused). */
   submit(threadId: string, prompt: ContentBlock[], id?: string): number {
-    let q = this.queues.get(threadId);
-    if (!q) this.queues.set(threadId, (q = { items: [], running: false, drained: [] }));
-    const ahead = q.items.length + (q.running ? 1 : 0);
-    q.items.push({ prompt, id });
-    if (!q.running && !this.pausedFlag) void this.pump(threadId, q);
-    return ahead;
+    return this.turns.submit(threadId, prompt, id);
   }
 
   /** True when a prompt submitted now would wait (a turn runs or is queued, or the supervisor is paused). */
   wouldWait(threadId: string): boolean {
-    const q = this.queues.get(threadId);
-    return this.pausedFlag || !!q?.running || (q?.items.length ?? 0) > 0;
+    return this.turns.wouldWait(threadId);
   }
 
   get paused(): boolean {
-    return this.pausedFlag;
+    return this.turns.paused;
   }
 
-  /** Starts no new turn from now on; resolves once no turn is running. Queued prompts stay queued. */
+  /** Starts no new turn from now on (a daemon shutting down); resolves once no turn is running. Queued prompts stay queued. */
   pause(): Promise<void> {
-    this.pausedFlag = true;
-    if (![...this.queues.values()].some((q) => q.running)) return Promise.resolve();
-    return new Promise((resolve) => this.settledWaiters.push(resolve));
+    return this.turns.pause();
   }
 
   /** Limits changed by a config reload; they apply from the next host start or idle period. */
@@ -61,17 +51,14 @@ export class Supervisor {
 
   /** Resolves once the thread has no running or queued turn. */
   drained(threadId: string): Promise<void> {
-    const q = this.queues.get(threadId);
-    if (!q || (!q.running && q.items.length === 0)) return Promise.resolve();
-    return new Promise((resolve) => q.drained.push(resolve));
+    return this.turns.drained(threadId);
   }
 
   state(threadId: string): { host: HostState; queued: number; approvals: number } {
     const live = this.live.get(threadId);
-    const q = this.queues.get(threadId);
     return {
       host: this.starting.has(threadId) ? "starting" : !live ? "stopped" : live.turn ? "running" : "idle",
-      queued: q?.items.length ?? 0,
+      queued: this.turns.waiting(threadId),
       approvals: live?.turn?.pendingApprovals() ?? 0,
     };
   }
@@ -127,8 +114,7 @@ export class Supervisor {
 
   /** Stops the thread's host (close, profile switch); queued prompts are dropped. */
   async stopHost(threadId: string): Promise<void> {
-    const q = this.queues.get(threadId);
-    if (q) for (const item of q.items.splice(0)) if (item.id) this.hooks.promptTaken?.(threadId, item.id, "dropped");
+    this.turns.drop(threadId);
     await this.stopProcess(threadId);
   }
 
@@ -149,21 +135,6 @@ export class Supervisor {
   async stopAll(): Promise<void> {
     for (const start of this.starting.values()) start.abort();
     await Promise.all([...this.live.keys()].map((id) => this.stopProcess(id)));
-  }
-
-  private async pump(threadId: string, q: Queue): Promise<void> {
-    q.running = true;
-    try {
-      while (q.items.length > 0 && !this.pausedFlag) {
-        const item = q.items.shift()!;
-        if (item.id) this.hooks.promptTaken?.(threadId, item.id, "started");
-        await this.runTurn(threadId, item.prompt);
-      }
-    } finally {
-      q.running = false;
-      for (const resolve of q.drained.splice(0)) resolve();
-      if (this.pausedFlag && ![...this.queues.values()].some((other) => other.running)) for (const resolve of this.settledWaiters.splice(0)) resolve();
-    }
   }
 
   private async runTurn(threadId: string, prompt: ContentBlock[]): Promise<void> {
@@ -321,7 +292,7 @@ export class Supervisor {
     clearTimeout(live.idleTimer);
     this.hooks.capacityFreed?.();
     live.idleTimer = setTimeout(() => {
-      if (live.turn || this.queues.get(threadId)?.items.length) return;
+      if (live.turn || this.turns.waiting(threadId) > 0) return;
       this.hooks.log.info({ thread: threadId }, "idle agent host shut down");
       void this.stopHost(threadId);
     }, this.options.idleShutdownMs);

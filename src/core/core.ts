@@ -18,27 +18,13 @@ import { Inbound, type Platform } from "./inbound.js";
 import type { RouteTarget } from "./stream.js";
 import { ChatTurn, meteredTurn } from "./turn.js";
 import { NO_METRICS, type Metrics } from "../kernel/metrics.js";
-import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { Workspaces } from "./workspaces.js";
+import { drainTurns, resumeQueued, type RestartDeps } from "./restart.js";
 import { Machines } from "../agents/machines/index.js";
 import { loadMarkdown } from "../render/markdown.js";
 import { AgentMcp } from "./agent-mcp.js";
 import { SubagentManager } from "./subagents/manager.js";
-import { registerSecretValues } from "../kernel/secrets.js";
-import type { ChatFeatures } from "../commands/features.js";
-import type { TurnUsage } from "../threads/chat-state.js";
-import { Bindings } from "./bindings.js";
-import { chatFeatures } from "./features.js";
-import { OutboundFiles } from "./outfiles.js";
-import { Scheduler } from "./schedules.js";
-import { SessionSettingsService } from "./settings.js";
-import { Transcriber } from "./voice.js";
-
-/** After the grace period, how long cancelled turns get to end cleanly ("⏹ Stopped.") before the processes go. */
-const CANCEL_SETTLE_MS = 3_000;
-/** How long shutdown waits for its last notices to reach the chats. */
-const SHUTDOWN_NOTICE_MS = 3_000;
-const EXPIRED_APPROVAL = "⌛ Expired: Baton restarted before this was answered";
+import { wireChatFeatures, type ChatFeatureParts } from "./features.js";
 
 export interface CoreOptions {
   config: BatonConfig;
@@ -66,10 +52,8 @@ export class BatonCore implements PlatformCore {
   readonly mcp: AgentMcp;
   /** The subagents of threads, and the MCP tools that run them. */
   readonly subagents: SubagentManager;
-  readonly outboundFiles: OutboundFiles;
-  readonly settings: SessionSettingsService;
-  readonly scheduler: Scheduler;
-  readonly features: ChatFeatures;
+  /** Mode and model, bindings, files back, usage, schedules and voice notes. */
+  readonly chat: ChatFeatureParts;
   handover?: HandoverApi;
   /** Per thread: how many turns its host began, and the current one (a multi-agent turn belongs to one). */
   private readonly hostTurns = new Map<string, { seq: number; turn?: ChatTurn }>();
@@ -100,10 +84,10 @@ export class BatonCore implements PlatformCore {
         beginTurn: (thread) => meteredTurn(this.beginTurn(thread), thread.agent, this.metrics),
         sessionOpened: async (thread, opened, host) => {
           await registry.observeSession(thread.id, opened.sessionId);
-          for (const note of await this.settings.reapply(thread, host)) this.notify(thread, `ℹ️ ${note}`);
+          for (const note of await this.chat.settings.reapply(thread, host)) this.notify(thread, `ℹ️ ${note}`);
         },
         notice: (thread, text) => void this.notify(thread, text),
-        settingChanged: (thread, kind, id) => void this.settings.agentChanged(thread, kind, id).catch((error: unknown) => log.warn({ err: error }, "could not record a setting the agent changed")),
+        settingChanged: (thread, kind, id) => void this.chat.settings.agentChanged(thread, kind, id).catch((error: unknown) => log.warn({ err: error }, "could not record a setting the agent changed")),
         fatal: async (thread, error) => {
           await this.subagents.cancelAll(thread.id, "its thread was closed after an agent error");
           this.subagents.forget(thread.id);
@@ -146,39 +130,24 @@ export class BatonCore implements PlatformCore {
     const f = config.files;
     this.files = new FileCache(join(options.dataDir, "cache"), { maxTotalBytes: f.max_total_bytes, maxRouteBytes: f.max_route_bytes, maxAgeMs: f.max_age }, log);
     this.files.open();
-    this.outboundFiles = new OutboundFiles(join(options.dataDir, "outbound"), this.machines, f.max_upload_bytes);
-    this.outboundFiles.open();
-    this.settings = new SessionSettingsService(this.supervisor, registry, (thread, text) => void this.notify(thread, text));
-    const transcription = config.voice.transcription;
-    registerSecretValues([transcription?.api_key]);
-    this.scheduler = new Scheduler({
+    this.chat = wireChatFeatures({
+      config,
+      dataDir: options.dataDir,
       registry,
-      config: config.schedules,
-      defaultTimeZone: config.time_zone,
-      hasPlatform: (route) => this.platformOf(route) !== undefined,
-      isAllowed: (userId, route) => this.inbound.isAllowed(userId, route),
-      notify: (route, text) => void this.platformOf(route)?.outbox.post(route, { text, kind: "notice" }),
-      threadFor: async (route) => registry.threadForRoute(route) ?? registry.create({ ...(await this.features.newThreadSpec(route)), origin: "schedule" }, route),
-      submit: (thread, text) => void this.agents.submit(thread, [{ type: "text", text }]),
-      drained: (id) => this.supervisor.drained(id),
-      log,
-    });
-    this.features = chatFeatures({
-      bindings: new Bindings(config.bindings, this.agents),
-      workspaces: this.workspaces,
-      agents: this.agents,
-      settings: this.settings,
-      files: this.outboundFiles,
-      outboxOf: (route) => this.platformOf(route)?.outbox,
-      scheduler: this.scheduler,
-      transcriber: transcription ? new Transcriber(transcription) : undefined,
       supervisor: this.supervisor,
+      agents: this.agents,
+      workspaces: this.workspaces,
+      machines: this.machines,
       log,
+      metrics: this.metrics,
+      outboxOf: (route) => this.platformOf(route)?.outbox,
+      isAllowed: (userId, route) => this.inbound.isAllowed(userId, route),
+      notify: (thread, text) => void this.notify(thread, text),
     });
     this.inbound = new Inbound({
       platformOf: (route) => this.platformOf(route),
-      services: () => ({ threads: this.threads, agents: this.agents, workspaces: this.workspaces, handover: this.handover, features: this.features }),
-      otherAction: (press) => (this.settings.isAction(press.actionId) ? this.settings.answerAction(press) : undefined),
+      services: () => ({ threads: this.threads, agents: this.agents, workspaces: this.workspaces, handover: this.handover, features: this.chat.features }),
+      otherAction: (press) => (this.chat.settings.isAction(press.actionId) ? this.chat.settings.answerAction(press) : undefined),
       approvals: this.approvals,
       files: this.files,
       allow: () => this.allow,
@@ -247,9 +216,9 @@ export class BatonCore implements PlatformCore {
       if (current?.turn === turn) current.turn = undefined;
     }, {
       workspace: thread.workspace,
-      files: this.outboundFiles,
+      files: this.chat.outboundFiles,
       showUsage: this.options.config.rendering.show_usage,
-      recordUsage: (usage) => this.recordUsage(thread, usage),
+      recordUsage: (usage) => this.chat.recordUsage(thread, usage),
       log: this.log,
     });
     this.hostTurns.set(thread.id, { seq: (this.hostTurns.get(thread.id)?.seq ?? 0) + 1, turn });
@@ -305,60 +274,26 @@ export class BatonCore implements PlatformCore {
 
   /** After a start: prompts that were queued when Baton last stopped run now, in their order. */
   async resumeQueued(): Promise<number> {
-    let resumed = 0;
-    for (const t of this.registry.openThreads()) {
-      if (t.queued.length === 0) continue;
-      const n = t.queued.length;
-      this.notify(t, `▶️ Baton is back: running ${n === 1 ? "the message" : `the ${n} messages`} queued before it restarted.`);
-      for (const q of t.queued) this.supervisor.submit(t.id, q.prompt as ContentBlock[], q.id);
-      resumed += n;
-    }
-    return resumed;
+    return resumeQueued(this.restartDeps());
   }
 
-  /**
-   * Daemon shutdown. No new turn starts (new prompts are kept for the next start); running turns
-   * get `graceMs` to finish, streaming as usual; whatever still runs then is cancelled, its pending
-   * approvals are marked expired, and its chats are told. Hosts stop; threads stay open.
-   */
+  /** Daemon shutdown: running turns get `graceMs` to finish (see drain.ts); hosts stop; threads stay open. */
   async shutdown(graceMs = 0): Promise<void> {
     // No scheduled prompt starts while Baton drains.
-    this.scheduler.stop();
-    const settled = this.supervisor.pause();
-    const running = () => this.registry.openThreads().filter((t) => this.supervisor.state(t.id).host === "running");
-    if (running().length > 0) this.log.info({ turns: running().length, graceMs }, "draining: running turns may finish");
-    const timedOut = await Promise.race([settled.then(() => false), delay(graceMs).then(() => true)]);
-    const cut = timedOut ? running() : [];
-    for (const t of cut) {
-      this.approvals.endThread(t.id, EXPIRED_APPROVAL);
-      await this.supervisor.cancel(t.id);
-    }
-    if (cut.length > 0) {
-      await Promise.race([settled, delay(CANCEL_SETTLE_MS)]);
-      const seconds = Math.round(graceMs / 1000);
-      const notices = cut.flatMap((t) => this.notify(t, `⏹ Baton is restarting; the running turn did not finish within ${seconds} s and was cancelled. Send it again once Baton is back.`));
-      await Promise.race([Promise.all(notices), delay(SHUTDOWN_NOTICE_MS)]);
-    }
+    this.chat.scheduler.stop();
+    await drainTurns(this.restartDeps(), graceMs);
     await this.subagents.shutdown();
     await this.supervisor.stopAll();
     this.files.close();
     await this.machines.close();
   }
 
-  /** A notice on every route of the thread; resolves per route once delivered (or given up). */
-  /** A turn's usage: kept on the thread (for /status) and counted per agent (for /metrics); cost as the increase of the session's running total. */
-  private async recordUsage(thread: ThreadRecord, usage: TurnUsage): Promise<void> {
-    const before = thread.session ? thread.usage.costs[thread.session] : undefined;
-    await this.registry.recordUsage(thread.id, usage);
-    const added = usage.cost && (!before || before.currency === usage.cost.currency) ? { amount: usage.cost.amount - (before?.amount ?? 0), currency: usage.cost.currency } : undefined;
-    this.metrics.agentUsage(thread.agent, { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cost: added });
+  private restartDeps(): RestartDeps {
+    return { registry: this.registry, supervisor: this.supervisor, approvals: this.approvals, log: this.log, notify: (t, text) => this.notify(t, text) };
   }
 
+  /** A notice on every route of the thread; resolves per route once delivered (or given up). */
   private notify(thread: ThreadRecord, text: string): Array<Promise<void>> {
     return this.targets(thread).map(({ outbox, route }) => outbox.post(route, { text, kind: "notice" }).settled());
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

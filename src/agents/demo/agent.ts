@@ -13,7 +13,7 @@ import { askPermission } from "./permissions.js";
 import { parseStreamRequest, streamChunks, TIMING_FILE_ENV, TimingReporter } from "./bench.js";
 import { mcpToolCaller } from "./mcp.js";
 import { hostTurn, isHostSubagentCommand, isSubagentPrompt, subagentTurn, type DemoTurn } from "./subagents.js";
-import { DemoExtras, mediaAnswer } from "./extras.js";
+import { answerSettingRequests, DemoExtras, mediaAnswer } from "./extras.js";
 
 const CHUNK_DELAY_MS = 25;
 const SLOW_TOTAL_MS = 30_000;
@@ -34,8 +34,7 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
   const extras = new DemoExtras(env.BATON_DEMO_NO_SETTINGS === "1" ? "nothing" : env.BATON_DEMO_LEGACY_MODELS === "1" ? "legacy-models" : "settings");
   const cwds = new Map<string, string>();
 
-  const app = acp
-    .agent({ name: "baton-demo" })
+  const app = answerSettingRequests(acp.agent({ name: "baton-demo" }), extras)
     .onRequest(acp.methods.agent.initialize, async () => ({
       ...(hang === "initialize" ? await never() : {}),
       protocolVersion: acp.PROTOCOL_VERSION,
@@ -75,19 +74,6 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
       mcpServers.set(params.sessionId, params.mcpServers ?? []);
       cwds.set(params.sessionId, params.cwd);
       return extras.advertise(params.sessionId);
-    })
-    .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
-      extras.setMode(params.sessionId, params.modeId);
-      return {};
-    })
-    .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) => {
-      if (params.configId !== "model" || typeof params.value !== "string") throw acp.RequestError.invalidParams(undefined, `unknown option ${params.configId}`);
-      extras.setModel(params.sessionId, params.value);
-      return { configOptions: extras.configOptions(params.sessionId) };
-    })
-    .onRequest("session/set_model", (raw) => raw as { sessionId: string; modelId: string }, ({ params }) => {
-      extras.setModel(params.sessionId, params.modelId);
-      return {};
     })
     .onRequest(acp.methods.agent.session.list, ({ params }) => ({
       sessions: store.list(params.cwd ?? undefined).map((s) => ({ sessionId: s.sessionId, cwd: s.cwd, title: s.title, updatedAt: s.updatedAt })),

@@ -77,6 +77,24 @@ export class DemoExtras {
   }
 }
 
+/** The requests that switch a session's mode and model: set_mode, the model config option, and the older session/set_model. */
+export function answerSettingRequests(app: acp.AgentApp, extras: DemoExtras): acp.AgentApp {
+  return app
+    .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
+      extras.setMode(params.sessionId, params.modeId);
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) => {
+      if (params.configId !== "model" || typeof params.value !== "string") throw acp.RequestError.invalidParams(undefined, `unknown option ${params.configId}`);
+      extras.setModel(params.sessionId, params.value);
+      return { configOptions: extras.configOptions(params.sessionId) };
+    })
+    .onRequest("session/set_model", (raw) => raw as { sessionId: string; modelId: string }, ({ params }) => {
+      extras.setModel(params.sessionId, params.modelId);
+      return {};
+    });
+}
+
 /**
  * `demo:image`, `demo:file <path>`, `demo:whoami` and `demo:mode <id>` (the agent switches its own
  * mode, as a real one does when a plan is done): the update to send and the words to say, or
