@@ -10,6 +10,7 @@ import { lookup } from "mrmime";
 import type { Machines } from "../agents/machines/index.js";
 import { FileRefusedError } from "../kernel/errors.js";
 import type { OutboundFile } from "../platforms/contract.js";
+import { megabytes } from "../render/sizes.js";
 
 const DIR_MODE = 0o700;
 const FILE_MODE = 0o600;
@@ -72,8 +73,4 @@ function staged(file: OutboundFile): StagedFile {
 function safeName(name: string): string {
   const cleaned = basename(name).replace(/[^\w.@+-]/g, "_").replace(/^\.+/, "");
   return cleaned.slice(-MAX_NAME_CHARS) || "file";
-}
-
-export function megabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

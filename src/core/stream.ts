@@ -6,6 +6,7 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { OutboundFile, OutboundMessage, PlatformLogger } from "../platforms/contract.js";
 import { BlockBuilder, blockMarkdown, type Block, type BlockOptions } from "../render/blocks.js";
+import { formatSize } from "../render/sizes.js";
 import { splitMarkdownPieces, type OpenFence, type SplitPiece } from "../render/split.js";
 import type { MessageSlot, Outbox } from "./delivery/outbox.js";
 
@@ -179,8 +180,7 @@ export class TurnStream {
     const chars = this.skipped.get(target.route);
     if (!chars) return;
     this.skipped.delete(target.route);
-    const size = chars >= 1024 * 1024 ? `${(chars / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(chars / 1024)} KB`;
-    const text = `✂️ ${size} of this answer were left out here: the chat could not show it as fast as the agent wrote it. The whole answer is in the agent's session.`;
+    const text = `✂️ ${formatSize(chars)} of this answer were left out here: the chat could not show it as fast as the agent wrote it. The whole answer is in the agent's session.`;
     this.track(target.outbox.post(target.route, { text, kind: "notice" }));
   }
 

@@ -7,7 +7,8 @@ import type { ContextUsage, PromptTokens } from "../agents/usage.js";
 import { FileRefusedError, userMessageOf } from "../kernel/errors.js";
 import type { OutboundMessage, PlatformLogger } from "../platforms/contract.js";
 import type { TurnUsage } from "../threads/chat-state.js";
-import { megabytes, type OutboundFiles, type StagedFile } from "./outfiles.js";
+import type { OutboundFiles, StagedFile } from "./outfiles.js";
+import { megabytes } from "../render/sizes.js";
 import type { TurnStream } from "./stream.js";
 import { formatUsageLine } from "./usage.js";
 

@@ -7,6 +7,7 @@
 import { FormattingError, PlatformError } from "../../kernel/errors.js";
 import type { MessageRef, OutboundFile, OutboundMessage, PlatformAdapter, PlatformLogger } from "../../platforms/contract.js";
 import { loadMarkdown } from "../../render/markdown.js";
+import { formatSize } from "../../render/sizes.js";
 import { Pacer } from "./pacer.js";
 
 /** Attempts of one call that failed on the network or a 5xx, the first included. */
@@ -228,8 +229,7 @@ export class Outbox {
   private upload(route: string, file: OutboundFile, caption: OutboundMessage): Promise<MessageRef> {
     const withCaption = { ...file, caption: caption.text || undefined, format: caption.format };
     if (this.adapter.upload) return this.adapter.upload(route, withCaption);
-    const size = file.size >= 1024 * 1024 ? `${(file.size / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(file.size / 1024)} KB`;
-    return this.adapter.send(route, { text: `${caption.text ? `${caption.text}\n` : ""}📎 ${file.name} (${size}): this chat cannot receive files from Baton.`, format: caption.format, kind: "notice" });
+    return this.adapter.send(route, { text: `${caption.text ? `${caption.text}\n` : ""}📎 ${file.name} (${formatSize(file.size)}): this chat cannot receive files from Baton.`, format: caption.format, kind: "notice" });
   }
 
   /** Milliseconds until the job may be tried again, or undefined to give it up. */
