@@ -20,63 +20,20 @@ import { AgentError } from "../kernel/errors.js";
 import type { AgentKind } from "./kinds/index.js";
 import { StderrTail } from "./stderr.js";
 import { HostExitedError, HostStartTimeoutError, HostStoppedError } from "./host-errors.js";
-import { inlineImage } from "./inline-image.js";
+import { inlineMedia } from "./inline-image.js";
+import { SessionSettings, type SettingKind, type SettingsResponse } from "./session-settings.js";
+import type { PromptTokens } from "./usage.js";
+
+import { DEFAULT_START_TIMEOUTS, type HostSpec, type OpenedSession, type StartTimeouts } from "./host-types.js";
 
 export { HostExitedError, HostStartTimeoutError, HostStoppedError } from "./host-errors.js";
+export * from "./host-types.js";
 
 const STOP_GRACE_MS = 2_000;
 const AUTH_REQUIRED_CODE = -32000;
 const EXIT_SETTLE_MS = 300;
 /** How long an exit waits for the rest of the agent's stderr (a child of the agent may hold the pipe open). */
 const STDERR_DRAIN_MS = 200;
-
-export interface HostSink {
-  /** A session/update from the agent. `replay` is true while session/load replays old history. */
-  onUpdate(update: acp.SessionUpdate, replay: boolean): void;
-  /** A permission request; resolves with the user's answer. Never auto-allowed. */
-  requestPermission(request: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse>;
-  /** The process exited (any reason). `expected` is true after stop(). `stderr` is its bounded, scrubbed tail. */
-  onExit(info: { code: number | null; signal: string | null; stderr: string; expected: boolean }): void;
-}
-
-/** How the process reaches an agent on another machine (set by src/agents/machines/ only). */
-export interface HostTransport {
-  /** Where the local process (ssh) starts; `cwd` is then the workspace on the other machine. */
-  localCwd?: string;
-  /** Written to the process's stdin before ACP starts (the environment, kept off command lines). */
-  preamble?: string;
-  /** The chat's explanation of an exit when the transport knows better (a dropped connection). */
-  describeExit?(code: number | null, stderrTail: string): string | undefined;
-  /** Copies a local file to where the agent can read it; returns its path there. */
-  stageFile?(localPath: string, name: string): Promise<string>;
-}
-
-/** How long each step of a start may take before the start counts as hung. */
-export interface StartTimeouts {
-  spawnMs: number;
-  initializeMs: number;
-  sessionMs: number;
-}
-
-export const DEFAULT_START_TIMEOUTS: StartTimeouts = { spawnMs: 10_000, initializeMs: 60_000, sessionMs: 120_000 };
-
-export interface HostSpec {
-  kind: AgentKind;
-  cwd: string;
-  command: string;
-  args: string[];
-  env: NodeJS.ProcessEnv;
-  sink: HostSink;
-  transport?: HostTransport;
-  startTimeouts?: StartTimeouts;
-}
-
-export interface OpenedSession {
-  sessionId: string;
-  /** How the session was opened: new, resume, load — or new because resuming failed. */
-  how: "new" | "resume" | "load" | "new-after-failed-resume";
-  note?: string;
-}
 
 export class AgentHost {
   private child?: ChildProcess;
@@ -90,6 +47,10 @@ export class AgentHost {
   private readonly exited: Promise<void>;
   private markExited!: () => void;
   sessionId?: string;
+  /** The session's mode and model as the agent advertises them. */
+  readonly settings = new SessionSettings();
+  /** Token counts the last prompt's answer gave (ACP `usage`, where the agent reports it). */
+  lastPromptUsage?: PromptTokens;
 
   constructor(private readonly spec: HostSpec) {
     this.exited = new Promise((resolve) => (this.markExited = resolve));
@@ -146,7 +107,10 @@ export class AgentHost {
     const stream = this.sdk.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, byteStream(child.stdout!));
     this.connection = this.sdk
       .client({ name: "baton" })
-      .onNotification(this.sdk.methods.client.session.update, ({ params }) => this.spec.sink.onUpdate(params.update, this.replaying))
+      .onNotification(this.sdk.methods.client.session.update, ({ params }) => {
+        this.settings.apply(params.update);
+        this.spec.sink.onUpdate(params.update, this.replaying);
+      })
       .onRequest(this.sdk.methods.client.session.requestPermission, ({ params }) => this.spec.sink.requestPermission(params))
       .connect(stream);
 
@@ -173,6 +137,19 @@ export class AgentHost {
     return !!this.capabilities.mcpCapabilities?.http;
   }
 
+  get supportsAudio(): boolean {
+    return !!this.capabilities.promptCapabilities?.audio;
+  }
+
+  /** Switches the session's mode or model as the agent advertised it; throws AgentError when it refuses. */
+  async changeSetting(kind: SettingKind, id: string): Promise<void> {
+    const request = this.sessionId ? this.settings.request(kind, this.sessionId, id) : undefined;
+    if (!request) throw new AgentError(`${this.spec.kind.displayName} does not let Baton change its ${kind}.`);
+    this.settings.expect(kind, id);
+    const answer = await this.call(() => this.connection!.agent.request<{ configOptions?: acp.SessionConfigOption[] } | null>(request.method, request.params));
+    this.settings.chosen(kind, id, answer ?? undefined);
+  }
+
   /** Opens the thread's session (time-boxed as a whole): resume where advertised, else load (replay hidden from chat), else new. */
   openSession(sessionId: string | undefined, mcpServers: acp.McpServer[] = []): Promise<OpenedSession> {
     const how = !sessionId ? "session/new" : this.capabilities.sessionCapabilities?.resume ? "session/resume" : this.capabilities.loadSession ? "session/load" : "session/new";
@@ -185,14 +162,14 @@ export class AgentHost {
       const caps = this.capabilities;
       try {
         if (caps.sessionCapabilities?.resume) {
-          await this.call(() => this.connection!.agent.request(this.sdk.methods.agent.session.resume, { sessionId, cwd, mcpServers }));
+          this.settings.absorb(await this.call(() => this.connection!.agent.request(this.sdk.methods.agent.session.resume, { sessionId, cwd, mcpServers })));
           this.sessionId = sessionId;
           return { sessionId, how: "resume" };
         }
         if (caps.loadSession) {
           this.replaying = true;
           try {
-            await this.call(() => this.connection!.agent.request(this.sdk.methods.agent.session.load, { sessionId, cwd, mcpServers }));
+            this.settings.absorb(await this.call(() => this.connection!.agent.request(this.sdk.methods.agent.session.load, { sessionId, cwd, mcpServers })));
           } finally {
             this.replaying = false;
           }
@@ -212,6 +189,7 @@ export class AgentHost {
 
   private async newSession(mcpServers: acp.McpServer[]): Promise<string> {
     const res = await this.call(() => this.connection!.agent.request(this.sdk.methods.agent.session.new, { cwd: this.spec.cwd, mcpServers }));
+    this.settings.absorb(res as SettingsResponse);
     this.sessionId = res.sessionId;
     return res.sessionId;
   }
@@ -220,13 +198,16 @@ export class AgentHost {
     if (!this.sessionId) throw new Error("prompt before openSession");
     const sessionId = this.sessionId;
     const blocks = await Promise.all(prompt.map((block) => this.prepareBlock(block)));
+    this.lastPromptUsage = undefined;
     const res = await this.call(() => this.connection!.agent.request(this.sdk.methods.agent.session.prompt, { sessionId, prompt: blocks }));
+    // `usage` is an unstable field of the answer; the stable SDK types do not list it yet.
+    this.lastPromptUsage = (res as { usage?: PromptTokens | null }).usage ?? undefined;
     return res.stopReason;
   }
 
   /** Images go inline to agents that take them; other local files are staged where the agent runs. */
   private async prepareBlock(block: acp.ContentBlock): Promise<acp.ContentBlock> {
-    const inlined = this.supportsImages ? await inlineImage(block) : block;
+    const inlined = await inlineMedia(block, { image: this.supportsImages, audio: this.supportsAudio });
     const stage = this.spec.transport?.stageFile;
     if (inlined !== block || !stage || block.type !== "resource_link" || !block.uri.startsWith("file://")) return inlined;
     const there = await stage(fileURLToPath(block.uri), block.name);

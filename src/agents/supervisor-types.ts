@@ -6,6 +6,7 @@ import type { Logger } from "../kernel/log.js";
 import type { ThreadRecord } from "../threads/registry.js";
 import type { AgentHost, HostTransport, OpenedSession, StartTimeouts } from "./host.js";
 import type { AgentKind } from "./kinds/index.js";
+import type { PromptTokens } from "./usage.js";
 
 export interface LaunchSpec {
   kind: AgentKind;
@@ -22,7 +23,7 @@ export interface TurnOutput {
   update(update: SessionUpdate): void;
   requestPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse>;
   notice(text: string): void;
-  finish(outcome: { stopReason?: StopReason; error?: string }): Promise<void>;
+  finish(outcome: { stopReason?: StopReason; error?: string; usage?: PromptTokens }): Promise<void>;
   /** The turn was cancelled: its open approval requests answer "cancelled". */
   cancelApprovals(): void;
   pendingApprovals(): number;
@@ -33,7 +34,12 @@ export interface SupervisorHooks {
   /** Throws a fatal AgentError when the thread cannot run (workspace gone, unknown agent). */
   launchSpec(thread: ThreadRecord): LaunchSpec | Promise<LaunchSpec>;
   beginTurn(thread: ThreadRecord): TurnOutput;
-  sessionOpened(thread: ThreadRecord, opened: OpenedSession): Promise<void>;
+  /** The session is open on a new host (settings the thread chose are applied again here). */
+  sessionOpened(thread: ThreadRecord, opened: OpenedSession, host: AgentHost): Promise<void>;
+  /** A notice about a host started outside a turn (a resume that failed), for the thread's chats. */
+  notice?(thread: ThreadRecord, text: string): void;
+  /** The agent switched its mode or model by itself. */
+  settingChanged?(thread: ThreadRecord, kind: "mode" | "model", id: string): void;
   fatal(thread: ThreadRecord, error: AgentError): Promise<void>;
   /** A prompt submitted with an id left the queue: its turn starts, or the queue was dropped. */
   promptTaken?(threadId: string, id: string, why: "started" | "dropped"): void;

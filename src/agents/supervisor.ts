@@ -6,7 +6,8 @@ import { AgentError, userMessageOf } from "../kernel/errors.js";
 import type { ThreadRecord } from "../threads/registry.js";
 import { AgentHost, HostExitedError, HostStartTimeoutError, HostStoppedError } from "./host.js";
 import { Slots } from "./slots.js";
-import type { HostState, LaunchSpec, Live, Queue, SupervisorHooks, SupervisorOptions, TurnOutput } from "./supervisor-types.js";
+import { TurnQueues } from "./turn-queues.js";
+import type { HostState, LaunchSpec, Live, SupervisorHooks, SupervisorOptions, TurnOutput } from "./supervisor-types.js";
 
 export type { HostState, LaunchSpec, McpAccess, SupervisorHooks, SupervisorOptions, TurnOutput } from "./supervisor-types.js";
 
@@ -15,41 +16,32 @@ const MAX_CONCURRENT_HOST_STARTS = 4;
 export class Supervisor {
   /** Live hosts by thread id, in least-recently-used order (Map iteration order). */
   private readonly live = new Map<string, Live>();
-  private readonly queues = new Map<string, Queue>();
+  private readonly turns = new TurnQueues((threadId, prompt) => this.runTurn(threadId, prompt), (threadId, id, why) => this.hooks.promptTaken?.(threadId, id, why));
   private readonly startSlots = new Slots(MAX_CONCURRENT_HOST_STARTS);
   /** Threads whose host is starting (or waiting for a start slot); aborting ends the start. */
   private readonly starting = new Map<string, AbortController>();
-  /** Set by pause(): no new turn starts; queued prompts wait (a daemon shutting down). */
-  private pausedFlag = false;
-  private readonly settledWaiters: Array<() => void> = [];
+  /** The start under way per thread: a turn and a start outside a turn (/mode) share it. */
+  private readonly startsUnderWay = new Map<string, Promise<Live>>();
 
   constructor(private readonly hooks: SupervisorHooks, private options: SupervisorOptions) {}
 
   /** Queues a prompt; returns how many turns are ahead of it (0 = it runs now, unless paused). */
   submit(threadId: string, prompt: ContentBlock[], id?: string): number {
-    let q = this.queues.get(threadId);
-    if (!q) this.queues.set(threadId, (q = { items: [], running: false, drained: [] }));
-    const ahead = q.items.length + (q.running ? 1 : 0);
-    q.items.push({ prompt, id });
-    if (!q.running && !this.pausedFlag) void this.pump(threadId, q);
-    return ahead;
+    return this.turns.submit(threadId, prompt, id);
   }
 
   /** True when a prompt submitted now would wait (a turn runs or is queued, or the supervisor is paused). */
   wouldWait(threadId: string): boolean {
-    const q = this.queues.get(threadId);
-    return this.pausedFlag || !!q?.running || (q?.items.length ?? 0) > 0;
+    return this.turns.wouldWait(threadId);
   }
 
   get paused(): boolean {
-    return this.pausedFlag;
+    return this.turns.paused;
   }
 
-  /** Starts no new turn from now on; resolves once no turn is running. Queued prompts stay queued. */
+  /** Starts no new turn from now on (a daemon shutting down); resolves once no turn is running. Queued prompts stay queued. */
   pause(): Promise<void> {
-    this.pausedFlag = true;
-    if (![...this.queues.values()].some((q) => q.running)) return Promise.resolve();
-    return new Promise((resolve) => this.settledWaiters.push(resolve));
+    return this.turns.pause();
   }
 
   /** Limits changed by a config reload; they apply from the next host start or idle period. */
@@ -59,19 +51,31 @@ export class Supervisor {
 
   /** Resolves once the thread has no running or queued turn. */
   drained(threadId: string): Promise<void> {
-    const q = this.queues.get(threadId);
-    if (!q || (!q.running && q.items.length === 0)) return Promise.resolve();
-    return new Promise((resolve) => q.drained.push(resolve));
+    return this.turns.drained(threadId);
   }
 
   state(threadId: string): { host: HostState; queued: number; approvals: number } {
     const live = this.live.get(threadId);
-    const q = this.queues.get(threadId);
     return {
       host: this.starting.has(threadId) ? "starting" : !live ? "stopped" : live.turn ? "running" : "idle",
-      queued: q?.items.length ?? 0,
+      queued: this.turns.waiting(threadId),
       approvals: live?.turn?.pendingApprovals() ?? 0,
     };
+  }
+
+  /** The thread's live host with its session open, if one runs. */
+  host(threadId: string): AgentHost | undefined {
+    const live = this.live.get(threadId);
+    return live?.host.alive && !live.starting ? live.host : undefined;
+  }
+
+  /** The thread's host with its session open, started now when none runs (to change a setting before the first prompt). */
+  async open(threadId: string): Promise<AgentHost> {
+    const thread = this.hooks.thread(threadId);
+    if (!thread || !thread.open) throw new AgentError("This thread is closed.");
+    const live = await this.ensureHost(thread, (text) => this.hooks.notice?.(thread, text));
+    if (!live.turn) this.touch(threadId, live);
+    return live.host;
   }
 
   liveCount(): number {
@@ -110,8 +114,7 @@ export class Supervisor {
 
   /** Stops the thread's host (close, profile switch); queued prompts are dropped. */
   async stopHost(threadId: string): Promise<void> {
-    const q = this.queues.get(threadId);
-    if (q) for (const item of q.items.splice(0)) if (item.id) this.hooks.promptTaken?.(threadId, item.id, "dropped");
+    this.turns.drop(threadId);
     await this.stopProcess(threadId);
   }
 
@@ -134,32 +137,17 @@ export class Supervisor {
     await Promise.all([...this.live.keys()].map((id) => this.stopProcess(id)));
   }
 
-  private async pump(threadId: string, q: Queue): Promise<void> {
-    q.running = true;
-    try {
-      while (q.items.length > 0 && !this.pausedFlag) {
-        const item = q.items.shift()!;
-        if (item.id) this.hooks.promptTaken?.(threadId, item.id, "started");
-        await this.runTurn(threadId, item.prompt);
-      }
-    } finally {
-      q.running = false;
-      for (const resolve of q.drained.splice(0)) resolve();
-      if (this.pausedFlag && ![...this.queues.values()].some((other) => other.running)) for (const resolve of this.settledWaiters.splice(0)) resolve();
-    }
-  }
-
   private async runTurn(threadId: string, prompt: ContentBlock[]): Promise<void> {
     const thread = this.hooks.thread(threadId);
     if (!thread || !thread.open) return;
     const turn = this.hooks.beginTurn(thread);
     let live: Live | undefined;
     try {
-      live = await this.ensureHost(thread, turn);
+      live = await this.ensureHost(thread, (text) => turn.notice(text));
       live.turn = turn;
       clearTimeout(live.idleTimer);
       const stopReason = await live.host.prompt(prompt);
-      await turn.finish({ stopReason });
+      await turn.finish({ stopReason, usage: live.host.lastPromptUsage });
     } catch (error) {
       await this.handleTurnError(thread, turn, error);
     } finally {
@@ -195,10 +183,21 @@ export class Supervisor {
     await turn.finish({ error: `⚠️ ${userMessageOf(error)}` });
   }
 
-  private async ensureHost(thread: ThreadRecord, turn: TurnOutput): Promise<Live> {
+  private async ensureHost(thread: ThreadRecord, notice: (text: string) => void): Promise<Live> {
+    await this.startsUnderWay.get(thread.id)?.catch(() => undefined);
     const profileKey = `${thread.agent}+${thread.profile ?? ""}`;
     const existing = this.live.get(thread.id);
     if (existing && existing.host.alive && existing.profileKey === profileKey) return existing;
+    const started = this.startHostFor(thread, notice, profileKey, existing);
+    this.startsUnderWay.set(thread.id, started);
+    try {
+      return await started;
+    } finally {
+      if (this.startsUnderWay.get(thread.id) === started) this.startsUnderWay.delete(thread.id);
+    }
+  }
+
+  private async startHostFor(thread: ThreadRecord, notice: (text: string) => void, profileKey: string, existing: Live | undefined): Promise<Live> {
     const start = new AbortController();
     this.starting.set(thread.id, start);
     try {
@@ -210,7 +209,7 @@ export class Supervisor {
       const release = await this.startSlots.acquire(start.signal);
       try {
         await this.evictIfFull();
-        return await this.startHost(thread, turn, spec, profileKey, start.signal);
+        return await this.startHost(thread, notice, spec, profileKey, start.signal);
       } finally {
         release();
       }
@@ -219,7 +218,7 @@ export class Supervisor {
     }
   }
 
-  private async startHost(thread: ThreadRecord, turn: TurnOutput, spec: LaunchSpec, profileKey: string, abort: AbortSignal): Promise<Live> {
+  private async startHost(thread: ThreadRecord, notice: (text: string) => void, spec: LaunchSpec, profileKey: string, abort: AbortSignal): Promise<Live> {
     const live: Live = { host: undefined as unknown as AgentHost, profileKey, starting: true };
     live.host = new AgentHost({
       ...spec,
@@ -242,6 +241,7 @@ export class Supervisor {
       },
     });
     this.live.set(thread.id, live);
+    live.host.settings.onAgentChange = (kind, id) => this.hooks.settingChanged?.(thread, kind, id);
     // /stop (or shutdown) during the start stops the process; the step under way then fails.
     const onAbort = () => void live.host.stop();
     abort.addEventListener("abort", onAbort, { once: true });
@@ -250,8 +250,8 @@ export class Supervisor {
       const mcp = await this.hooks.mcpServers?.(thread, { http: live.host.supportsMcpHttp });
       live.releaseMcp = mcp?.release;
       const opened = await live.host.openSession(thread.session, mcp?.servers);
-      await this.hooks.sessionOpened(thread, opened);
-      if (opened.note) turn.notice(`ℹ️ ${opened.note}`);
+      await this.hooks.sessionOpened(thread, opened, live.host);
+      if (opened.note) notice(`ℹ️ ${opened.note}`);
       this.hooks.hostStarted?.(thread);
       this.hooks.log.info({ thread: thread.id, agent: spec.kind.id, session: opened.sessionId, how: opened.how, pid: live.host.pid }, "agent host started");
       live.starting = false;
@@ -292,7 +292,7 @@ export class Supervisor {
     clearTimeout(live.idleTimer);
     this.hooks.capacityFreed?.();
     live.idleTimer = setTimeout(() => {
-      if (live.turn || this.queues.get(threadId)?.items.length) return;
+      if (live.turn || this.turns.waiting(threadId) > 0) return;
       this.hooks.log.info({ thread: threadId }, "idle agent host shut down");
       void this.stopHost(threadId);
     }, this.options.idleShutdownMs);

@@ -160,6 +160,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     ]);
     const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
     if (failed) throw failed.reason;
+    // Scheduled prompts start once every platform can deliver them.
+    core.chat.scheduler.start();
   } catch (error) {
     // Whatever started (handover, platforms) is stopped again: a failed start leaves nothing running.
     await stop();

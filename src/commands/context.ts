@@ -1,10 +1,11 @@
 // What a command handler sees: the message, a way to answer, and the small interfaces through
 // which it reaches threads and agents. bot/ implements these; commands never import bot/ code.
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import type { InboundFile, PlatformUser } from "../platforms/contract.js";
+import type { Button, InboundFile, PlatformUser } from "../platforms/contract.js";
 import type { ThreadRecord } from "../threads/registry.js";
 import type { HostState } from "../agents/supervisor.js";
 import type { Parsed } from "./parse.js";
+import type { ChatFeatures } from "./features.js";
 
 export interface HostChoice {
   agent: string;
@@ -24,7 +25,7 @@ export interface SessionSummary {
 export interface ThreadsApi {
   forRoute(route: string): ThreadRecord | undefined;
   get(id: string): ThreadRecord | undefined;
-  create(route: string, spec: { workspace: string; agent: string; profile?: string; session?: string; origin?: string }): Promise<ThreadRecord>;
+  create(route: string, spec: { workspace: string; agent: string; profile?: string; session?: string; origin?: string; binding?: string }): Promise<ThreadRecord>;
   /** Closes the thread and stops its host. */
   close(threadId: string, reason: string): Promise<void>;
   attach(route: string, threadId: string): Promise<void>;
@@ -111,6 +112,10 @@ export interface ReplyOptions {
   format?: "markdown" | "plain";
   /** Only the sender sees it, where the platform can do that (Slack and Discord ephemerals). */
   onlyToSender?: boolean;
+  /** Buttons, on platforms that have them (see ChatContext.buttons). */
+  buttons?: Button[][];
+  /** Receives a way to replace the reply later (a menu showing the choice made). */
+  keep?: (replace: (text: string) => void) => void;
 }
 
 export interface ChatContext {
@@ -126,6 +131,9 @@ export interface ChatContext {
   agents: AgentsApi;
   workspaces: WorkspacesApi;
   handover?: HandoverApi;
+  features: ChatFeatures;
+  /** The platform shows buttons. */
+  buttons: boolean;
   commands: CommandSpec[];
 }
 

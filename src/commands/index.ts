@@ -11,8 +11,11 @@ import { switchHost } from "./handlers/switch.js";
 import { workspace } from "./handlers/workspace.js";
 import { stop } from "./handlers/stop.js";
 import { allow, deny } from "./handlers/approvals.js";
+import { mode, model } from "./handlers/settings.js";
+import { file } from "./handlers/file.js";
+import { schedule } from "./handlers/schedule.js";
 
-export const COMMANDS: CommandSpec[] = [help, status, newThread, close, pickup, handover, session, switchHost, workspace, stop, allow, deny];
+export const COMMANDS: CommandSpec[] = [help, status, newThread, close, pickup, handover, session, switchHost, workspace, mode, model, file, schedule, stop, allow, deny];
 
 export function findCommand(name: string): CommandSpec | undefined {
   return COMMANDS.find((c) => c.name === name || c.aliases?.includes(name));

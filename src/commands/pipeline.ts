@@ -66,11 +66,14 @@ export function buildPipeline(deps: PipelineDeps): (ctx: ChatContext) => Promise
         return;
       }
     } else {
-      thread = await ctx.threads.create(route, { workspace: await ctx.workspaces.default(), ...ctx.agents.defaultHost(), origin: "message" });
+      thread = await ctx.threads.create(route, { ...(await ctx.features.newThreadSpec(route)), origin: "message" });
     }
     // Files are fetched only now: after the access check, so a stranger's upload never touches the disk.
-    const { files, notes } = await ctx.fetchFiles();
-    const text = [ctx.parsed.text.trim(), ...notes].filter((part) => part.length > 0).join("\n");
+    const fetched = await ctx.fetchFiles();
+    const { files, transcripts, problems } = await ctx.features.voiceNotes(thread, fetched.files);
+    for (const transcript of transcripts) await ctx.reply(`🎙️ _${transcript.replace(/[_*`]/g, "\\$&") || "(nothing heard)"}_`);
+    for (const problem of problems) await ctx.reply(`⚠️ ${problem}`);
+    const text = [ctx.parsed.text.trim(), ...transcripts, ...fetched.notes].filter((part) => part.length > 0).join("\n");
     const blocks: ContentBlock[] = [];
     if (text) blocks.push({ type: "text", text });
     for (const f of files) {

@@ -2,6 +2,7 @@
 // prints this as JSON Schema for editors.
 import { z } from "zod";
 import { PLATFORM_KINDS } from "../platforms/registry.js";
+import { bindingSchema, scheduleSchema, timeZone, voiceSchema } from "./features.js";
 
 const durationMs = z
   .union([z.number().int().nonnegative(), z.string().regex(/^\d+(ms|s|m|h|d)$/, "a duration such as 500ms, 30s, 10m, 1h or 7d")])
@@ -81,6 +82,7 @@ const renderingSchema = z
     min_edit_gap_ms: z.number().int().nonnegative().default(1000),
     show_thoughts: z.boolean().default(false),
     show_tools: z.boolean().default(true),
+    show_usage: z.boolean().default(true).describe("One quiet line of tokens (and cost, where the agent gives it) at the end of each turn"),
   })
   .strict();
 
@@ -102,6 +104,7 @@ const filesSchema = z
     max_total_bytes: z.number().int().positive().default(1024 * MIB).describe("Files users sent, kept for the agents: at most this much in all (oldest go first)"),
     max_route_bytes: z.number().int().positive().default(256 * MIB).describe("… and at most this much per conversation"),
     max_age: durationMs.default(7 * 86_400_000).describe("Files older than this are deleted"),
+    max_upload_bytes: z.number().int().positive().default(20 * MIB).describe("Largest file an agent (or /file) sends into the chat"),
   })
   .strict();
 
@@ -180,6 +183,10 @@ const baseConfigSchema = z
       .object({ kv: z.string().default("memory").describe("memory, or redis://host:port for pickup codes and rate limits") })
       .strict()
       .default({ kv: "memory" }),
+    bindings: z.array(bindingSchema).default([]).describe("Routes bound to a workspace and agent: new threads there start so; the first match wins"),
+    schedules: z.array(scheduleSchema).default([]).describe("Prompts sent into a route's thread at the times of a cron pattern"),
+    time_zone: timeZone.optional().describe("Time zone of schedules (default: this machine's)"),
+    voice: voiceSchema.default({}),
     platforms: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
   })
   .strict();

@@ -18,18 +18,13 @@ import { Inbound, type Platform } from "./inbound.js";
 import type { RouteTarget } from "./stream.js";
 import { ChatTurn, meteredTurn } from "./turn.js";
 import { NO_METRICS, type Metrics } from "../kernel/metrics.js";
-import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { Workspaces } from "./workspaces.js";
+import { drainTurns, resumeQueued, type RestartDeps } from "./restart.js";
 import { Machines } from "../agents/machines/index.js";
 import { loadMarkdown } from "../render/markdown.js";
 import { AgentMcp } from "./agent-mcp.js";
 import { SubagentManager } from "./subagents/manager.js";
-
-/** After the grace period, how long cancelled turns get to end cleanly ("⏹ Stopped.") before the processes go. */
-const CANCEL_SETTLE_MS = 3_000;
-/** How long shutdown waits for its last notices to reach the chats. */
-const SHUTDOWN_NOTICE_MS = 3_000;
-const EXPIRED_APPROVAL = "⌛ Expired: Baton restarted before this was answered";
+import { wireChatFeatures, type ChatFeatureParts } from "./features.js";
 
 export interface CoreOptions {
   config: BatonConfig;
@@ -57,6 +52,8 @@ export class BatonCore implements PlatformCore {
   readonly mcp: AgentMcp;
   /** The subagents of threads, and the MCP tools that run them. */
   readonly subagents: SubagentManager;
+  /** Mode and model, bindings, files back, usage, schedules and voice notes. */
+  readonly chat: ChatFeatureParts;
   handover?: HandoverApi;
   /** Per thread: how many turns its host began, and the current one (a multi-agent turn belongs to one). */
   private readonly hostTurns = new Map<string, { seq: number; turn?: ChatTurn }>();
@@ -85,7 +82,12 @@ export class BatonCore implements PlatformCore {
         thread: (id) => registry.get(id),
         launchSpec: (thread) => this.agents.launchSpec(thread),
         beginTurn: (thread) => meteredTurn(this.beginTurn(thread), thread.agent, this.metrics),
-        sessionOpened: (thread, opened) => registry.observeSession(thread.id, opened.sessionId),
+        sessionOpened: async (thread, opened, host) => {
+          await registry.observeSession(thread.id, opened.sessionId);
+          for (const note of await this.chat.settings.reapply(thread, host)) this.notify(thread, `ℹ️ ${note}`);
+        },
+        notice: (thread, text) => void this.notify(thread, text),
+        settingChanged: (thread, kind, id) => void this.chat.settings.agentChanged(thread, kind, id).catch((error: unknown) => log.warn({ err: error }, "could not record a setting the agent changed")),
         fatal: async (thread, error) => {
           await this.subagents.cancelAll(thread.id, "its thread was closed after an agent error");
           this.subagents.forget(thread.id);
@@ -128,9 +130,24 @@ export class BatonCore implements PlatformCore {
     const f = config.files;
     this.files = new FileCache(join(options.dataDir, "cache"), { maxTotalBytes: f.max_total_bytes, maxRouteBytes: f.max_route_bytes, maxAgeMs: f.max_age }, log);
     this.files.open();
+    this.chat = wireChatFeatures({
+      config,
+      dataDir: options.dataDir,
+      registry,
+      supervisor: this.supervisor,
+      agents: this.agents,
+      workspaces: this.workspaces,
+      machines: this.machines,
+      log,
+      metrics: this.metrics,
+      outboxOf: (route) => this.platformOf(route)?.outbox,
+      isAllowed: (userId, route) => this.inbound.isAllowed(userId, route),
+      notify: (thread, text) => void this.notify(thread, text),
+    });
     this.inbound = new Inbound({
       platformOf: (route) => this.platformOf(route),
-      services: () => ({ threads: this.threads, agents: this.agents, workspaces: this.workspaces, handover: this.handover }),
+      services: () => ({ threads: this.threads, agents: this.agents, workspaces: this.workspaces, handover: this.handover, features: this.chat.features }),
+      otherAction: (press) => (this.chat.settings.isAction(press.actionId) ? this.chat.settings.answerAction(press) : undefined),
       approvals: this.approvals,
       files: this.files,
       allow: () => this.allow,
@@ -197,6 +214,12 @@ export class BatonCore implements PlatformCore {
     const turn = new ChatTurn(thread.id, () => this.targets(thread), this.streamSettings(), this.approvals, this.log, (route) => this.lastPromptMessage.get(route), () => {
       const current = this.hostTurns.get(thread.id);
       if (current?.turn === turn) current.turn = undefined;
+    }, {
+      workspace: thread.workspace,
+      files: this.chat.outboundFiles,
+      showUsage: this.options.config.rendering.show_usage,
+      recordUsage: (usage) => this.chat.recordUsage(thread, usage),
+      log: this.log,
     });
     this.hostTurns.set(thread.id, { seq: (this.hostTurns.get(thread.id)?.seq ?? 0) + 1, turn });
     return turn;
@@ -251,50 +274,26 @@ export class BatonCore implements PlatformCore {
 
   /** After a start: prompts that were queued when Baton last stopped run now, in their order. */
   async resumeQueued(): Promise<number> {
-    let resumed = 0;
-    for (const t of this.registry.openThreads()) {
-      if (t.queued.length === 0) continue;
-      const n = t.queued.length;
-      this.notify(t, `▶️ Baton is back: running ${n === 1 ? "the message" : `the ${n} messages`} queued before it restarted.`);
-      for (const q of t.queued) this.supervisor.submit(t.id, q.prompt as ContentBlock[], q.id);
-      resumed += n;
-    }
-    return resumed;
+    return resumeQueued(this.restartDeps());
   }
 
-  /**
-   * Daemon shutdown. No new turn starts (new prompts are kept for the next start); running turns
-   * get `graceMs` to finish, streaming as usual; whatever still runs then is cancelled, its pending
-   * approvals are marked expired, and its chats are told. Hosts stop; threads stay open.
-   */
+  /** Daemon shutdown: running turns get `graceMs` to finish (see drain.ts); hosts stop; threads stay open. */
   async shutdown(graceMs = 0): Promise<void> {
-    const settled = this.supervisor.pause();
-    const running = () => this.registry.openThreads().filter((t) => this.supervisor.state(t.id).host === "running");
-    if (running().length > 0) this.log.info({ turns: running().length, graceMs }, "draining: running turns may finish");
-    const timedOut = await Promise.race([settled.then(() => false), delay(graceMs).then(() => true)]);
-    const cut = timedOut ? running() : [];
-    for (const t of cut) {
-      this.approvals.endThread(t.id, EXPIRED_APPROVAL);
-      await this.supervisor.cancel(t.id);
-    }
-    if (cut.length > 0) {
-      await Promise.race([settled, delay(CANCEL_SETTLE_MS)]);
-      const seconds = Math.round(graceMs / 1000);
-      const notices = cut.flatMap((t) => this.notify(t, `⏹ Baton is restarting; the running turn did not finish within ${seconds} s and was cancelled. Send it again once Baton is back.`));
-      await Promise.race([Promise.all(notices), delay(SHUTDOWN_NOTICE_MS)]);
-    }
+    // No scheduled prompt starts while Baton drains.
+    this.chat.scheduler.stop();
+    await drainTurns(this.restartDeps(), graceMs);
     await this.subagents.shutdown();
     await this.supervisor.stopAll();
     this.files.close();
     await this.machines.close();
   }
 
+  private restartDeps(): RestartDeps {
+    return { registry: this.registry, supervisor: this.supervisor, approvals: this.approvals, log: this.log, notify: (t, text) => this.notify(t, text) };
+  }
+
   /** A notice on every route of the thread; resolves per route once delivered (or given up). */
   private notify(thread: ThreadRecord, text: string): Array<Promise<void>> {
     return this.targets(thread).map(({ outbox, route }) => outbox.post(route, { text, kind: "notice" }).settled());
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -10,6 +10,7 @@ import { pipeline } from "node:stream/promises";
 import { userMessageOf } from "../kernel/errors.js";
 import type { LocalFile } from "../commands/context.js";
 import type { InboundFile, PlatformLogger } from "../platforms/contract.js";
+import { megabytes } from "../render/sizes.js";
 
 const DIR_MODE = 0o700;
 const FILE_MODE = 0o600;
@@ -155,9 +156,5 @@ function safeReaddir(dir: string): string[] {
 }
 
 function tooLargeNote(name: string, size: number, cap: number): string {
-  return `[file ${name} not downloaded: ${formatMegabytes(size)} exceeds the ${formatMegabytes(cap)} limit]`;
-}
-
-function formatMegabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  return `[file ${name} not downloaded: ${megabytes(size)} exceeds the ${megabytes(cap)} limit]`;
 }

@@ -25,7 +25,9 @@ export interface Platform {
 export interface InboundDeps {
   platformOf(route: string): Platform | undefined;
   /** What a command handler reaches besides the message (threads, agents, workspaces, handover). */
-  services(): Pick<ChatContext, "threads" | "agents" | "workspaces" | "handover">;
+  services(): Pick<ChatContext, "threads" | "agents" | "workspaces" | "handover" | "features">;
+  /** Presses on buttons other than approvals (menus); undefined when the id is not theirs. */
+  otherAction?(press: ActionPress): Promise<ActionOutcome> | undefined;
   approvals: ApprovalBroker;
   files: FileCache;
   allow: () => ReadonlySet<string>;
@@ -58,6 +60,8 @@ export class Inbound {
       return { ok: false, text: `You are not allowed to answer this. Ask the operator to add ${press.user.id} to access.allow.` };
     }
     if (this.deps.approvals.isApprovalAction(press.actionId)) return this.deps.approvals.answerAction(press.actionId, press.user);
+    const other = this.deps.otherAction?.(press);
+    if (other) return other;
     return { ok: false, text: "This button is no longer active." };
   }
 
@@ -84,6 +88,7 @@ export class Inbound {
       reply: (replyText, options) => this.reply(platform, message, replyText, options),
       fetchFiles: () => this.fetchFiles(platform, message),
       ...this.deps.services(),
+      buttons: platform.adapter.capabilities.buttons,
       commands: COMMANDS,
     };
     await this.pipeline(ctx);
@@ -99,7 +104,9 @@ export class Inbound {
         this.deps.log.warn({ route: message.route, err: error }, "could not answer privately; answering in the conversation");
       }
     }
-    outbox.post(message.route, { text, format: options.format, kind: "notice" });
+    const buttons = adapter.capabilities.buttons ? options.buttons : undefined;
+    const slot = outbox.post(message.route, { text, format: options.format, kind: "notice", buttons });
+    options.keep?.((replacement) => slot.update({ text: replacement, kind: "notice" }));
   }
 
   private async fetchFiles(platform: Platform, message: ChatMessage): Promise<{ files: LocalFile[]; notes: string[] }> {

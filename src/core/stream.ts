@@ -4,8 +4,9 @@
 // A long answer does not stay in memory: a piece that can no longer change is handed to its
 // message and its source dropped, so a turn that streams 50 MB keeps only its last pieces.
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import type { OutboundMessage, PlatformLogger } from "../platforms/contract.js";
+import type { OutboundFile, OutboundMessage, PlatformLogger } from "../platforms/contract.js";
 import { BlockBuilder, blockMarkdown, type Block, type BlockOptions } from "../render/blocks.js";
+import { formatSize } from "../render/sizes.js";
 import { splitMarkdownPieces, type OpenFence, type SplitPiece } from "../render/split.js";
 import type { MessageSlot, Outbox } from "./delivery/outbox.js";
 
@@ -49,6 +50,8 @@ export class TurnStream {
   /** Characters left out per route while its platform was too far behind. */
   private readonly skipped = new Map<string, number>();
   private flushedOnce = false;
+  /** Files being staged; streaming waits for them. */
+  private holds = 0;
 
   constructor(
     private readonly targets: () => RouteTarget[],
@@ -90,6 +93,36 @@ export class TurnStream {
     });
   }
 
+  /**
+   * A file comes at this point of the answer: what streamed so far goes out now, and what streams
+   * later waits (in a new message) until the returned release is called, once the file is posted.
+   */
+  hold(): () => void {
+    this.builder.finishAll();
+    this.flush();
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds--;
+      this.flush();
+    };
+  }
+
+  /**
+   * Posts a file on every route after what streamed there, or the message `instead` gives for a
+   * route it cannot go to. Resolves once every route has it, or has given up, with the slots.
+   */
+  async postFile(file: OutboundFile, instead: (target: RouteTarget) => OutboundMessage | undefined): Promise<Array<RouteTarget & { slot: MessageSlot }>> {
+    const slots = this.targets().map((target) => {
+      const message = instead(target);
+      return { ...target, slot: this.track(message ? target.outbox.post(target.route, message) : target.outbox.postFile(target.route, file)) };
+    });
+    await Promise.all(slots.map(({ slot }) => slot.settled()));
+    return slots;
+  }
+
   private scheduleFlush(): void {
     if (this.debounceTimer) return;
     // The first text of a turn goes out at once: it is what the user is waiting for. Later growth
@@ -104,6 +137,8 @@ export class TurnStream {
 
   /** Sends what has been streamed so far now, without waiting for the debounce. */
   flush(): void {
+    // A file is on its way: the text after it waits, so it shows below the file.
+    if (this.holds > 0) return;
     const targets = this.targets();
     for (const target of targets) this.syncRoute(target);
     this.releaseSealed(targets);
@@ -159,8 +194,7 @@ export class TurnStream {
     const chars = this.skipped.get(target.route);
     if (!chars) return;
     this.skipped.delete(target.route);
-    const size = chars >= 1024 * 1024 ? `${(chars / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(chars / 1024)} KB`;
-    const text = `✂️ ${size} of this answer were left out here: the chat could not show it as fast as the agent wrote it. The whole answer is in the agent's session.`;
+    const text = `✂️ ${formatSize(chars)} of this answer were left out here: the chat could not show it as fast as the agent wrote it. The whole answer is in the agent's session.`;
     this.track(target.outbox.post(target.route, { text, kind: "notice" }));
   }
 

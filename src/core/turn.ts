@@ -7,6 +7,8 @@ import type { PlatformLogger } from "../platforms/contract.js";
 import type { ApprovalBroker, ApprovalTurn } from "./approvals.js";
 import type { Metrics } from "../kernel/metrics.js";
 import { TurnStream, type RouteTarget, type StreamSettings } from "./stream.js";
+import type { PromptTokens } from "../agents/usage.js";
+import { TurnExtras, type TurnExtrasOptions } from "./turn-extras.js";
 
 const STOP_NOTICES: Partial<Record<StopReason, string>> = {
   cancelled: "⏹ Stopped.",
@@ -20,6 +22,7 @@ export class ChatTurn implements TurnOutput {
   private readonly typingTimers: NodeJS.Timeout[] = [];
   private readonly statusRoutes: RouteTarget[] = [];
   private readonly approvalTurn: ApprovalTurn;
+  private readonly extras?: TurnExtras;
 
   constructor(
     private readonly threadId: string,
@@ -29,8 +32,10 @@ export class ChatTurn implements TurnOutput {
     private readonly log: PlatformLogger,
     private readonly promptMessageId: (route: string) => string | undefined = () => undefined,
     private readonly onFinish: () => void = () => undefined,
+    extras?: TurnExtrasOptions,
   ) {
     this.stream = new TurnStream(targets, settings, log);
+    if (extras) this.extras = new TurnExtras(extras, this.stream);
     this.approvalTurn = { id: randomBytes(6).toString("base64url"), threadId, stream: this.stream };
     for (const target of targets()) {
       const { outbox, route } = target;
@@ -52,6 +57,7 @@ export class ChatTurn implements TurnOutput {
   }
 
   update(update: SessionUpdate): void {
+    if (this.extras?.take(update)) return;
     this.stream.update(update);
   }
 
@@ -76,14 +82,17 @@ export class ChatTurn implements TurnOutput {
     this.approvals.endTurn(this.approvalTurn.id, "⏹ Cancelled");
   }
 
-  async finish(outcome: { stopReason?: StopReason; error?: string }): Promise<void> {
+  async finish(outcome: { stopReason?: StopReason; error?: string; usage?: PromptTokens }): Promise<void> {
     this.onFinish();
     for (const t of this.typingTimers) clearInterval(t);
     // A request still open when its turn ends can never be answered: say so where it was asked.
     this.approvals.endTurn(this.approvalTurn.id, "⌛ Expired: the turn ended before an answer");
     const notice = outcome.error ?? (outcome.stopReason ? STOP_NOTICES[outcome.stopReason] : undefined);
     try {
+      // The agent's files go before the closing notice and the usage line.
+      await this.extras?.filesSent();
       await this.stream.finish(notice);
+      await this.extras?.finish(outcome.usage);
     } catch (error) {
       this.log.error({ thread: this.threadId, err: error }, "could not deliver the end of a turn");
     }

@@ -72,3 +72,5 @@ export function networkProblem(error: unknown): string {
   if (e?.name === "TimeoutError") return "no answer in time";
   return e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(error);
 }
+/** A file Baton will not send into a chat: outside the thread's workspace, too large, not a file. */
+export class FileRefusedError extends BatonError {}

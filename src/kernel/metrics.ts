@@ -15,6 +15,8 @@ export interface Metrics {
   turnFinished(agent: string, outcome: TurnOutcome, seconds: number): void;
   /** A `/pickup` attempt: a code was claimed, or it was refused (invalid, rate limited, failed). */
   pickup(outcome: "claimed" | "refused"): void;
+  /** What a turn used, as its agent reported it: tokens, and the cost added since the session's last report. */
+  agentUsage(agent: string, usage: { inputTokens?: number; outputTokens?: number; cost?: { amount: number; currency: string } }): void;
 }
 
 export const NO_METRICS: Metrics = {
@@ -23,4 +25,5 @@ export const NO_METRICS: Metrics = {
   platformError: () => undefined,
   turnFinished: () => undefined,
   pickup: () => undefined,
+  agentUsage: () => undefined,
 };

@@ -23,6 +23,8 @@ export function createPrometheusExport(recorder: MetricsRecorder, snapshot: () =
     platform_errors: new Counter({ name: "baton_platform_errors_total", help: "Failed platform calls, by platform instance and reason (refused, network, other)", labelNames: ["platform", "reason"], registers }),
     turns: new Counter({ name: "baton_turns_total", help: "Agent turns that ended, by agent and outcome", labelNames: ["agent", "outcome"], registers }),
     pickups: new Counter({ name: "baton_pickups_total", help: "/pickup attempts: claimed or refused", labelNames: ["outcome"], registers }),
+    agent_tokens: new Counter({ name: "baton_agent_tokens_total", help: "Tokens agents reported using, by agent and direction (input, output)", labelNames: ["agent", "direction"], registers }),
+    agent_cost: new Counter({ name: "baton_agent_cost_total", help: "Cost agents reported, by agent and currency", labelNames: ["agent", "currency"], registers }),
   };
   const turnSeconds = new Histogram({ name: "baton_turn_duration_seconds", help: "How long agent turns ran", labelNames: ["agent"], buckets: TURN_SECONDS_BUCKETS, registers });
 

@@ -3,7 +3,7 @@
 // every count so far and each later one, so a daemon nobody scrapes never pays for it.
 import type { Metrics, TurnOutcome } from "../kernel/metrics.js";
 
-export type CounterName = "messages_in" | "messages_out" | "platform_errors" | "turns" | "pickups";
+export type CounterName = "messages_in" | "messages_out" | "platform_errors" | "turns" | "pickups" | "agent_tokens" | "agent_cost";
 export type Labels = Record<string, string>;
 
 /** Where counts go once prom-client is loaded. */
@@ -45,6 +45,12 @@ export class MetricsRecorder implements Metrics {
     this.inc("pickups", { outcome });
   }
 
+  agentUsage(agent: string, usage: { inputTokens?: number; outputTokens?: number; cost?: { amount: number; currency: string } }): void {
+    if (usage.inputTokens) this.inc("agent_tokens", { agent, direction: "input" }, usage.inputTokens);
+    if (usage.outputTokens) this.inc("agent_tokens", { agent, direction: "output" }, usage.outputTokens);
+    if (usage.cost && usage.cost.amount > 0) this.inc("agent_cost", { agent, currency: usage.cost.currency }, usage.cost.amount);
+  }
+
   /** Sum of a counter over the label sets that match `where`. */
   total(counter: CounterName, where: Labels = {}): number {
     let sum = 0;
@@ -62,11 +68,11 @@ export class MetricsRecorder implements Metrics {
     this.sink = sink;
   }
 
-  private inc(counter: CounterName, labels: Labels): void {
+  private inc(counter: CounterName, labels: Labels, by = 1): void {
     const key = `${counter}\u0000${Object.values(labels).join("\u0000")}`;
     const entry = this.counts.get(key);
-    if (entry) entry.value++;
-    else this.counts.set(key, { counter, labels, value: 1 });
-    this.sink?.inc(counter, labels, 1);
+    if (entry) entry.value += by;
+    else this.counts.set(key, { counter, labels, value: by });
+    this.sink?.inc(counter, labels, by);
   }
 }

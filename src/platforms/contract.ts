@@ -18,6 +18,8 @@ export interface PlatformCapabilities {
   pacing?: PacingLimits;
   /** Every user of this platform was authenticated by Baton itself (the web chat's token): no access list applies. */
   usersAuthenticated?: boolean;
+  /** Largest file `upload()` can send (bytes); the core refuses bigger ones before calling it. */
+  maxUploadBytes?: number;
 }
 
 export interface PacingLimits {
@@ -85,7 +87,7 @@ export interface Button {
   style?: "primary" | "danger" | "default";
 }
 
-export type MessageKind = "text" | "thought" | "tool" | "plan" | "notice" | "approval" | "error";
+export type MessageKind = "text" | "thought" | "tool" | "plan" | "notice" | "approval" | "error" | "usage";
 
 export interface OutboundMessage {
   /** Markdown (CommonMark + GFM), at most `maxMessageLength` characters; the adapter converts it to its dialect. */
@@ -96,6 +98,23 @@ export interface OutboundMessage {
   buttons?: Button[][];
   /** What the message shows, so platforms may render progress quieter. */
   kind?: MessageKind;
+}
+
+/**
+ * A file the core sends into a chat: an image or file from the agent, a workspace file asked for
+ * with `/file`. Always a file on disk (the core's own copy, deleted once the upload settled), so a
+ * retried upload reads it again from the start.
+ */
+export interface OutboundFile {
+  /** File name as the chat shows it (no directories). */
+  name: string;
+  mimeType: string;
+  path: string;
+  size: number;
+  /** Markdown shown with the file; the adapter converts it like a message's text. */
+  caption?: string;
+  /** `plain` after a FormattingError of the caption, as for messages. */
+  format?: "markdown" | "plain";
 }
 
 /** Handle of a sent message, opaque to the core. */
@@ -162,6 +181,11 @@ export interface PlatformAdapter {
   typing?(route: string): Promise<void>;
   /** A turn started / ended on a route (a reaction or assistant status where typing is not a thing). */
   turnStatus?(route: string, state: "running" | "idle", promptMessageId?: string): Promise<void>;
+  /**
+   * One platform call that posts a file (an image shown inline where the platform does that) with
+   * its caption. Throws like send. Without it the core sends a line naming the file instead.
+   */
+  upload?(route: string, file: OutboundFile): Promise<MessageRef>;
   /** A message only `userId` sees (Slack and Discord ephemerals); the core falls back to send. */
   notify?(route: string, userId: string, text: string): Promise<void>;
   /** Calls that share a key are paced together (`capabilities.pacing`); default: the route. */

@@ -3,15 +3,26 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { subagentEventSchemas, type SubagentEventBody } from "./subagents.js";
+import type { StoredSchedule, TurnUsage } from "./chat-state.js";
 
 export const EVENT_SCHEMA_VERSION = 1;
 
 const text = z.string().min(1);
 const base = { v: z.number().int().positive(), id: text, at: z.iso.datetime(), thread: text };
 
+const count = z.number().nonnegative().optional();
+const TURN_USAGE = z.object({
+  inputTokens: count,
+  outputTokens: count,
+  totalTokens: count,
+  cost: z.object({ amount: z.number(), currency: text }).optional(),
+  context: z.object({ used: z.number().nonnegative(), size: z.number().nonnegative() }).optional(),
+});
+const STORED_SCHEDULE = z.object({ id: text, route: text, cron: text, prompt: text, timeZone: z.string().optional(), createdBy: text, createdAt: z.iso.datetime() });
+
 /** Every event as it must look on disk; a line that does not match is skipped at replay. */
 const EVENT_SCHEMA = z.discriminatedUnion("type", [
-  z.object({ ...base, type: z.literal("thread_created"), workspace: text, agent: text, profile: z.string().optional(), session: z.string().optional(), origin: z.string().optional() }),
+  z.object({ ...base, type: z.literal("thread_created"), workspace: text, agent: text, profile: z.string().optional(), session: z.string().optional(), origin: z.string().optional(), binding: z.string().optional() }),
   z.object({ ...base, type: z.literal("route_attached"), route: text }),
   z.object({ ...base, type: z.literal("route_detached"), route: text }),
   z.object({ ...base, type: z.literal("session_observed"), session: text }),
@@ -21,6 +32,10 @@ const EVENT_SCHEMA = z.discriminatedUnion("type", [
   z.object({ ...base, type: z.literal("workspace_registered"), path: text, name: z.string().optional() }),
   z.object({ ...base, type: z.literal("prompt_queued"), queued: text, prompt: z.array(z.unknown()) }),
   z.object({ ...base, type: z.literal("prompt_taken"), queued: text, why: z.enum(["started", "dropped"]) }),
+  z.object({ ...base, type: z.literal("settings_changed"), mode: text.optional(), model: text.optional() }),
+  z.object({ ...base, type: z.literal("usage_recorded"), usage: TURN_USAGE, session: z.string().optional() }),
+  z.object({ ...base, type: z.literal("schedule_added"), schedule: STORED_SCHEDULE }),
+  z.object({ ...base, type: z.literal("schedule_removed"), scheduleId: text }),
   z.object({
     ...base,
     type: z.literal("audit"),
@@ -44,7 +59,8 @@ interface EventBase {
 }
 
 export type ThreadEventBody =
-  | { type: "thread_created"; workspace: string; agent: string; profile?: string; session?: string; origin?: string }
+  /** `binding`: the config binding (its match) that chose the workspace and agent. */
+  | { type: "thread_created"; workspace: string; agent: string; profile?: string; session?: string; origin?: string; binding?: string }
   | { type: "route_attached"; route: string }
   | { type: "route_detached"; route: string }
   | { type: "session_observed"; session: string }
@@ -55,6 +71,11 @@ export type ThreadEventBody =
   | { type: "workspace_registered"; path: string; name?: string }
   | { type: "prompt_queued"; queued: string; prompt: unknown[] }
   | { type: "prompt_taken"; queued: string; why: "started" | "dropped" }
+  /** The mode or model chosen in chat; applied again whenever the session is opened on a new host. */
+  | { type: "settings_changed"; mode?: string; model?: string }
+  | { type: "usage_recorded"; usage: TurnUsage; session?: string }
+  | { type: "schedule_added"; schedule: StoredSchedule }
+  | { type: "schedule_removed"; scheduleId: string }
   | { type: "audit"; action: string; platform?: string; user?: string; route?: string; outcome: string; session?: string; detail?: string }
   | SubagentEventBody;
 

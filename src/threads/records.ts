@@ -1,6 +1,7 @@
 // What the registry holds of a thread, and what a restart keeps of the log.
 import type { ThreadEventBody } from "./events.js";
 import type { SubagentRecord } from "./subagents.js";
+import type { UsageTotals } from "./chat-state.js";
 
 export type AuditBody = Omit<Extract<ThreadEventBody, { type: "audit" }>, "type">;
 
@@ -24,6 +25,11 @@ export interface ThreadRecord {
   queued: QueuedPromptRecord[];
   /** Subagents of its current multi-agent turn, and unfinished ones of earlier turns. */
   subagents: SubagentRecord[];
+  /** The config binding (its match) that chose workspace and agent, when one did. */
+  binding?: string;
+  /** Mode and model chosen in chat (/mode, /model). */
+  settings: { mode?: string; model?: string };
+  usage: UsageTotals;
 }
 
 export interface QueuedPromptRecord {
@@ -56,4 +62,5 @@ export interface NewThread {
   profile?: string;
   session?: string;
   origin?: string;
+  binding?: string;
 }

@@ -4,64 +4,36 @@
 import { randomBytes } from "node:crypto";
 import { makeEvent, newThreadId, type ThreadEvent, type ThreadEventBody } from "./events.js";
 import type { EventLogStore, ReplayReport } from "./store.js";
+import { RetentionTally } from "./retention.js";
 import { applySubagentEvent, type SubagentAddedBody, type SubagentUpdatedBody } from "./subagents.js";
-import { AUDIT_RETENTION_MS, CLOSED_RETENTION_MS, COMPACT_MIN_DROPPED, MAX_CLOSED_KEPT, type AuditBody, type NewThread, type QueuedPromptRecord, type RegistryOptions, type ThreadRecord } from "./records.js";
+import { addUsage, emptyTotals, type StoredSchedule, type TurnUsage } from "./chat-state.js";
+import { COMPACT_MIN_DROPPED, type AuditBody, type NewThread, type QueuedPromptRecord, type RegistryOptions, type ThreadRecord } from "./records.js";
 
 export * from "./records.js";
 
 export class ThreadRegistry {
   private readonly threads = new Map<string, ThreadRecord>();
   private readonly routeToThread = new Map<string, string>();
-  /** Events seen per thread, and audit event times: what compaction can drop. */
-  private readonly eventCounts = new Map<string, number>();
-  private readonly auditTimes: number[] = [];
   /** Directories registered as workspaces by terminal handovers, with their names. */
   private readonly registered = new Map<string, string | undefined>();
+  /** Schedules made in chat, by id. */
+  private readonly scheduleBook = new Map<string, StoredSchedule>();
 
   private constructor(private readonly store: EventLogStore, private readonly now: () => Date) {}
 
   static async open(store: EventLogStore, options: RegistryOptions = {}): Promise<{ registry: ThreadRegistry; report: ReplayReport }> {
     const registry = new ThreadRegistry(store, options.now ?? (() => new Date()));
+    const tally = new RetentionTally();
     const report = await store.replay((event) => {
-      registry.count(event);
+      tally.count(event);
       registry.apply(event);
     });
-    const plan = registry.retention(options);
+    const plan = tally.plan(registry.now().getTime(), [...registry.threads.values()], (id) => registry.scheduleBook.has(id), options);
     if (plan.dropped >= (options.compactMinDropped ?? COMPACT_MIN_DROPPED)) {
       report.compacted = await store.compact(plan.keep);
       for (const id of plan.droppedThreads) registry.threads.delete(id);
     }
-    registry.eventCounts.clear();
-    registry.auditTimes.length = 0;
     return { registry, report };
-  }
-
-  private count(event: ThreadEvent): void {
-    if (event.type === "workspace_registered") return; // always kept
-    if (event.type === "audit") this.auditTimes.push(Date.parse(event.at));
-    else this.eventCounts.set(event.thread, (this.eventCounts.get(event.thread) ?? 0) + 1);
-  }
-
-  /**
-   * What a compacted log keeps: every event of open threads and of recently closed ones (all of a
-   * thread's events, so replaying them gives the same record), and recent audit events.
-   */
-  private retention(options: RegistryOptions): { keep: (e: ThreadEvent) => boolean; dropped: number; droppedThreads: string[] } {
-    const now = this.now().getTime();
-    const closedCutoff = now - (options.closedRetentionMs ?? CLOSED_RETENTION_MS);
-    const auditCutoff = now - (options.auditRetentionMs ?? AUDIT_RETENTION_MS);
-    const recentClosed = [...this.threads.values()]
-      .filter((t) => !t.open && Date.parse(t.closedAt ?? t.lastEventAt) >= closedCutoff)
-      .sort((a, b) => (b.closedAt ?? "").localeCompare(a.closedAt ?? ""))
-      .slice(0, options.maxClosedKept ?? MAX_CLOSED_KEPT);
-    const kept = new Set([...this.openThreads(), ...recentClosed].map((t) => t.id));
-    let dropped = this.auditTimes.filter((at) => !(at >= auditCutoff)).length;
-    for (const [thread, n] of this.eventCounts) if (!kept.has(thread)) dropped += n;
-    return {
-      keep: (e) => (e.type === "workspace_registered" ? true : e.type === "audit" ? Date.parse(e.at) >= auditCutoff : kept.has(e.thread)),
-      dropped,
-      droppedThreads: [...this.threads.keys()].filter((id) => !kept.has(id)),
-    };
   }
 
   get(id: string): ThreadRecord | undefined {
@@ -157,6 +129,26 @@ export class ThreadRegistry {
     await this.record([[threadId, { type: "subagent_updated", ...update }]]);
   }
 
+  async changeSettings(threadId: string, settings: { mode?: string; model?: string }): Promise<void> {
+    await this.record([[threadId, { type: "settings_changed", ...settings }]]);
+  }
+
+  async recordUsage(threadId: string, usage: TurnUsage): Promise<void> {
+    await this.record([[threadId, { type: "usage_recorded", usage, session: this.threads.get(threadId)?.session }]]);
+  }
+
+  schedules(): StoredSchedule[] {
+    return [...this.scheduleBook.values()];
+  }
+
+  async addSchedule(schedule: StoredSchedule): Promise<void> {
+    await this.record([["-", { type: "schedule_added", schedule }]]);
+  }
+
+  async removeSchedule(scheduleId: string): Promise<void> {
+    if (this.scheduleBook.has(scheduleId)) await this.record([["-", { type: "schedule_removed", scheduleId }]]);
+  }
+
   /** Audit events (pickups, refusals) go into the same durable log, under the thread they concern or "-". */
   async audit(body: AuditBody, threadId = "-"): Promise<void> {
     await this.record([[threadId, { type: "audit", ...body }]]);
@@ -184,6 +176,14 @@ export class ThreadRegistry {
       this.registered.set(event.path, event.name ?? this.registered.get(event.path));
       return;
     }
+    if (event.type === "schedule_added") {
+      this.scheduleBook.set(event.schedule.id, event.schedule);
+      return;
+    }
+    if (event.type === "schedule_removed") {
+      this.scheduleBook.delete(event.scheduleId);
+      return;
+    }
     if (event.type === "thread_created") {
       // Logs written before workspace_registered existed: a pickup's directory was registered then.
       if (event.origin === "pickup" && !this.registered.has(event.workspace)) this.registered.set(event.workspace, undefined);
@@ -201,6 +201,9 @@ export class ThreadRegistry {
         contextTransfers: [],
         queued: [],
         subagents: [],
+        binding: event.binding,
+        settings: {},
+        usage: emptyTotals(),
       });
       return;
     }
@@ -247,6 +250,13 @@ export class ThreadRegistry {
       case "subagent_added":
       case "subagent_updated":
         t.subagents = applySubagentEvent(t.subagents, event, event.at);
+        break;
+      case "settings_changed":
+        if (event.mode !== undefined) t.settings.mode = event.mode;
+        if (event.model !== undefined) t.settings.model = event.model;
+        break;
+      case "usage_recorded":
+        addUsage(t.usage, event.usage, event.session);
         break;
       case "audit":
         break;

@@ -1,7 +1,7 @@
 // A thread on another machine, end to end through a real sshd on loopback: the demo agent runs
 // there over `ssh -T` with ACP on the session's stdio, its session lands in that machine's store,
 // /session and briefs read that store, and a file from the chat reaches the remote workspace.
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { terminalDemoSession, tempDir, removeTempDirs } from "../handover/helpers.js";
@@ -29,6 +29,8 @@ describe.skipIf(!sshdAvailable())("a thread on another machine", () => {
     expect(demoSessionFiles(baton.dataDir)).toEqual([]);
     expect(JSON.parse(readFileSync(join(remoteDataDir, "demo-agent", "sessions", `${session}.jsonl`), "utf8").split("\n")[0])).toMatchObject({ cwd: remoteWorkspace });
 
+    // The turn ends after its last words (usage is recorded then): /status once it has.
+    await baton.daemon.core.supervisor.drained(baton.daemon.core.registry.threadForRoute(route)!.id);
     await platform.say(route, "/status");
     const status = await platform.waitFor(route, /\*\*Machine:\*\*/);
     expect(status.text).toContain(`**Workspace:** \`build:${remoteWorkspace}\``);
@@ -72,6 +74,28 @@ describe.skipIf(!sshdAvailable())("a thread on another machine", () => {
     expect(there.endsWith("-notes.txt")).toBe(true);
     expect(readdirSync(join(remoteWorkspace, ".baton", "inbox"))).toHaveLength(1);
     expect(readFileSync(join(remoteWorkspace, ".baton", ".gitignore"), "utf8")).toBe("*\n");
+  });
+
+  it("a binding names a workspace on the machine; files of it come into the chat (/file, the agent's link), never one outside it", async () => {
+    const { platform, route, remoteWorkspace } = await startMachineWorld({ config: { bindings: [{ match: "test:*", workspace: "build:api" }] } });
+    const outside = join(tempDir("baton-remote-outside-"), "secret.txt");
+    writeFileSync(outside, "not for the chat\n");
+    writeFileSync(join(remoteWorkspace, "report.md"), "# Report from build\n");
+    symlinkSync(outside, join(remoteWorkspace, "leak.txt"));
+    await platform.say(route, "/file report.md");
+    await platform.waitFor(route, /\[upload report\.md\] `report\.md`/, REMOTE_TURN_MS);
+    expect(platform.uploads[0].data.toString()).toBe("# Report from build\n");
+    await platform.say(route, "/file leak.txt");
+    await platform.waitFor(route, /`leak\.txt` is outside this thread's workspace \(`build:.*`\)/, REMOTE_TURN_MS);
+    await platform.say(route, "/file ../../etc/hostname");
+    await platform.waitFor(route, /`\.\.\/\.\.\/etc\/hostname` is outside this thread's workspace/, REMOTE_TURN_MS);
+    await platform.say(route, "demo:file report.md");
+    await platform.waitFor(route, (m) => m.text.startsWith("[upload report.md]") && platform.uploads.length === 2, REMOTE_TURN_MS);
+    expect(platform.uploads.map((u) => u.name)).toEqual(["report.md", "report.md"]);
+    await platform.say(route, "/status");
+    const status = await platform.waitFor(route, /\*\*Binding:\*\*/);
+    expect(status.text).toContain(`**Workspace:** \`build:${remoteWorkspace}\``);
+    expect(status.text).toContain("`test:*` (bindings[0] in the config) chose this thread's workspace and agent");
   });
 
   for (const batonThere of [true, false]) {

@@ -83,6 +83,10 @@ describe("the ops listener", () => {
     expect(sample(after, "baton_prompts_queued")).toBe(0);
     expect(sample(after, 'baton_messages_out_total{platform="test",op="send"}')).toBeGreaterThan(sentDuring);
     expect(sample(after, 'baton_messages_out_total{platform="test",op="edit"}')).toBeGreaterThan(0);
+    // What the demo agent reported using: "demo:slow 2" and "queued behind it" in (a character a token), $0.0012 a turn.
+    expect(sample(after, 'baton_agent_tokens_total{agent="demo",direction="input"}')).toBe("demo:slow 2".length + "queued behind it".length);
+    expect(sample(after, 'baton_agent_tokens_total{agent="demo",direction="output"}')).toBeGreaterThan(0);
+    expect(sample(after, 'baton_agent_cost_total{agent="demo",currency="USD"}')).toBeCloseTo(0.0024, 6);
   });
 
   it("counts pending approvals, pickups refused, and platform errors by reason (the platform turns degraded)", async () => {

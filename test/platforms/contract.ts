@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CommonPlatformSettings, PlatformAdapter } from "../../src/platforms/contract.js";
 import { startTestBaton, type TestBaton } from "../support/harness.js";
+import { runFeatureItems } from "./contract-features.js";
 
 /** The allowed user's direct chat, a group where both users are, the stranger's own direct chat. */
 export type Where = "direct" | "group" | "strangerDirect";
@@ -26,7 +27,19 @@ export interface SayOptions {
   stranger?: boolean;
   /** Mentions the bot (in a group). */
   mention?: boolean;
+  /** Files the user sends; an audio/ogg one goes as the platform's voice note where it has them. */
   files?: Array<{ name: string; data: Buffer; mimeType: string }>;
+}
+
+/** A file the bot posted, as the platform shows it. */
+export interface ShownFile {
+  name: string;
+  mimeType?: string;
+  size: number;
+  /** The caption or comment shown with it. */
+  caption: string;
+  /** The bytes, where the fake keeps them. */
+  data?: Buffer;
 }
 
 export interface ContractDriver {
@@ -59,6 +72,8 @@ export interface ContractDriver {
   activity(where: Where): number;
   /** File downloads the platform served. */
   fileDownloads(): number;
+  /** Files the bot posted (uploads); absent where the adapter cannot upload yet (its items are skipped). */
+  uploads?(where: Where): ShownFile[];
   close(): Promise<void>;
 }
 
@@ -67,12 +82,12 @@ const ALLOW_EXTRA = ["test:alice"];
 const WAIT_MS = 40_000;
 /** How long a platform may take to show what the core already sent. */
 const SHOW_LAG_MS = 5_000;
-const waitUntil = async <T>(probe: () => T | undefined | false, what: string, timeoutMs = WAIT_MS): Promise<T> => {
+export const waitUntil = async <T>(probe: () => T | undefined | false, what: string | (() => string), timeoutMs = WAIT_MS): Promise<T> => {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = probe();
     if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === "function" ? what() : what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 };
@@ -88,16 +103,23 @@ export function runAdapterContract(name: string, createDriver: () => Promise<Con
       driver = undefined;
     });
 
-    async function start(): Promise<{ d: ContractDriver; b: TestBaton }> {
+    /** Starts the driver and Baton; `config` is merged over the suite's (rendering and agents key by key). */
+    async function start(given: Record<string, any> | ((d: ContractDriver) => Record<string, any>) = {}): Promise<{ d: ContractDriver; b: TestBaton }> {
       driver = await createDriver();
+      const { rendering, agents, ...rest } = typeof given === "function" ? given(driver) : given;
       baton = await startTestBaton({
         adapters: [{ adapter: driver.adapter, settings: driver.settings ?? {} }],
-        config: { access: { allow: [driver.allowedId, ...ALLOW_EXTRA] }, rendering: { flush_debounce_ms: 50, min_edit_gap_ms: 100 } },
+        config: {
+          access: { allow: [driver.allowedId, ...ALLOW_EXTRA] },
+          rendering: { flush_debounce_ms: 50, min_edit_gap_ms: 100, show_usage: false, ...rendering },
+          agents: { default: "demo", ...agents },
+          ...rest,
+        },
       });
       return { d: driver, b: baton };
     }
     const shownText = (d: ContractDriver, where: Where) => d.shown(where).map((m) => m.text).join("\n");
-    const waitShown = (d: ContractDriver, where: Where, pattern: RegExp) => waitUntil(() => d.shown(where).find((m) => pattern.test(m.text)), `${pattern} on ${where}; shown:\n${shownText(d, where)}`);
+    const waitShown = (d: ContractDriver, where: Where, pattern: RegExp) => waitUntil(() => d.shown(where).find((m) => pattern.test(m.text)), () => `${pattern} on ${where}; shown:\n${shownText(d, where)}`);
 
     it("answers a direct message, streamed into one message edited as it grows", async () => {
       const { d } = await start();
@@ -231,6 +253,8 @@ export function runAdapterContract(name: string, createDriver: () => Promise<Con
       expect(d.shown("group").filter((m) => /chatting|stranger|not allowed/.test(m.text))).toEqual([]);
       expect(b.daemon.core.registry.threadForRoute(d.route("group"))).toBeDefined();
     });
+
+    runFeatureItems({ start, waitShown });
 
     it("shows activity while a turn runs", async () => {
       const { d } = await start();

@@ -69,6 +69,10 @@ runAdapterContract("discord", async (): Promise<ContractDriver> => {
         .map((c) => ({ call: c.method === "POST" ? ("send" as const) : ("edit" as const), at: c.at, failed: c.status >= 400, text: visibleText(c.body?.content ?? ""), messageId: c.params.message })),
     activity: (where) => channelIds(where).reduce((n, id) => n + fake.typingIn(id).length, 0),
     fileDownloads: () => fake.downloads.length,
+    uploads: (where) =>
+      channelIds(where).flatMap((id) =>
+        fake.botMessages(id).flatMap((m) => m.attachments.map((a) => ({ name: a.filename, mimeType: a.content_type, size: a.size, caption: visibleText(m.content), data: fake.rest.uploads.get(a.id) }))),
+      ),
     close: () => fake.stop(),
   };
 });

@@ -94,6 +94,14 @@ runAdapterContract("matrix", async (): Promise<ContractDriver> => {
         })),
     activity: (where) => fake.callsTo(new RegExp(`/rooms/${rooms[where].roomId.replace(/[.$]/g, "\\$&")}/typing/`), "PUT").filter((c) => c.body?.typing === true).length,
     fileDownloads: () => fake.callsTo(/\/media\/download\//).length,
+    uploads: (where) =>
+      seenMessages(rooms[where], bot)
+        .filter((m) => ["m.image", "m.file", "m.audio", "m.video"].includes(String(m.content.msgtype)))
+        .map((m) => {
+          const media = fake.state.media.get(String(m.content.url).split("/").at(-1)!);
+          const info = m.content.info as { mimetype?: string; size: number };
+          return { name: String(m.content.filename), mimeType: info.mimetype, size: info.size, caption: String(m.content.body), data: media?.content };
+        }),
     async close() {
       await fake.stop();
       rmSync(dataDir, { recursive: true, force: true });

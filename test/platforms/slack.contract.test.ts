@@ -78,6 +78,8 @@ runAdapterContract("slack", async (): Promise<ContractDriver> => {
         .map((c) => ({ call: c.method === METHOD.send ? ("send" as const) : ("edit" as const), at: c.at, failed: c.outcome !== "ok", text: visibleText(c.params), messageId: c.params.ts })),
     activity: (where) => fake.calls.filter((c) => (c.method === "reactions.add" || c.method === "assistant.threads.setStatus") && c.params.channel === CHANNELS[where]).length,
     fileDownloads: () => fake.callsTo("GET /files").length,
+    uploads: (where) =>
+      fake.botMessages(CHANNELS[where], threadOf(where)).flatMap((m) => (m.files ?? []).map((f) => ({ name: f.filename, mimeType: f.mimeType, size: f.length, caption: visibleText(m), data: f.data }))),
     close: () => fake.stop(),
   };
 });

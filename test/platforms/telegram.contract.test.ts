@@ -36,8 +36,10 @@ runAdapterContract("telegram", async (): Promise<ContractDriver> => {
       const from = options.stranger ? MALLORY : ALICE;
       const body = options.mention ? `@${fake.bot.username} ${text}` : text;
       const file = options.files?.[0];
-      const document = file ? { ...fake.addFile(file.data), file_name: file.name, mime_type: file.mimeType } : undefined;
-      fake.userSends({ chat: chats[where], from, text: body, document });
+      // An OGG voice recording is what Telegram's voice button sends.
+      const voice = file?.mimeType === "audio/ogg" ? { ...fake.addFile(file.data), duration: 2, mime_type: "audio/ogg" } : undefined;
+      const document = file && !voice ? { ...fake.addFile(file.data), file_name: file.name, mime_type: file.mimeType } : undefined;
+      fake.userSends({ chat: chats[where], from, text: body, document, voice });
     },
     shown,
     async press(where, message, label, options = {}) {
@@ -57,6 +59,8 @@ runAdapterContract("telegram", async (): Promise<ContractDriver> => {
         .map((c) => ({ call: c.method === METHOD.send ? "send" : "edit", at: c.at, failed: c.failed === true, text: String(c.params.text ?? ""), messageId: c.params.message_id === undefined ? undefined : String(c.params.message_id) })),
     activity: (where) => fake.callsOf("sendChatAction").filter((c) => c.params.chat_id === chats[where].id).length,
     fileDownloads: () => fake.fileDownloads,
+    uploads: (where) =>
+      fake.sentTo(chats[where].id).flatMap((m) => (m.media ? [{ name: m.media.name, size: m.media.size, caption: m.text, data: m.media.data }] : [])),
     close: () => fake.close(),
   };
 });

@@ -39,6 +39,7 @@ runAdapterContract("test platform", async (): Promise<ContractDriver> => {
     calls: () => platform.callLog,
     activity: (where) => platform.typingCalls.filter((r) => r === routes[where]).length,
     fileDownloads: () => platform.fetched.length,
+    uploads: (where) => platform.uploads.filter((u) => u.route === routes[where]).map((u) => ({ name: u.name, mimeType: u.mimeType, size: u.size, caption: u.caption ?? "", data: u.data })),
     close: async () => rmSync(fileDir, { recursive: true, force: true }),
   };
 });

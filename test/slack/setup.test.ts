@@ -41,7 +41,7 @@ describe("checkSlackCredentials (baton doctor)", () => {
     fake = await new FakeSlack({ scopes: ["chat:write", "commands"] }).start();
     const report = await checkSlackCredentials({ bot_token: fake.options.botToken, app_token: "xapp-wrong-secret", api_url: fake.apiUrl });
     expect(report.ok).toBe(false);
-    expect(report.lines[1]).toBe("scopes: missing app_mentions:read, channels:history, groups:history, im:history, mpim:history, reactions:write, files:read — add them (see docs/slack-manifest.yaml) and reinstall the app");
+    expect(report.lines[1]).toBe("scopes: missing app_mentions:read, channels:history, groups:history, im:history, mpim:history, reactions:write, files:read, files:write — add them (see docs/slack-manifest.yaml) and reinstall the app");
     expect(report.lines[2]).toMatch(/^app token: refused \(invalid_auth\)/);
     expect(report.lines.join("\n")).not.toMatch(/xapp-wrong|xoxb-fake/);
   });

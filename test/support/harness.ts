@@ -36,7 +36,8 @@ export async function startTestBaton(options: TestBatonOptions): Promise<TestBat
   const config = {
     agents: { default: "demo" },
     access: { allow: ALLOWED_TEST_USERS },
-    rendering: { flush_debounce_ms: 50, min_edit_gap_ms: 100 },
+    // The usage line is off here so tests count only the answers; its own tests turn it on.
+    rendering: { flush_debounce_ms: 50, min_edit_gap_ms: 100, show_usage: false },
     workspaces: { roots: [tmpdir(), process.cwd()], default: options.cwd ?? process.cwd() },
     // Tests that want the ops listener (/healthz, /metrics) ask for it on a free port.
     ops: { listen: "off" },

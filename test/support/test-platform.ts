@@ -2,7 +2,7 @@
 // message the core sends or edits, and lets a test speak as any user on any route.
 import { readFile } from "node:fs/promises";
 import { PlatformError } from "../../src/kernel/errors.js";
-import type { ActionOutcome, Button, InboundFile, MessageRef, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformUser, StartInfo } from "../../src/platforms/contract.js";
+import type { ActionOutcome, Button, InboundFile, MessageRef, OutboundFile, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformUser, StartInfo } from "../../src/platforms/contract.js";
 
 /** What a test user does besides writing text: where, addressed how, with which files. */
 export interface SayOptions {
@@ -72,6 +72,17 @@ export class TestPlatform implements PlatformAdapter {
     m.text = message.text;
     m.buttons = message.buttons;
     m.history.push(message.text);
+  }
+
+  /** Files uploaded, with their bytes as read at the upload (Baton's copy is deleted afterwards). */
+  readonly uploads: Array<{ route: string; name: string; mimeType: string; size: number; caption?: string; data: Buffer }> = [];
+
+  async upload(route: string, file: OutboundFile): Promise<MessageRef> {
+    const data = await readFile(file.path);
+    const id = String(this.nextId++);
+    this.uploads.push({ route, name: file.name, mimeType: file.mimeType, size: file.size, caption: file.caption, data });
+    this.messages.push({ id, route, text: `[upload ${file.name}]${file.caption ? ` ${file.caption}` : ""}`, kind: "file", history: [file.name] });
+    return { id };
   }
 
   async typing(route: string): Promise<void> {

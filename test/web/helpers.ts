@@ -21,11 +21,11 @@ export interface WebBaton {
 }
 
 /** Starts Baton with only the web chat; `port` 0 picks a free one, a fixed one serves restarts. */
-export async function startWebBaton(options: { dataDir?: string; port?: number; token?: string } = {}): Promise<WebBaton> {
+export async function startWebBaton(options: { dataDir?: string; port?: number; token?: string; config?: Record<string, unknown>; web?: Record<string, unknown> } = {}): Promise<WebBaton> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "baton-web-"));
-  const config = webConfigSchema.parse({ listen: `127.0.0.1:${options.port ?? 0}`, token: options.token });
+  const config = webConfigSchema.parse({ listen: `127.0.0.1:${options.port ?? 0}`, token: options.token, ...options.web });
   const adapter = createWebAdapter("web", config, { dataDir, cacheDir: join(dataDir, "cache") });
-  const baton = await startTestBaton({ adapters: [adapter], dataDir });
+  const baton = await startTestBaton({ adapters: [adapter], dataDir, config: options.config });
   const description = adapter.startInfo?.description ?? "";
   const url = /^Web chat: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/.exec(description)?.[1];
   if (!url) throw new Error(`unexpected start line: ${description}`);

@@ -13,6 +13,7 @@ import { askPermission } from "./permissions.js";
 import { parseStreamRequest, streamChunks, TIMING_FILE_ENV, TimingReporter } from "./bench.js";
 import { mcpToolCaller } from "./mcp.js";
 import { hostTurn, isHostSubagentCommand, isSubagentPrompt, subagentTurn, type DemoTurn } from "./subagents.js";
+import { answerSettingRequests, DemoExtras, mediaAnswer } from "./extras.js";
 
 const CHUNK_DELAY_MS = 25;
 const SLOW_TOTAL_MS = 30_000;
@@ -30,15 +31,16 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
   const hang = env.BATON_DEMO_HANG;
   const never = () => new Promise<never>(() => undefined);
   const timing = env[TIMING_FILE_ENV] ? new TimingReporter(env[TIMING_FILE_ENV]) : undefined;
+  const extras = new DemoExtras(env.BATON_DEMO_NO_SETTINGS === "1" ? "nothing" : env.BATON_DEMO_LEGACY_MODELS === "1" ? "legacy-models" : "settings");
+  const cwds = new Map<string, string>();
 
-  const app = acp
-    .agent({ name: "baton-demo" })
+  const app = answerSettingRequests(acp.agent({ name: "baton-demo" }), extras)
     .onRequest(acp.methods.agent.initialize, async () => ({
       ...(hang === "initialize" ? await never() : {}),
       protocolVersion: acp.PROTOCOL_VERSION,
       agentCapabilities: {
         loadSession: true,
-        promptCapabilities: { image: env.BATON_DEMO_IMAGES === "1", embeddedContext: true },
+        promptCapabilities: { image: env.BATON_DEMO_IMAGES === "1", audio: env.BATON_DEMO_AUDIO === "1", embeddedContext: true },
         sessionCapabilities: { list: {}, ...(advertiseResume ? { resume: {} } : {}) },
         mcpCapabilities: { http: env.BATON_DEMO_NO_MCP_HTTP !== "1" },
       },
@@ -51,7 +53,8 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
       const sessionId = randomUUID();
       store.create(sessionId, params.cwd);
       mcpServers.set(sessionId, params.mcpServers);
-      return { sessionId };
+      cwds.set(sessionId, params.cwd);
+      return { sessionId, ...extras.advertise(sessionId) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       if (hang === "session") await never();
@@ -62,13 +65,15 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
         if (line.type === "prompt") await update(client, params.sessionId, { sessionUpdate: "user_message_chunk", content: { type: "text", text: line.text } });
         if (line.type === "reply") await update(client, params.sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: line.text } });
       }
-      return {};
+      cwds.set(params.sessionId, params.cwd);
+      return extras.advertise(params.sessionId);
     })
     .onRequest(acp.methods.agent.session.resume, async ({ params }) => {
       if (hang === "session") await never();
       if (!store.exists(params.sessionId)) throw acp.RequestError.sessionNotFound(params.sessionId);
       mcpServers.set(params.sessionId, params.mcpServers ?? []);
-      return {};
+      cwds.set(params.sessionId, params.cwd);
+      return extras.advertise(params.sessionId);
     })
     .onRequest(acp.methods.agent.session.list, ({ params }) => ({
       sessions: store.list(params.cwd ?? undefined).map((s) => ({ sessionId: s.sessionId, cwd: s.cwd, title: s.title, updatedAt: s.updatedAt })),
@@ -80,7 +85,7 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
       const sessionId = params.sessionId;
       if (!store.exists(sessionId)) throw acp.RequestError.sessionNotFound(sessionId);
       const text = params.prompt
-        .map((b) => (b.type === "text" ? b.text : b.type === "resource_link" ? `[file ${b.name}${b.size != null ? `, ${b.size} bytes` : ""}]` : b.type === "image" ? `[image ${b.mimeType}, ${Buffer.from(b.data, "base64").length} bytes]` : ""))
+        .map((b) => (b.type === "text" ? b.text : b.type === "resource_link" ? `[file ${b.name}${b.size != null ? `, ${b.size} bytes` : ""}]` : b.type === "image" || b.type === "audio" ? `[${b.type} ${b.mimeType}, ${Buffer.from(b.data, "base64").length} bytes]` : ""))
         .join(" ")
         .trim();
       const history = store.read(sessionId);
@@ -91,14 +96,19 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
       const turn: Turn = { client, sessionId, signal: abort.signal, replied: [], store, firstChunk: timing && (() => timing.firstChunk(text)), streamEnded: timing && (() => timing.streamEnded(text)) };
       try {
         if (earlier.length === 0 && env.BATON_DEMO_NOTICE === "1") await say(turn, NO_AGENT_NOTICE + "\n\n");
-        const stopReason = text.startsWith("demo:read")
-          ? await readFiles(turn, params.prompt)
-          : isSubagentPrompt(text)
-            ? await subagentTurn(demoTurn(turn), text)
-            : isHostSubagentCommand(text)
-              ? await hostTurn(demoTurn(turn), text, mcpToolCaller(mcpServers.get(sessionId) ?? []))
-              : await respond(turn, text, earlier);
-        return { stopReason };
+        const media = mediaAnswer(text, cwds.get(sessionId) ?? process.cwd(), extras.state(sessionId));
+        if (media?.update) await update(client, sessionId, media.update);
+        const stopReason = media
+          ? (await say(turn, media.say, 1), "end_turn" as const)
+          : text.startsWith("demo:read")
+            ? await readFiles(turn, params.prompt)
+            : isSubagentPrompt(text)
+              ? await subagentTurn(demoTurn(turn), text)
+              : isHostSubagentCommand(text)
+                ? await hostTurn(demoTurn(turn), text, mcpToolCaller(mcpServers.get(sessionId) ?? []))
+                : await respond(turn, text, earlier);
+        const usage = await extras.turnEnded(client, sessionId, text, turn.replied.join(""));
+        return { stopReason, usage };
       } finally {
         running.delete(sessionId);
         if (turn.replied.length > 0) store.append(sessionId, { type: "reply", text: turn.replied.join(""), at: new Date().toISOString() });

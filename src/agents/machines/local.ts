@@ -12,6 +12,7 @@ import type { AgentLaunchRequest, BriefRenderer, ExecResult, Machine, MachineLau
 
 const DEFAULT_EXEC_TIMEOUT_MS = 60_000;
 const MAX_EXEC_OUTPUT_BYTES = 16 * 1024 * 1024;
+import { copyWorkspaceFile } from "./workspace-files.js";
 
 export class LocalMachine implements Machine {
   readonly name = LOCAL_MACHINE;
@@ -78,6 +79,10 @@ export class LocalMachine implements Machine {
         resolve({ code, stdout, stderr: stderr || (error && code === null ? error.message : "") });
       });
     });
+  }
+
+  copyOut(workspace: string, path: string, maxBytes: number, dest: string): Promise<{ size: number; path: string }> {
+    return copyWorkspaceFile(workspace, path, maxBytes, dest);
   }
 
   async close(): Promise<void> {}

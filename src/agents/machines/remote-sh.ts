@@ -79,3 +79,30 @@ export const TAR_DIR_SCRIPT = '[ -d "$1" ] || exit 0; cd "$1" && exec tar -cf - 
 
 /** Runs Baton there: the words of its command, then the arguments. */
 export const BATON_SCRIPT = 'exec "$@"';
+
+/** Exit codes of WORKSPACE_FILE_SCRIPT. */
+export const FILE_EXIT = { noWorkspace: 96, missing: 94, outside: 93, notFile: 92, tooLarge: 91 } as const;
+
+/**
+ * Checks a workspace file for the chat: prints `<size>\t<real path>` when the real path of `$2`
+ * (relative to the workspace `$1`, or absolute) is a file inside the workspace's real path and at
+ * most `$3` bytes; exits with a FILE_EXIT code otherwise.
+ */
+export const WORKSPACE_FILE_SCRIPT = [
+  'w=$(home_path "$1"); p=$2; max=$3',
+  'cd "$w" 2>/dev/null || exit 96',
+  "root=$(pwd -P)",
+  'case $p in "~"|"~/"*) p=$(home_path "$p") ;; /*) ;; *) p="$root/$p" ;; esac',
+  // Judged on the path as written first (`realpath -m` needs no file), so nothing is told about what exists outside.
+  'asked=$(realpath -m -- "$p" 2>/dev/null || printf "%s" "$p")',
+  'case $asked in "$root"/*) ;; *) exit 93 ;; esac',
+  'real=$(realpath -e -- "$p" 2>/dev/null || readlink -e -- "$p" 2>/dev/null) || exit 94',
+  'case $real in "$root"/*) ;; *) exit 93 ;; esac',
+  '[ -f "$real" ] || exit 92',
+  'size=$(wc -c < "$real" | tr -d " ")',
+  '[ "$size" -le "$max" ] || { printf "%s\\n" "$size"; exit 91; }',
+  'printf "%s\\t%s\\n" "$size" "$real"',
+].join("\n");
+
+/** Writes a file to stdout. */
+export const CAT_FILE_SCRIPT = 'exec cat -- "$1"';

@@ -8,6 +8,7 @@ import { AgentError } from "../../kernel/errors.js";
 import type { StoredSession } from "../stores/index.js";
 import { DIRECTORY_SCRIPT, envLine, EXIT, LAUNCH_SCRIPT, probeScript, remoteCommand, STAGE_FILE_SCRIPT } from "./remote-sh.js";
 import { RemoteStores } from "./remote-stores.js";
+import { copyRemoteWorkspaceFile } from "./remote-files.js";
 import { SshConnection, type RunResult } from "./ssh-connection.js";
 import { lostConnectionText, loginCommand, SSH_FAILED } from "./ssh-errors.js";
 import { MachineError, type AgentLaunchRequest, type BriefRenderer, type ExecResult, type Machine, type MachineLaunch, type MachineSettings } from "./types.js";
@@ -185,6 +186,10 @@ export class SshMachine implements Machine {
   /** The command runs in `cwd` there like an agent does (LAUNCH_SCRIPT: 96 when the directory is gone). */
   exec(argv: readonly string[], cwd: string, options: { timeoutMs?: number } = {}): Promise<ExecResult> {
     return this.run(LAUNCH_SCRIPT, [cwd, ...argv], options);
+  }
+
+  copyOut(workspace: string, path: string, maxBytes: number, dest: string): Promise<{ size: number; path: string }> {
+    return copyRemoteWorkspaceFile(this, workspace, path, maxBytes, dest);
   }
 
   async close(): Promise<void> {

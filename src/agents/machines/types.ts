@@ -80,6 +80,12 @@ export interface Machine {
   placeBrief(localPath: string): Promise<string>;
   /** Runs a command (no shell) in a directory there, e.g. git for subagent worktrees. */
   exec(argv: readonly string[], cwd: string, options?: { timeoutMs?: number }): Promise<ExecResult>;
+  /**
+   * Copies a file of a workspace there to `dest` on this machine, for the chat. `path` is relative
+   * to the workspace or absolute; its real path (symlinks and `..` resolved) must be inside the
+   * workspace's real path. Throws FileRefusedError with the reason (outside, missing, too large).
+   */
+  copyOut(workspace: string, path: string, maxBytes: number, dest: string): Promise<{ size: number; path: string }>;
   close(): Promise<void>;
 }
 

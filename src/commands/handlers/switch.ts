@@ -16,7 +16,7 @@ export const switchHost: CommandSpec = {
     const current = ctx.threads.forRoute(route);
     const label = hostLabel(ctx.agents.displayName(target.agent), target.profile);
     if (!current) {
-      await ctx.threads.create(route, { workspace: await ctx.workspaces.default(), ...target, origin: "/switch" });
+      await ctx.threads.create(route, { workspace: (await ctx.features.newThreadSpec(route)).workspace, ...target, origin: "/switch" });
       await ctx.reply(`Now using ${label}.`);
       return;
     }

@@ -1,6 +1,7 @@
 import type { CommandSpec } from "../context.js";
 import { CommandError } from "../../kernel/errors.js";
 import { takeFlag, takeOption } from "../parse.js";
+import { boundRefusal } from "../features.js";
 
 export const workspace: CommandSpec = {
   name: "workspace",
@@ -19,9 +20,17 @@ export const workspace: CommandSpec = {
       return;
     }
     const path = await ctx.workspaces.resolve(target);
-    const host = current ? { agent: current.agent, profile: current.profile } : ctx.agents.defaultHost();
+    const binding = ctx.features.binding(route);
+    let spec: { workspace: string; agent: string; profile?: string; binding?: string };
+    if (binding) {
+      const bound = await ctx.features.newThreadSpec(route);
+      if (bound.workspace !== path) throw boundRefusal(binding, "switching to another workspace");
+      spec = bound;
+    } else {
+      spec = { workspace: path, ...(current ? { agent: current.agent, profile: current.profile } : ctx.agents.defaultHost()) };
+    }
     if (current) await ctx.threads.close(current.id, "/workspace --switch");
-    const thread = await ctx.threads.create(route, { workspace: path, ...host, origin: "/workspace --switch" });
+    const thread = await ctx.threads.create(route, { ...spec, origin: "/workspace --switch" });
     await ctx.reply(`📁 New thread \`${thread.id}\` in \`${path}\`.`);
   },
 };

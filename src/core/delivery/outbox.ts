@@ -5,8 +5,9 @@
 // 429. A failed call is retried only when retrying can help (network, 429, 5xx) and a bounded
 // number of times; a refusal is never retried; a refused formatting is resent as plain text.
 import { FormattingError, PlatformError } from "../../kernel/errors.js";
-import type { MessageRef, OutboundMessage, PlatformAdapter, PlatformLogger } from "../../platforms/contract.js";
+import type { MessageRef, OutboundFile, OutboundMessage, PlatformAdapter, PlatformLogger } from "../../platforms/contract.js";
 import { loadMarkdown } from "../../render/markdown.js";
+import { formatSize } from "../../render/sizes.js";
 import { Pacer } from "./pacer.js";
 
 /** Attempts of one call that failed on the network or a 5xx, the first included. */
@@ -42,6 +43,10 @@ export class MessageSlot {
   plain = false;
   lastCallAt = 0;
   editQueued = false;
+  /** Set for an upload: the file, with `desired.text` as its caption. */
+  file?: OutboundFile;
+  /** Why the slot failed for good, for a reply that can say so. */
+  error?: unknown;
   private settleWaiters: Array<() => void> = [];
   private sentResolve!: (ref: MessageRef | undefined) => void;
   /** Resolves with the platform's handle once sent, or undefined when the send failed for good. */
@@ -131,6 +136,14 @@ export class Outbox {
     return this.backlog.get(route) ?? 0;
   }
 
+  /** Queues a file on a route, in line with the messages: paced, retried and ordered like a send. */
+  postFile(route: string, file: OutboundFile): MessageSlot {
+    const slot = new MessageSlot(this, route, { text: file.caption ?? "", kind: "text" });
+    slot.file = file;
+    this.push(route, { slot, kind: "send", notBefore: 0, failures: 0, rateLimited: 0 });
+    return slot;
+  }
+
   queueEdit(slot: MessageSlot): void {
     slot.editQueued = true;
     const gap = this.adapter.capabilities.minEditGapMs ?? this.minEditGapMs;
@@ -187,12 +200,13 @@ export class Outbox {
     const wanted = JSON.stringify(message);
     const ended = this.pacer.begin(slot.route);
     try {
-      if (job.kind === "send") slot.markSent(await this.adapter.send(slot.route, message));
+      if (job.kind === "send") slot.markSent(await (slot.file ? this.upload(slot.route, slot.file, message) : this.adapter.send(slot.route, message)));
       else await this.adapter.edit(slot.route, slot.ref!, message);
       slot.shown = wanted;
     } catch (error) {
       const retry = this.retryOf(job, error);
       if (retry === undefined) {
+        slot.error = error;
         slot.markFailed();
         this.log.error({ route: slot.route, err: error, call: job.kind }, `could not ${job.kind} a message; giving up on it`);
         return;
@@ -210,6 +224,12 @@ export class Outbox {
     // Newer text arrived while the call was on its way.
     if (!slot.editQueued && slot.shown !== slot.wanted()) this.queueEdit(slot);
     slot.notifySettled();
+  }
+
+  private upload(route: string, file: OutboundFile, caption: OutboundMessage): Promise<MessageRef> {
+    const withCaption = { ...file, caption: caption.text || undefined, format: caption.format };
+    if (this.adapter.upload) return this.adapter.upload(route, withCaption);
+    return this.adapter.send(route, { text: `${caption.text ? `${caption.text}\n` : ""}📎 ${file.name} (${formatSize(file.size)}): this chat cannot receive files from Baton.`, format: caption.format, kind: "notice" });
   }
 
   /** Milliseconds until the job may be tried again, or undefined to give it up. */

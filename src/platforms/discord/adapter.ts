@@ -6,7 +6,8 @@ import type { APIInteraction, APIUser } from "discord.js";
 import { Routes } from "discord.js";
 import { BoundedSet, KeyedQueue } from "../../kernel/collections.js";
 import { PlatformError } from "../../kernel/errors.js";
-import type { MessageRef, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, PlatformUser, StartInfo } from "../contract.js";
+import { readFile } from "node:fs/promises";
+import type { MessageRef, OutboundFile, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, PlatformUser, StartInfo } from "../contract.js";
 import { connectDiscord, type DiscordConnection } from "./client.js";
 import { commandDefinitions, commandText } from "./commands.js";
 import type { DiscordAdapterConfig } from "./config.js";
@@ -22,6 +23,8 @@ import { DiscordThreads } from "./threads.js";
 export const DISCORD_MAX_MESSAGE_CHARS = 1800;
 /** Discord shows "typing…" for about 10 s; 8 s keeps it on without gaps. */
 export const TYPING_INTERVAL_MS = 8000;
+/** Discord takes files up to 10 MB from a bot in a server without boosts. */
+export const DISCORD_MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 /** Message ids remembered so a message the gateway delivers twice is handled once. */
 const SEEN_MESSAGES = 10_000;
 const INTERACTION_COMMAND = 2;
@@ -52,7 +55,7 @@ export class DiscordAdapter implements PlatformAdapter {
     _env: PlatformEnv,
   ) {
     // discord.js paces each REST route by Discord's rate-limit headers itself: no pacing declared.
-    this.capabilities = { maxMessageLength: DISCORD_MAX_MESSAGE_CHARS, edits: true, buttons: true, typingIntervalMs: TYPING_INTERVAL_MS, minEditGapMs: config.min_edit_gap_ms };
+    this.capabilities = { maxMessageLength: DISCORD_MAX_MESSAGE_CHARS, edits: true, buttons: true, typingIntervalMs: TYPING_INTERVAL_MS, minEditGapMs: config.min_edit_gap_ms, maxUploadBytes: DISCORD_MAX_UPLOAD_BYTES };
   }
 
   async start(core: PlatformCore): Promise<StartInfo> {
@@ -108,6 +111,21 @@ export class DiscordAdapter implements PlatformAdapter {
       await connection.rest.patch(Routes.channelMessage(channelId, ref.id), { body });
     } catch (error) {
       throw toPlatformError(error, "edit a message");
+    }
+  }
+
+  /** One message with the file attached (Discord shows an image inline), the caption as its content. */
+  async upload(route: string, file: OutboundFile): Promise<MessageRef> {
+    const { connection, threads } = this.require();
+    const channelId = this.channelOf(route);
+    try {
+      const caption = file.caption?.trim() ? renderMessage({ text: file.caption, format: file.format }) : undefined;
+      const body = { ...(caption ? { content: caption.content, allowed_mentions: caption.allowed_mentions, flags: caption.flags } : {}), attachments: [{ id: 0, filename: file.name }] };
+      const sent = (await connection.rest.post(Routes.channelMessages(channelId), { body, files: [{ name: file.name, data: await readFile(file.path), contentType: file.mimeType }] })) as { id: string };
+      threads.remember(channelId);
+      return { id: sent.id };
+    } catch (error) {
+      throw toPlatformError(error, "send a file");
     }
   }
 

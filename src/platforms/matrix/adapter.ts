@@ -4,7 +4,8 @@
 // retries: the core does. A send that failed leaves no local echo behind in the SDK's room.
 import type { MatrixClient } from "matrix-js-sdk";
 import { PlatformError } from "../../kernel/errors.js";
-import type { MessageRef, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, StartInfo } from "../contract.js";
+import type { MessageRef, OutboundFile, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, StartInfo } from "../contract.js";
+import { uploadMedia } from "./uploads.js";
 import type { MatrixAdapterConfig } from "./config.js";
 import { MatrixConnection } from "./client.js";
 import { toPlatformError } from "./errors.js";
@@ -104,6 +105,23 @@ export class MatrixAdapter implements PlatformAdapter {
     else this.approvals.forget(ref.id);
     const rendered = renderMessage(message, choices?.legend);
     await this.sendEvent(target, "m.room.message", editContent(ref.id, rendered), "edit a message", rendered.html !== undefined);
+  }
+
+  /** The file in the media repository (encrypted in an encrypted room), then one event naming it, the caption as its body. */
+  async upload(route: string, file: OutboundFile): Promise<MessageRef> {
+    const target = this.target(route);
+    let media: Record<string, unknown>;
+    try {
+      const encrypt = (await this.client.getCrypto()?.isEncryptionEnabledInRoom(target.roomId)) ?? false;
+      media = await uploadMedia(this.client, file, encrypt);
+    } catch (error) {
+      throw toPlatformError(error, "upload a file");
+    }
+    const caption = file.caption?.trim() ? renderMessage({ text: file.caption, format: file.format }) : { body: file.name, notice: false };
+    const content = { ...messageContent(caption, target.threadRoot), ...media };
+    const eventId = await this.sendEvent(target, "m.room.message", content, "send a file", caption.html !== undefined);
+    if (target.threadRoot) this.inbound?.noteBotThread(target.threadRoot);
+    return { id: eventId };
   }
 
   async typing(route: string): Promise<void> {

@@ -5,6 +5,7 @@ import { PlatformError } from "../../kernel/errors.js";
 import type {
   ActionPress,
   MessageRef,
+  OutboundFile,
   OutboundMessage,
   PlatformAdapter,
   PlatformCapabilities,
@@ -26,6 +27,7 @@ import { formatSlackRoute, parseSlackRoute } from "./routes.js";
 import type { SlackRoute } from "./routes.js";
 import { TurnStatusIndicator } from "./status.js";
 import { botTookPartInThread, ThreadMembership } from "./threads.js";
+import { SLACK_MAX_UPLOAD_BYTES, uploadFile } from "./uploads.js";
 
 /** Markdown per chunk from the core: leaves room for mrkdwn escaping within Slack's 3000-char section. */
 export const SLACK_MAX_MESSAGE_CHARS = 2900;
@@ -62,6 +64,7 @@ export class SlackAdapter implements PlatformAdapter {
   readonly capabilities: PlatformCapabilities;
   private core?: PlatformCore;
   private outbox?: SlackOutbox;
+  private api?: SlackApi;
   private connection?: SlackConnection;
   private translator?: MessageTranslator;
   private threads?: ThreadMembership;
@@ -82,6 +85,7 @@ export class SlackAdapter implements PlatformAdapter {
       buttons: true,
       minEditGapMs: config.min_edit_gap_ms ?? SLACK_DEFAULT_MIN_EDIT_GAP_MS,
       pacing: { keyGapMs: testOptions.channelGapMs ?? SLACK_CHANNEL_GAP_MS },
+      maxUploadBytes: SLACK_MAX_UPLOAD_BYTES,
     };
   }
 
@@ -93,6 +97,7 @@ export class SlackAdapter implements PlatformAdapter {
     }
     const api = new SlackApi({ botToken: this.config.bot_token, apiUrl: this.config.api_url, retryConfig: this.testOptions.retryConfig });
     const auth = await this.authTest(api);
+    this.api = api;
     this.teamId = auth.team_id;
     const threads = new ThreadMembership((channel, threadTs) => botTookPartInThread(api, auth, channel, threadTs), core.log);
     this.threads = threads;
@@ -148,6 +153,11 @@ export class SlackAdapter implements PlatformAdapter {
 
   edit(route: string, ref: MessageRef, message: OutboundMessage): Promise<void> {
     return this.requireOutbox().edit(this.target(route), ref, message);
+  }
+
+  upload(route: string, file: OutboundFile): Promise<MessageRef> {
+    if (!this.api) throw new PlatformError("Slack is not connected yet.", { reason: "network" });
+    return uploadFile(this.api, this.target(route), file);
   }
 
   /** Slack paces chat.postMessage per channel: a channel's threads share its budget. */

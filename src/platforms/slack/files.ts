@@ -10,6 +10,8 @@ export interface SlackFileObject {
   name?: string;
   title?: string;
   mimetype?: string;
+  /** `slack_audio` for an audio clip recorded in Slack. */
+  subtype?: string;
   size?: number;
   url_private_download?: string;
   url_private?: string;
@@ -26,8 +28,14 @@ export function slackFile(file: SlackFileObject, options: FileSourceOptions): In
   const url = file.url_private_download ?? file.url_private;
   return {
     name,
-    mimeType: file.mimetype,
+    mimeType: mimeTypeOf(file),
     size: file.size,
     fetch: (signal) => fetchSharedFile("Slack", { name, url }, { hostnames: ["slack.com"], subdomains: true, apiHost: options.apiHost }, signal, { Authorization: `Bearer ${options.botToken}` }),
   };
+}
+
+/** An audio clip recorded in Slack may be labelled as video (its container); it is a voice note all the same. */
+function mimeTypeOf(file: SlackFileObject): string | undefined {
+  if (file.subtype === "slack_audio" && file.mimetype && !file.mimetype.startsWith("audio/")) return file.mimetype.replace(/^[^/]+\//, "audio/");
+  return file.mimetype;
 }

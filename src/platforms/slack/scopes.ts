@@ -12,6 +12,7 @@ export const REQUIRED_BOT_SCOPES = [
   "commands",
   "reactions:write",
   "files:read",
+  "files:write",
 ] as const;
 
 /** A scope that unlocks an extra when granted: the assistant thread status. */

@@ -4,7 +4,7 @@
 import { Api } from "grammy/web";
 import type { UserFromGetMe } from "grammy/types";
 import { PlatformError } from "../../kernel/errors.js";
-import type { MessageRef, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, StartInfo } from "../contract.js";
+import type { MessageRef, OutboundFile, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, StartInfo } from "../contract.js";
 import type { TelegramAdapterConfig } from "./config.js";
 import { describeError, toPlatformError } from "./errors.js";
 import { InboundHandler } from "./inbound.js";
@@ -13,6 +13,7 @@ import { DEFAULT_POLLER_OPTIONS, UpdatePoller, type PollerOptions } from "./poll
 import { isGroupChatId, parseTelegramRoute } from "./routes.js";
 import { buildCommandMenu } from "./commands.js";
 import { WebhookServer } from "./webhook.js";
+import { TELEGRAM_MAX_UPLOAD_BYTES, uploadFile } from "./uploads.js";
 
 export const DEFAULT_API_ROOT = "https://api.telegram.org";
 /** Markdown characters per chunk: leaves room under Telegram's 4096 for bullets and table padding. */
@@ -62,6 +63,7 @@ export class TelegramAdapter implements PlatformAdapter {
       typingIntervalMs: TYPING_INTERVAL_MS,
       minEditGapMs: config.min_edit_gap_ms,
       pacing: this.tuning.pacing,
+      maxUploadBytes: TELEGRAM_MAX_UPLOAD_BYTES,
     };
     this.api = new Api(config.token, { apiRoot: this.apiRoot, timeoutSeconds: REQUEST_TIMEOUT_SECONDS });
     // The poller holds its request open far longer than a send.
@@ -106,6 +108,10 @@ export class TelegramAdapter implements PlatformAdapter {
 
   async edit(route: string, ref: MessageRef, message: OutboundMessage): Promise<void> {
     await this.outbound.edit(this.target(route), ref, message);
+  }
+
+  async upload(route: string, file: OutboundFile): Promise<MessageRef> {
+    return uploadFile(this.api, this.config.token, this.target(route), file);
   }
 
   /** Telegram's flood limits count per chat: a forum's topics share their chat's budget. */

@@ -16,7 +16,7 @@ export const TELEGRAM_MAX_TEXT_CHARS = 4096;
 const MAX_HTML_CHARS = 4 * TELEGRAM_MAX_TEXT_CHARS;
 /** Telegram's cap on callback_data. */
 const MAX_CALLBACK_DATA_BYTES = 64;
-const QUIET_KINDS: ReadonlySet<string> = new Set(["tool", "thought", "plan", "notice"]);
+const QUIET_KINDS: ReadonlySet<string> = new Set(["tool", "thought", "plan", "notice", "usage"]);
 /** Telegram refuses an empty message; an empty block still needs a visible placeholder. */
 const EMPTY_TEXT_PLACEHOLDER = "…";
 

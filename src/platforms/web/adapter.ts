@@ -4,15 +4,16 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { PlatformError } from "../../kernel/errors.js";
-import type { MessageRef, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, StartInfo } from "../contract.js";
+import type { MessageRef, OutboundFile, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, StartInfo } from "../contract.js";
 import { PageAssets } from "./assets.js";
 import { loadOrCreateToken, WebAuth } from "./auth.js";
 import type { WebAdapterConfig } from "./config.js";
 import { ConversationHistory, type StoredMessage } from "./history.js";
 import { CONVERSATION_ID_PATTERN, type ClientEvent, type ConversationSummary, type WireMessage } from "./protocol.js";
+import { INLINE_IMAGE_TYPES, UploadTooLargeError, WebFiles } from "./files.js";
 import { renderMessageHtml } from "./render.js";
 import { loadMarkdown } from "../../render/markdown.js";
-import { parseListen, startWebServer, type RunningWebServer } from "./server.js";
+import { parseListen, startWebServer, type FileRoutes, type RunningWebServer } from "./server.js";
 import { SocketHub, type BrowserClient } from "./sockets.js";
 
 /** Markdown characters per message: a browser has no real limit, this keeps one bubble readable. */
@@ -33,6 +34,7 @@ export class WebAdapter implements PlatformAdapter {
   private server?: RunningWebServer;
   private hub?: SocketHub;
   private history?: ConversationHistory;
+  private files?: WebFiles;
   private refreshTimer?: NodeJS.Timeout;
   /** What the last start() answered (the line `baton start` prints), for tests and tools. */
   startInfo?: StartInfo;
@@ -61,19 +63,27 @@ export class WebAdapter implements PlatformAdapter {
     this.core = core;
     const listen = parseListen(this.config.listen);
     const token = loadOrCreateToken(this.env.dataDir, this.config.token);
-    const history = new ConversationHistory(join(this.env.dataDir, "web", this.name), core.log);
+    const files = new WebFiles(join(this.env.dataDir, "web", this.name));
+    files.open();
+    this.files = files;
+    const history = new ConversationHistory(join(this.env.dataDir, "web", this.name), core.log, undefined, (conversation, message) => void files.drop(conversation, message.id));
     history.load();
     const hub = new SocketHub((client, event) => this.onClientEvent(client, event), core.log);
     // Ready before the first browser can connect.
     this.history = history;
     this.hub = hub;
     if (!isLoopback(listen.host)) core.log.warn({ host: listen.host }, "web chat listens beyond loopback over plain HTTP: the token crosses the network in clear text; prefer an SSH tunnel or a TLS proxy");
-    this.server = await startWebServer({ listen, auth: new WebAuth(token), hub, assets: new PageAssets(), log: core.log });
+    this.server = await startWebServer({ listen, auth: new WebAuth(token), hub, assets: new PageAssets(), files: this.fileRoutes(), log: core.log });
     this.refreshTimer = setInterval(() => this.refreshSummaries(), SUMMARY_REFRESH_MS);
     this.refreshTimer.unref();
     const shownHost = listen.host === "0.0.0.0" || listen.host === "::" ? "127.0.0.1" : listen.host.includes(":") ? `[${listen.host}]` : listen.host;
     this.startInfo = { description: `Web chat: http://${shownHost}:${this.server.port}/?token=${encodeURIComponent(token)}` };
     return this.startInfo;
+  }
+
+  /** Uploads from the page the core fetched. */
+  get filesFetched(): number {
+    return this.files?.fetched ?? 0;
   }
 
   async stop(): Promise<void> {
@@ -99,9 +109,21 @@ export class WebAdapter implements PlatformAdapter {
       at: Date.now(),
     };
     this.store().append(conversation, stored);
-    this.hub?.broadcast({ type: "message", conversation, message: toWire(stored) });
+    this.hub?.broadcast({ type: "message", conversation, message: toWire(stored, conversation) });
     this.publishSummary(conversation);
     return { id: stored.id };
+  }
+
+  /** The file kept with a message of its own (an image shows inline), its caption as the text. */
+  async upload(route: string, file: OutboundFile): Promise<MessageRef> {
+    const conversation = this.conversationOf(route);
+    const id = randomBytes(8).toString("base64url");
+    const kept = await this.requireFiles().keep(conversation, id, file);
+    const stored: StoredMessage = { id, role: "agent", kind: "text", text: file.caption ?? "", format: file.format, files: [kept], at: Date.now() };
+    this.store().append(conversation, stored);
+    this.hub?.broadcast({ type: "message", conversation, message: toWire(stored, conversation) });
+    this.publishSummary(conversation);
+    return { id };
   }
 
   async edit(route: string, ref: MessageRef, message: OutboundMessage): Promise<void> {
@@ -110,7 +132,7 @@ export class WebAdapter implements PlatformAdapter {
     if (!existing) throw new PlatformError("That message is gone.", { reason: "refused", detail: `web: edit of unknown message ${ref.id} on ${route}` });
     const updated: StoredMessage = { ...existing, text: message.text, format: message.format, buttons: message.buttons, kind: message.kind ?? existing.kind };
     this.store().update(conversation, updated);
-    this.hub?.broadcast({ type: "message", conversation, message: toWire(updated) });
+    this.hub?.broadcast({ type: "message", conversation, message: toWire(updated, conversation) });
   }
 
   async typing(route: string): Promise<void> {
@@ -141,16 +163,24 @@ export class WebAdapter implements PlatformAdapter {
         return;
       }
       case "open":
-        client.send({ type: "history", conversation: event.conversation, messages: this.store().messages(event.conversation).map(toWire) });
+        client.send({ type: "history", conversation: event.conversation, messages: this.store().messages(event.conversation).map((m) => toWire(m, event.conversation)) });
         return;
       case "send": {
         const { conversation, text } = event;
-        const stored: StoredMessage = { id: randomBytes(8).toString("base64url"), role: "user", kind: "user", text, at: Date.now() };
+        const uploads = event.files ?? [];
+        const files = this.requireFiles();
+        const described = files.describe(uploads);
+        const stored: StoredMessage = { id: randomBytes(8).toString("base64url"), role: "user", kind: "user", text, files: described.length ? described : undefined, at: Date.now() };
         this.store().append(conversation, stored);
-        this.hub?.broadcast({ type: "message", conversation, message: toWire(stored) });
+        this.hub?.broadcast({ type: "message", conversation, message: toWire(stored, conversation) });
         this.publishSummary(conversation);
         const route = this.routeOf(conversation);
-        await core.handleMessage({ route, user: { id: client.user!, name: "web" }, text, direct: true, messageId: stored.id });
+        const inbound = files.inbound(uploads);
+        try {
+          await core.handleMessage({ route, user: { id: client.user!, name: "web" }, text, direct: true, messageId: stored.id, files: inbound.length ? inbound : undefined });
+        } finally {
+          await files.release(uploads);
+        }
         this.publishSummary(conversation);
         return;
       }
@@ -162,6 +192,7 @@ export class WebAdapter implements PlatformAdapter {
       }
       case "forget":
         await this.store().forget(event.conversation);
+        await this.files?.forget(event.conversation);
         this.published.delete(event.conversation);
         this.hub?.broadcast({ type: "forgotten", conversation: event.conversation });
         return;
@@ -192,6 +223,32 @@ export class WebAdapter implements PlatformAdapter {
     for (const id of this.store().ids()) this.publishSummary(id);
   }
 
+  private fileRoutes(): FileRoutes {
+    return {
+      serve: async (conversation, messageId) => {
+        const file = this.history?.get(conversation, messageId)?.files?.[0];
+        const body = file ? await this.requireFiles().read(conversation, messageId) : undefined;
+        return file && body ? { body, name: file.name, mimeType: file.mimeType, inline: INLINE_IMAGE_TYPES.has(file.mimeType) } : undefined;
+      },
+      upload: async (body, name, mimeType, declared) => {
+        const max = this.config.max_file_bytes;
+        const tooLarge = `Files up to ${Math.round(max / (1024 * 1024))} MB (platforms.${this.name}.max_file_bytes).`;
+        if (declared !== undefined && declared > max) return { ok: false, status: 413, text: tooLarge };
+        try {
+          return { ok: true, file: await this.requireFiles().receive(body, name, mimeType, max) };
+        } catch (error) {
+          if (error instanceof UploadTooLargeError) return { ok: false, status: 413, text: tooLarge };
+          throw error;
+        }
+      },
+    };
+  }
+
+  private requireFiles(): WebFiles {
+    if (!this.files) throw new PlatformError("The web chat is not running.", { reason: "network" });
+    return this.files;
+  }
+
   private store(): ConversationHistory {
     if (!this.history) throw new PlatformError("The web chat is not running.", { reason: "network" });
     return this.history;
@@ -208,8 +265,9 @@ export class WebAdapter implements PlatformAdapter {
   }
 }
 
-function toWire(message: StoredMessage): WireMessage {
-  return { id: message.id, role: message.role, kind: message.kind, html: renderMessageHtml(message.text, message.kind, message.format), buttons: message.buttons, at: message.at };
+function toWire(message: StoredMessage, conversation: string): WireMessage {
+  const files = message.files?.map((f) => ({ ...f, ...(message.role === "agent" ? { url: `/files/${conversation}/${message.id}`, inline: INLINE_IMAGE_TYPES.has(f.mimeType) } : {}) }));
+  return { id: message.id, role: message.role, kind: message.kind, html: message.text ? renderMessageHtml(message.text, message.kind, message.format) : "", buttons: message.buttons, files, at: message.at };
 }
 
 function isLoopback(host: string): boolean {

@@ -24,6 +24,8 @@ export interface StoredMessage {
   text: string;
   format?: "markdown" | "plain";
   buttons?: Button[][];
+  /** Files the message carries (an agent's are kept beside the history, see files.ts). */
+  files?: Array<{ name: string; mimeType: string; size: number }>;
   /** Epoch milliseconds of the first send. */
   at: number;
   /** Written by Baton 0.1 when a message was deleted; still honoured when reading old files. */
@@ -48,6 +50,8 @@ export class ConversationHistory {
     private readonly dir: string,
     private readonly log: PlatformLogger,
     private readonly limit = DEFAULT_HISTORY_LIMIT,
+    /** A message fell out of the bound (its file, if any, can go too). */
+    private readonly onDropped?: (conversation: string, message: StoredMessage) => void,
   ) {}
 
   /** Reads every conversation file; a torn or foreign line is skipped with a warning. */
@@ -145,7 +149,9 @@ export class ConversationHistory {
     // Oldest first in a Map: drop from the front past the bound.
     while (conversation.messages.size > this.limit) {
       const oldest = conversation.messages.keys().next().value as string;
+      const dropped = conversation.messages.get(oldest)!;
       conversation.messages.delete(oldest);
+      if (dropped.files) this.onDropped?.(conversation.id, dropped);
       conversation.dirty.delete(oldest);
     }
   }

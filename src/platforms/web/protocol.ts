@@ -5,7 +5,18 @@ import type { Button, RouteInfo } from "../contract.js";
 
 export type { Button, RouteInfo };
 
-export type WebMessageKind = "user" | "text" | "thought" | "tool" | "plan" | "notice" | "approval" | "error";
+export type WebMessageKind = "user" | "text" | "thought" | "tool" | "plan" | "notice" | "approval" | "error" | "usage";
+
+/** A file a message carries: the agent's (with `url` to load it from) or one the operator sent. */
+export interface WireFile {
+  name: string;
+  mimeType: string;
+  size: number;
+  /** Where the page loads it (behind the token); absent for the operator's own uploads. */
+  url?: string;
+  /** Shown inline as an image (raster types only). */
+  inline?: boolean;
+}
 
 /** One message as the page shows it. `html` is already sanitised by the server (render.ts). */
 export interface WireMessage {
@@ -14,6 +25,7 @@ export interface WireMessage {
   kind: WebMessageKind;
   html: string;
   buttons?: Button[][];
+  files?: WireFile[];
   /** Epoch milliseconds of the first send. */
   at: number;
 }
@@ -49,13 +61,17 @@ export type ServerEvent =
 export const CONVERSATION_ID_PATTERN = /^[A-Za-z0-9_-]{6,64}$/;
 /** A prompt longer than this is refused (the agents take far less anyway). */
 export const MAX_PROMPT_CHARS = 100_000;
+export { MAX_FILES_PER_MESSAGE, UPLOAD_NAME_HEADER, UPLOAD_PATH } from "./client/limits.js";
+import { MAX_FILES_PER_MESSAGE } from "./client/limits.js";
 
 const conversationId = z.string().regex(CONVERSATION_ID_PATTERN);
 
 export const clientEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("hello"), browser: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/) }),
   z.object({ type: z.literal("open"), conversation: conversationId }),
-  z.object({ type: z.literal("send"), conversation: conversationId, text: z.string().min(1).max(MAX_PROMPT_CHARS) }),
+  z
+    .object({ type: z.literal("send"), conversation: conversationId, text: z.string().max(MAX_PROMPT_CHARS), files: z.array(z.string().regex(/^[A-Za-z0-9_-]{6,64}$/)).max(MAX_FILES_PER_MESSAGE).optional() })
+    .refine((e) => e.text.length > 0 || (e.files?.length ?? 0) > 0, "a message needs text or a file"),
   z.object({ type: z.literal("action"), conversation: conversationId, messageId: z.string().max(64), actionId: z.string().min(1).max(128) }),
   z.object({ type: z.literal("forget"), conversation: conversationId }),
 ]);

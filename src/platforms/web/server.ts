@@ -12,6 +12,8 @@ import type { PlatformLogger } from "../contract.js";
 import type { PageAssets } from "./assets.js";
 import type { WebAuth } from "./auth.js";
 import { MAX_INBOUND_FRAME_BYTES, type SocketHub } from "./sockets.js";
+import { UPLOAD_NAME_HEADER, UPLOAD_PATH } from "./protocol.js";
+import { Readable } from "node:stream";
 
 export const SOCKET_PATH = "/ws";
 const UNAUTHORIZED_TEXT = "401 Unauthorized: open the link `baton start` printed (it carries ?token=…).\n";
@@ -32,7 +34,16 @@ export interface WebServerOptions {
   auth: WebAuth;
   hub: SocketHub;
   assets: PageAssets;
+  files?: FileRoutes;
   log: PlatformLogger;
+}
+
+/** What the file routes ask of the adapter. */
+export interface FileRoutes {
+  /** A file kept with a message: its bytes and how to serve them. */
+  serve(conversation: string, messageId: string): Promise<{ body: Readable; name: string; mimeType: string; inline: boolean } | undefined>;
+  /** An upload from the page; answers the id to name in `send`, or why not (status + text). */
+  upload(body: ReadableStream<Uint8Array>, name: string, mimeType: string, declaredBytes: number | undefined): Promise<{ ok: true; file: object } | { ok: false; status: 400 | 413; text: string }>;
 }
 
 export interface RunningWebServer {
@@ -40,7 +51,7 @@ export interface RunningWebServer {
   close(): Promise<void>;
 }
 
-export function buildApp(auth: WebAuth, assets: PageAssets): Hono {
+export function buildApp(auth: WebAuth, assets: PageAssets, files?: FileRoutes): Hono {
   const app = new Hono();
   app.use("*", async (c, next) => {
     c.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
@@ -66,12 +77,32 @@ export function buildApp(auth: WebAuth, assets: PageAssets): Hono {
     return c.body(asset.body, 200, { "Content-Type": asset.contentType, "Cache-Control": "no-cache" });
   });
   app.get("/api/ping", (c) => c.json({ ok: true }));
+  if (files) {
+    app.get("/files/:conversation/:id", async (c) => {
+      const file = await files.serve(c.req.param("conversation"), c.req.param("id"));
+      if (!file) return c.text("Not found\n", 404);
+      const disposition = `${file.inline ? "inline" : "attachment"}; filename*=UTF-8''${encodeURIComponent(file.name)}`;
+      // Never run as a page of this origin, whatever it holds.
+      c.header("Content-Security-Policy", "default-src 'none'; sandbox");
+      return c.body(Readable.toWeb(file.body) as ReadableStream, 200, { "Content-Type": file.inline ? file.mimeType : "application/octet-stream", "Content-Disposition": disposition });
+    });
+    app.post(UPLOAD_PATH, async (c) => {
+      // A page of another site must not upload on the operator's cookie.
+      const origin = c.req.header("origin");
+      if (origin !== undefined && safeHost(origin) !== c.req.header("host")) return c.text("Forbidden\n", 403);
+      const name = decodeURIComponentSafe(c.req.header(UPLOAD_NAME_HEADER) ?? "");
+      const length = c.req.header("content-length");
+      if (!name || !c.req.raw.body) return c.json({ error: "Send the file as the body with its name in the x-baton-file-name header." }, 400);
+      const result = await files.upload(c.req.raw.body, name, c.req.header("content-type") ?? "", length === undefined ? undefined : Number(length));
+      return result.ok ? c.json(result.file) : c.json({ error: result.text }, result.status);
+    });
+  }
   return app;
 }
 
 export async function startWebServer(options: WebServerOptions): Promise<RunningWebServer> {
   const { auth, hub, log } = options;
-  const app = buildApp(auth, options.assets);
+  const app = buildApp(auth, options.assets, options.files);
   const server = createAdaptorServer({ fetch: app.fetch, hostname: options.listen.host }) as Server;
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_INBOUND_FRAME_BYTES });
 
@@ -122,6 +153,14 @@ function refuseUpgrade(request: IncomingMessage, auth: WebAuth): string | undefi
   const origin = request.headers.origin;
   if (origin !== undefined && safeHost(origin) !== request.headers.host) return "403 Forbidden";
   return undefined;
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return "";
+  }
 }
 
 function safeHost(origin: string): string | undefined {

@@ -11,6 +11,13 @@ export const CONTENT_STYLES = `
 .message.agent { align-self: stretch; }
 .kind-text .body { padding: 2px 2px; }
 .kind-notice .body { background: var(--bg-soft); border: 1px solid var(--border); border-radius: 12px; padding: 10px 14px; font-size: 14px; }
+.kind-usage .body { color: var(--muted); font-size: 12.5px; }
+.kind-usage .body p { margin: 0; }
+.file { display: inline-block; margin: 2px 0 6px; padding: 6px 12px; border: 1px solid var(--border); border-radius: 10px; background: var(--bg-soft); font-size: 13.5px; color: var(--text); text-decoration: none; }
+a.file:hover { border-color: var(--accent); color: var(--accent); }
+.message.user .file { background: var(--accent-soft); float: right; clear: both; }
+.file-image { display: inline-block; margin: 2px 0 6px; }
+.file-image img { display: block; max-width: min(100%, 480px); max-height: 360px; min-width: 48px; min-height: 48px; border-radius: 10px; border: 1px solid var(--border); image-rendering: auto; background: var(--bg-soft); }
 .kind-error .body { background: var(--danger-soft); border: 1px solid color-mix(in srgb, var(--danger) 35%, transparent); border-radius: 12px; padding: 10px 14px; }
 .kind-thought .body { color: var(--muted); font-size: 14px; border-left: 3px solid var(--border); padding: 2px 12px; }
 .kind-approval { background: var(--bg); border: 1px solid color-mix(in srgb, var(--accent) 45%, var(--border)); border-radius: 14px; padding: 12px 16px; box-shadow: var(--shadow); }

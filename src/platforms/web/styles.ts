@@ -82,6 +82,14 @@ kbd { font: 12px var(--mono); border: 1px solid var(--border); border-radius: 4p
 .stop { background: var(--danger-soft); color: var(--danger); border: 1px solid color-mix(in srgb, var(--danger) 35%, transparent); }
 .stop::before { content: ""; display: inline-block; width: 9px; height: 9px; background: currentColor; border-radius: 2px; margin-right: 7px; }
 .composer-foot { color: var(--muted); font-size: 12px; margin: 6px 4px 0; }
+.composer.dropping .composer-box { border-color: var(--accent); border-style: dashed; }
+.attach { border: 0; background: none; color: var(--muted); padding: 6px 4px; border-radius: 8px; display: inline-flex; }
+.attach:hover { color: var(--accent); }
+.attach:hover { background: var(--accent-soft); }
+.attachments { display: flex; flex-wrap: wrap; gap: 6px; margin: 0 4px 8px; }
+.attachment-chip { display: inline-flex; align-items: center; gap: 6px; max-width: 100%; font-size: 13px; padding: 4px 6px 4px 10px; border-radius: 999px; background: var(--accent-soft); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.chip-remove { border: 0; background: none; color: var(--muted); font-size: 15px; line-height: 1; padding: 0 4px; border-radius: 50%; }
+.chip-remove:hover { color: var(--danger); }
 .hints { position: absolute; left: max(24px, calc((100% - 820px) / 2)); right: max(24px, calc((100% - 820px) / 2)); bottom: calc(100% - 4px); background: var(--bg); border: 1px solid var(--border); border-radius: 12px; box-shadow: var(--shadow); padding: 6px; max-height: 300px; overflow-y: auto; z-index: 5; }
 .hint { display: flex; gap: 12px; padding: 7px 10px; border-radius: 8px; cursor: pointer; }
 .hint.selected, .hint:hover { background: var(--accent-soft); }

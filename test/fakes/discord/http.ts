@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { createHash } from "node:crypto";
 import type { ApiError } from "./validate.js";
+import { boundaryOf, parseMultipart, type UploadedPart } from "../multipart.js";
 
 export interface RecordedCall {
   method: string;
@@ -19,6 +20,8 @@ export interface RecordedCall {
   params: Record<string, string>;
   query: Record<string, string>;
   body: any;
+  /** Files of a multipart request (`files[n]` parts), beside its `payload_json` body. */
+  files?: UploadedPart[];
   at: number;
   status: number;
   /** Discord's JSON error code when the answer was an error. */
@@ -30,7 +33,7 @@ export interface Answer {
   body?: unknown;
 }
 
-export type Handler = (request: { params: Record<string, string>; query: Record<string, string>; body: any }) => Answer | ApiError | Promise<Answer | ApiError>;
+export type Handler = (request: { params: Record<string, string>; query: Record<string, string>; body: any; files?: UploadedPart[] }) => Answer | ApiError | Promise<Answer | ApiError>;
 
 interface Route {
   method: string;
@@ -114,7 +117,17 @@ export class FakeHttp {
     const record: RecordedCall = { method, route: "?", path, params: {}, query, body: undefined, at: Date.now(), status: 0 };
     this.calls.push(record);
 
-    if (raw.length > 0) {
+    const boundary = boundaryOf(String(req.headers["content-type"] ?? ""));
+    if (raw.length > 0 && boundary) {
+      // An upload: the message as `payload_json`, each file in a part named files[n].
+      try {
+        const parts = parseMultipart(raw, boundary);
+        record.body = typeof parts.payload_json === "string" ? JSON.parse(parts.payload_json) : {};
+        record.files = Object.entries(parts).filter(([name, part]) => /^files\[\d+\]$/.test(name) && typeof part !== "string").map(([, part]) => part as UploadedPart);
+      } catch {
+        return this.finish(res, record, { status: 400, body: { code: 50109, message: "The request body contains invalid JSON." } });
+      }
+    } else if (raw.length > 0) {
       if (!String(req.headers["content-type"] ?? "").startsWith("application/json")) {
         return this.finish(res, record, { status: 400, body: { code: 50109, message: "The request body contains invalid JSON. (the fake covers JSON bodies only)" } });
       }
@@ -143,7 +156,7 @@ export class FakeHttp {
     }
     let answer: Answer | ApiError;
     try {
-      answer = await route.handler({ params, query, body: record.body });
+      answer = await route.handler({ params, query, body: record.body, files: record.files });
     } catch (error) {
       answer = { status: 500, body: { code: 0, message: `500: fake Discord failed: ${(error as Error).message}` } };
     }

@@ -9,7 +9,8 @@
 // rows, custom_id ≤ 100), threads from a message, typing, DMs, application commands (rest.ts,
 // validate.ts); interactions and their webhooks (interactions.ts); rate-limit headers and 429s as
 // Discord sends them (http.ts); attachments served from a CDN-like path.
-// Not covered: multipart uploads, embeds validation, reactions, permissions and roles (the bot may
+// Uploads: a message with files is multipart (`payload_json` + `files[n]`), 10 MB a file, kept in
+// `rest.uploads` by attachment id. Not covered: attachments edited later, embeds validation, reactions, permissions and roles (the bot may
 // do anything), voice, sharding, presences, member lists, archived threads, message pagination.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { FakeGateway } from "./gateway.js";
@@ -43,7 +44,7 @@ export class FakeDiscord {
   readonly http: FakeHttp;
   readonly gateway: FakeGateway;
   readonly interactions: FakeInteractions;
-  readonly rest: RestState = { commands: new Map(), typing: [], identifyBudget: 999 };
+  readonly rest: RestState = { uploads: new Map(), commands: new Map(), typing: [], identifyBudget: 999 };
   readonly guild: { id: string; name: string };
   /** The guild's text channel #general. */
   readonly general: FakeChannel;

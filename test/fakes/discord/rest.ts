@@ -8,7 +8,12 @@ import type { FakeHttp } from "./http.js";
 import { ChannelType, type FakeMessage, type FakeWorld } from "./model.js";
 import { apiError, formError, validateCommands, validateMessageBody } from "./validate.js";
 
+/** Discord's upload limit for a bot without boosts. */
+const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+
 export interface RestState {
+  /** Bytes of the files the bot uploaded, by attachment id. */
+  uploads: Map<string, Buffer>;
   /** Application commands by scope: "global" or a guild id. */
   commands: Map<string, any[]>;
   typing: Array<{ channelId: string; at: number }>;
@@ -65,16 +70,22 @@ export function registerRest(http: FakeHttp, world: FakeWorld, gateway: FakeGate
     const message = world.message(params.message);
     return message && message.channelId === params.channel && !message.visibleTo ? { status: 200, body: world.apiMessage(message) } : unknownMessage;
   });
-  http.on("POST", "/channels/:channel/messages", ({ params, body }) => {
+  http.on("POST", "/channels/:channel/messages", ({ params, body, files = [] }) => {
     const channel = world.channels.get(params.channel);
     if (!channel) return unknownChannel;
-    const invalid = validateMessageBody(body, { create: true });
+    if (files.some((f) => f.data.length > MAX_UPLOAD_BYTES)) return apiError(413, 40005, "Request entity too large");
+    const invalid = validateMessageBody(body, { create: true, attachments: files.length });
     if (invalid) return invalid;
     const referenceId = body.message_reference?.message_id;
     if (referenceId !== undefined && world.message(String(referenceId))?.channelId !== channel.id) {
       return formError("message_reference", "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "Unknown message");
     }
-    const message = postMessage(world, { channelId: channel.id, guildId: channel.guildId, authorId: world.bot.id, content: body.content ?? "", flags: body.flags ?? 0, components: body.components ?? [], referenceId });
+    const attachments = files.map((file) => {
+      const id = world.snowflake();
+      state.uploads.set(id, file.data);
+      return { id, filename: file.filename, content_type: file.mimeType, size: file.data.length, url: `https://cdn.discordapp.com/attachments/${channel.id}/${id}/${encodeURIComponent(file.filename)}` };
+    });
+    const message = postMessage(world, { channelId: channel.id, guildId: channel.guildId, authorId: world.bot.id, content: body.content ?? "", flags: body.flags ?? 0, components: body.components ?? [], referenceId, attachments });
     gateway.dispatch("MESSAGE_CREATE", messageEventFor(world, message));
     return { status: 200, body: world.apiMessage(message) };
   });

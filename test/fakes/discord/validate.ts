@@ -33,7 +33,7 @@ export function apiError(status: number, code: number, message: string): ApiErro
 }
 
 /** Checks a message create/edit body. `interaction`: an interaction response may be ephemeral. */
-export function validateMessageBody(body: any, options: { create: boolean; interaction?: boolean }): ApiError | undefined {
+export function validateMessageBody(body: any, options: { create: boolean; interaction?: boolean; attachments?: number }): ApiError | undefined {
   if (body === null || typeof body !== "object") return formError("_root", "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType");
   if (body.content !== undefined && body.content !== null) {
     if (typeof body.content !== "string") return formError("content", "BASE_TYPE_STRING", "Must be a string.");
@@ -49,7 +49,7 @@ export function validateMessageBody(body: any, options: { create: boolean; inter
     const hasContent = typeof body.content === "string" && body.content.trim() !== "";
     const hasComponents = Array.isArray(body.components) && body.components.length > 0;
     const hasEmbeds = Array.isArray(body.embeds) && body.embeds.length > 0;
-    if (!hasContent && !hasComponents && !hasEmbeds) return apiError(400, 50006, "Cannot send an empty message");
+    if (!hasContent && !hasComponents && !hasEmbeds && !options.attachments) return apiError(400, 50006, "Cannot send an empty message");
   }
   return undefined;
 }

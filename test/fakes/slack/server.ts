@@ -10,12 +10,14 @@
 // people's messages sent as events, the bot's posts; no pagination), file downloads at /files/<id> (Bearer bot token required).
 // Injected failures: `rateLimitNext(method, seconds)` answers HTTP 429 + Retry-After +
 // `{ok:false,error:"ratelimited"}`; `failNext(method, error)` answers `{ok:false,error}`.
-// Not covered: pagination, other conversations.* methods, users.*, files.upload, Enterprise Grid, real
+// Uploads (uploads.ts): files.getUploadURLExternal, the upload URL, files.completeUploadExternal.
+// Not covered: pagination, other conversations.* methods, users.*, the old files.upload, Enterprise Grid, real
 // rate-limit tiers (only what a test injects), message formatting validation beyond lengths.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { FakeSocketMode } from "./socket.js";
 import { readParams, validateMessage, visibleText } from "./wire.js";
+import { FakeSlackUploads, type FakeUpload } from "./uploads.js";
 
 export interface FakeSlackOptions {
   botToken?: string;
@@ -44,6 +46,8 @@ export interface FakeMessage {
   blocks?: any[];
   user: string;
   deleted?: boolean;
+  /** Files shared with the message (uploads completed into this conversation). */
+  files?: FakeUpload[];
   /** The visible text after every post and update, in order (section texts joined, else `text`). */
   history: string[];
 }
@@ -58,6 +62,7 @@ export class FakeSlack {
   readonly reactions = new Set<string>();
   private readonly injected = new Map<string, Array<{ kind: "ratelimit"; seconds: number } | { kind: "error"; error: string }>>();
   private readonly files = new Map<string, Buffer>();
+  readonly uploads = new FakeSlackUploads(() => this.baseUrl);
   private server?: Server;
   private port = 0;
   private tsCounter = 0;
@@ -71,7 +76,7 @@ export class FakeSlack {
       teamName: options.teamName ?? "Fake Team",
       botUserId: options.botUserId ?? "U0BATON",
       botName: options.botName ?? "baton",
-      scopes: options.scopes ?? ["app_mentions:read", "chat:write", "channels:history", "groups:history", "im:history", "mpim:history", "commands", "reactions:write", "files:read"],
+      scopes: options.scopes ?? ["app_mentions:read", "chat:write", "channels:history", "groups:history", "im:history", "mpim:history", "commands", "reactions:write", "files:read", "files:write"],
     };
   }
 
@@ -198,6 +203,7 @@ export class FakeSlack {
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", this.baseUrl);
     if (req.method === "GET" && url.pathname.startsWith("/files/")) return this.serveFile(req, res, url.pathname.slice("/files/".length));
+    if (url.pathname.startsWith("/upload/")) return this.uploads.receive(req, res, url.pathname.slice("/upload/".length));
     if (!url.pathname.startsWith("/api/")) return void res.writeHead(404).end();
     const method = url.pathname.slice("/api/".length);
     const params = await readParams(req);
@@ -274,6 +280,16 @@ export class FakeSlack {
           .sort((a, b) => Number(a.ts) - Number(b.ts));
         if (!thread.some((m) => m.ts === params.ts)) return { ok: false, error: "thread_not_found" };
         return { ok: true, has_more: false, messages: thread.map(({ channel: _c, history: _h, deleted: _d, ...m }) => ({ type: "message", ...m, ...(m.user === o.botUserId ? { bot_id: "B0BATON" } : {}) })) };
+      }
+      case "files.getUploadURLExternal":
+        if (!o.scopes.includes("files:write")) return { ok: false, error: "missing_scope", needed: "files:write" };
+        return this.uploads.getUploadURLExternal(params);
+      case "files.completeUploadExternal": {
+        // Shared files make a message of the bot's, with the comment as its text.
+        const { answer, shared } = this.uploads.completeUploadExternal(params);
+        const text: string | undefined = params.initial_comment;
+        if (shared) this.messages.push({ channel: params.channel_id, ts: this.nextTs(), thread_ts: params.thread_ts, text, user: o.botUserId, files: shared, history: [text ?? ""] });
+        return answer;
       }
       case "assistant.threads.setStatus":
         if (!o.scopes.includes("assistant:write")) return { ok: false, error: "missing_scope", needed: "assistant:write" };

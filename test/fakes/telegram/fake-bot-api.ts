@@ -1,7 +1,7 @@
 // A small, honest fake of the Telegram Bot API for tests, reached through grammy's `apiRoot`
 // (`POST {apiRoot}/bot{token}/{method}`, JSON bodies) on 127.0.0.1 only.
 //
-// Covers: getMe, deleteWebhook, setWebhook, getWebhookInfo, setMyCommands, long-polling getUpdates (held until an
+// Covers (media in fake-media.ts: multipart bodies, sendPhoto, sendDocument with captions): getMe, deleteWebhook, setWebhook, getWebhookInfo, setMyCommands, long-polling getUpdates (held until an
 // update arrives or `timeout` passes; offsets confirm updates; a second concurrent poller makes the
 // held one fail with 409 as Telegram does), sendMessage, editMessageText (with "message is not
 // modified" and keyboard removal when reply_markup is omitted), deleteMessage,
@@ -12,9 +12,9 @@
 // Users are simulated with `userSends` (entities for /commands and @mentions computed as Telegram
 // does) and `userPresses` (a callback query on a bot message).
 //
-// Does not cover: real flood control (use `budgetViolations` to check pacing), media sending,
-// MarkdownV2, inline mode, webhooks pushed by the fake, message entities returned on sent messages,
-// multipart uploads.
+// Does not cover: real flood control (use `budgetViolations` to check pacing), sending media by
+// file_id or URL, albums, MarkdownV2, inline mode, webhooks pushed by the fake, message entities
+// returned on sent messages.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
@@ -24,6 +24,7 @@ import type { Chat, Message, MessageEntity, Update, User } from "grammy/types";
 import { parseTelegramHtml } from "./telegram-html.js";
 import { monotonicMs } from "../../../src/kernel/clock.js";
 import { FakeChats, type BotMessage } from "./fake-chats.js";
+import { mediaOf, readRequestParams } from "./fake-media.js";
 
 export interface ApiCall {
   method: string;
@@ -153,8 +154,7 @@ export class FakeBotApi extends FakeChats {
     const match = /^\/bot([^/]+)\/(\w+)$/.exec(url.pathname);
     if (!match) return this.reply(response, { ok: false, error_code: 404, description: "Not Found" });
     const [, token, method] = match;
-    const body = await readBody(request);
-    const params = body.trim() === "" ? {} : (JSON.parse(body) as Record<string, any>);
+    const params = await readRequestParams(request);
     const call: ApiCall = { method, params, at: Date.now(), hrAt };
     this.calls.push(call);
     if (token !== this.token) return this.reply(response, { ok: false, error_code: 401, description: "Unauthorized" });
@@ -221,6 +221,12 @@ export class FakeBotApi extends FakeChats {
         return true;
       case "sendMessage":
         return this.recordBotMessage(params.chat_id, params.message_thread_id, this.visibleText(params), params.reply_markup);
+      case "sendPhoto":
+      case "sendDocument": {
+        const sent = mediaOf(method, params);
+        if (typeof sent === "string") throw badRequest(sent);
+        return this.recordBotMessage(params.chat_id, params.message_thread_id === undefined ? undefined : Number(params.message_thread_id), sent.caption, params.reply_markup, sent.media);
+      }
       case "editMessageText":
         return this.editBotMessage(params.chat_id, params.message_id, this.visibleText(params), params.reply_markup);
       case "deleteMessage":
@@ -269,12 +275,6 @@ export class FakeBotApi extends FakeChats {
     const status = payload.ok ? 200 : Number(payload.error_code ?? 500);
     response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(payload));
   }
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 export type { BotMessage, Chat, Message, MessageEntity };

@@ -1,6 +1,7 @@
 // The chat side of the fake Bot API: chats, the messages in them, simulated users sending text,
 // files and button presses, and a pacing check over what the bot sent.
 import type { Chat, Message, MessageEntity, Update, User } from "grammy/types";
+import type { SentMedia } from "./fake-media.js";
 
 export interface BotMessage {
   chatId: number;
@@ -12,6 +13,8 @@ export interface BotMessage {
   history: string[];
   replyMarkup?: { inline_keyboard: Array<Array<{ text: string; callback_data: string }>> };
   deleted: boolean;
+  /** A photo or document the bot sent (its caption is `text`). */
+  media?: SentMedia;
 }
 
 export interface UserSendOptions {
@@ -25,6 +28,8 @@ export interface UserSendOptions {
   document?: { file_id: string; file_unique_id: string; file_size: number; file_name: string; mime_type?: string };
   /** Photo sizes, smallest first, as Telegram sends them. */
   photo?: Array<{ file_id: string; file_unique_id: string; file_size: number; width: number; height: number }>;
+  /** A voice note (OGG/Opus), as Telegram's voice recorder sends it. */
+  voice?: { file_id: string; file_unique_id: string; file_size: number; duration: number; mime_type?: string };
 }
 
 export const privateChat = (user: User): Chat => ({ id: user.id, type: "private", first_name: user.first_name }) as Chat;
@@ -59,8 +64,8 @@ export abstract class FakeChats {
       date: Math.floor(Date.now() / 1000),
       chat: options.chat,
       from: options.from,
-      ...(options.document || options.photo
-        ? { document: options.document, photo: options.photo, caption: text || undefined, caption_entities: entitiesOf(text) }
+      ...(options.document || options.photo || options.voice
+        ? { document: options.document, photo: options.photo, voice: options.voice, caption: text || undefined, caption_entities: entitiesOf(text) }
         : { text, entities: entitiesOf(text) }),
       ...(options.threadId !== undefined ? { message_thread_id: options.threadId, is_topic_message: true } : {}),
     } as Message;
@@ -109,8 +114,8 @@ export abstract class FakeChats {
     return violations;
   }
 
-  protected recordBotMessage(chatId: number, threadId: number | undefined, text: string, replyMarkup: BotMessage["replyMarkup"]): Message {
-    const record: BotMessage = { chatId: Number(chatId), messageId: this.nextMessageId++, threadId, text, history: [text], replyMarkup, deleted: false };
+  protected recordBotMessage(chatId: number, threadId: number | undefined, text: string, replyMarkup: BotMessage["replyMarkup"], media?: SentMedia): Message {
+    const record: BotMessage = { chatId: Number(chatId), messageId: this.nextMessageId++, threadId, text, history: [text], replyMarkup, deleted: false, media };
     this.botMessages.push(record);
     return this.asMessage(record);
   }
@@ -138,7 +143,7 @@ export abstract class FakeChats {
       date: Math.floor(Date.now() / 1000),
       chat: { id: record.chatId, type: record.chatId > 0 ? "private" : "supergroup" },
       from: this.bot,
-      text: record.text,
+      ...(record.media ? mediaFields(record.media, record.messageId, record.text) : { text: record.text }),
       ...(record.threadId !== undefined ? { message_thread_id: record.threadId, is_topic_message: true } : {}),
       ...(record.replyMarkup ? { reply_markup: record.replyMarkup } : {}),
     } as Message;
@@ -153,4 +158,11 @@ function entitiesOf(text: string): MessageEntity[] {
     entities.push({ type: "mention", offset: mention.index! + mention[1].length, length: mention[2].length });
   }
   return entities;
+}
+
+function mediaFields(media: SentMedia, messageId: number, caption: string): Record<string, unknown> {
+  const file = { file_id: `sent-${messageId}`, file_unique_id: `usent-${messageId}`, file_size: media.size };
+  const shown = caption ? { caption } : {};
+  if (media.kind === "photo") return { photo: [{ ...file, width: 2, height: 2 }], ...shown };
+  return { document: { ...file, file_name: media.name, mime_type: media.mimeType }, ...shown };
 }

@@ -2,6 +2,7 @@
 // server's events, and sends what the operator types or clicks. Entry point of the page script.
 import type { ConversationSummary, ServerEvent, WireMessage } from "../protocol.js";
 import { Composer } from "./composer.js";
+import { Attachments } from "./attachments.js";
 import { Connection, type ConnectionState } from "./connection.js";
 import { byId, randomId, toast } from "./dom.js";
 import { MessageView } from "./messages.js";
@@ -32,7 +33,8 @@ class ChatPage {
       (text) => (text.startsWith("/") || text.endsWith("?") ? this.sendText(text) : this.composer.fill(text)),
     );
     this.sidebar = new Sidebar(byId("conversations"), (id) => this.select(id), (id) => this.forget(id));
-    this.composer = new Composer(byId<HTMLFormElement>("composer"), byId<HTMLTextAreaElement>("input"), byId("hints"), byId<HTMLButtonElement>("stop"), (text) => this.sendText(text));
+    const attachments = new Attachments(byId("attachments"), byId<HTMLInputElement>("file-input"), byId<HTMLButtonElement>("attach"), byId("composer"));
+    this.composer = new Composer(byId<HTMLFormElement>("composer"), byId<HTMLTextAreaElement>("input"), byId("hints"), byId<HTMLButtonElement>("stop"), (text, files) => this.sendText(text, files), attachments);
     this.connection = new Connection(browserId(), (event) => this.onEvent(event), (state) => this.onConnection(state));
     byId("new-chat").addEventListener("click", () => this.select(randomId(CONVERSATION_ID_CHARS)));
     byId("toggle-sidebar").addEventListener("click", (event) => {
@@ -109,8 +111,8 @@ class ChatPage {
     if (state === "unauthorized") banner.textContent = "This browser is not signed in. Open the link that `baton start` printed (it ends in ?token=…).";
   }
 
-  private sendText(text: string): boolean {
-    if (!this.connection.send({ type: "send", conversation: this.current, text })) {
+  private sendText(text: string, files?: string[]): boolean {
+    if (!this.connection.send({ type: "send", conversation: this.current, text, ...(files?.length ? { files } : {}) })) {
       toast("Not connected to Baton; try again in a moment.", "error");
       return false;
     }

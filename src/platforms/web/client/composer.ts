@@ -1,7 +1,9 @@
 // The composer: a growing textarea that sends on Enter, a hint list of the chat commands while a
-// `/command` is being typed, and the Stop button (sends /stop) while a turn runs.
+// `/command` is being typed, files attached to the message (attachments.ts), and the Stop button
+// (sends /stop) while a turn runs.
 import type { CommandHint } from "../protocol.js";
 import { el } from "./dom.js";
+import type { Attachments } from "./attachments.js";
 
 const MAX_INPUT_HEIGHT_PX = 220;
 
@@ -9,17 +11,19 @@ export class Composer {
   private commands: CommandHint[] = [];
   private matches: CommandHint[] = [];
   private selected = 0;
+  private sending = false;
 
   constructor(
     private readonly form: HTMLFormElement,
     private readonly input: HTMLTextAreaElement,
     private readonly hints: HTMLElement,
     private readonly stopButton: HTMLButtonElement,
-    private readonly onSubmit: (text: string) => boolean,
+    private readonly onSubmit: (text: string, files?: string[]) => boolean,
+    private readonly attachments?: Attachments,
   ) {
     form.addEventListener("submit", (event) => {
       event.preventDefault();
-      this.submit();
+      void this.submit();
     });
     input.addEventListener("input", () => {
       this.autosize();
@@ -49,11 +53,23 @@ export class Composer {
     this.input.focus();
   }
 
-  private submit(): void {
+  private async submit(): Promise<void> {
     const text = this.input.value.trim();
-    if (!text) return;
-    if (this.onSubmit(text)) {
+    const attached = this.attachments?.count ?? 0;
+    if ((!text && attached === 0) || this.sending) return;
+    let files: string[] | undefined;
+    if (attached > 0) {
+      this.sending = true;
+      try {
+        files = await this.attachments!.upload();
+      } finally {
+        this.sending = false;
+      }
+      if (!files) return;
+    }
+    if (this.onSubmit(text, files)) {
       this.input.value = "";
+      this.attachments?.clear();
       this.autosize();
       this.hideHints();
     }
@@ -74,7 +90,7 @@ export class Composer {
       this.hideHints();
     } else if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
-      this.submit();
+      void this.submit();
     }
   }
 

@@ -1,8 +1,9 @@
 // The message view: one element per message, replaced in place when the server pushes an edit
 // (streaming). Message HTML comes from the server's sanitising renderer; everything else is built
 // with DOM calls. Stays scrolled to the bottom while the reader is there.
-import type { Button, WireMessage } from "../protocol.js";
+import type { Button, WireFile, WireMessage } from "../protocol.js";
 import { clockTime, el } from "./dom.js";
+import { formatSize } from "./attachments.js";
 
 /** Within this distance of the bottom, new output keeps the view pinned to it. */
 const STICK_TO_BOTTOM_PX = 120;
@@ -49,6 +50,8 @@ export class MessageView {
     body.innerHTML = message.html;
     for (const block of body.querySelectorAll<HTMLElement>(".code")) block.append(copyButton(block));
     const element = el("article", { class: `message ${message.role} kind-${message.kind}`, "data-id": message.id, "data-kind": message.kind, "data-role": message.role }, body);
+    if (!message.html) body.hidden = true;
+    for (const file of message.files ?? []) element.insertBefore(fileElement(file), body);
     if (message.buttons?.length) element.append(this.actions(message));
     element.append(el("time", { class: "time", datetime: new Date(message.at).toISOString() }, clockTime(message.at)));
     return element;
@@ -87,6 +90,14 @@ export class MessageView {
   private scrollToBottom(): void {
     this.container.scrollTop = this.container.scrollHeight;
   }
+}
+
+/** An image the agent sent shows inline; other files are links to download; the operator's own are named. */
+function fileElement(file: WireFile): HTMLElement {
+  const label = `📎 ${file.name} · ${formatSize(file.size)}`;
+  if (!file.url) return el("div", { class: "file" }, label);
+  if (file.inline) return el("a", { class: "file-image", href: file.url, target: "_blank", rel: "noopener" }, el("img", { src: file.url, alt: file.name }));
+  return el("a", { class: "file", href: file.url, download: file.name }, label);
 }
 
 function copyButton(block: HTMLElement): HTMLButtonElement {

@@ -1,0 +1,177 @@
+// ChatFeatures for the commands: bindings, mode and model, files into the chat, usage, schedules
+// and voice notes, each built in its own module; this one wires them to the core's parts and puts
+// them behind the interface.
+import { join } from "node:path";
+import type { Machines } from "../agents/machines/index.js";
+import type { SessionSetting, SettingKind } from "../agents/session-settings.js";
+import type { Supervisor } from "../agents/supervisor.js";
+import type { ChatFeatures, NewThreadSpec } from "../commands/features.js";
+import type { AgentsApi, LocalFile, WorkspacesApi } from "../commands/context.js";
+import type { BatonConfig } from "../config/schema.js";
+import type { Metrics } from "../kernel/metrics.js";
+import { registerSecretValues } from "../kernel/secrets.js";
+import { CommandError, userMessageOf } from "../kernel/errors.js";
+import type { PlatformLogger } from "../platforms/contract.js";
+import type { TurnUsage } from "../threads/chat-state.js";
+import type { ThreadRecord, ThreadRegistry } from "../threads/registry.js";
+import type { BatonAgents } from "./agents.js";
+import { Bindings, describeBinding } from "./bindings.js";
+import type { Outbox } from "./delivery/outbox.js";
+import { OutboundFiles } from "./outfiles.js";
+import { megabytes } from "../render/sizes.js";
+import { Scheduler } from "./schedules.js";
+import { noSettingText, SessionSettingsService } from "./settings.js";
+import { formatUsageTotals } from "./usage.js";
+import { ENABLE_VOICE_TEXT, isVoiceNote, Transcriber } from "./voice.js";
+import type { Workspaces } from "./workspaces.js";
+
+/** The core's parts the features are built on, and how to reach a route's or a thread's chats. */
+export interface FeatureHost {
+  config: BatonConfig;
+  dataDir: string;
+  registry: ThreadRegistry;
+  supervisor: Supervisor;
+  agents: BatonAgents;
+  workspaces: Workspaces;
+  machines: Machines;
+  log: PlatformLogger;
+  metrics: Metrics;
+  outboxOf(route: string): Outbox | undefined;
+  isAllowed(userId: string, route: string): boolean;
+  /** A notice on every route of a thread. */
+  notify(thread: ThreadRecord, text: string): void;
+}
+
+/** The features' services the core keeps (turns post files, presses reach menus, start and stop run schedules). */
+export interface ChatFeatureParts {
+  outboundFiles: OutboundFiles;
+  settings: SessionSettingsService;
+  scheduler: Scheduler;
+  features: ChatFeatures;
+  /** A turn's usage: kept on the thread (for /status) and counted per agent (for /metrics). */
+  recordUsage(thread: ThreadRecord, usage: TurnUsage): Promise<void>;
+}
+
+export function wireChatFeatures(host: FeatureHost): ChatFeatureParts {
+  const { config, registry, log } = host;
+  const outboundFiles = new OutboundFiles(join(host.dataDir, "outbound"), host.machines, config.files.max_upload_bytes);
+  outboundFiles.open();
+  const settings = new SessionSettingsService(host.supervisor, registry, host.notify);
+  const transcription = config.voice.transcription;
+  registerSecretValues([transcription?.api_key]);
+  const scheduler = new Scheduler({
+    registry,
+    config: config.schedules,
+    defaultTimeZone: config.time_zone,
+    hasPlatform: (route) => host.outboxOf(route) !== undefined,
+    isAllowed: host.isAllowed,
+    notify: (route, text) => void host.outboxOf(route)?.post(route, { text, kind: "notice" }),
+    threadFor: async (route) => registry.threadForRoute(route) ?? registry.create({ ...(await features.newThreadSpec(route)), origin: "schedule" }, route),
+    submit: (thread, text) => void host.agents.submit(thread, [{ type: "text", text }]),
+    drained: (id) => host.supervisor.drained(id),
+    log,
+  });
+  const features = chatFeatures({
+    bindings: new Bindings(config.bindings, host.agents),
+    workspaces: host.workspaces,
+    agents: host.agents,
+    settings,
+    files: outboundFiles,
+    outboxOf: host.outboxOf,
+    scheduler,
+    transcriber: transcription ? new Transcriber(transcription) : undefined,
+    supervisor: host.supervisor,
+    log,
+  });
+  const recordUsage = async (thread: ThreadRecord, usage: TurnUsage) => {
+    // Cost is counted as the increase of the session's running total.
+    const before = thread.session ? thread.usage.costs[thread.session] : undefined;
+    await registry.recordUsage(thread.id, usage);
+    const added = usage.cost && (!before || before.currency === usage.cost.currency) ? { amount: usage.cost.amount - (before?.amount ?? 0), currency: usage.cost.currency } : undefined;
+    host.metrics.agentUsage(thread.agent, { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cost: added });
+  };
+  return { outboundFiles, settings, scheduler, features, recordUsage };
+}
+
+export interface FeatureDeps {
+  bindings: Bindings;
+  workspaces: WorkspacesApi;
+  agents: Pick<AgentsApi, "defaultHost">;
+  settings: SessionSettingsService;
+  files: OutboundFiles;
+  outboxOf(route: string): Outbox | undefined;
+  scheduler: Scheduler;
+  transcriber?: Transcriber;
+  supervisor: Supervisor;
+  log: PlatformLogger;
+}
+
+export function chatFeatures(deps: FeatureDeps): ChatFeatures {
+  const { bindings, settings, scheduler } = deps;
+  return {
+    binding: (route) => bindings.forRoute(route),
+
+    async newThreadSpec(route): Promise<NewThreadSpec> {
+      const binding = bindings.forRoute(route);
+      if (!binding) return { workspace: await deps.workspaces.default(), ...deps.agents.defaultHost() };
+      let workspace: string;
+      try {
+        workspace = await deps.workspaces.resolve(binding.workspace);
+      } catch (error) {
+        throw new CommandError(`This chat is bound to \`${binding.workspace}\` by ${describeBinding(binding)}, and that cannot be used: ${userMessageOf(error)}`, { cause: error });
+      }
+      return { workspace, ...(binding.host ?? deps.agents.defaultHost()), binding: binding.match };
+    },
+
+    setting: (thread, kind) => settings.view(thread, kind),
+    currentSetting: (thread, kind) => settings.current(thread, kind),
+    changeSetting: (thread, kind, id) => settings.change(thread, kind, id),
+    settingMenu: (thread: ThreadRecord, setting: SessionSetting, withButtons: boolean) => settings.menu(thread, setting, withButtons),
+    noSettingText: (kind: SettingKind) => noSettingText(kind),
+
+    async sendFile(route, thread, path) {
+      const outbox = deps.outboxOf(route);
+      if (!outbox) throw new CommandError("This chat's platform is not running.");
+      const file = await deps.files.fromWorkspace(thread.workspace, path);
+      try {
+        const max = outbox.adapter.capabilities.maxUploadBytes;
+        if (max !== undefined && file.size > max) throw new CommandError(`\`${path}\` is ${megabytes(file.size)}; this chat takes files up to ${megabytes(max)}.`);
+        const slot = outbox.postFile(route, { ...file, caption: `\`${path}\`` });
+        await slot.settled();
+        if (slot.failed) throw new CommandError(`Could not post \`${path}\`: ${userMessageOf(slot.error)}`);
+      } finally {
+        file.release();
+      }
+    },
+
+    usageSummary: (thread) => formatUsageTotals(thread.usage),
+
+    schedules: {
+      list: (route) => scheduler.list(route),
+      add: (route, cron, prompt, createdBy, timeZone) => scheduler.add(route, cron, prompt, createdBy, timeZone),
+      remove: (route, id) => scheduler.remove(route, id),
+    },
+
+    async voiceNotes(thread, files) {
+      const out = { files: [] as LocalFile[], transcripts: [] as string[], problems: [] as string[] };
+      const notes = files.filter(isVoiceNote);
+      out.files = files.filter((f) => !isVoiceNote(f));
+      if (notes.length === 0) return out;
+      if (!deps.transcriber) {
+        const host = deps.supervisor.host(thread.id) ?? (await deps.supervisor.open(thread.id));
+        if (host.supportsAudio) out.files.push(...notes);
+        else out.problems.push(ENABLE_VOICE_TEXT);
+        return out;
+      }
+      for (const note of notes) {
+        try {
+          out.transcripts.push(await deps.transcriber.transcribe(note));
+        } catch (error) {
+          deps.log.warn({ err: error, file: note.name }, "could not transcribe a voice note");
+          out.problems.push(`Could not transcribe ${note.name}: ${userMessageOf(error)}`);
+        }
+      }
+      return out;
+    },
+  };
+}

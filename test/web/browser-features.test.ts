@@ -1,0 +1,101 @@
+// The web chat's newer parts in a real browser (Debian's Chromium): a file attached on the page
+// reaches the agent, the agent's image shows inline (loaded from Baton behind the cookie), /mode
+// offers buttons that switch the session, the usage line, and a schedule made on the page fires
+// again after a restart of the daemon.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rmSync } from "node:fs";
+import type { Page } from "playwright-core";
+import { launchBrowser, saveScreenshot, startWebBaton, type Browser, type WebBaton } from "./helpers.js";
+
+const STEP_TIMEOUT_MS = 15_000;
+const TEST_TIMEOUT_MS = 120_000;
+
+let web: WebBaton | undefined;
+let browser: Browser | undefined;
+
+beforeAll(async () => {
+  web = await startWebBaton({ config: { rendering: { flush_debounce_ms: 50, min_edit_gap_ms: 100, show_usage: true } } });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await web?.baton.stop({ cleanup: true });
+  if (web) rmSync(web.baton.dataDir, { recursive: true, force: true });
+});
+
+async function step<T>(name: string, run: (page: Page) => Promise<T>): Promise<T> {
+  const page = browser!.page;
+  try {
+    return await run(page);
+  } catch (error) {
+    const path = await saveScreenshot(page, `web-features-failure-${name}`).catch(() => "(no screenshot)");
+    throw new Error(`web chat step "${name}" failed (screenshot: ${path}): ${String(error)}`, { cause: error });
+  }
+}
+
+async function send(page: Page, text: string): Promise<void> {
+  await page.locator("#input").fill(text);
+  await page.locator("#input").press("Enter");
+}
+
+const agentMessage = (page: Page, kind: string, text: RegExp | string) => page.locator(`#messages .message.agent.kind-${kind}`, { hasText: text }).last();
+
+describe("the web chat's files, modes, usage and schedules in Chromium", () => {
+  it("attaches a file, shows the agent's image, switches the mode by button, and keeps a schedule across a restart", { timeout: TEST_TIMEOUT_MS }, async () => {
+    await step("open", async (page) => {
+      await page.goto(web!.url);
+      await page.locator("#connection[data-state=open]").waitFor({ timeout: STEP_TIMEOUT_MS });
+    });
+
+    await step("attach", async (page) => {
+      await page.locator("#file-input").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("twelve bytes") });
+      await page.locator("#attachments .attachment-chip", { hasText: "notes.txt · 12 B" }).waitFor();
+      await send(page, "see the notes");
+      await page.locator("#messages .message.user .file", { hasText: "notes.txt" }).waitFor({ timeout: STEP_TIMEOUT_MS });
+      await agentMessage(page, "text", 'you said "see the notes [file notes.txt, 12 bytes]"').waitFor({ timeout: STEP_TIMEOUT_MS });
+      expect(await page.locator("#attachments").isHidden()).toBe(true);
+      await agentMessage(page, "usage", /📊 \d+ tokens/).waitFor({ timeout: STEP_TIMEOUT_MS });
+    });
+
+    await step("image", async (page) => {
+      await send(page, "demo:image");
+      const image = page.locator("#messages .file-image img[alt='demo-squares.png']");
+      await image.waitFor({ timeout: STEP_TIMEOUT_MS });
+      await page.waitForFunction((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth === 2, await image.elementHandle(), { timeout: STEP_TIMEOUT_MS });
+      await agentMessage(page, "text", "Here is an image.").waitFor({ timeout: STEP_TIMEOUT_MS });
+      await send(page, "demo:file ../../etc/passwd");
+      await agentMessage(page, "notice", /Not sent: .*outside this thread's workspace/).waitFor({ timeout: STEP_TIMEOUT_MS });
+    });
+
+    await step("mode", async (page) => {
+      await send(page, "/mode");
+      const menu = agentMessage(page, "notice", "Switch to:");
+      await menu.locator("button", { hasText: "Plan" }).click({ timeout: STEP_TIMEOUT_MS });
+      await page.locator(".toast", { hasText: "Mode: Plan" }).waitFor({ timeout: STEP_TIMEOUT_MS });
+      await agentMessage(page, "notice", /Mode: Plan \(plan\) ✓ — by web/).waitFor({ timeout: STEP_TIMEOUT_MS });
+      await send(page, "/status");
+      await agentMessage(page, "notice", /Mode:\s*Plan \(plan\)/).waitFor({ timeout: STEP_TIMEOUT_MS });
+      await saveScreenshot(page, "web-chat-features");
+    });
+
+    await step("schedule", async (page) => {
+      await send(page, '/schedule add "*/2 * * * * *" scheduled hello');
+      await agentMessage(page, "notice", /Scheduled \w{5}/).waitFor({ timeout: STEP_TIMEOUT_MS });
+      await agentMessage(page, "text", 'you said "scheduled hello"').waitFor({ timeout: STEP_TIMEOUT_MS });
+    });
+
+    const { port } = web!;
+    const dataDir = web!.baton.dataDir;
+    await step("restart", async (page) => {
+      await web!.baton.stop();
+      await page.locator("#connection[data-state=closed]").waitFor({ timeout: STEP_TIMEOUT_MS });
+      const before = await page.locator("#messages .message.agent", { hasText: 'you said "scheduled hello"' }).count();
+      web = await startWebBaton({ dataDir, port, config: { rendering: { show_usage: true } } });
+      await page.locator("#connection[data-state=open]").waitFor({ timeout: STEP_TIMEOUT_MS });
+      await page.waitForFunction((n) => document.querySelectorAll("#messages .message.agent").length > 0 && [...document.querySelectorAll("#messages .message.agent")].filter((m) => m.textContent?.includes('you said "scheduled hello"')).length > n, before, { timeout: STEP_TIMEOUT_MS });
+      await send(page, "demo:whoami");
+      await agentMessage(page, "text", "mode=plan").waitFor({ timeout: STEP_TIMEOUT_MS });
+    });
+  });
+});
