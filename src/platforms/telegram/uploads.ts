@@ -2,7 +2,8 @@
 // sendPhoto, anything else with sendDocument (multipart, the bytes streamed from Baton's copy).
 // The caption is rendered like a message; one Telegram will not take is a FormattingError, so the
 // core sends it again plain.
-import { InputFile, type Api } from "grammy";
+import { createReadStream } from "node:fs";
+import { InputFile, type Api } from "grammy/web";
 import { FormattingError } from "../../kernel/errors.js";
 import type { MessageRef, OutboundFile } from "../contract.js";
 import { toPlatformError } from "./errors.js";
@@ -19,7 +20,8 @@ const MAX_CAPTION_CHARS = 1024;
 
 export async function uploadFile(api: Api, token: string, target: TelegramRoute, file: OutboundFile): Promise<MessageRef> {
   const caption = captionOf(file);
-  const input = new InputFile(file.path, file.name);
+  // grammY's web build takes the bytes as a stream (a path would be sent as text).
+  const input = new InputFile(createReadStream(file.path), file.name);
   const common = { ...caption, message_thread_id: target.threadId };
   const asPhoto = PHOTO_TYPES.has(file.mimeType) && file.size <= PHOTO_MAX_BYTES;
   try {
