@@ -132,7 +132,7 @@ describe("the baton command line", () => {
     const untilReady = all.slice(0, all.indexOf("stdout: Baton ready"));
     expect(untilReady).toContain("/dist/platforms/web/");
     expect(untilReady).toContain("/node_modules/hono/");
-    for (const absent of ["/node_modules/grammy/", "/node_modules/@slack/bolt/", "/node_modules/discord.js/", "/node_modules/matrix-js-sdk/", "/node_modules/@matrix-org/", "/node_modules/fake-indexeddb/", "/node_modules/@agentclientprotocol/", "/node_modules/@modelcontextprotocol/", "/node_modules/sql.js/", "/node_modules/mdast-util-from-markdown/", "/node_modules/hast-util-to-html/", "/node_modules/mdast-util-to-hast/"]) {
+    for (const absent of ["/node_modules/grammy/", "/node_modules/@slack/bolt/", "/node_modules/discord.js/", "/node_modules/matrix-js-sdk/", "/node_modules/@matrix-org/", "/node_modules/fake-indexeddb/", "/node_modules/@agentclientprotocol/", "/node_modules/@modelcontextprotocol/", "/node_modules/sql.js/", "/node_modules/mdast-util-from-markdown/", "/node_modules/hast-util-to-html/", "/node_modules/mdast-util-to-hast/", "/dist/agents/stores/"]) {
       expect(untilReady, absent).not.toContain(absent);
     }
     for (const absent of ["/node_modules/grammy/", "/node_modules/@slack/bolt/", "/node_modules/discord.js/", "/node_modules/matrix-js-sdk/", "/node_modules/@matrix-org/", "/node_modules/fake-indexeddb/", "/node_modules/@agentclientprotocol/", "/node_modules/@modelcontextprotocol/", "/node_modules/sql.js/"]) {

@@ -6,7 +6,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { AgentError } from "../../kernel/errors.js";
 import { expandHome } from "../../kernel/paths.js";
-import { listSessions, type StoredSession } from "../stores/index.js";
+import type { StoredSession } from "../stores/index.js";
 import { LOCAL_MACHINE } from "./refs.js";
 import type { AgentLaunchRequest, BriefRenderer, ExecResult, Machine, MachineLaunch } from "./types.js";
 
@@ -61,6 +61,8 @@ export class LocalMachine implements Machine {
   }
 
   async listSessions(runtime: string, dir?: string): Promise<StoredSession[]> {
+    // The store readers load on first use: start-up does not pay for them.
+    const { listSessions } = await import("../stores/index.js");
     return (await listSessions({ runtime, dir, dataDir: this.dataDir, env: this.env })).sessions;
   }
 

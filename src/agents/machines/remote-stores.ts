@@ -7,7 +7,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
 import { createReadStream } from "node:fs";
 import { BatonError } from "../../kernel/errors.js";
-import { getReader, listSessions, type StoredSession, type StoreOptions } from "../stores/index.js";
+import type { StoredSession, StoreOptions } from "../stores/index.js";
 import { BATON_SCRIPT, PUT_FILE_SCRIPT, TAR_DIR_SCRIPT, remoteCommand, envLine } from "./remote-sh.js";
 import type { SshMachine } from "./ssh-machine.js";
 import { MachineError, type BriefRenderer } from "./types.js";
@@ -29,6 +29,7 @@ export class RemoteStores {
       const parsed = await this.baton<{ sessions: StoredSession[] }>(args, "list its sessions");
       return parsed.sessions;
     }
+    const { listSessions } = await loadStores();
     return (await listSessions({ ...(await this.mirror(runtime)), dir })).sessions;
   }
 
@@ -78,7 +79,7 @@ export class RemoteStores {
 
   /** A fresh private copy of one runtime's store from there, and the options that read it here. */
   private async mirror(runtime: string): Promise<StoreOptions> {
-    const reader = getReader(runtime);
+    const reader = (await loadStores()).getReader(runtime);
     if (!reader) throw new MachineError(`Baton has no reader for ${runtime} sessions.`);
     const info = await this.machine.info();
     const env = { ...info.env, BATON_DATA_DIR: info.dataDir };
@@ -106,4 +107,9 @@ export class RemoteStores {
     if (remoteCode !== 0) throw new MachineError(`Could not copy the session store ${remoteDir} from ${this.machine.name}: ${remoteErr.trim().split("\n").at(-1) || `exit ${remoteCode}`}`);
     if (localCode !== 0) throw new MachineError(`Could not unpack the session store copied from ${this.machine.name}: ${localErr.trim().split("\n").at(-1) || `exit ${localCode}`}`);
   }
+}
+
+/** The store readers load on first use: start-up does not pay for them. */
+function loadStores(): Promise<typeof import("../stores/index.js")> {
+  return import("../stores/index.js");
 }
