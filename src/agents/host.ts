@@ -21,6 +21,7 @@ import type { AgentKind } from "./kinds/index.js";
 import { StderrTail } from "./stderr.js";
 import { HostExitedError, HostStartTimeoutError, HostStoppedError } from "./host-errors.js";
 import { inlineMedia } from "./inline-image.js";
+import { resourceAsText } from "./prompt-content.js";
 import { SessionSettings, type SettingKind, type SettingsResponse } from "./session-settings.js";
 import type { PromptTokens } from "./usage.js";
 
@@ -207,6 +208,8 @@ export class AgentHost {
 
   /** Images go inline to agents that take them; other local files are staged where the agent runs. */
   private async prepareBlock(block: acp.ContentBlock): Promise<acp.ContentBlock> {
+    // An embedded resource (a brief) goes as text to agents without embedded-context support.
+    if (block.type === "resource") return this.capabilities.promptCapabilities?.embeddedContext ? block : resourceAsText(block);
     const inlined = await inlineMedia(block, { image: this.supportsImages, audio: this.supportsAudio });
     const stage = this.spec.transport?.stageFile;
     if (inlined !== block || !stage || block.type !== "resource_link" || !block.uri.startsWith("file://")) return inlined;

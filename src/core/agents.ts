@@ -1,13 +1,14 @@
 // AgentsApi for the commands: hosts and profiles from config, the supervisor, session stores and
 // briefs. The one place that knows how a thread's agent + profile becomes a process to launch.
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import type { AgentsApi, HostChoice, SessionSummary } from "../commands/context.js";
+import type { AgentsApi, BriefWritten, HostChoice, SessionSummary } from "../commands/context.js";
 import type { ApprovalBroker } from "./approvals.js";
 import { AGENT_KINDS, firstInstalledKind, getAgentKind, type AgentKind } from "../agents/kinds/index.js";
 import type { LaunchSpec, Supervisor } from "../agents/supervisor.js";
 import type { StoredSession } from "../agents/stores/index.js";
-import { displayCommand, handoffPrompt, nativeResumeCommand } from "../agents/runtimes/index.js";
+import { displayCommand, handoffContent, handoffPrompt, nativeResumeCommand } from "../agents/runtimes/index.js";
 import { MachineError, type Machine, type Machines } from "../agents/machines/index.js";
 import { describeBadId, isValidSessionId, sessionIdShape } from "../agents/runtimes/session-ids.js";
 import type { ThreadRecord, ThreadRegistry } from "../threads/registry.js";
@@ -100,8 +101,7 @@ export class BatonAgents implements AgentsApi {
     const profile = target.profile ? this.config.profiles[target.profile] : undefined;
     const launch = kind.acpCommand();
     const model = profile?.model ? kind.modelArgs?.(profile.model) : undefined;
-    const env: Record<string, string> = { ...model?.env, ...profile?.env, BATON_THREAD_ID: target.threadId };
-    if (kind.id === "goose") env.GOOSE_MODE = "approve";
+    const env: Record<string, string> = { ...kind.askEnv, ...model?.env, ...profile?.env, BATON_THREAD_ID: target.threadId };
     if (kind.id === "demo" && this.demoIsFallback && target.host) env.BATON_DEMO_NOTICE = "1";
     const spawn = await machine.launch({
       kind,
@@ -187,15 +187,24 @@ export class BatonAgents implements AgentsApi {
     throw new CommandError(`\`${idOrPrefix}\` matches ${matches.length} sessions; give more characters:\n${list}`);
   }
 
-  /** A brief of the session, written on the workspace's machine where the next agent can read it. */
-  async writeBrief(agent: string, sessionId: string, workspace: string): Promise<{ path: string; runtime: string }> {
+  /**
+   * A brief of the session, written on the workspace's machine where the next agent can read it.
+   * Its text comes back too whenever it was rendered here (every time but when Baton on the other
+   * machine wrote it), so the first prompt can carry it whole.
+   */
+  async writeBrief(agent: string, sessionId: string, workspace: string): Promise<BriefWritten> {
     const runtime = this.kind(agent)?.runtime ?? agent;
     const { machine } = this.machines.locate(workspace);
     const [{ getReader }, { writeBrief, writePrivateFile }] = await Promise.all([loadStores(), import("../handover/brief/index.js")]);
     if (getReader(runtime)) {
       try {
-        const path = await machine.writeBrief(runtime, sessionId, async (store, outputDir) => (await writeBrief({ ...store, runtime, sessionId, outputDir })).path);
-        return { path, runtime };
+        let text: string | undefined;
+        const path = await machine.writeBrief(runtime, sessionId, async (store, outputDir) => {
+          const written = (await writeBrief({ ...store, runtime, sessionId, outputDir })).path;
+          text = await readFile(written, "utf8");
+          return written;
+        });
+        return { path, runtime, ...(text === undefined ? {} : { text }) };
       } catch (error) {
         if (!(error instanceof BatonError) || error instanceof MachineError) throw error;
         // Fall through to the minimal brief: the session is not in the store (yet).
@@ -214,11 +223,12 @@ export class BatonAgents implements AgentsApi {
       `Check the working tree (git status, git log) and confirm the task with the user before changing anything.`,
     ].join("\n");
     const local = await writePrivateFile(join(this.dataDir, "handoffs"), `${runtime}-${sessionId.replace(/[^\w.-]/g, "_")}-minimal.md`, text);
-    return { path: await machine.placeBrief(local), runtime };
+    return { path: await machine.placeBrief(local), runtime, text };
   }
 
-  handoffPrompt(briefPath: string, fromRuntime: string, sessionId: string): string {
-    return handoffPrompt(briefPath, fromRuntime, sessionId);
+  handoffContent(brief: BriefWritten, sessionId: string): ContentBlock[] {
+    if (brief.text !== undefined) return handoffContent(brief.path, brief.text, brief.runtime, sessionId);
+    return [{ type: "text", text: handoffPrompt(brief.path, brief.runtime, sessionId) }];
   }
 
   async terminalCommand(thread: ThreadRecord): Promise<{ command?: string; cwd: string; note?: string }> {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { TestPlatform } from "../support/test-platform.js";
 import { startTestBaton, type TestBaton } from "../support/harness.js";
 
@@ -147,12 +148,15 @@ describe("chat commands", () => {
     expect(fresh.contextTransfers).toHaveLength(1);
     const transfer = fresh.contextTransfers[0];
     expect(transfer.fromSession).toBe(old.session);
-    // The new agent's first message points at the brief by path, with the handoff marker.
+    // The new agent's first message carries the brief itself (an embedded resource: an agent whose
+    // file tools may not read the brief's path still gets it), names its path, and has the marker.
     const marker = `[baton-handoff from=demo session=${old.session}]`;
     const reply = await platform.waitFor(route, (m) => m.text.startsWith("Turn 1") && m.text.includes(marker));
     expect(reply.text).toContain(transfer.briefPath);
     const { readFileSync } = await import("node:fs");
-    expect(readFileSync(transfer.briefPath, "utf8")).toContain("build the parser");
+    const brief = readFileSync(transfer.briefPath, "utf8");
+    expect(brief).toContain("build the parser");
+    expect(reply.text).toContain(`[embedded ${pathToFileURL(transfer.briefPath).href}, ${brief.length} characters]`);
   });
 
   it("/workspace lists and switches to a new thread in another directory", async () => {

@@ -85,7 +85,7 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
       const sessionId = params.sessionId;
       if (!store.exists(sessionId)) throw acp.RequestError.sessionNotFound(sessionId);
       const text = params.prompt
-        .map((b) => (b.type === "text" ? b.text : b.type === "resource_link" ? `[file ${b.name}${b.size != null ? `, ${b.size} bytes` : ""}]` : b.type === "image" || b.type === "audio" ? `[${b.type} ${b.mimeType}, ${Buffer.from(b.data, "base64").length} bytes]` : ""))
+        .map(describeBlock)
         .join(" ")
         .trim();
       const history = store.read(sessionId);
@@ -118,6 +118,15 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
   timing?.tap(process.stdin);
   const stream = acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
   return app.connect(stream);
+}
+
+/** How the demo agent echoes a prompt block: text as it is, anything else as a short note. */
+function describeBlock(b: acp.ContentBlock): string {
+  if (b.type === "text") return b.text;
+  if (b.type === "resource_link") return `[file ${b.name}${b.size != null ? `, ${b.size} bytes` : ""}]`;
+  if (b.type === "image" || b.type === "audio") return `[${b.type} ${b.mimeType}, ${Buffer.from(b.data, "base64").length} bytes]`;
+  if (b.type === "resource") return `[embedded ${b.resource.uri}${"text" in b.resource ? `, ${b.resource.text.length} characters` : ""}]`;
+  return "";
 }
 
 interface Turn {

@@ -17,6 +17,8 @@ export interface AgentKind {
   installHint: string;
   /** Environment variables removed before spawning, because they would turn approvals off. */
   unsafeEnv?: string[];
+  /** Environment set at spawn so the agent asks the user before acting (its own default may not). */
+  askEnv?: Record<string, string>;
   /** Arguments or env that select a model. */
   modelArgs?(model: string): { args?: string[]; env?: Record<string, string> };
 }

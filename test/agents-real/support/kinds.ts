@@ -1,0 +1,72 @@
+// What differs between the real agents in this suite: which fake model serves them, how their
+// model asks for a shell command, and how a one-shot terminal run is started (with Baton's MCP
+// tool allowed, for handovers).
+import type { Conversation, Reply } from "../fakes/brain.js";
+import type { FakeHttpServer } from "../fakes/http.js";
+import type { RealKind, Sandbox } from "./sandbox.js";
+
+export interface KindProfile {
+  kind: RealKind;
+  label: string;
+  fake(box: Sandbox): FakeHttpServer;
+  /** The model's tool call that runs `command` in a shell. */
+  shell(command: string): Reply;
+  /** Arguments of a one-shot terminal run answering `prompt` (after `baton launch <kind> --`). */
+  oneShot(prompt: string): string[];
+  /** `baton setup <kind>` must run before `baton launch` can hand the CLI Baton's MCP server. */
+  needsSetup?: boolean;
+  /** Rejecting a command ends the turn (the CLI waits for the user) instead of telling the model. */
+  rejectEndsTurn?: boolean;
+}
+
+/**
+ * The model's next step of a handover: call Baton's prepare_handover (each CLI names MCP tools its
+ * own way; Codex offers them only after a tool_search), then show the line the tool answered.
+ */
+const MAX_TOOL_SEARCHES = 10;
+/** A pickup line as Baton writes it (its code alphabet has no O, I, 0 or 1: not the `/pickup CODE` of a tool description). */
+export const PICKUP_LINE = /\/pickup ([ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{4})\b/;
+
+export function handoverStep(cwd: string, agentKind: string): (c: Conversation) => Reply {
+  return (c) => {
+    const code = PICKUP_LINE.exec(c.toolResults.join("\n"))?.[0];
+    if (code) return { text: `Type this in the chat: ${code}` };
+    const tool = c.tools.find((t) => t.endsWith("prepare_handover"));
+    if (tool) return { tool, input: { cwd, agent_kind: agentKind } };
+    // Codex searches its MCP tools only once their servers have started: search again until found.
+    const searches = c.toolResults.length;
+    if (c.tools.includes("tool_search") && searches < MAX_TOOL_SEARCHES) return { tool: "tool_search", input: { query: "prepare_handover" }, delayMs: searches ? 1000 : 0 };
+    throw new Error(`the agent offered no prepare_handover tool; tools: ${c.tools.join(", ")}; results: ${c.toolResults.join(" | ")}`);
+  };
+}
+
+export const CLAUDE: KindProfile = {
+  kind: "claude",
+  label: "Claude Code",
+  fake: (box) => box.fakes.anthropic,
+  shell: (command) => ({ tool: "Bash", input: { command, description: "Run a command" } }),
+  // -p mode runs no tool without approval, except those allowed here.
+  oneShot: (prompt) => ["-p", prompt, "--allowedTools", "mcp__baton__prepare_handover"],
+};
+
+export const GEMINI: KindProfile = {
+  kind: "gemini",
+  label: "Gemini CLI",
+  fake: (box) => box.fakes.gemini,
+  shell: (command) => ({ tool: "run_shell_command", input: { command, description: "Run a command" } }),
+  oneShot: (prompt) => ["-p", prompt, "--allowed-mcp-server-names", "baton", "--allowed-tools", "prepare_handover"],
+  needsSetup: true,
+};
+
+export const CODEX: KindProfile = {
+  kind: "codex",
+  label: "Codex",
+  fake: (box) => box.fakes.openai,
+  // Inside its workspace sandbox Codex runs commands without asking; outside it asks.
+  shell: (command) => ({ tool: "exec_command", input: { cmd: command, sandbox_permissions: "require_escalated", justification: "Run this command?" } }),
+  // `exec` never asks, so an MCP tool that needs approval fails there; this run approves Baton's one tool.
+  oneShot: (prompt) => ["-c", 'mcp_servers.baton.tools.prepare_handover.approval_mode="approve"', "exec", "--skip-git-repo-check", prompt],
+  rejectEndsTurn: true,
+};
+
+export const PROFILES: Record<RealKind, KindProfile> = { claude: CLAUDE, gemini: GEMINI, codex: CODEX };
