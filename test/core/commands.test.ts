@@ -21,7 +21,7 @@ async function setup(config: Record<string, unknown> = {}) {
     config: {
       agents: {
         default: "demo",
-        profiles: { quick: { agent: "demo", env: { DEMO_PROFILE: "quick" } } },
+        profiles: { quick: { agent: "demo", env: { DEMO_PROFILE: "quick" } }, plain: { agent: "echo", env: { BATON_DEMO_EMBEDDED: "0" } } },
         // A second ACP agent product (the demo agent under another name) for cross-agent switches.
         custom: { echo: { command: process.execPath, args: [DEMO_ENTRY, "demo-agent"], display_name: "Echo agent", runtime: "demo" } },
       },
@@ -157,6 +157,26 @@ describe("chat commands", () => {
     const brief = readFileSync(transfer.briefPath, "utf8");
     expect(brief).toContain("build the parser");
     expect(reply.text).toContain(`[embedded ${pathToFileURL(transfer.briefPath).href}, ${brief.length} characters]`);
+  });
+
+  it("/switch to an agent without embedded-context support gives it the brief as text", async () => {
+    const { platform, route, core } = await setup();
+    await platform.say(route, "write the changelog");
+    await platform.waitFor(route, /Turn 1/);
+    await platform.say(route, "/switch echo plain");
+    await platform.waitFor(route, /starting from a brief/);
+    const transfer = core.registry.threadForRoute(route)!.contextTransfers[0];
+    const reply = await platform.waitFor(route, (m) => m.text.startsWith("Turn 1") && m.text.includes("Contents of file://"));
+    expect(reply.text).toContain(`Contents of ${pathToFileURL(transfer.briefPath).href}:`);
+    expect(reply.text).toContain("# Handoff brief: write the changelog");
+    expect(reply.text).not.toContain("[embedded");
+  });
+
+  it("starts Codex's ACP adapter in a mode where the user, not a model, answers approvals", async () => {
+    const { core } = await setup();
+    const spec = core.agents.launchSpec({ id: "th_x", agent: "codex", workspace: process.cwd() } as Parameters<typeof core.agents.launchSpec>[0]);
+    expect(spec.command).toBe("codex-acp");
+    expect(spec.env.INITIAL_AGENT_MODE).toBe("workspace-write");
   });
 
   it("/workspace lists and switches to a new thread in another directory", async () => {

@@ -38,6 +38,6 @@ export function restoreFixture(kind: string, root: string): { home: string; meta
       renameSync(file, renamed);
     }
   }
-  const meta = JSON.parse(readFileSync(join(source, "fixture.json"), "utf8")) as AgentFixtureMeta;
+  const meta = JSON.parse(readFileSync(join(source, "fixture.json"), "utf8").split(ROOT_PLACEHOLDER).join(root)) as AgentFixtureMeta;
   return { home, meta };
 }

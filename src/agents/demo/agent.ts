@@ -40,7 +40,7 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
       protocolVersion: acp.PROTOCOL_VERSION,
       agentCapabilities: {
         loadSession: true,
-        promptCapabilities: { image: env.BATON_DEMO_IMAGES === "1", audio: env.BATON_DEMO_AUDIO === "1", embeddedContext: true },
+        promptCapabilities: { image: env.BATON_DEMO_IMAGES === "1", audio: env.BATON_DEMO_AUDIO === "1", embeddedContext: env.BATON_DEMO_EMBEDDED !== "0" },
         sessionCapabilities: { list: {}, ...(advertiseResume ? { resume: {} } : {}) },
         mcpCapabilities: { http: env.BATON_DEMO_NO_MCP_HTTP !== "1" },
       },

@@ -58,6 +58,8 @@ class Summarizer {
   rank = -1;
   counts: SessionCounts = { prompts: 0, replies: 0, tools: 0 };
   meta: Record<string, string> = {};
+  /** The head alone held the id, directory and a title (the tail may only add later ones). */
+  headComplete = false;
 
   add(info: RecordInfo | undefined): void {
     if (!info) return;
@@ -88,6 +90,7 @@ class Summarizer {
 function summarize(ht: HeadTail, interpret: Interpret): Summarizer {
   const s = new Summarizer();
   for (const rec of parseLines(ht.head)) s.add(interpret(rec));
+  s.headComplete = !!(s.id && s.cwd && s.title);
   for (const rec of parseLines(ht.tail)) s.add(interpret(rec));
   s.add({ steps: interpret.flush?.() });
   return s;
@@ -124,9 +127,10 @@ export async function summarizeJsonl(file: string, interpret: Interpret | Statef
   const fresh = (): Interpret => ("fresh" in interpret ? interpret.fresh() : interpret);
   let ht = await readHeadTail(file, opts.headBytes);
   let s = summarize(ht, fresh());
-  if (ht.partial && (!s.title || !s.cwd || !s.id)) {
+  if (ht.partial && !s.headComplete) {
     // A large first record (pasted file, long instructions) pushed the metadata or the first
-    // prompt past the head: a session listed without its directory could not be resumed.
+    // prompt past the head: a session listed without its directory could not be resumed, and a
+    // title taken from the tail would be the latest request, not the first.
     ht = await readHeadTail(file, WIDE_HEAD_BYTES);
     s = summarize(ht, fresh());
   }

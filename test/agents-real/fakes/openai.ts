@@ -16,15 +16,23 @@ let nextId = 1;
 const id = (prefix: string): string => `${prefix}_fake${String(nextId++).padStart(6, "0")}`;
 
 const MODEL_TURN_ITEMS = new Set(["function_call", "custom_tool_call", "local_shell_call", "tool_search_call"]);
+const TOOL_OUTPUTS = new Set(["function_call_output", "custom_tool_call_output", "tool_search_output"]);
 
-/** Names of tool definitions; a namespaced one as `namespace/name` (`mcp__baton/prepare_handover`). */
-function toolNames(tools: unknown[], namespace = ""): string[] {
+/** Tool definitions flattened: a namespaced one as `namespace/name` (`mcp__baton/prepare_handover`), and whether it is freeform (custom). */
+function toolDefs(tools: unknown[], namespace = ""): Array<{ name: string; freeform: boolean }> {
   return tools.flatMap((t) => {
     const tool = asObj(t);
     const name = String(tool.name ?? "");
-    if (Array.isArray(tool.tools)) return toolNames(tool.tools, name);
-    return [`${namespace ? `${namespace}/` : ""}${name || String(tool.type ?? "")}`];
+    if (Array.isArray(tool.tools)) return toolDefs(tool.tools, name);
+    return [{ name: `${namespace ? `${namespace}/` : ""}${name || String(tool.type ?? "")}`, freeform: tool.type === "custom" }];
   });
+}
+
+/** Every tool offered: the request's `tools`, `additional_tools` items and searched-for ones. */
+function offeredDefs(body: Record<string, any>): Array<{ name: string; freeform: boolean }> {
+  const input = asArr(body.input).map(asObj);
+  const found = input.filter((i) => i.type === "tool_search_output" || i.type === "additional_tools").flatMap((i) => asArr(i.tools));
+  return toolDefs([...asArr(body.tools), ...found]);
 }
 
 /** What the person typed: the last text of the message (Codex sends context as earlier items). */
@@ -44,37 +52,44 @@ export function responsesConversation(body: Record<string, any>): Conversation {
     }
   }
   const after = input.slice(promptIndex + 1);
-  const found = input.filter((i) => i.type === "tool_search_output").flatMap((i) => asArr(i.tools));
-  const tools = toolNames([...asArr(body.tools), ...found]);
+  // Tools come in the request's `tools`, in `additional_tools` input items (newer models) and, once
+  // searched for, in `tool_search_output` items.
+  const tools = offeredDefs(body).map((t) => t.name);
   return {
     lastPrompt: promptIndex >= 0 ? promptOf(input[promptIndex]) : "",
     turnsSincePrompt: after.filter((i) => MODEL_TURN_ITEMS.has(i.type) || (i.type === "message" && i.role === "assistant")).length,
     hasTools: tools.length > 0,
     tools,
     toolResults: after
-      .filter((i) => i.type === "function_call_output" || i.type === "custom_tool_call_output" || i.type === "tool_search_output")
+      .filter((i) => TOOL_OUTPUTS.has(i.type))
       .map((i) => (typeof i.output === "string" ? i.output : JSON.stringify(i.output ?? i.tools ?? null))),
   };
 }
 
-function outputItem(reply: Reply, freeform: Set<string>): Record<string, unknown> {
+/** The offered name of a tool the script names plainly (`exec_command` offered as `functions/exec_command`). */
+function offered(tool: string, tools: string[]): string {
+  return tools.includes(tool) ? tool : (tools.find((t) => t.endsWith(`/${tool}`)) ?? tool);
+}
+
+function outputItem(reply: Reply, freeform: Set<string>, tools: string[]): Record<string, unknown> {
   if (!isToolCall(reply)) {
     return { type: "message", id: id("msg"), role: "assistant", status: "completed", content: [{ type: "output_text", text: reply.text, annotations: [] }] };
   }
   if (reply.tool === "tool_search") {
     return { type: "tool_search_call", id: id("tsc"), call_id: id("call"), execution: "client", status: "completed", arguments: reply.input };
   }
-  if (freeform.has(reply.tool)) {
-    return { type: "custom_tool_call", id: id("ctc"), call_id: id("call"), name: reply.tool, input: String(reply.input.input ?? ""), status: "completed" };
+  const tool = offered(reply.tool, tools);
+  const [namespace, name] = tool.includes("/") ? tool.split("/", 2) : [undefined, tool];
+  if (freeform.has(tool)) {
+    return { type: "custom_tool_call", id: id("ctc"), call_id: id("call"), ...(namespace ? { namespace } : {}), name, input: String(reply.input.input ?? ""), status: "completed" };
   }
-  const [namespace, name] = reply.tool.includes("/") ? reply.tool.split("/", 2) : [undefined, reply.tool];
   return { type: "function_call", id: id("fc"), call_id: id("call"), ...(namespace ? { namespace } : {}), name, arguments: JSON.stringify(reply.input), status: "completed" };
 }
 
-async function streamReply(res: ServerResponse, model: string, reply: Reply, freeform: Set<string>, delayMs: number): Promise<void> {
+async function streamReply(res: ServerResponse, model: string, reply: Reply, freeform: Set<string>, tools: string[], delayMs: number): Promise<void> {
   const respId = id("resp");
   const base = { id: respId, object: "response", created_at: Math.floor(Date.now() / 1000), model };
-  const item = outputItem(reply, freeform);
+  const item = outputItem(reply, freeform, tools);
   await pause(reply.delayMs ?? 0);
   sseStart(res);
   sseSend(res, { type: "response.created", response: { ...base, status: "in_progress", output: [] } }, "response.created");
@@ -104,8 +119,8 @@ export function fakeOpenAI(): FakeHttpServer {
         const body = asObj(raw);
         const conversation = responsesConversation(body);
         const reply = server.brain.answer("/v1/responses", body, conversation);
-        const freeform = new Set(asArr(body.tools).filter((t) => t?.type === "custom").map((t) => String(t.name)));
-        return streamReply(res, String(body.model ?? "fake-model"), reply, freeform, server.brain.chunkDelayMs);
+        const freeform = new Set(offeredDefs(body).filter((t) => t.freeform).map((t) => t.name));
+        return streamReply(res, String(body.model ?? "fake-model"), reply, freeform, conversation.tools, server.brain.chunkDelayMs);
       },
     },
   ]);

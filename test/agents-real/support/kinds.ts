@@ -24,6 +24,11 @@ export interface KindProfile {
  * own way; Codex offers them only after a tool_search), then show the line the tool answered.
  */
 const MAX_TOOL_SEARCHES = 10;
+
+/** Code-mode JavaScript calling one of Codex's tools and showing what it returned. */
+function codeModeCall(tool: string, args: Record<string, unknown>): string {
+  return `const result = await tools.${tool}(${JSON.stringify(args)});\ntext(typeof result === "string" ? result : JSON.stringify(result));\n`;
+}
 /** A pickup line as Baton writes it (its code alphabet has no O, I, 0 or 1: not the `/pickup CODE` of a tool description). */
 export const PICKUP_LINE = /\/pickup ([ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{4})\b/;
 
@@ -33,9 +38,12 @@ export function handoverStep(cwd: string, agentKind: string): (c: Conversation) 
     if (code) return { text: `Type this in the chat: ${code}` };
     const tool = c.tools.find((t) => t.endsWith("prepare_handover"));
     if (tool) return { tool, input: { cwd, agent_kind: agentKind } };
-    // Codex searches its MCP tools only once their servers have started: search again until found.
-    const searches = c.toolResults.length;
-    if (c.tools.includes("tool_search") && searches < MAX_TOOL_SEARCHES) return { tool: "tool_search", input: { query: "prepare_handover" }, delayMs: searches ? 1000 : 0 };
+    // Codex finds its MCP tools only once their servers have started: try again until found.
+    const tries = c.toolResults.length;
+    if (tries >= MAX_TOOL_SEARCHES) throw new Error(`no prepare_handover after ${tries} tries: ${c.toolResults.join(" | ")}`);
+    const delayMs = tries ? 1000 : 0;
+    if (c.tools.includes("functions/exec")) return { tool: "exec", input: { input: codeModeCall("mcp__baton__prepare_handover", { cwd, agent_kind: agentKind }) }, delayMs };
+    if (c.tools.includes("tool_search")) return { tool: "tool_search", input: { query: "prepare_handover" }, delayMs };
     throw new Error(`the agent offered no prepare_handover tool; tools: ${c.tools.join(", ")}; results: ${c.toolResults.join(" | ")}`);
   };
 }
@@ -62,8 +70,9 @@ export const CODEX: KindProfile = {
   kind: "codex",
   label: "Codex",
   fake: (box) => box.fakes.openai,
-  // Inside its workspace sandbox Codex runs commands without asking; outside it asks.
-  shell: (command) => ({ tool: "exec_command", input: { cmd: command, sandbox_permissions: "require_escalated", justification: "Run this command?" } }),
+  // Codex's current model works in "code mode": one `exec` tool runs JavaScript that calls the
+  // others. Inside its workspace sandbox Codex runs commands without asking; escalated, it asks.
+  shell: (command) => ({ tool: "exec", input: { input: codeModeCall("exec_command", { cmd: command, sandbox_permissions: "require_escalated", justification: "Run this command?" }) } }),
   // `exec` never asks, so an MCP tool that needs approval fails there; this run approves Baton's one tool.
   oneShot: (prompt) => ["-c", 'mcp_servers.baton.tools.prepare_handover.approval_mode="approve"', "exec", "--skip-git-repo-check", prompt],
   rejectEndsTurn: true,

@@ -115,8 +115,9 @@ export function describeStoreScenarios(sp: StoreProfile): void {
       // The first or the latest request, as the runtime's title rules say.
       expect(chat[0].title).toContain(`${k}-STORE-`);
       expect(chat[0].title).not.toContain(PLANTED_SECRET);
-      expect(chat[0].counts.prompts).toBeGreaterThanOrEqual(3);
-      expect(terminal[0].counts.prompts).toBeGreaterThanOrEqual(2);
+      // Listing reads the head and tail of big transcripts only: counts are then marked approximate.
+      expect(chat[0].counts.prompts).toBeGreaterThanOrEqual(chat[0].counts.approximate ? 1 : 3);
+      expect(terminal[0].counts.prompts).toBeGreaterThanOrEqual(terminal[0].counts.approximate ? 1 : 2);
       expect((await findSession(facts.terminalSession, env())).id).toBe(facts.terminalSession);
       const shortIds = formatList(sessions).split("\n").map((line) => line.split(/\s+/)[0]);
       expect(new Set(shortIds).size).toBe(sessions.length);
