@@ -174,7 +174,7 @@ describe("chat commands", () => {
 
   it("starts Codex's ACP adapter in a mode where the user, not a model, answers approvals", async () => {
     const { core } = await setup();
-    const spec = core.agents.launchSpec({ id: "th_x", agent: "codex", workspace: process.cwd() } as Parameters<typeof core.agents.launchSpec>[0]);
+    const spec = await core.agents.launchSpec({ id: "th_x", agent: "codex", workspace: process.cwd() } as Parameters<typeof core.agents.launchSpec>[0]);
     expect(spec.command).toBe("codex-acp");
     expect(spec.env.INITIAL_AGENT_MODE).toBe("workspace-write");
   });
