@@ -11,6 +11,8 @@ export interface BriefWritten {
   path: string;
   runtime: string;
   text?: string;
+  /** Baton could not read the session: the brief names it and carries no history. */
+  minimal?: boolean;
 }
 
 export interface HostChoice {

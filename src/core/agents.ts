@@ -7,6 +7,7 @@ import type { AgentsApi, BriefWritten, HostChoice, SessionSummary } from "../com
 import type { ApprovalBroker } from "./approvals.js";
 import { AGENT_KINDS, firstInstalledKind, getAgentKind, type AgentKind } from "../agents/kinds/index.js";
 import type { LaunchSpec, Supervisor } from "../agents/supervisor.js";
+import type { OpenedSession } from "../agents/host.js";
 import type { StoredSession } from "../agents/stores/index.js";
 import { displayCommand, handoffContent, handoffPrompt, nativeResumeCommand } from "../agents/runtimes/index.js";
 import { MachineError, type Machine, type Machines } from "../agents/machines/index.js";
@@ -29,6 +30,8 @@ export class BatonAgents implements AgentsApi {
   private kinds: AgentKind[];
   /** Set by the core once it made them: /stop cancels them, /status lists them. */
   subagentControl?: { cancelAll(threadId: string, note: string): Promise<number>; list(threadId: string): Array<{ name: string; agent: string; state: string; lastTool?: string }> };
+  /** Briefs kept before a resume that could lose the session, by thread. */
+  private readonly keptBriefs = new Map<string, BriefWritten>();
 
   constructor(
     private config: BatonConfig["agents"],
@@ -223,7 +226,35 @@ export class BatonAgents implements AgentsApi {
       `Check the working tree (git status, git log) and confirm the task with the user before changing anything.`,
     ].join("\n");
     const local = await writePrivateFile(join(this.dataDir, "handoffs"), `${runtime}-${sessionId.replace(/[^\w.-]/g, "_")}-minimal.md`, text);
-    return { path: await machine.placeBrief(local), runtime, text };
+    return { path: await machine.placeBrief(local), runtime, text, minimal: true };
+  }
+
+  /** For agents whose failed resume can lose the session: a brief of it, kept until the resume is done. */
+  async keepBriefBeforeResume(thread: ThreadRecord): Promise<void> {
+    this.keptBriefs.delete(thread.id);
+    if (!thread.session || !this.kind(thread.agent)?.resumeMayLoseHistory) return;
+    try {
+      const brief = await this.writeBrief(thread.agent, thread.session, thread.workspace);
+      if (!brief.minimal) this.keptBriefs.set(thread.id, brief);
+    } catch {
+      // No brief: resuming goes ahead, as it would for any other agent.
+    }
+  }
+
+  /**
+   * After a host opened its session: when resuming failed and a new session started, the new one
+   * gets a brief of the old one ahead of the first prompt, so the conversation still carries.
+   */
+  async afterSessionOpened(thread: ThreadRecord, previous: string | undefined, opened: OpenedSession): Promise<{ carry?: ContentBlock[]; note?: string } | undefined> {
+    const kept = this.keptBriefs.get(thread.id);
+    this.keptBriefs.delete(thread.id);
+    if (opened.how !== "new-after-failed-resume" || !previous) return undefined;
+    let brief = kept;
+    if (!brief && (await loadStores()).getReader(this.kind(thread.agent)?.runtime ?? thread.agent)) {
+      brief = await this.writeBrief(thread.agent, previous, thread.workspace).catch(() => undefined);
+    }
+    if (!brief || brief.minimal) return undefined;
+    return { carry: this.handoffContent(brief, previous), note: `${opened.note ?? ""} It starts from a brief of session ${previous.slice(0, 8)}.`.trim() };
   }
 
   handoffContent(brief: BriefWritten, sessionId: string): ContentBlock[] {

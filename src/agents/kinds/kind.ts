@@ -19,6 +19,11 @@ export interface AgentKind {
   unsafeEnv?: string[];
   /** Environment set at spawn so the agent asks the user before acting (its own default may not). */
   askEnv?: Record<string, string>;
+  /**
+   * Why a failed resume may take the session's history with it: Baton then keeps a brief before
+   * every resume, so a new session can start from it.
+   */
+  resumeMayLoseHistory?: string;
   /** Arguments or env that select a model. */
   modelArgs?(model: string): { args?: string[]; env?: Record<string, string> };
 }

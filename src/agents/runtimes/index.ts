@@ -128,11 +128,16 @@ export function handoffPrompt(briefPath: string, fromRuntime: string, sessionId:
  * same instructions as a terminal launch, and the marker. Chat prompts never reach a command line.
  */
 export function handoffContent(briefPath: string, briefText: string, fromRuntime: string, sessionId: string): ContentBlock[] {
+  // The path stays out of this text: agents that turn embedded files into file mentions (Gemini
+  // CLI) rewrite the text around a path they recognise. The text ends with a blank line: agents
+  // that join a prompt's text blocks (Gemini CLI) would run the person's message into the marker.
   const intro = [
-    `You are continuing work from another agent session. Its handoff brief is attached (saved at ${briefPath}); read it first.`,
+    "You are continuing work from another agent session. Its handoff brief is attached; read it first.",
     "Then check the working tree, tell me what you understand the task to be, and confirm it with me before changing anything.",
     "",
     handoffMarker(fromRuntime, sessionId),
+    "",
+    "",
   ].join("\n");
   return [
     { type: "text", text: intro },

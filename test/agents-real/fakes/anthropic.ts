@@ -46,8 +46,10 @@ export function anthropicConversation(body: Record<string, any>): Conversation {
     .flatMap((m) => asArr(m.content).filter((b) => b?.type === "tool_result"))
     .map((b) => (typeof b.content === "string" ? b.content : textOf(b.content)));
   const tools = asArr(body.tools).map((t) => String(asObj(t).name ?? ""));
+  const content = promptIndex >= 0 ? messages[promptIndex].content : "";
   return {
-    lastPrompt: promptIndex >= 0 ? promptOf(messages[promptIndex].content) : "",
+    lastPrompt: promptOf(content),
+    promptTexts: typeof content === "string" ? [content] : asArr(content).filter((b) => b?.type === "text" && typeof b.text === "string").map((b) => String(b.text)),
     turnsSincePrompt: after.filter((m) => m.role === "assistant").length,
     hasTools: tools.length > 0,
     tools,

@@ -29,8 +29,10 @@ export interface ScriptEntry {
 
 /** What a wire fake knows about one request, in neutral terms. */
 export interface Conversation {
-  /** Text of the latest user message that is a prompt (not a tool result). */
+  /** Text of the latest user message that is a prompt (not a tool result): its last text piece. */
   lastPrompt: string;
+  /** Every text piece of that message (an agent may put embedded files or context around the typed text). */
+  promptTexts: string[];
   /** Model turns since that prompt (each answered tool round is one). */
   turnsSincePrompt: number;
   /** The agent offered tools: this is its main loop, not a side call. */
@@ -73,9 +75,10 @@ export class Brain {
   /** The reply to a main-loop request. */
   decide(c: Conversation): Reply {
     if (!c.hasTools) return { text: SIDE_CALL_TEXT };
-    // A prefix, not a substring: side calls quote the prompt inside their own instructions.
-    const prompt = c.lastPrompt.trimStart();
-    const entry = this.entries.find((e) => (typeof e.match === "string" ? prompt.startsWith(e.match) : e.match.test(prompt)));
+    // The start of a line of the prompt, not any substring: side calls quote the prompt inside
+    // their own instructions, and agents may join the prompt's text blocks into one.
+    const lines = promptLines(c);
+    const entry = this.entries.find((e) => lines.some((line) => (typeof e.match === "string" ? line.startsWith(e.match) : e.match.test(line))));
     if (!entry) return { text: `${DEFAULT_FINAL_TEXT} (no script for this prompt)` };
     const reply = entry.replies[c.turnsSincePrompt] ?? { text: DEFAULT_FINAL_TEXT };
     return typeof reply === "function" ? reply(c) : reply;
@@ -104,15 +107,19 @@ export class Brain {
     return this.requests.filter((r) => r.conversation?.hasTools);
   }
 
-  /** The first main-loop request answering the prompt that starts with `text`. */
+  /** The first main-loop request answering the prompt with a line that starts with `text`. */
   requestFor(text: string): RecordedRequest | undefined {
-    return this.mainRequests().find((r) => r.conversation?.lastPrompt.trimStart().startsWith(text));
+    return this.mainRequests().find((r) => r.conversation && promptLines(r.conversation).some((line) => line.startsWith(text)));
   }
 
   /** Forgets recorded requests (the script stays). */
   clear(): void {
     this.requests.length = 0;
   }
+}
+
+function promptLines(c: Conversation): string[] {
+  return c.promptTexts.flatMap((t) => t.split("\n")).map((line) => line.trimStart());
 }
 
 export function isToolCall(reply: Reply): reply is ToolCallReply {

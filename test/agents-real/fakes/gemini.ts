@@ -35,8 +35,10 @@ export function geminiConversation(body: Record<string, any>): Conversation {
   }
   const after = contents.slice(promptIndex + 1);
   const tools = asArr(body.tools).flatMap((t) => asArr(asObj(t).functionDeclarations).map((d) => String(asObj(d).name ?? "")));
+  const parts = promptIndex >= 0 ? asArr(contents[promptIndex].parts) : [];
   return {
-    lastPrompt: promptIndex >= 0 ? promptOf(contents[promptIndex].parts) : "",
+    lastPrompt: promptOf(parts),
+    promptTexts: parts.filter((p) => typeof p?.text === "string").map((p) => String(p.text)),
     turnsSincePrompt: after.filter((c) => c.role === "model").length,
     hasTools: tools.length > 0,
     tools,

@@ -55,8 +55,10 @@ export function responsesConversation(body: Record<string, any>): Conversation {
   // Tools come in the request's `tools`, in `additional_tools` input items (newer models) and, once
   // searched for, in `tool_search_output` items.
   const tools = offeredDefs(body).map((t) => t.name);
+  const prompt = promptIndex >= 0 ? input[promptIndex] : {};
   return {
-    lastPrompt: promptIndex >= 0 ? promptOf(input[promptIndex]) : "",
+    lastPrompt: promptOf(prompt),
+    promptTexts: typeof prompt.content === "string" ? [prompt.content] : asArr(prompt.content).filter((c) => typeof c?.text === "string").map((c) => String(c.text)),
     turnsSincePrompt: after.filter((i) => MODEL_TURN_ITEMS.has(i.type) || (i.type === "message" && i.role === "assistant")).length,
     hasTools: tools.length > 0,
     tools,

@@ -17,6 +17,11 @@ export interface KindProfile {
   needsSetup?: boolean;
   /** Rejecting a command ends the turn (the CLI waits for the user) instead of telling the model. */
   rejectEndsTurn?: boolean;
+  /**
+   * The CLI's own ACP resume can fail (Gemini CLI 0.61: a session/load in the same minute as the
+   * session file's last header): Baton then starts a new session from a brief, and says so.
+   */
+  resumeMayFail?: boolean;
 }
 
 /**
@@ -64,6 +69,7 @@ export const GEMINI: KindProfile = {
   shell: (command) => ({ tool: "run_shell_command", input: { command, description: "Run a command" } }),
   oneShot: (prompt) => ["-p", prompt, "--allowed-mcp-server-names", "baton", "--allowed-tools", "prepare_handover"],
   needsSetup: true,
+  resumeMayFail: true,
 };
 
 export const CODEX: KindProfile = {

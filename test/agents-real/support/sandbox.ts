@@ -171,6 +171,9 @@ export class Sandbox {
       ].join("\n"),
     );
     // Gemini CLI: API-key auth (else `-p` exits 41), no telemetry, statistics or update checks.
+    // Session retention off: Gemini 0.61's cleanup at start deletes every file of a session that
+    // has a file without conversation, and resuming a session in a later minute (ACP session/load,
+    // `gemini --resume`) leaves exactly such a file. docs/session-stores.md tells users the same.
     writeFileSync(
       join(this.geminiDir, "settings.json"),
       JSON.stringify(
@@ -178,7 +181,7 @@ export class Sandbox {
           security: { auth: { selectedType: "gemini-api-key" } },
           privacy: { usageStatisticsEnabled: false },
           telemetry: { enabled: false },
-          general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+          general: { enableAutoUpdate: false, enableAutoUpdateNotification: false, sessionRetention: { enabled: false } },
         },
         null,
         2,

@@ -14,6 +14,11 @@ import { baton, TERMINAL_RUN_MS } from "./terminal.js";
 /** A reply long enough to arrive in many chunks. */
 const STREAMED = "This answer arrives in pieces: first a few words, then some more, and finally the last words.";
 
+export async function untilNextMinute(): Promise<void> {
+  const now = new Date();
+  await new Promise((r) => setTimeout(r, (60 - now.getSeconds()) * 1000 - now.getMilliseconds() + 500));
+}
+
 export interface ChatRun {
   box: Sandbox;
   profile: KindProfile;
@@ -45,6 +50,19 @@ export function describeChatScenarios(profile: KindProfile, more?: (run: ChatRun
   });
 
   const fake = () => profile.fake(run.box).brain;
+
+  /**
+   * The session went on: resumed as it was, or (where the CLI's resume can fail) a new session
+   * that started from a brief of it and the chat was told. Either way the model saw the history.
+   */
+  function expectCarried(keyword: string, session?: string): void {
+    const resumed = !session || chat!.thread()!.session === session;
+    if (!resumed || /Could not resume/.test(chat!.transcript())) {
+      expect(profile.resumeMayFail, chat!.transcript()).toBe(true);
+      expect(chat!.transcript()).toMatch(/It starts from a brief of session/);
+    }
+    if (session) expect(fake().requestFor(keyword)!.text).toContain(`${k}-FIRST-TOPIC`);
+  }
 
   describe(`${profile.label} in chat`, () => {
     it("streams an answer as it arrives", async () => {
@@ -90,6 +108,9 @@ export function describeChatScenarios(profile: KindProfile, more?: (run: ChatRun
     it("resumes the same session after a daemon restart", async () => {
       const thread = chat!.thread()!;
       await chat!.stop();
+      // Gemini CLI loses a session loaded in the minute its file was last started (see kinds.ts);
+      // a restart a minute on is what this step is about. The same-minute case is the next one's.
+      if (profile.resumeMayFail) await untilNextMinute();
       chat = await Chat.start(run.box, profile.kind, run.workspace, { dataDir: run.dataDir });
       fake().on(`${k}-RECALL`, { text: "Recalled the earlier turns." });
       await chat.say(`${k}-RECALL: what did I ask first?`);
@@ -123,8 +144,7 @@ export function describeChatScenarios(profile: KindProfile, more?: (run: ChatRun
       await chat!.say(`${k}-BACK: where were we?`);
       await chat!.waitFor(/Back on the first topic\./);
       await chat!.idle();
-      expect(chat!.thread()!.session).toBe(run.firstSession);
-      expect(fake().requestFor(`${k}-BACK`)!.text).toContain(`${k}-FIRST-TOPIC`);
+      expectCarried(`${k}-BACK`, run.firstSession!);
     });
 
     it("/pickup continues a session started in a terminal", async () => {
@@ -150,6 +170,7 @@ export function describeChatScenarios(profile: KindProfile, more?: (run: ChatRun
       await chat!.waitFor(/Continuing the terminal session\./, AGENT_TURN_MS);
       await chat!.idle();
       expect(fake().requestFor(`${k}-PICKED`)!.text).toContain(`${k}-TERMINAL-TOPIC`);
+      expectCarried(`${k}-PICKED`);
       expect(chat!.thread()!.workspace).toBe(terminalDir);
     });
 

@@ -12,6 +12,7 @@ import { captureFixtures, capturing } from "./capture.js";
 import { Chat } from "./chat.js";
 import type { KindProfile } from "./kinds.js";
 import { Sandbox } from "./sandbox.js";
+import { untilNextMinute } from "./scenarios.js";
 import { baton, run, Tmux } from "./terminal.js";
 
 export interface StoreProfile {
@@ -31,11 +32,6 @@ export interface StoreProfile {
    * later resume writes a second file for the same session (the case the reader must merge).
    */
   resumeInAnotherMinute?: boolean;
-}
-
-async function untilNextMinute(): Promise<void> {
-  const now = new Date();
-  await new Promise((r) => setTimeout(r, (60 - now.getSeconds()) * 1000 - now.getMilliseconds() + 500));
 }
 
 export function describeStoreScenarios(sp: StoreProfile): void {
