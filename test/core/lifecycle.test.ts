@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { TestPlatform } from "../support/test-platform.js";
 import { startTestBaton, waitUntil, type TestBaton } from "../support/harness.js";
+import { DemoSessionStore, demoSessionsDir } from "../../src/agents/demo/store.js";
 
 const started: TestBaton[] = [];
 afterEach(async () => {
@@ -38,7 +39,7 @@ describe("threads and hosts over time", () => {
   });
 
   it("when resuming fails, the new session starts from a brief of the old one and the chat is told", async () => {
-    const { platform, core } = await boot({ agents: { default: "demo", profiles: { flaky: { agent: "demo", env: { BATON_DEMO_FAIL_RESUME: "1" } } } } });
+    const { platform, core, baton } = await boot({ agents: { default: "demo", profiles: { flaky: { agent: "demo", env: { BATON_DEMO_FAIL_RESUME: "1" } } } } });
     const route = platform.route("carry");
     await platform.say(route, "remember the falcon");
     await platform.waitFor(route, /Turn 1/);
@@ -49,10 +50,12 @@ describe("threads and hosts over time", () => {
     await platform.say(route, "/switch demo flaky");
     await platform.say(route, "what was it?");
     await platform.waitFor(route, new RegExp(`Could not resume session ${old.slice(0, 8)}.*It starts from a brief of session ${old.slice(0, 8)}\\.`));
-    const reply = await platform.waitFor(route, (m) => m.text.startsWith("Turn 1") && m.text.includes("[embedded file://"));
-    expect(reply.text).toContain(`[baton-handoff from=demo session=${old}]`);
-    expect(reply.text).toContain("what was it?");
-    expect(core.registry.threadForRoute(route)!.session).not.toBe(old);
+    await platform.waitFor(route, (m) => m.text.startsWith("Turn 1") && m.text.includes("[embedded file://"));
+    const fresh = core.registry.threadForRoute(route)!.session!;
+    expect(fresh).not.toBe(old);
+    // The new session's first prompt: the brief embedded, the handoff marker, then the message.
+    const [first] = new DemoSessionStore(demoSessionsDir(baton.dataDir)).read(fresh).filter((l) => l.type === "prompt") as Array<{ text: string }>;
+    expect(first.text).toMatch(new RegExp(`^\\[embedded file://.*\\[baton-handoff from=demo session=${old}\\]\\s+what was it\\?$`, "s"));
   });
 
   it("keeps history an agent replays after answering session/load out of the chat", async () => {

@@ -128,9 +128,9 @@ export function handoffPrompt(briefPath: string, fromRuntime: string, sessionId:
  * same instructions as a terminal launch, and the marker. Chat prompts never reach a command line.
  */
 export function handoffContent(briefPath: string, briefText: string, fromRuntime: string, sessionId: string): ContentBlock[] {
-  // The path stays out of this text: agents that turn embedded files into file mentions (Gemini
-  // CLI) rewrite the text around a path they recognise. The text ends with a blank line: agents
-  // that join a prompt's text blocks (Gemini CLI) would run the person's message into the marker.
+  // The brief comes first and the text names no path: Gemini CLI turns an embedded file into a
+  // mention placed where the block was and joins it with the text blocks around it. The text ends
+  // with a blank line so a message sent after it starts on a line of its own.
   const intro = [
     "You are continuing work from another agent session. Its handoff brief is attached; read it first.",
     "Then check the working tree, tell me what you understand the task to be, and confirm it with me before changing anything.",
@@ -140,8 +140,8 @@ export function handoffContent(briefPath: string, briefText: string, fromRuntime
     "",
   ].join("\n");
   return [
-    { type: "text", text: intro },
     { type: "resource", resource: { uri: pathToFileURL(briefPath).href, mimeType: "text/markdown", text: briefText } },
+    { type: "text", text: intro },
   ];
 }
 
