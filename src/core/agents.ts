@@ -192,8 +192,7 @@ export class BatonAgents implements AgentsApi {
 
   /**
    * A brief of the session, written on the workspace's machine where the next agent can read it.
-   * Its text comes back too whenever it was rendered here (every time but when Baton on the other
-   * machine wrote it), so the first prompt can carry it whole.
+   * Its text comes back too, so the first prompt can carry it whole.
    */
   async writeBrief(agent: string, sessionId: string, workspace: string): Promise<BriefWritten> {
     const runtime = this.kind(agent)?.runtime ?? agent;
@@ -201,13 +200,11 @@ export class BatonAgents implements AgentsApi {
     const [{ getReader }, { writeBrief, writePrivateFile }] = await Promise.all([loadStores(), import("../handover/brief/index.js")]);
     if (getReader(runtime)) {
       try {
-        let text: string | undefined;
-        const path = await machine.writeBrief(runtime, sessionId, async (store, outputDir) => {
-          const written = (await writeBrief({ ...store, runtime, sessionId, outputDir })).path;
-          text = await readFile(written, "utf8");
-          return written;
+        const placed = await machine.writeBrief(runtime, sessionId, async (store, outputDir) => {
+          const { path } = await writeBrief({ ...store, runtime, sessionId, outputDir });
+          return { path, text: await readFile(path, "utf8") };
         });
-        return { path, runtime, ...(text === undefined ? {} : { text }) };
+        return { ...placed, runtime };
       } catch (error) {
         if (!(error instanceof BatonError) || error instanceof MachineError) throw error;
         // Fall through to the minimal brief: the session is not in the store (yet).

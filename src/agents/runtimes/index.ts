@@ -129,9 +129,12 @@ export function handoffPrompt(briefPath: string, fromRuntime: string, sessionId:
  */
 export function handoffContent(briefPath: string, briefText: string, fromRuntime: string, sessionId: string): ContentBlock[] {
   // The brief comes first and the text names no path: Gemini CLI turns an embedded file into a
-  // mention placed where the block was and joins it with the text blocks around it. The text ends
-  // with a blank line so a message sent after it starts on a line of its own.
+  // mention placed where the block was and joins it with the text blocks around it, without a
+  // separator. So the text starts and ends with a blank line: the mention and a message sent after
+  // it each stand on lines of their own.
   const intro = [
+    "",
+    "",
     "You are continuing work from another agent session. Its handoff brief is attached; read it first.",
     "Then check the working tree, tell me what you understand the task to be, and confirm it with me before changing anything.",
     "",
