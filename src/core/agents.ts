@@ -1,6 +1,7 @@
 // AgentsApi for the commands: hosts and profiles from config, the supervisor, session stores and
 // briefs. The one place that knows how a thread's agent + profile becomes a process to launch.
 import { readFile } from "node:fs/promises";
+import { setTimeout as delay } from "node:timers/promises";
 import { join } from "node:path";
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { AgentsApi, BriefWritten, HostChoice, SessionSummary } from "../commands/context.js";
@@ -9,6 +10,7 @@ import { AGENT_KINDS, firstInstalledKind, getAgentKind, type AgentKind } from ".
 import type { LaunchSpec, Supervisor } from "../agents/supervisor.js";
 import type { OpenedSession } from "../agents/host.js";
 import type { StoredSession } from "../agents/stores/index.js";
+import { SessionLookupError } from "../agents/stores/errors.js";
 import { displayCommand, handoffContent, handoffPrompt, nativeResumeCommand } from "../agents/runtimes/index.js";
 import { MachineError, type Machine, type Machines } from "../agents/machines/index.js";
 import { describeBadId, isValidSessionId, sessionIdShape } from "../agents/runtimes/session-ids.js";
@@ -18,6 +20,9 @@ import { AgentError, BatonError, CommandError } from "../kernel/errors.js";
 import type { PlatformLogger } from "../platforms/contract.js";
 
 const MIN_PREFIX = 6;
+/** How long a brief waits for a session to appear in its agent's store, and how often it looks. */
+const STORE_CATCH_UP_MS = 3_000;
+const STORE_RETRY_MS = 250;
 
 /** The session-store readers (18 of them) load on the first command that needs one, not at start-up. */
 function loadStores(): Promise<typeof import("../agents/stores/index.js")> {
@@ -198,7 +203,9 @@ export class BatonAgents implements AgentsApi {
     const runtime = this.kind(agent)?.runtime ?? agent;
     const { machine } = this.machines.locate(workspace);
     const [{ getReader }, { writeBrief, writePrivateFile }] = await Promise.all([loadStores(), import("../handover/brief/index.js")]);
-    if (getReader(runtime)) {
+    // An agent may write its transcript a moment after the turn ends (Claude Code queues its
+    // writes): a session not found yet is looked for again for a short while.
+    for (const deadline = Date.now() + STORE_CATCH_UP_MS; getReader(runtime); ) {
       try {
         const placed = await machine.writeBrief(runtime, sessionId, async (store, outputDir) => {
           const { path } = await writeBrief({ ...store, runtime, sessionId, outputDir });
@@ -207,9 +214,11 @@ export class BatonAgents implements AgentsApi {
         return { ...placed, runtime };
       } catch (error) {
         if (!(error instanceof BatonError) || error instanceof MachineError) throw error;
-        // Fall through to the minimal brief: the session is not in the store (yet).
+        if (!(error instanceof SessionLookupError && error.reason === "not_found") || Date.now() >= deadline) break;
+        await delay(STORE_RETRY_MS);
       }
     }
+    // The minimal brief: the session is not in the store, or the store could not be read.
     const text = [
       `# Handoff brief`,
       ``,

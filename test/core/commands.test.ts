@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -157,6 +157,27 @@ describe("chat commands", () => {
     const brief = readFileSync(transfer.briefPath, "utf8");
     expect(brief).toContain("build the parser");
     expect(reply.text).toContain(`[embedded ${pathToFileURL(transfer.briefPath).href}, ${brief.length} characters]`);
+  });
+
+  it("/switch to another agent waits for a transcript its agent writes a moment after the turn", async () => {
+    const { platform, route, core } = await setup();
+    await platform.say(route, "rename the config loader");
+    await platform.waitFor(route, /Turn 1/);
+    const old = core.registry.threadForRoute(route)!;
+    await core.supervisor.drained(old.id);
+    // Claude Code queues its transcript writes: the file may be missing right after an answer.
+    const transcript = join(baton!.dataDir, "demo-agent", "sessions", `${old.session}.jsonl`);
+    renameSync(transcript, `${transcript}.later`);
+    const writtenLater = setTimeout(() => renameSync(`${transcript}.later`, transcript), 1_000);
+    try {
+      await platform.say(route, "/switch echo");
+      await platform.waitFor(route, /New thread with Echo agent, starting from a brief/);
+    } finally {
+      clearTimeout(writtenLater);
+      if (existsSync(`${transcript}.later`)) renameSync(`${transcript}.later`, transcript);
+    }
+    const transfer = core.registry.threadForRoute(route)!.contextTransfers[0];
+    expect(readFileSync(transfer.briefPath, "utf8")).toContain("rename the config loader");
   });
 
   it("/switch to an agent without embedded-context support gives it the brief as text", async () => {
