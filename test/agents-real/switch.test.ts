@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(async () => {
   new Tmux(box).killServer();
   await box?.stop();
-  box?.remove();
+  await box?.remove();
 });
 
 async function until(check: () => boolean, what: string, timeoutMs = AGENT_TURN_MS): Promise<void> {

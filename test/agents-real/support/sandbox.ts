@@ -2,7 +2,7 @@
 // written for the fake model servers on loopback (base URLs, placeholder API keys; telemetry,
 // update checks and analytics off), workspaces to run in, and the environment that carries all of
 // it to Baton's daemon and to terminal runs. Nothing here reads or writes the user's own setup.
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,6 +20,9 @@ export const CLAUDE_EXECUTABLE = join(SUITE_DIR, "node_modules", "@anthropic-ai"
 export type RealKind = "claude" | "codex" | "gemini";
 
 /** Placeholder keys: the fakes accept anything, real services would reject these. */
+/** How long processes still running in a sandbox get to end on their own before it is removed. */
+const SURVIVOR_GRACE_MS = 5_000;
+
 export const PLACEHOLDER_KEYS = { anthropic: "sk-ant-fake-key-for-tests", openai: "sk-fake-openai-key-for-tests", gemini: "fake-gemini-key-for-tests" };
 
 /** Variables of the runner's own environment that could point a CLI at a real account or service. */
@@ -129,9 +132,45 @@ export class Sandbox {
     await Promise.all(Object.values(this.fakes).map((f) => f.stop()));
   }
 
-  /** Removes everything the sandbox made (call after every process in it has ended). */
-  remove(): void {
-    rmSync(this.root, { recursive: true, force: true });
+  /**
+   * Removes everything the sandbox made. An agent's own children (Claude Code under
+   * claude-agent-acp, a terminal run's CLI) may still be writing into HOME for a moment after their
+   * parent ended: the processes running with this sandbox's HOME get a grace period, then are
+   * killed and named, so none outlives the suite.
+   */
+  async remove(): Promise<void> {
+    const deadline = Date.now() + SURVIVOR_GRACE_MS;
+    while (this.survivors().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const left = this.survivors();
+    for (const p of left) {
+      console.warn(`sandbox: killing ${p.pid} (${p.command}), still running after its test`);
+      try {
+        process.kill(p.pid, "SIGKILL");
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+    rmSync(this.root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+  }
+
+  /** Processes started with this sandbox's HOME (Linux /proc; elsewhere none are found). */
+  private survivors(): Array<{ pid: number; command: string }> {
+    const found: Array<{ pid: number; command: string }> = [];
+    let pids: string[] = [];
+    try {
+      pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+    } catch {
+      return found;
+    }
+    for (const pid of pids) {
+      try {
+        if (!readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(`HOME=${this.home}`)) continue;
+        found.push({ pid: Number(pid), command: readFileSync(`/proc/${pid}/cmdline`, "latin1").split("\0").join(" ").trim().slice(0, 120) });
+      } catch {
+        // Ended, or not ours to read.
+      }
+    }
+    return found;
   }
 
   private writeConfigs(): void {

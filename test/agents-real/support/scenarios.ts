@@ -46,7 +46,7 @@ export function describeChatScenarios(profile: KindProfile, more?: (run: ChatRun
   afterAll(async () => {
     await chat?.baton.stop({ cleanup: true });
     await run.box?.stop();
-    run.box?.remove();
+    await run.box?.remove();
   });
 
   const fake = () => profile.fake(run.box).brain;

@@ -54,7 +54,7 @@ export function describeStoreScenarios(sp: StoreProfile): void {
   afterAll(async () => {
     tmux?.killServer();
     await box?.stop();
-    box?.remove();
+    await box?.remove();
   });
 
   describe(`${profile.label}'s session store, as the CLI wrote it`, () => {
