@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import * as acp from "@agentclientprotocol/sdk";
 import { DemoSessionStore, demoDataDir, demoSessionsDir } from "./store.js";
-import { longMarkdown, NO_AGENT_NOTICE } from "./texts.js";
+import { describeBlock, longMarkdown, NO_AGENT_NOTICE } from "./texts.js";
 import { askPermission } from "./permissions.js";
 import { parseStreamRequest, streamChunks, TIMING_FILE_ENV, TimingReporter } from "./bench.js";
 import { mcpToolCaller } from "./mcp.js";
@@ -126,15 +126,6 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
   timing?.tap(process.stdin);
   const stream = acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
   return app.connect(stream);
-}
-
-/** How the demo agent echoes a prompt block: text as it is, anything else as a short note. */
-function describeBlock(b: acp.ContentBlock): string {
-  if (b.type === "text") return b.text;
-  if (b.type === "resource_link") return `[file ${b.name}${b.size != null ? `, ${b.size} bytes` : ""}]`;
-  if (b.type === "image" || b.type === "audio") return `[${b.type} ${b.mimeType}, ${Buffer.from(b.data, "base64").length} bytes]`;
-  if (b.type === "resource") return `[embedded ${b.resource.uri}${"text" in b.resource ? `, ${b.resource.text.length} characters` : ""}]`;
-  return "";
 }
 
 interface Turn {
