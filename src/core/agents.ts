@@ -10,7 +10,6 @@ import { AGENT_KINDS, firstInstalledKind, getAgentKind, type AgentKind } from ".
 import type { LaunchSpec, Supervisor } from "../agents/supervisor.js";
 import type { OpenedSession } from "../agents/host.js";
 import type { StoredSession } from "../agents/stores/index.js";
-import { SessionLookupError } from "../agents/stores/errors.js";
 import { displayCommand, handoffContent, handoffPrompt, nativeResumeCommand } from "../agents/runtimes/index.js";
 import { MachineError, type Machine, type Machines } from "../agents/machines/index.js";
 import { describeBadId, isValidSessionId, sessionIdShape } from "../agents/runtimes/session-ids.js";
@@ -202,7 +201,7 @@ export class BatonAgents implements AgentsApi {
   async writeBrief(agent: string, sessionId: string, workspace: string): Promise<BriefWritten> {
     const runtime = this.kind(agent)?.runtime ?? agent;
     const { machine } = this.machines.locate(workspace);
-    const [{ getReader }, { writeBrief, writePrivateFile }] = await Promise.all([loadStores(), import("../handover/brief/index.js")]);
+    const [{ getReader, SessionLookupError }, { writeBrief, writePrivateFile }] = await Promise.all([loadStores(), import("../handover/brief/index.js")]);
     // An agent may write its transcript a moment after the turn ends (Claude Code queues its
     // writes): a session not found yet is looked for again for a short while.
     for (const deadline = Date.now() + STORE_CATCH_UP_MS; getReader(runtime); ) {

@@ -12,7 +12,7 @@ import { describeBadId, isSafeSessionRef, isValidSessionId, sessionIdShape } fro
 
 export type { StoredSession, StoreReader, SessionStep, StepKind, SessionCounts, ReaderContext } from "./types.js";
 export { SessionLookupError, StoreReadError, MIN_PREFIX_CHARS } from "./errors.js";
-export { shortIdLength, SHORT_ID_CHARS } from "./ids.js";
+export { shortIdLength, SHORT_ID_CHARS } from "../runtimes/session-ids.js";
 
 export interface StoreOptions {
   /** Only this runtime. */

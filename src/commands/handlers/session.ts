@@ -1,7 +1,7 @@
 import type { CommandSpec } from "../context.js";
 import { CommandError } from "../../kernel/errors.js";
 import { takeOption } from "../parse.js";
-import { shortIdLength } from "../../agents/stores/ids.js";
+import { shortIdLength } from "../../agents/runtimes/session-ids.js";
 
 const LIST_LIMIT = 10;
 

@@ -1,7 +1,7 @@
 // Human output of `handoff list`: one short line per session.
 
 import type { StoredSession } from "../../agents/stores/types.js";
-import { shortIdLength } from "../../agents/stores/ids.js";
+import { shortIdLength } from "../../agents/runtimes/session-ids.js";
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
