@@ -21,6 +21,7 @@ import type { AgentKind } from "./kinds/index.js";
 import { StderrTail } from "./stderr.js";
 import { HostExitedError, HostStartTimeoutError, HostStoppedError } from "./host-errors.js";
 import { inlineMedia } from "./inline-image.js";
+import { resourceAsText } from "./prompt-content.js";
 import { SessionSettings, type SettingKind, type SettingsResponse } from "./session-settings.js";
 import type { PromptTokens } from "./usage.js";
 
@@ -34,6 +35,10 @@ const AUTH_REQUIRED_CODE = -32000;
 const EXIT_SETTLE_MS = 300;
 /** How long an exit waits for the rest of the agent's stderr (a child of the agent may hold the pipe open). */
 const STDERR_DRAIN_MS = 200;
+/** After session/load: updates keep counting as replayed history until none came for this long… */
+const REPLAY_QUIET_MS = 250;
+/** …or this long passed (some agents, Gemini CLI 0.61, replay after answering the load). */
+const REPLAY_MAX_MS = 3_000;
 
 export class AgentHost {
   private child?: ChildProcess;
@@ -42,6 +47,7 @@ export class AgentHost {
   private capabilities: acp.AgentCapabilities = {};
   private readonly stderr = new StderrTail();
   private replaying = false;
+  private lastUpdateAt = 0;
   private stopping = false;
   private exitInfo?: { code: number | null; signal: string | null };
   private readonly exited: Promise<void>;
@@ -109,6 +115,7 @@ export class AgentHost {
       .client({ name: "baton" })
       .onNotification(this.sdk.methods.client.session.update, ({ params }) => {
         this.settings.apply(params.update);
+        this.lastUpdateAt = Date.now();
         this.spec.sink.onUpdate(params.update, this.replaying);
       })
       .onRequest(this.sdk.methods.client.session.requestPermission, ({ params }) => this.spec.sink.requestPermission(params))
@@ -170,6 +177,7 @@ export class AgentHost {
           this.replaying = true;
           try {
             this.settings.absorb(await this.call(() => this.connection!.agent.request(this.sdk.methods.agent.session.load, { sessionId, cwd, mcpServers })));
+            await this.replayEnded();
           } finally {
             this.replaying = false;
           }
@@ -185,6 +193,15 @@ export class AgentHost {
       return { sessionId: created, how: "new-after-failed-resume", note: `${this.spec.kind.displayName} cannot resume sessions over ACP; started a new session.` };
     }
     return { sessionId: await this.newSession(mcpServers), how: "new" };
+  }
+
+  /** Waits until replayed history stops arriving: quiet for REPLAY_QUIET_MS, at most REPLAY_MAX_MS. */
+  private async replayEnded(): Promise<void> {
+    const start = Date.now();
+    this.lastUpdateAt = Math.max(this.lastUpdateAt, start);
+    while (Date.now() - this.lastUpdateAt < REPLAY_QUIET_MS && Date.now() - start < REPLAY_MAX_MS && this.alive) {
+      await new Promise((r) => setTimeout(r, REPLAY_QUIET_MS / 5));
+    }
   }
 
   private async newSession(mcpServers: acp.McpServer[]): Promise<string> {
@@ -207,6 +224,8 @@ export class AgentHost {
 
   /** Images go inline to agents that take them; other local files are staged where the agent runs. */
   private async prepareBlock(block: acp.ContentBlock): Promise<acp.ContentBlock> {
+    // An embedded resource (a brief) goes as text to agents without embedded-context support.
+    if (block.type === "resource") return this.capabilities.promptCapabilities?.embeddedContext ? block : resourceAsText(block);
     const inlined = await inlineMedia(block, { image: this.supportsImages, audio: this.supportsAudio });
     const stage = this.spec.transport?.stageFile;
     if (inlined !== block || !stage || block.type !== "resource_link" || !block.uri.startsWith("file://")) return inlined;
@@ -266,7 +285,12 @@ export class AgentHost {
       await Promise.race([this.exited, new Promise((r) => setTimeout(r, EXIT_SETTLE_MS))]);
       if (this.exitInfo && this.stopping) throw new HostStoppedError();
       if (this.exitInfo) throw new HostExitedError(this.exitInfo.code, this.stderrTail(), this.spec.transport?.describeExit?.(this.exitInfo.code, this.stderrTail()));
-      if (error instanceof this.sdk.RequestError) throw new AgentError(`${this.spec.kind.displayName} refused: ${error.message}`, { cause: error });
+      if (error instanceof this.sdk.RequestError) {
+        // Agents put the reason behind a generic "Internal error" in `data.details`.
+        const details = (error.data as { details?: unknown } | undefined)?.details;
+        const why = typeof details === "string" && details.trim() ? `${error.message}: ${details.trim().split("\n")[0]}` : error.message;
+        throw new AgentError(`${this.spec.kind.displayName} refused: ${why}`, { cause: error });
+      }
       throw error;
     }
   }

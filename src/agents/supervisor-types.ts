@@ -34,8 +34,14 @@ export interface SupervisorHooks {
   /** Throws a fatal AgentError when the thread cannot run (workspace gone, unknown agent). */
   launchSpec(thread: ThreadRecord): LaunchSpec | Promise<LaunchSpec>;
   beginTurn(thread: ThreadRecord): TurnOutput;
-  /** The session is open on a new host (settings the thread chose are applied again here). */
-  sessionOpened(thread: ThreadRecord, opened: OpenedSession, host: AgentHost): Promise<void>;
+  /** Before a thread's session is resumed in a new process: keep what a failed resume could lose. */
+  beforeResume?(thread: ThreadRecord): Promise<void>;
+  /**
+   * The session is open on a new host (settings the thread chose are applied again here). May give
+   * content to send ahead of the next prompt (the context of a session that could not be resumed)
+   * and a note to show instead of the host's.
+   */
+  sessionOpened(thread: ThreadRecord, opened: OpenedSession, host: AgentHost): Promise<{ carry?: ContentBlock[]; note?: string } | void>;
   /** A notice about a host started outside a turn (a resume that failed), for the thread's chats. */
   notice?(thread: ThreadRecord, text: string): void;
   /** The agent switched its mode or model by itself. */
@@ -70,6 +76,8 @@ export type HostState = "starting" | "running" | "idle" | "stopped";
 /** A running host of a thread (the supervisor's own bookkeeping). */
 export interface Live {
   host: AgentHost;
+  /** Sent ahead of the next prompt, once. */
+  carry?: ContentBlock[];
   turn?: TurnOutput;
   /** Between spawn and an open session: neither idle (never evicted) nor taking prompts yet. */
   starting?: boolean;

@@ -146,7 +146,9 @@ export class Supervisor {
       live = await this.ensureHost(thread, (text) => turn.notice(text));
       live.turn = turn;
       clearTimeout(live.idleTimer);
-      const stopReason = await live.host.prompt(prompt);
+      const blocks = live.carry ? [...live.carry, ...prompt] : prompt;
+      live.carry = undefined;
+      const stopReason = await live.host.prompt(blocks);
       await turn.finish({ stopReason, usage: live.host.lastPromptUsage });
     } catch (error) {
       await this.handleTurnError(thread, turn, error);
@@ -246,12 +248,15 @@ export class Supervisor {
     const onAbort = () => void live.host.stop();
     abort.addEventListener("abort", onAbort, { once: true });
     try {
+      if (thread.session) await this.hooks.beforeResume?.(thread);
       await live.host.start();
       const mcp = await this.hooks.mcpServers?.(thread, { http: live.host.supportsMcpHttp });
       live.releaseMcp = mcp?.release;
       const opened = await live.host.openSession(thread.session, mcp?.servers);
-      await this.hooks.sessionOpened(thread, opened, live.host);
-      if (opened.note) notice(`ℹ️ ${opened.note}`);
+      const more = await this.hooks.sessionOpened(thread, opened, live.host);
+      live.carry = more?.carry;
+      const note = more?.note ?? opened.note;
+      if (note) notice(`ℹ️ ${note}`);
       this.hooks.hostStarted?.(thread);
       this.hooks.log.info({ thread: thread.id, agent: spec.kind.id, session: opened.sessionId, how: opened.how, pid: live.host.pid }, "agent host started");
       live.starting = false;

@@ -7,6 +7,14 @@ import type { HostState } from "../agents/supervisor.js";
 import type { Parsed } from "./parse.js";
 import type { ChatFeatures } from "./features.js";
 
+export interface BriefWritten {
+  path: string;
+  runtime: string;
+  text?: string;
+  /** Baton could not read the session: the brief names it and carries no history. */
+  minimal?: boolean;
+}
+
 export interface HostChoice {
   agent: string;
   profile?: string;
@@ -57,9 +65,14 @@ export interface AgentsApi {
   listSessions(agent: string, workspace: string): Promise<SessionSummary[]>;
   /** Full id or unique prefix (≥ 6 chars). Throws CommandError listing candidates when ambiguous. */
   findSession(agent: string, workspace: string, idOrPrefix: string): Promise<SessionSummary>;
-  /** Writes a brief of a session for another agent, on the workspace's machine; returns its path there and the runtime id. */
-  writeBrief(agent: string, sessionId: string, workspace: string): Promise<{ path: string; runtime: string }>;
-  handoffPrompt(briefPath: string, fromRuntime: string, sessionId: string): string;
+  /**
+   * Writes a brief of a session for another agent, on the workspace's machine; returns its path
+   * there, the runtime id, and its text when Baton rendered it here (not when Baton on another
+   * machine wrote it).
+   */
+  writeBrief(agent: string, sessionId: string, workspace: string): Promise<BriefWritten>;
+  /** The first prompt of a session continued from that brief: its text embedded when known, else its path. */
+  handoffContent(brief: BriefWritten, sessionId: string): ContentBlock[];
   /** The exact terminal command to continue this session natively, or why there is none. */
   terminalCommand(thread: ThreadRecord): Promise<{ command?: string; cwd: string; note?: string }>;
   answerApproval(threadId: string, text: string, user: { id: string; name?: string }): string | undefined;

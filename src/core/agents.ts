@@ -1,13 +1,16 @@
 // AgentsApi for the commands: hosts and profiles from config, the supervisor, session stores and
 // briefs. The one place that knows how a thread's agent + profile becomes a process to launch.
+import { readFile } from "node:fs/promises";
+import { setTimeout as delay } from "node:timers/promises";
 import { join } from "node:path";
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import type { AgentsApi, HostChoice, SessionSummary } from "../commands/context.js";
+import type { AgentsApi, BriefWritten, HostChoice, SessionSummary } from "../commands/context.js";
 import type { ApprovalBroker } from "./approvals.js";
 import { AGENT_KINDS, firstInstalledKind, getAgentKind, type AgentKind } from "../agents/kinds/index.js";
 import type { LaunchSpec, Supervisor } from "../agents/supervisor.js";
+import type { OpenedSession } from "../agents/host.js";
 import type { StoredSession } from "../agents/stores/index.js";
-import { displayCommand, handoffPrompt, nativeResumeCommand } from "../agents/runtimes/index.js";
+import { displayCommand, handoffContent, handoffPrompt, nativeResumeCommand } from "../agents/runtimes/index.js";
 import { MachineError, type Machine, type Machines } from "../agents/machines/index.js";
 import { describeBadId, isValidSessionId, sessionIdShape } from "../agents/runtimes/session-ids.js";
 import type { ThreadRecord, ThreadRegistry } from "../threads/registry.js";
@@ -16,6 +19,9 @@ import { AgentError, BatonError, CommandError } from "../kernel/errors.js";
 import type { PlatformLogger } from "../platforms/contract.js";
 
 const MIN_PREFIX = 6;
+/** How long a brief waits for a session to appear in its agent's store, and how often it looks. */
+const STORE_CATCH_UP_MS = 3_000;
+const STORE_RETRY_MS = 250;
 
 /** The session-store readers (18 of them) load on the first command that needs one, not at start-up. */
 function loadStores(): Promise<typeof import("../agents/stores/index.js")> {
@@ -28,6 +34,8 @@ export class BatonAgents implements AgentsApi {
   private kinds: AgentKind[];
   /** Set by the core once it made them: /stop cancels them, /status lists them. */
   subagentControl?: { cancelAll(threadId: string, note: string): Promise<number>; list(threadId: string): Array<{ name: string; agent: string; state: string; lastTool?: string }> };
+  /** Briefs kept before a resume that could lose the session, by thread. */
+  private readonly keptBriefs = new Map<string, BriefWritten>();
 
   constructor(
     private config: BatonConfig["agents"],
@@ -100,8 +108,7 @@ export class BatonAgents implements AgentsApi {
     const profile = target.profile ? this.config.profiles[target.profile] : undefined;
     const launch = kind.acpCommand();
     const model = profile?.model ? kind.modelArgs?.(profile.model) : undefined;
-    const env: Record<string, string> = { ...model?.env, ...profile?.env, BATON_THREAD_ID: target.threadId };
-    if (kind.id === "goose") env.GOOSE_MODE = "approve";
+    const env: Record<string, string> = { ...kind.askEnv, ...model?.env, ...profile?.env, BATON_THREAD_ID: target.threadId };
     if (kind.id === "demo" && this.demoIsFallback && target.host) env.BATON_DEMO_NOTICE = "1";
     const spawn = await machine.launch({
       kind,
@@ -187,20 +194,30 @@ export class BatonAgents implements AgentsApi {
     throw new CommandError(`\`${idOrPrefix}\` matches ${matches.length} sessions; give more characters:\n${list}`);
   }
 
-  /** A brief of the session, written on the workspace's machine where the next agent can read it. */
-  async writeBrief(agent: string, sessionId: string, workspace: string): Promise<{ path: string; runtime: string }> {
+  /**
+   * A brief of the session, written on the workspace's machine where the next agent can read it.
+   * Its text comes back too, so the first prompt can carry it whole.
+   */
+  async writeBrief(agent: string, sessionId: string, workspace: string): Promise<BriefWritten> {
     const runtime = this.kind(agent)?.runtime ?? agent;
     const { machine } = this.machines.locate(workspace);
-    const [{ getReader }, { writeBrief, writePrivateFile }] = await Promise.all([loadStores(), import("../handover/brief/index.js")]);
-    if (getReader(runtime)) {
+    const [{ getReader, SessionLookupError }, { writeBrief, writePrivateFile }] = await Promise.all([loadStores(), import("../handover/brief/index.js")]);
+    // An agent may write its transcript a moment after the turn ends (Claude Code queues its
+    // writes): a session not found yet is looked for again for a short while.
+    for (const deadline = Date.now() + STORE_CATCH_UP_MS; getReader(runtime); ) {
       try {
-        const path = await machine.writeBrief(runtime, sessionId, async (store, outputDir) => (await writeBrief({ ...store, runtime, sessionId, outputDir })).path);
-        return { path, runtime };
+        const placed = await machine.writeBrief(runtime, sessionId, async (store, outputDir) => {
+          const { path } = await writeBrief({ ...store, runtime, sessionId, outputDir });
+          return { path, text: await readFile(path, "utf8") };
+        });
+        return { ...placed, runtime };
       } catch (error) {
         if (!(error instanceof BatonError) || error instanceof MachineError) throw error;
-        // Fall through to the minimal brief: the session is not in the store (yet).
+        if (!(error instanceof SessionLookupError && error.reason === "not_found") || Date.now() >= deadline) break;
+        await delay(STORE_RETRY_MS);
       }
     }
+    // The minimal brief: the session is not in the store, or the store could not be read.
     const text = [
       `# Handoff brief`,
       ``,
@@ -214,11 +231,40 @@ export class BatonAgents implements AgentsApi {
       `Check the working tree (git status, git log) and confirm the task with the user before changing anything.`,
     ].join("\n");
     const local = await writePrivateFile(join(this.dataDir, "handoffs"), `${runtime}-${sessionId.replace(/[^\w.-]/g, "_")}-minimal.md`, text);
-    return { path: await machine.placeBrief(local), runtime };
+    return { path: await machine.placeBrief(local), runtime, text, minimal: true };
   }
 
-  handoffPrompt(briefPath: string, fromRuntime: string, sessionId: string): string {
-    return handoffPrompt(briefPath, fromRuntime, sessionId);
+  /** For agents whose failed resume can lose the session: a brief of it, kept until the resume is done. */
+  async keepBriefBeforeResume(thread: ThreadRecord): Promise<void> {
+    this.keptBriefs.delete(thread.id);
+    if (!thread.session || !this.kind(thread.agent)?.resumeMayLoseHistory) return;
+    try {
+      const brief = await this.writeBrief(thread.agent, thread.session, thread.workspace);
+      if (!brief.minimal) this.keptBriefs.set(thread.id, brief);
+    } catch {
+      // No brief: resuming goes ahead, as it would for any other agent.
+    }
+  }
+
+  /**
+   * After a host opened its session: when resuming failed and a new session started, the new one
+   * gets a brief of the old one ahead of the first prompt, so the conversation still carries.
+   */
+  async afterSessionOpened(thread: ThreadRecord, previous: string | undefined, opened: OpenedSession): Promise<{ carry?: ContentBlock[]; note?: string } | undefined> {
+    const kept = this.keptBriefs.get(thread.id);
+    this.keptBriefs.delete(thread.id);
+    if (opened.how !== "new-after-failed-resume" || !previous) return undefined;
+    let brief = kept;
+    if (!brief && (await loadStores()).getReader(this.kind(thread.agent)?.runtime ?? thread.agent)) {
+      brief = await this.writeBrief(thread.agent, previous, thread.workspace).catch(() => undefined);
+    }
+    if (!brief || brief.minimal) return undefined;
+    return { carry: this.handoffContent(brief, previous), note: `${opened.note ?? ""} It starts from a brief of session ${previous.slice(0, 8)}.`.trim() };
+  }
+
+  handoffContent(brief: BriefWritten, sessionId: string): ContentBlock[] {
+    if (brief.text !== undefined) return handoffContent(brief.path, brief.text, brief.runtime, sessionId);
+    return [{ type: "text", text: handoffPrompt(brief.path, brief.runtime, sessionId) }];
   }
 
   async terminalCommand(thread: ThreadRecord): Promise<{ command?: string; cwd: string; note?: string }> {

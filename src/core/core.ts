@@ -82,9 +82,12 @@ export class BatonCore implements PlatformCore {
         thread: (id) => registry.get(id),
         launchSpec: (thread) => this.agents.launchSpec(thread),
         beginTurn: (thread) => meteredTurn(this.beginTurn(thread), thread.agent, this.metrics),
+        beforeResume: (thread) => this.agents.keepBriefBeforeResume(thread),
         sessionOpened: async (thread, opened, host) => {
+          const previous = thread.session;
           await registry.observeSession(thread.id, opened.sessionId);
           for (const note of await this.chat.settings.reapply(thread, host)) this.notify(thread, `ℹ️ ${note}`);
+          return this.agents.afterSessionOpened(thread, previous, opened);
         },
         notice: (thread, text) => void this.notify(thread, text),
         settingChanged: (thread, kind, id) => void this.chat.settings.agentChanged(thread, kind, id).catch((error: unknown) => log.warn({ err: error }, "could not record a setting the agent changed")),

@@ -161,7 +161,7 @@ export function planSetup(agent: string, ctx: SetupContext): SetupStep[] {
       ];
     }
     case "gemini": {
-      const dir = join(ctx.home, ".gemini");
+      const dir = join(ctx.env.GEMINI_CLI_HOME || ctx.home, ".gemini");
       return [
         jsoncStep(join(dir, "settings.json"), "mcpServers", "baton", { command: mcp.command, args: mcp.args }),
         writeFileStep(join(dir, "commands", "handover.toml"), `description = "Hand this session over to chat (Baton) with a /pickup code"\nprompt = """\n${text}\n"""\n`),

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { TestPlatform } from "../support/test-platform.js";
 import { startTestBaton, type TestBaton } from "../support/harness.js";
 
@@ -20,7 +21,7 @@ async function setup(config: Record<string, unknown> = {}) {
     config: {
       agents: {
         default: "demo",
-        profiles: { quick: { agent: "demo", env: { DEMO_PROFILE: "quick" } } },
+        profiles: { quick: { agent: "demo", env: { DEMO_PROFILE: "quick" } }, plain: { agent: "echo", env: { BATON_DEMO_EMBEDDED: "0" } } },
         // A second ACP agent product (the demo agent under another name) for cross-agent switches.
         custom: { echo: { command: process.execPath, args: [DEMO_ENTRY, "demo-agent"], display_name: "Echo agent", runtime: "demo" } },
       },
@@ -147,12 +148,56 @@ describe("chat commands", () => {
     expect(fresh.contextTransfers).toHaveLength(1);
     const transfer = fresh.contextTransfers[0];
     expect(transfer.fromSession).toBe(old.session);
-    // The new agent's first message points at the brief by path, with the handoff marker.
+    // The new agent's first message carries the brief itself (an embedded resource: an agent whose
+    // file tools may not read the brief's path still gets it), names its path, and has the marker.
     const marker = `[baton-handoff from=demo session=${old.session}]`;
     const reply = await platform.waitFor(route, (m) => m.text.startsWith("Turn 1") && m.text.includes(marker));
     expect(reply.text).toContain(transfer.briefPath);
     const { readFileSync } = await import("node:fs");
-    expect(readFileSync(transfer.briefPath, "utf8")).toContain("build the parser");
+    const brief = readFileSync(transfer.briefPath, "utf8");
+    expect(brief).toContain("build the parser");
+    expect(reply.text).toContain(`[embedded ${pathToFileURL(transfer.briefPath).href}, ${brief.length} characters]`);
+  });
+
+  it("/switch to another agent waits for a transcript its agent writes a moment after the turn", async () => {
+    const { platform, route, core } = await setup();
+    await platform.say(route, "rename the config loader");
+    await platform.waitFor(route, /Turn 1/);
+    const old = core.registry.threadForRoute(route)!;
+    await core.supervisor.drained(old.id);
+    // Claude Code queues its transcript writes: the file may be missing right after an answer.
+    const transcript = join(baton!.dataDir, "demo-agent", "sessions", `${old.session}.jsonl`);
+    renameSync(transcript, `${transcript}.later`);
+    const writtenLater = setTimeout(() => renameSync(`${transcript}.later`, transcript), 1_000);
+    try {
+      await platform.say(route, "/switch echo");
+      await platform.waitFor(route, /New thread with Echo agent, starting from a brief/);
+    } finally {
+      clearTimeout(writtenLater);
+      if (existsSync(`${transcript}.later`)) renameSync(`${transcript}.later`, transcript);
+    }
+    const transfer = core.registry.threadForRoute(route)!.contextTransfers[0];
+    expect(readFileSync(transfer.briefPath, "utf8")).toContain("rename the config loader");
+  });
+
+  it("/switch to an agent without embedded-context support gives it the brief as text", async () => {
+    const { platform, route, core } = await setup();
+    await platform.say(route, "write the changelog");
+    await platform.waitFor(route, /Turn 1/);
+    await platform.say(route, "/switch echo plain");
+    await platform.waitFor(route, /starting from a brief/);
+    const transfer = core.registry.threadForRoute(route)!.contextTransfers[0];
+    const reply = await platform.waitFor(route, (m) => m.text.startsWith("Turn 1") && m.text.includes("Contents of file://"));
+    expect(reply.text).toContain(`Contents of ${pathToFileURL(transfer.briefPath).href}:`);
+    expect(reply.text).toContain("# Handoff brief: write the changelog");
+    expect(reply.text).not.toContain("[embedded");
+  });
+
+  it("starts Codex's ACP adapter in a mode where the user, not a model, answers approvals", async () => {
+    const { core } = await setup();
+    const spec = await core.agents.launchSpec({ id: "th_x", agent: "codex", workspace: process.cwd() } as Parameters<typeof core.agents.launchSpec>[0]);
+    expect(spec.command).toBe("codex-acp");
+    expect(spec.env.INITIAL_AGENT_MODE).toBe("workspace-write");
   });
 
   it("/workspace lists and switches to a new thread in another directory", async () => {

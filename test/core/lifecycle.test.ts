@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { TestPlatform } from "../support/test-platform.js";
 import { startTestBaton, waitUntil, type TestBaton } from "../support/harness.js";
+import { DemoSessionStore, demoSessionsDir } from "../../src/agents/demo/store.js";
 
 const started: TestBaton[] = [];
 afterEach(async () => {
@@ -35,6 +36,40 @@ describe("threads and hosts over time", () => {
     await second.platform.say(route, "recall");
     const recall = await second.platform.waitFor(route, /1\. before restart/);
     expect(recall.text).toContain(thread.session!);
+  });
+
+  it("when resuming fails, the new session starts from a brief of the old one and the chat is told", async () => {
+    const { platform, core, baton } = await boot({ agents: { default: "demo", profiles: { flaky: { agent: "demo", env: { BATON_DEMO_FAIL_RESUME: "1" } } } } });
+    const route = platform.route("carry");
+    await platform.say(route, "remember the falcon");
+    await platform.waitFor(route, /Turn 1/);
+    const thread = core.registry.threadForRoute(route)!;
+    const old = thread.session!;
+    await core.supervisor.drained(thread.id);
+    // Same agent, another profile: the host restarts and resumes, and this agent's resume fails.
+    await platform.say(route, "/switch demo flaky");
+    await platform.say(route, "what was it?");
+    await platform.waitFor(route, new RegExp(`Could not resume session ${old.slice(0, 8)}.*It starts from a brief of session ${old.slice(0, 8)}\\.`));
+    await platform.waitFor(route, (m) => m.text.startsWith("Turn 1") && m.text.includes("[embedded file://"));
+    const fresh = core.registry.threadForRoute(route)!.session!;
+    expect(fresh).not.toBe(old);
+    // The new session's first prompt: the brief embedded, the handoff marker, then the message.
+    const [first] = new DemoSessionStore(demoSessionsDir(baton.dataDir)).read(fresh).filter((l) => l.type === "prompt") as Array<{ text: string }>;
+    expect(first.text).toMatch(new RegExp(`^\\[embedded file://.*\\[baton-handoff from=demo session=${old}\\]\\s+what was it\\?$`, "s"));
+  });
+
+  it("keeps history an agent replays after answering session/load out of the chat", async () => {
+    const late = { agent: "demo", env: { BATON_DEMO_NO_RESUME: "1", BATON_DEMO_LATE_REPLAY: "1" } };
+    const { platform, core } = await boot({ agents: { default: "demo", profiles: { late } } });
+    const route = platform.route("late-replay");
+    await platform.say(route, "remember the heron");
+    await platform.waitFor(route, /Turn 1/);
+    await core.supervisor.drained(core.registry.threadForRoute(route)!.id);
+    await platform.say(route, "/switch demo late");
+    await platform.say(route, "recall");
+    await platform.waitFor(route, /1\. remember the heron/);
+    await core.supervisor.drained(core.registry.threadForRoute(route)!.id);
+    expect(platform.on(route).filter((m) => m.text.includes("Turn 1 of session"))).toHaveLength(1);
   });
 
   it("shuts an idle host down, then resumes transparently on the next prompt", async () => {

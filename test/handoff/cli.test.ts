@@ -89,16 +89,17 @@ describe("handoff resume --print", () => {
     expect(typeof plan.reason).toBe("string");
   });
 
-  it("plans continuation in another runtime without writing the brief", async () => {
+  it("plans continuation in another runtime without writing the brief; Gemini may read the brief's directory", async () => {
     const f = claudeFixture();
     const outDir = path.join(f.root, "not-written");
     const res = await runHandoff(f.opts.home!, ["resume", f.main.id, "--agent", "gemini", "--print", "--json", "--output-dir", outDir]);
     const plan = JSON.parse(res.out);
     expect(plan.mode).toBe("brief");
     expect(plan.executable).toBe("gemini");
-    expect(plan.args.slice(0, 3)).toEqual(["--approval-mode", "default", "--prompt-interactive"]);
-    expect(plan.args[3]).toContain(plan.brief_path);
-    expect(plan.args[3]).toMatch(/\[baton-handoff from=claude session=[0-9a-f-]+\]$/);
+    // Gemini's read_file refuses paths outside the workspace unless the directory is included.
+    expect(plan.args.slice(0, 5)).toEqual(["--include-directories", outDir, "--approval-mode", "default", "--prompt-interactive"]);
+    expect(plan.args[5]).toContain(plan.brief_path);
+    expect(plan.args[5]).toMatch(/\[baton-handoff from=claude session=[0-9a-f-]+\]$/);
     expect(existsSync(outDir)).toBe(false);
   });
 

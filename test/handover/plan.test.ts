@@ -1,5 +1,5 @@
 // Unit checks of what `baton launch` passes to each agent CLI, and which session a handover means.
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SessionSummary } from "../../src/commands/context.js";
@@ -32,7 +32,7 @@ describe("launch plans", () => {
     const dataDir = tempDir("baton-data-");
     const system = join(tempDir("baton-etc-"), "settings.json");
     writeFileSync(system, JSON.stringify({ security: { auth: "x" }, mcpServers: { corp: { command: "corp-mcp" } } }));
-    const plan = planLaunch("gemini", ["--model", "m"], ctx(dataDir, { GEMINI_CLI_SYSTEM_SETTINGS_PATH: system }));
+    const plan = planLaunch("gemini", ["--model", "m"], { ...ctx(dataDir, { GEMINI_CLI_SYSTEM_SETTINGS_PATH: system, HOME: tempDir("baton-home-") }), geminiSkips: () => undefined });
     expect(plan.args).toEqual(["--model", "m"]);
     const [file] = plan.files;
     expect(file.path).toBe(join(dataDir, "launches", "ln_0123abcd.gemini-settings.json"));
@@ -42,6 +42,17 @@ describe("launch plans", () => {
       mcpServers: { corp: { command: "corp-mcp" }, baton: { command: process.execPath, args: [BATON_BIN, "mcp"], env: batonEnv("gemini", dataDir) } },
     });
     expect(readFileSync(system, "utf8")).not.toContain("baton"); // the real file is untouched
+  });
+
+  it("gemini: a server registered by `baton setup gemini` needs no file; without one, a data dir Gemini would not read is refused with the fix", () => {
+    const home = tempDir("baton-home-");
+    const dataDir = tempDir("baton-data-");
+    // Gemini CLI 0.61 skips system settings outside root-owned, non-shared directories: /tmp is shared.
+    expect(() => planLaunch("gemini", [], ctx(dataDir, { HOME: home }))).toThrow(/writable by others[\s\S]*baton setup gemini/);
+    mkdirSync(join(home, ".gemini"));
+    writeFileSync(join(home, ".gemini", "settings.json"), JSON.stringify({ mcpServers: { baton: { command: "baton", args: ["mcp"] } } }));
+    const plan = planLaunch("gemini", ["-p", "hi"], ctx(dataDir, { HOME: home }));
+    expect(plan).toEqual({ command: "gemini", args: ["-p", "hi"], env: batonEnv("gemini", dataDir), files: [] });
   });
 
   it("refuses approval bypass in every spelling and unknown agents", () => {

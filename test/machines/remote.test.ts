@@ -122,10 +122,13 @@ describe.skipIf(!sshdAvailable())("a thread on another machine", () => {
       // Another agent product on the same machine starts from a brief of that session, written there.
       await platform.say(route, "/switch echo");
       await platform.waitFor(route, /New thread with Echo agent, starting from a brief/, REMOTE_TURN_MS);
-      const handoff = await platform.waitFor(route, /Read the handoff brief at (\S+) first/, REMOTE_TURN_MS);
-      const briefPath = /brief at (\S+) first/.exec(handoff.text)![1];
+      // The brief's text goes in the first prompt (the demo agent echoes the resource's size), and
+      // the file is there too, in Baton's handoffs directory on that machine.
+      const handoff = await platform.waitFor(route, /\[embedded file:\/\/(\S+), (\d+) characters\]/, REMOTE_TURN_MS);
+      const [, briefPath, size] = /\[embedded file:\/\/(\S+), (\d+) characters\]/.exec(handoff.text)!;
       expect(briefPath.startsWith(join(remoteDataDir, "handoffs") + "/")).toBe(true);
       const brief = readFileSync(briefPath, "utf8");
+      expect(brief.length).toBe(Number(size));
       expect(brief).toContain("tidy the build scripts");
       expect(brief).toContain(earlier);
     });

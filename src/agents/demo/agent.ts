@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import * as acp from "@agentclientprotocol/sdk";
 import { DemoSessionStore, demoDataDir, demoSessionsDir } from "./store.js";
-import { longMarkdown, NO_AGENT_NOTICE } from "./texts.js";
+import { describeBlock, longMarkdown, NO_AGENT_NOTICE } from "./texts.js";
 import { askPermission } from "./permissions.js";
 import { parseStreamRequest, streamChunks, TIMING_FILE_ENV, TimingReporter } from "./bench.js";
 import { mcpToolCaller } from "./mcp.js";
@@ -33,6 +33,10 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
   const timing = env[TIMING_FILE_ENV] ? new TimingReporter(env[TIMING_FILE_ENV]) : undefined;
   const extras = new DemoExtras(env.BATON_DEMO_NO_SETTINGS === "1" ? "nothing" : env.BATON_DEMO_LEGACY_MODELS === "1" ? "legacy-models" : "settings");
   const cwds = new Map<string, string>();
+  // Stands in for an agent whose resume fails although its store still holds the session.
+  const failResume = env.BATON_DEMO_FAIL_RESUME === "1";
+  // Stands in for an agent that replays a loaded session's history after answering session/load.
+  const lateReplay = env.BATON_DEMO_LATE_REPLAY === "1";
 
   const app = answerSettingRequests(acp.agent({ name: "baton-demo" }), extras)
     .onRequest(acp.methods.agent.initialize, async () => ({
@@ -40,7 +44,7 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
       protocolVersion: acp.PROTOCOL_VERSION,
       agentCapabilities: {
         loadSession: true,
-        promptCapabilities: { image: env.BATON_DEMO_IMAGES === "1", audio: env.BATON_DEMO_AUDIO === "1", embeddedContext: true },
+        promptCapabilities: { image: env.BATON_DEMO_IMAGES === "1", audio: env.BATON_DEMO_AUDIO === "1", embeddedContext: env.BATON_DEMO_EMBEDDED !== "0" },
         sessionCapabilities: { list: {}, ...(advertiseResume ? { resume: {} } : {}) },
         mcpCapabilities: { http: env.BATON_DEMO_NO_MCP_HTTP !== "1" },
       },
@@ -58,19 +62,23 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       if (hang === "session") await never();
-      if (!store.exists(params.sessionId)) throw acp.RequestError.sessionNotFound(params.sessionId);
+      if (!store.exists(params.sessionId) || failResume) throw acp.RequestError.sessionNotFound(params.sessionId);
       mcpServers.set(params.sessionId, params.mcpServers);
-      // session/load replays the conversation before it answers.
-      for (const line of store.read(params.sessionId)) {
-        if (line.type === "prompt") await update(client, params.sessionId, { sessionUpdate: "user_message_chunk", content: { type: "text", text: line.text } });
-        if (line.type === "reply") await update(client, params.sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: line.text } });
-      }
+      // session/load replays the conversation before it answers (or, as some agents do, after).
+      const replay = async () => {
+        for (const line of store.read(params.sessionId)) {
+          if (line.type === "prompt") await update(client, params.sessionId, { sessionUpdate: "user_message_chunk", content: { type: "text", text: line.text } });
+          if (line.type === "reply") await update(client, params.sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: line.text } });
+        }
+      };
+      if (lateReplay) setTimeout(() => void replay(), 20);
+      else await replay();
       cwds.set(params.sessionId, params.cwd);
       return extras.advertise(params.sessionId);
     })
     .onRequest(acp.methods.agent.session.resume, async ({ params }) => {
       if (hang === "session") await never();
-      if (!store.exists(params.sessionId)) throw acp.RequestError.sessionNotFound(params.sessionId);
+      if (!store.exists(params.sessionId) || failResume) throw acp.RequestError.sessionNotFound(params.sessionId);
       mcpServers.set(params.sessionId, params.mcpServers ?? []);
       cwds.set(params.sessionId, params.cwd);
       return extras.advertise(params.sessionId);
@@ -85,7 +93,7 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
       const sessionId = params.sessionId;
       if (!store.exists(sessionId)) throw acp.RequestError.sessionNotFound(sessionId);
       const text = params.prompt
-        .map((b) => (b.type === "text" ? b.text : b.type === "resource_link" ? `[file ${b.name}${b.size != null ? `, ${b.size} bytes` : ""}]` : b.type === "image" || b.type === "audio" ? `[${b.type} ${b.mimeType}, ${Buffer.from(b.data, "base64").length} bytes]` : ""))
+        .map(describeBlock)
         .join(" ")
         .trim();
       const history = store.read(sessionId);

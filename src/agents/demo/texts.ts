@@ -1,4 +1,5 @@
 // Texts of the demo agent, kept apart so the agent's logic stays short.
+import type { ContentBlock } from "@agentclientprotocol/sdk";
 
 export const NO_AGENT_NOTICE =
   "_You are talking to Baton's **demo agent**: no agent CLI (Claude Code, Codex, Gemini CLI, OpenCode, Qwen Code, goose) was found on PATH. " +
@@ -23,4 +24,13 @@ export function longMarkdown(targetBytes = DEFAULT_LONG_BYTES): string {
   }
   parts.push("\nThe end.\n");
   return parts.join("");
+}
+
+/** How the demo agent echoes a prompt block: text as it is, anything else as a short note. */
+export function describeBlock(b: ContentBlock): string {
+  if (b.type === "text") return b.text;
+  if (b.type === "resource_link") return `[file ${b.name}${b.size != null ? `, ${b.size} bytes` : ""}]`;
+  if (b.type === "image" || b.type === "audio") return `[${b.type} ${b.mimeType}, ${Buffer.from(b.data, "base64").length} bytes]`;
+  if (b.type === "resource") return `[embedded ${b.resource.uri}${"text" in b.resource ? `, ${b.resource.text.length} characters` : ""}]`;
+  return "";
 }

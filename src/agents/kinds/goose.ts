@@ -7,6 +7,7 @@ export const goose: AgentKind = {
   acpCommand: () => ({ command: "goose", args: ["acp"] }),
   cliCommand: "goose",
   installHint: "install goose (https://block.github.io/goose/), then run `goose configure`",
-  // goose approves every tool call unless told otherwise; GOOSE_MODE=approve is set by the supervisor.
+  // goose approves every tool call unless told otherwise.
   unsafeEnv: ["GOOSE_MODE"],
+  askEnv: { GOOSE_MODE: "approve" },
 };

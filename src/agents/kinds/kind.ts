@@ -17,6 +17,13 @@ export interface AgentKind {
   installHint: string;
   /** Environment variables removed before spawning, because they would turn approvals off. */
   unsafeEnv?: string[];
+  /** Environment set at spawn so the agent asks the user before acting (its own default may not). */
+  askEnv?: Record<string, string>;
+  /**
+   * Why a failed resume may take the session's history with it: Baton then keeps a brief before
+   * every resume, so a new session can start from it.
+   */
+  resumeMayLoseHistory?: string;
   /** Arguments or env that select a model. */
   modelArgs?(model: string): { args?: string[]; env?: Record<string, string> };
 }

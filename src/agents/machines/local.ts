@@ -8,7 +8,7 @@ import { AgentError } from "../../kernel/errors.js";
 import { expandHome } from "../../kernel/paths.js";
 import type { StoredSession } from "../stores/index.js";
 import { LOCAL_MACHINE } from "./refs.js";
-import type { AgentLaunchRequest, BriefRenderer, ExecResult, Machine, MachineLaunch } from "./types.js";
+import type { AgentLaunchRequest, BriefRenderer, ExecResult, Machine, MachineLaunch, PlacedBrief } from "./types.js";
 
 const DEFAULT_EXEC_TIMEOUT_MS = 60_000;
 const MAX_EXEC_OUTPUT_BYTES = 16 * 1024 * 1024;
@@ -66,7 +66,7 @@ export class LocalMachine implements Machine {
     return (await listSessions({ runtime, dir, dataDir: this.dataDir, env: this.env })).sessions;
   }
 
-  writeBrief(runtime: string, _sessionId: string, render: BriefRenderer): Promise<string> {
+  writeBrief(runtime: string, _sessionId: string, render: BriefRenderer): Promise<PlacedBrief> {
     return render({ runtime, dataDir: this.dataDir, env: this.env }, join(this.dataDir, "handoffs"));
   }
 

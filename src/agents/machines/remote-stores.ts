@@ -10,7 +10,7 @@ import { BatonError } from "../../kernel/errors.js";
 import type { StoredSession, StoreOptions } from "../stores/index.js";
 import { BATON_SCRIPT, PUT_FILE_SCRIPT, TAR_DIR_SCRIPT, remoteCommand, envLine } from "./remote-sh.js";
 import type { SshMachine } from "./ssh-machine.js";
-import { MachineError, type BriefRenderer } from "./types.js";
+import { MachineError, type BriefRenderer, type PlacedBrief } from "./types.js";
 
 const PRIVATE_DIR_MODE = 0o700;
 const STORE_TIMEOUT_MS = 120_000;
@@ -33,13 +33,14 @@ export class RemoteStores {
     return (await listSessions({ ...(await this.mirror(runtime)), dir })).sessions;
   }
 
-  async writeBrief(runtime: string, sessionId: string, render: BriefRenderer): Promise<string> {
+  async writeBrief(runtime: string, sessionId: string, render: BriefRenderer): Promise<PlacedBrief> {
     const info = await this.machine.info();
     if (info.baton) {
-      const parsed = await this.baton<{ path: string }>(["handoff", "export", sessionId, "--harness", runtime, "--json"], "write a brief");
-      return parsed.path;
+      const parsed = await this.baton<{ path: string; brief?: string }>(["handoff", "export", sessionId, "--harness", runtime, "--json"], "write a brief");
+      return { path: parsed.path, ...(typeof parsed.brief === "string" ? { text: parsed.brief } : {}) };
     }
-    return this.placeBrief(await render(await this.mirror(runtime), join(this.localDir, "briefs")));
+    const rendered = await render(await this.mirror(runtime), join(this.localDir, "briefs"));
+    return { path: await this.placeBrief(rendered.path), text: rendered.text };
   }
 
   /** Moves a brief written here into Baton's handoffs directory there. */

@@ -11,7 +11,7 @@ import { RemoteStores } from "./remote-stores.js";
 import { copyRemoteWorkspaceFile } from "./remote-files.js";
 import { SshConnection, type RunResult } from "./ssh-connection.js";
 import { lostConnectionText, loginCommand, SSH_FAILED } from "./ssh-errors.js";
-import { MachineError, type AgentLaunchRequest, type BriefRenderer, type ExecResult, type Machine, type MachineLaunch, type MachineSettings } from "./types.js";
+import { MachineError, type AgentLaunchRequest, type BriefRenderer, type ExecResult, type Machine, type MachineLaunch, type MachineSettings, type PlacedBrief } from "./types.js";
 
 /** What Baton learns about the machine once per connection. */
 export interface RemoteInfo {
@@ -175,7 +175,7 @@ export class SshMachine implements Machine {
     return this.stores.list(runtime, dir);
   }
 
-  writeBrief(runtime: string, sessionId: string, render: BriefRenderer): Promise<string> {
+  writeBrief(runtime: string, sessionId: string, render: BriefRenderer): Promise<PlacedBrief> {
     return this.stores.writeBrief(runtime, sessionId, render);
   }
 

@@ -55,8 +55,15 @@ export interface ExecResult {
   stderr: string;
 }
 
+/** A brief written for a machine: its path there, and its text (the first prompt carries it whole). */
+export interface PlacedBrief {
+  path: string;
+  /** Missing only when an older Baton on the other machine wrote the brief and did not send it. */
+  text?: string;
+}
+
 /** Renders a brief with the local store readers: from these store options into this directory. */
-export type BriefRenderer = (store: StoreOptions, outputDir: string) => Promise<string>;
+export type BriefRenderer = (store: StoreOptions, outputDir: string) => Promise<{ path: string; text: string }>;
 
 export interface Machine {
   readonly name: string;
@@ -74,8 +81,8 @@ export interface Machine {
   launch(request: AgentLaunchRequest): Promise<MachineLaunch>;
   /** Sessions of one runtime in this machine's store, newest first; `dir` keeps those at or below it. */
   listSessions(runtime: string, dir?: string): Promise<StoredSession[]>;
-  /** Writes a brief of a stored session where agents on this machine can read it; returns its path there. */
-  writeBrief(runtime: string, sessionId: string, render: BriefRenderer): Promise<string>;
+  /** Writes a brief of a stored session where agents on this machine can read it; returns its path there and its text. */
+  writeBrief(runtime: string, sessionId: string, render: BriefRenderer): Promise<PlacedBrief>;
   /** Makes a brief written here readable by agents on this machine; returns its path there. */
   placeBrief(localPath: string): Promise<string>;
   /** Runs a command (no shell) in a directory there, e.g. git for subagent worktrees. */

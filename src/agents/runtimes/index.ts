@@ -1,6 +1,9 @@
 // Launch commands for the runtimes: native resume (`/handover`, `baton handoff resume`) and a new
 // session whose first message points at a brief (`/switch host`, `resume --agent`).
 
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { BatonError } from "../../kernel/errors.js";
 import { shellQuote } from "../../kernel/shell.js";
 
@@ -78,12 +81,21 @@ export function nativeResumeCommand(session: StoredSession, dir?: string): Launc
   return { executable: rt.executable, args: rt.resumeArgs(session), env: envFor(rt), dir: where };
 }
 
-/** The command that starts a new `runtimeId` session in `dir` whose first message is `prompt`. */
-export function newSessionCommand(runtimeId: string, prompt: string, dir: string): LaunchCommand {
+/**
+ * The command that starts a new `runtimeId` session in `dir` whose first message is `prompt`;
+ * `readDirs` are directories outside `dir` it must be able to read (where the brief is).
+ */
+export function newSessionCommand(runtimeId: string, prompt: string, dir: string, readDirs: string[] = []): LaunchCommand {
   const rt = requireRuntime(runtimeId);
   if (rt.notStartable) throw new RuntimeRefusal(`Baton cannot start ${rt.label}: ${rt.notStartable}.`);
   if (!rt.newArgs) throw new RuntimeRefusal(`${rt.noNewSession ?? `${rt.label} cannot start a session from a prompt`}.`);
-  return { executable: rt.executable, args: rt.newArgs(prompt), env: envFor(rt), dir };
+  const outside = readDirs.filter((d) => !within(d, dir));
+  return { executable: rt.executable, args: [...(outside.length && rt.readArgs ? rt.readArgs(outside) : []), ...rt.newArgs(prompt)], env: envFor(rt), dir };
+}
+
+function within(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }
 
 /** The marker that links a new session to the one it continues. A claim in text, not an identity. */
@@ -108,6 +120,32 @@ export function handoffPrompt(briefPath: string, fromRuntime: string, sessionId:
     "",
     handoffMarker(fromRuntime, sessionId),
   ].join("\n");
+}
+
+/**
+ * The first prompt of a chat session continued from a brief: the brief's text embedded (an ACP
+ * resource the agent cannot be refused to read, unlike a path its file tools may not reach), the
+ * same instructions as a terminal launch, and the marker. Chat prompts never reach a command line.
+ */
+export function handoffContent(briefPath: string, briefText: string, fromRuntime: string, sessionId: string): ContentBlock[] {
+  // The brief comes first and the text names no path: Gemini CLI turns an embedded file into a
+  // mention placed where the block was and joins it with the text blocks around it, without a
+  // separator. So the text starts and ends with a blank line: the mention and a message sent after
+  // it each stand on lines of their own.
+  const intro = [
+    "",
+    "",
+    "You are continuing work from another agent session. Its handoff brief is attached; read it first.",
+    "Then check the working tree, tell me what you understand the task to be, and confirm it with me before changing anything.",
+    "",
+    handoffMarker(fromRuntime, sessionId),
+    "",
+    "",
+  ].join("\n");
+  return [
+    { type: "resource", resource: { uri: pathToFileURL(briefPath).href, mimeType: "text/markdown", text: briefText } },
+    { type: "text", text: intro },
+  ];
 }
 
 /** One-line shell rendering of a command, for showing to a person (never executed by a shell). */

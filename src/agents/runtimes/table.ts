@@ -23,6 +23,11 @@ export interface RuntimeSpec {
   envSet?: Record<string, string>;
   /** The CLI finds the session only when run in its recorded directory. */
   resumeNeedsRecordedDir?: boolean;
+  /**
+   * Args that let a new session read files outside its working directory (the brief it starts
+   * from): its file tools refuse other paths otherwise.
+   */
+  readArgs?: (dirs: string[]) => string[];
 }
 
 const ref = (s: StoredSession): string => s.native?.ref ?? s.id;
@@ -107,8 +112,25 @@ export const RUNTIMES: RuntimeSpec[] = [
     resumeNeedsRecordedDir: true,
   },
   { id: "omp", label: "Oh My Pi", executable: "omp", readable: false, newArgs: (p) => ["--approval-mode=always-ask", p] },
-  { id: "gemini", label: "Gemini CLI", executable: "gemini", readable: true, newArgs: (p) => ["--approval-mode", "default", "--prompt-interactive", p] },
-  { id: "qwen", label: "Qwen Code", executable: "qwen", readable: true, newArgs: (p) => ["--approval-mode", "default", "--prompt-interactive", p] },
+  {
+    id: "gemini",
+    label: "Gemini CLI",
+    executable: "gemini",
+    readable: true,
+    // `--resume <id>` looks the session up among the recorded directory's sessions only.
+    resumeArgs: (s) => ["--approval-mode", "default", "--resume", s.id],
+    resumeNeedsRecordedDir: true,
+    newArgs: (p) => ["--approval-mode", "default", "--prompt-interactive", p],
+    readArgs: (dirs) => dirs.flatMap((d) => ["--include-directories", d]),
+  },
+  {
+    id: "qwen",
+    label: "Qwen Code",
+    executable: "qwen",
+    readable: true,
+    newArgs: (p) => ["--approval-mode", "default", "--prompt-interactive", p],
+    readArgs: (dirs) => dirs.flatMap((d) => ["--include-directories", d]),
+  },
   { id: "kiro", label: "Kiro", executable: "kiro-cli", readable: false, newArgs: (p) => ["chat", p] },
   { id: "agy", label: "Antigravity CLI", executable: "agy", readable: false, newArgs: (p) => ["--prompt-interactive", p] },
   {

@@ -7,6 +7,7 @@ import type { SessionStep, StoreReader, StoredSession } from "./types.js";
 import { entries, findFiles, LIST_CONCURRENCY } from "./files.js";
 import { mapNewestFirst } from "./newest.js";
 import { type Interpret, type RecordInfo, sessionFrom, streamJsonlSteps, summarizeJsonl, TitleRank } from "./jsonl.js";
+import { ToolCallLedger } from "./ledger.js";
 import { arr, brief, clip, contentText, obj, str } from "./text.js";
 
 /** User lines that are harness noise rather than something the person typed. */
@@ -23,7 +24,18 @@ export function claudeToolStep(name: string, input: Record<string, unknown>, at?
   return undefined; // reads, searches and planning tools are left out of briefs
 }
 
-const interpret: Interpret = (rec) => {
+/** A tool result that says the person refused the call (ACP adapter, terminal UI, `-p` mode wordings). */
+const REFUSED = /refused permission|doesn't want to proceed|tool use was rejected|permission to use \S+ (?:has been|was) denied/i;
+
+/** One transcript's reading: tool calls wait for their result, so a refused command is not reported as run. */
+function newInterpret(): Interpret {
+  const calls = new ToolCallLedger();
+  const interpret: Interpret = (rec) => interpretRecord(rec, calls);
+  interpret.flush = () => calls.unanswered();
+  return interpret;
+}
+
+function interpretRecord(rec: Record<string, unknown>, calls: ToolCallLedger): RecordInfo | undefined {
   const at = str(rec.timestamp);
   const base: RecordInfo = { id: str(rec.sessionId), cwd: str(rec.cwd), branch: str(rec.gitBranch), at };
   switch (rec.type) {
@@ -44,7 +56,12 @@ const interpret: Interpret = (rec) => {
         for (const block of arr(msg?.content)) {
           const b = obj(block);
           if (b?.type === "text" && typeof b.text === "string" && !rec.isMeta && !NOISE.test(b.text)) steps.push({ kind: "prompt", text: clip(b.text), at });
-          if (b?.type === "tool_result" && b.is_error === true) steps.push({ kind: "tool_failure", text: clip(contentText(b.content)), at });
+          if (b?.type === "tool_result") {
+            const text = contentText(b.content);
+            const refused = b.is_error === true && REFUSED.test(text);
+            steps.push(...calls.answer(str(b.tool_use_id), refused ? "refused" : "ran"));
+            if (b.is_error === true && !refused) steps.push({ kind: "tool_failure", text: clip(text), at });
+          }
         }
       }
       return { ...base, steps };
@@ -56,7 +73,7 @@ const interpret: Interpret = (rec) => {
         if (b?.type === "text" && typeof b.text === "string" && b.text.trim()) steps.push({ kind: "reply", text: clip(b.text), at });
         if (b?.type === "tool_use") {
           const step = claudeToolStep(str(b.name) ?? "", obj(b.input) ?? {}, at);
-          if (step) steps.push(step);
+          if (step) steps.push(...calls.call(str(b.id), step));
         }
       }
       return { ...base, steps };
@@ -67,10 +84,12 @@ const interpret: Interpret = (rec) => {
       if (str(rec.aiTitle)) return { ...base, title: rec.aiTitle as string, titleRank: TitleRank.generated };
       return rec.sessionId ? base : undefined;
   }
-};
+}
+
+const fresh = { fresh: newInterpret };
 
 async function listFile(file: string, parentFromDir: string | undefined): Promise<StoredSession> {
-  const summary = await summarizeJsonl(file, interpret);
+  const summary = await summarizeJsonl(file, fresh);
   const base = path.basename(file, ".jsonl");
   if (base.startsWith("agent-")) {
     // A subagent's lines carry the parent's sessionId; its own id is the file name.
@@ -103,5 +122,5 @@ export const claudeReader: StoreReader = {
     }
     return mapNewestFirst(ctx.newest, jobs, (j) => j.file, LIST_CONCURRENCY, (j) => listFile(j.file, j.parent), (j, err) => ctx.warn(`Claude Code: cannot read ${j.file}: ${(err as Error).message}`));
   },
-  readSteps: (session, ctx, emit) => streamJsonlSteps(session.file, interpret, emit, ctx.warn),
+  readSteps: (session, ctx, emit) => streamJsonlSteps(session.file, newInterpret(), emit, ctx.warn),
 };

@@ -1,22 +1,26 @@
-// Gemini CLI and Qwen Code (a Gemini CLI fork), beyond the seed's table.
-// Gemini: `${GEMINI_CLI_HOME:-~}/.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl`: line 1
-// `{sessionId, projectHash, startTime, lastUpdated}`, then messages `{id, timestamp, type: user |
-// gemini | info | error, content, toolCalls?}`; a repeated id replaces the earlier line and
-// `{"$rewindTo": id}` drops that message and the rest. `<project>/.project_root` holds the path.
-// Qwen: `${QWEN_HOME:-~/.qwen}/projects/<project>/chats/<sessionId>.jsonl`, records `{uuid,
-// sessionId, timestamp, type: user | assistant | tool_result | system, cwd, gitBranch, message}`.
+// Gemini CLI: `${GEMINI_CLI_HOME:-~}/.gemini/tmp/<project>/chats/session-<YYYY-MM-DDTHH-MM>-<id8>.jsonl`
+// (`<project>/.project_root` holds the path). A header `{sessionId, projectHash, startTime,
+// lastUpdated, kind}`, messages `{id, timestamp, type: user | gemini | info | error, content,
+// toolCalls?}` and updates `{"$set": {messages | lastUpdated | sessionId | summary}}`; a repeated
+// message id replaces the earlier one and `{"$rewindTo": id}` drops that message and the rest.
+// One session can span files: `gemini --resume <id>` (and ACP `session/load`) starts a file named
+// after the minute it resumed in, under the same session id, while the conversation may go on in
+// the first file. Files of one session id are read as one session; files with no conversation
+// (only Gemini's own session context) are left out, as Gemini's own session list does.
 
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import type { SessionStep, StoreReader } from "./types.js";
+import type { SessionStep, StoreReader, StoredSession } from "./types.js";
 import { entries, findFiles, forEachJsonLine, LIST_CONCURRENCY, mapLimit } from "./files.js";
-import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl, summarizeLines, TitleRank } from "./jsonl.js";
-import { arr, brief, clip, contentText, obj, str } from "./text.js";
+import { type Interpret, type RecordInfo, sessionFrom, summarizeJsonl, summarizeLines, type Summary, TitleRank } from "./jsonl.js";
+import { arr, brief, clip, obj, str } from "./text.js";
 
 const SHELL_TOOLS = new Set(["run_shell_command"]);
 const FILE_TOOLS = new Set(["write_file", "replace", "edit"]);
+/** What Gemini CLI puts ahead of the first prompt; context, not something the person typed. */
+const SESSION_CONTEXT = /^\s*<session_context>/;
 
-function toolStep(name: string, args: Record<string, unknown>, at?: string): SessionStep | undefined {
+export function geminiToolStep(name: string, args: Record<string, unknown>, at?: string): SessionStep | undefined {
   if (SHELL_TOOLS.has(name)) return { kind: "command", text: clip(str(args.command) ?? ""), at };
   if (FILE_TOOLS.has(name)) {
     const file = str(args.file_path) ?? str(args.absolute_path) ?? "";
@@ -26,26 +30,67 @@ function toolStep(name: string, args: Record<string, unknown>, at?: string): Ses
   return undefined;
 }
 
-function partsText(parts: unknown): string {
+export function partsText(parts: unknown): string {
   return arr(parts).map((p) => str(obj(p)?.text) ?? "").filter(Boolean).join("\n");
 }
 
-const geminiInterpret: Interpret = (rec) => {
+function messageSteps(rec: Record<string, unknown>): SessionStep[] {
   const at = str(rec.timestamp);
-  if (rec.sessionId && rec.startTime) return { id: str(rec.sessionId), at: str(rec.lastUpdated) ?? str(rec.startTime) };
   const steps: SessionStep[] = [];
   const text = typeof rec.content === "string" ? rec.content : partsText(rec.content);
-  if (rec.type === "user" && text.trim()) steps.push({ kind: "prompt", text: clip(text), at });
+  if (rec.type === "user" && text.trim() && !SESSION_CONTEXT.test(text)) steps.push({ kind: "prompt", text: clip(text), at });
   if (rec.type === "gemini" && text.trim()) steps.push({ kind: "reply", text: clip(text), at });
   if (rec.type === "error" && text.trim()) steps.push({ kind: "tool_failure", text: clip(text), at });
   for (const call of arr(rec.toolCalls)) {
     const c = obj(call) ?? {};
+    // A call the person cancelled or that never ran is not reported as a command.
+    if (c.status === "cancelled") {
+      steps.push({ kind: "tool_failure", text: clip(`Rejected by the user, not run: ${str(c.name) ?? "tool"} ${brief(c.args)}`), at });
+      continue;
+    }
     if (c.status === "error") steps.push({ kind: "tool_failure", text: clip(`${str(c.name) ?? "tool"}: ${brief(c.result ?? c.resultDisplay)}`), at });
-    const step = toolStep(str(c.name) ?? "", obj(c.args) ?? {}, at);
+    const step = geminiToolStep(str(c.name) ?? "", obj(c.args) ?? {}, at);
     if (step) steps.push(step);
   }
-  return { at, steps };
-};
+  return steps;
+}
+
+/**
+ * One session's reading, over one or several files: messages kept by id (a repeated id or a
+ * `$set messages` replaces the earlier copy), rewinds applied, the steps given out at the end.
+ */
+function newInterpret(): Interpret {
+  const byId = new Map<string, Record<string, unknown>>();
+  let anon = 0;
+  const put = (msg: Record<string, unknown>): void => {
+    const id = str(msg.id) ?? `#${anon++}`;
+    byId.delete(id); // a replaced message moves to where its newest version was written
+    byId.set(id, msg);
+  };
+  const interpret: Interpret = (rec): RecordInfo | undefined => {
+    if (rec.sessionId && rec.startTime) {
+      return { id: str(rec.sessionId), at: str(rec.lastUpdated) ?? str(rec.startTime), ...(str(rec.summary) ? { title: rec.summary as string, titleRank: TitleRank.summary } : {}), meta: str(rec.kind) ? { kind: rec.kind as string } : undefined };
+    }
+    const set = obj(rec.$set);
+    if (set) {
+      for (const msg of arr(set.messages)) if (obj(msg)) put(obj(msg)!);
+      return { at: str(set.lastUpdated), ...(str(set.summary) ? { title: set.summary as string, titleRank: TitleRank.summary } : {}) };
+    }
+    if (typeof rec.$rewindTo === "string") {
+      let drop = false;
+      for (const key of [...byId.keys()]) if ((drop ||= key === rec.$rewindTo)) byId.delete(key);
+      return undefined;
+    }
+    put(rec);
+    return { at: str(rec.timestamp) };
+  };
+  interpret.flush = () => {
+    const steps = [...byId.values()].flatMap(messageSteps);
+    byId.clear();
+    return steps;
+  };
+  return interpret;
+}
 
 /** A legacy `{sessionId, startTime, lastUpdated, messages: […]}` document as the JSONL lines it maps to. */
 async function legacyLines(file: string): Promise<string[]> {
@@ -54,25 +99,39 @@ async function legacyLines(file: string): Promise<string[]> {
   return [JSON.stringify(meta), ...arr(messages).map((m) => JSON.stringify(m))];
 }
 
-/** Gemini's replace-by-id and rewind rules, applied over the whole file. */
-async function geminiSteps(file: string, emit: (s: SessionStep) => void): Promise<void> {
-  const byId = new Map<string, Record<string, unknown>>();
-  let anon = 0;
-  const each = async (fn: (rec: Record<string, unknown>) => void): Promise<void> => {
-    if (!file.endsWith(".json")) return void (await forEachJsonLine(file, fn));
-    for (const line of await legacyLines(file)) fn(JSON.parse(line) as Record<string, unknown>);
+async function forEachRecord(file: string, fn: (rec: Record<string, unknown>) => void): Promise<number> {
+  if (!file.endsWith(".json")) return (await forEachJsonLine(file, fn)).torn;
+  for (const line of await legacyLines(file)) fn(JSON.parse(line) as Record<string, unknown>);
+  return 0;
+}
+
+interface FileSummary {
+  file: string;
+  root: string | null;
+  summary: Summary;
+}
+
+const hasConversation = (f: FileSummary): boolean => f.summary.counts.prompts + f.summary.counts.replies > 0;
+
+/** The files of one session id as one listed session; undefined when none holds a conversation. */
+function mergeSession(files: FileSummary[], fallbackId: string): StoredSession | undefined {
+  const withContent = files.filter(hasConversation).sort((a, b) => a.file.localeCompare(b.file));
+  if (withContent.length === 0) return undefined;
+  const newest = [...withContent].sort((a, b) => (b.summary.lastActivity ?? "").localeCompare(a.summary.lastActivity ?? ""))[0];
+  const first = withContent[0];
+  const latest = files.map((f) => f.summary.lastActivity ?? "").sort().at(-1);
+  const summary: Summary = {
+    ...newest.summary,
+    title: first.summary.title || newest.summary.title,
+    cwd: newest.summary.cwd ?? newest.root ?? undefined,
+    lastActivity: latest || newest.summary.lastActivity,
+    counts: withContent.length > 1 ? { ...newest.summary.counts, approximate: true } : newest.summary.counts,
   };
-  await each((rec) => {
-    if (typeof rec.$rewindTo === "string") {
-      let drop = false;
-      for (const key of [...byId.keys()]) if ((drop ||= key === rec.$rewindTo)) byId.delete(key);
-      return;
-    }
-    const id = str(rec.id) ?? `#${anon++}`;
-    byId.delete(id); // a replaced message moves to where its newest version was written
-    byId.set(id, rec);
+  const kind = summary.meta.kind;
+  return sessionFrom("gemini", newest.file, summary, fallbackId, {
+    native: kind === "subagent" ? { ok: false, reason: "Gemini CLI cannot reopen a subagent's session" } : { ok: true },
+    extra: { ...summary.meta, files: JSON.stringify(withContent.map((f) => f.file)) },
   });
-  for (const rec of byId.values()) for (const step of geminiInterpret(rec)?.steps ?? []) emit(step);
 }
 
 export const geminiReader: StoreReader = {
@@ -87,60 +146,30 @@ export const geminiReader: StoreReader = {
       // Older releases wrote one JSON document per session (`session-*.json`) instead of JSONL.
       for (const file of await findFiles(path.join(ctx.dir, project.name, "chats"), (n) => n.startsWith("session-") && /\.jsonl?$/.test(n), 0)) jobs.push({ file, root });
     }
-    return mapLimit(
+    const summaries = await mapLimit(
       jobs,
       LIST_CONCURRENCY,
-      async (j) => {
-        const s = j.file.endsWith(".json") ? summarizeLines(await legacyLines(j.file), geminiInterpret, j.file) : await summarizeJsonl(j.file, geminiInterpret);
-        return sessionFrom("gemini", j.file, { ...s, cwd: s.cwd ?? j.root ?? undefined }, path.basename(j.file).replace(/\.jsonl?$/, ""), {
-          native: { ok: false, reason: "Gemini CLI's resume was seen failing from a new process; continuing from a brief is reliable" },
-        });
-      },
+      async (j): Promise<FileSummary> => ({
+        ...j,
+        summary: j.file.endsWith(".json") ? summarizeLines(await legacyLines(j.file), newInterpret(), j.file) : await summarizeJsonl(j.file, { fresh: newInterpret }),
+      }),
       (j, e) => ctx.warn(`Gemini CLI: cannot read ${j.file}: ${(e as Error).message}`),
     );
-  },
-  readSteps: (s, _ctx, emit) => geminiSteps(s.file, emit),
-};
-
-const qwenInterpret: Interpret = (rec) => {
-  const at = str(rec.timestamp);
-  const base = { id: str(rec.sessionId), cwd: str(rec.cwd), branch: str(rec.gitBranch), at };
-  if (rec.type === "system") {
-    const payload = obj(rec.systemPayload) ?? {};
-    return rec.subtype === "custom_title" ? { ...base, title: str(payload.title) ?? str(payload.customTitle), titleRank: TitleRank.custom } : base;
-  }
-  const msg = obj(rec.message) ?? {};
-  const steps: SessionStep[] = [];
-  const text = partsText(msg.parts) || contentText(msg.content);
-  if (rec.type === "user" && text.trim() && !str(rec.subtype)) steps.push({ kind: "prompt", text: clip(text), at });
-  if (rec.type === "assistant" && text.trim()) steps.push({ kind: "reply", text: clip(text), at });
-  for (const part of arr(msg.parts)) {
-    const call = obj(obj(part)?.functionCall);
-    if (call) {
-      const step = toolStep(str(call.name) ?? "", obj(call.args) ?? {}, at);
-      if (step) steps.push(step);
+    const bySession = new Map<string, FileSummary[]>();
+    for (const f of summaries) {
+      const id = f.summary.id ?? path.basename(f.file).replace(/\.jsonl?$/, "");
+      bySession.set(id, [...(bySession.get(id) ?? []), f]);
     }
-    const resp = obj(obj(obj(part)?.functionResponse)?.response);
-    if (resp?.error) steps.push({ kind: "tool_failure", text: clip(brief(resp.error)), at });
-  }
-  return { ...base, steps };
-};
-
-export const qwenReader: StoreReader = {
-  runtime: "qwen",
-  label: "Qwen Code",
-  defaultDir: (env, home) => path.join(env.QWEN_HOME || path.join(home, ".qwen"), "projects"),
-  async list(ctx) {
-    const files: string[] = [];
-    for (const project of await entries(ctx.dir)) {
-      if (project.isDirectory()) files.push(...(await findFiles(path.join(ctx.dir, project.name, "chats"), (n) => n.endsWith(".jsonl"), 0)));
-    }
-    return mapLimit(
-      files,
-      LIST_CONCURRENCY,
-      async (f) => sessionFrom("qwen", f, await summarizeJsonl(f, qwenInterpret), path.basename(f, ".jsonl"), { native: { ok: false, reason: "Baton continues Qwen Code sessions from a brief" } }),
-      (f, e) => ctx.warn(`Qwen Code: cannot read ${f}: ${(e as Error).message}`),
-    );
+    const sessions = [...bySession.entries()].map(([id, files]) => mergeSession(files, id));
+    return sessions.filter((s): s is StoredSession => !!s && (ctx.includeSubagents || s.extra?.kind !== "subagent"));
   },
-  readSteps: (s, ctx, emit) => streamJsonlSteps(s.file, qwenInterpret, emit, ctx.warn),
+  async readSteps(session, ctx, emit) {
+    const files = session.extra?.files ? (JSON.parse(session.extra.files) as string[]) : [session.file];
+    const interpret = newInterpret();
+    for (const file of files) {
+      const torn = await forEachRecord(file, (rec) => void interpret(rec));
+      if (torn > 0) ctx.warn(`${file}: skipped ${torn} unreadable line(s)`);
+    }
+    for (const step of interpret.flush?.() ?? []) emit(step);
+  },
 };

@@ -12,6 +12,7 @@ import { describeBadId, isSafeSessionRef, isValidSessionId, sessionIdShape } fro
 
 export type { StoredSession, StoreReader, SessionStep, StepKind, SessionCounts, ReaderContext } from "./types.js";
 export { SessionLookupError, StoreReadError, MIN_PREFIX_CHARS } from "./errors.js";
+export { shortIdLength, SHORT_ID_CHARS } from "../runtimes/session-ids.js";
 
 export interface StoreOptions {
   /** Only this runtime. */
@@ -22,7 +23,7 @@ export interface StoreOptions {
   dataDir?: string;
   /** Environment used to resolve default locations; defaults to process.env. */
   env?: NodeJS.ProcessEnv;
-  /** Home directory used for default locations; defaults to os.homedir(). */
+  /** Home directory used for default locations; defaults to the environment's HOME, else os.homedir(). */
   home?: string;
 }
 
@@ -48,7 +49,7 @@ export function storeDirFor(reader: StoreReader, opts: StoreOptions): string {
   const override = opts.storeDirs?.[reader.runtime] ?? Object.entries(opts.storeDirs ?? {}).find(([k]) => canonicalRuntimeId(k) === reader.runtime)?.[1];
   if (override) return path.resolve(override);
   const env = opts.env ?? process.env;
-  const home = opts.home ?? os.homedir();
+  const home = homeOf(opts);
   if (reader.runtime === "demo" && opts.dataDir) return path.join(opts.dataDir, "demo-agent", "sessions");
   return reader.defaultDir(env, home);
 }
@@ -57,10 +58,18 @@ export function contextFor(reader: StoreReader, opts: StoreOptions & { includeSu
   return {
     dir: storeDirFor(reader, opts),
     env: opts.env ?? process.env,
-    home: opts.home ?? os.homedir(),
+    home: homeOf(opts),
     includeSubagents: opts.includeSubagents ?? false,
     warn: (m) => warnings.push(m),
   };
+}
+
+/**
+ * The home the runtimes see: the one given, else HOME of the environment the agents run with (a
+ * daemon started with another HOME than its own user's reads that HOME's stores), else the user's.
+ */
+function homeOf(opts: StoreOptions): string {
+  return opts.home ?? (opts.env?.HOME || os.homedir());
 }
 
 function selectReaders(runtime: string | undefined): StoreReader[] {

@@ -23,7 +23,17 @@ export interface RecordInfo {
   meta?: Record<string, string>;
 }
 
-export type Interpret = (rec: Record<string, unknown>) => RecordInfo | undefined;
+/**
+ * Reads one record. A reader that pairs records (a tool call with its result, to tell a command
+ * that ran from one the user rejected) keeps state in a fresh Interpret per file, and hands back
+ * what is still unpaired at the end through `flush`.
+ */
+export type Interpret = ((rec: Record<string, unknown>) => RecordInfo | undefined) & { flush?: () => SessionStep[] };
+
+/** Makes a new stateful Interpret for each file read. */
+export interface StatefulInterpret {
+  fresh(): Interpret;
+}
 
 export interface Summary {
   id?: string;
@@ -48,6 +58,8 @@ class Summarizer {
   rank = -1;
   counts: SessionCounts = { prompts: 0, replies: 0, tools: 0 };
   meta: Record<string, string> = {};
+  /** The head alone held the id, directory and a title (the tail may only add later ones). */
+  headComplete = false;
 
   add(info: RecordInfo | undefined): void {
     if (!info) return;
@@ -78,7 +90,9 @@ class Summarizer {
 function summarize(ht: HeadTail, interpret: Interpret): Summarizer {
   const s = new Summarizer();
   for (const rec of parseLines(ht.head)) s.add(interpret(rec));
+  s.headComplete = !!(s.id && s.cwd && s.title);
   for (const rec of parseLines(ht.tail)) s.add(interpret(rec));
+  s.add({ steps: interpret.flush?.() });
   return s;
 }
 
@@ -104,14 +118,21 @@ export function summarizeLines(lines: string[], interpret: Interpret, file: stri
   return toSummary(summarize(ht, interpret), ht);
 }
 
-/** Summarizes a JSONL transcript from its head and tail only. */
-export async function summarizeJsonl(file: string, interpret: Interpret): Promise<Summary> {
-  let ht = await readHeadTail(file);
-  let s = summarize(ht, interpret);
-  if (ht.partial && (!s.title || !s.cwd) && ht.size > WIDE_HEAD_BYTES / 2) {
-    // A large first record (pasted file, long instructions) pushed the first prompt past the head.
+/**
+ * Summarizes a JSONL transcript from its head and tail only. `interpret` is called afresh for each
+ * read (a stateful reader's `fresh()` makes a new one). `headBytes` suits stores whose
+ * first record is large by design.
+ */
+export async function summarizeJsonl(file: string, interpret: Interpret | StatefulInterpret, opts: { headBytes?: number } = {}): Promise<Summary> {
+  const fresh = (): Interpret => ("fresh" in interpret ? interpret.fresh() : interpret);
+  let ht = await readHeadTail(file, opts.headBytes);
+  let s = summarize(ht, fresh());
+  if (ht.partial && !s.headComplete) {
+    // A large first record (pasted file, long instructions) pushed the metadata or the first
+    // prompt past the head: a session listed without its directory could not be resumed, and a
+    // title taken from the tail would be the latest request, not the first.
     ht = await readHeadTail(file, WIDE_HEAD_BYTES);
-    s = summarize(ht, interpret);
+    s = summarize(ht, fresh());
   }
   return toSummary(s, ht);
 }
@@ -121,6 +142,7 @@ export async function streamJsonlSteps(file: string, interpret: Interpret, emit:
   const { torn } = await forEachJsonLine(file, (rec) => {
     for (const step of interpret(rec)?.steps ?? []) emit(step);
   });
+  for (const step of interpret.flush?.() ?? []) emit(step);
   if (torn > 0) warn?.(`${file}: skipped ${torn} unreadable line(s)`);
 }
 

@@ -1,6 +1,7 @@
 import type { CommandSpec } from "../context.js";
 import { CommandError } from "../../kernel/errors.js";
 import { takeOption } from "../parse.js";
+import { shortIdLength } from "../../agents/runtimes/session-ids.js";
 
 const LIST_LIMIT = 10;
 
@@ -21,7 +22,8 @@ export const session: CommandSpec = {
         await ctx.reply(`No ${ctx.agents.displayName(agent)} sessions in \`${workspace}\` yet.`);
         return;
       }
-      const lines = sessions.map((s) => `\`${s.id.slice(0, 8)}\` ${s.title || "(untitled)"} — ${age(s.lastActivity)}${s.id === current?.session ? " ← this chat" : s.thread ? " (open thread)" : ""}`);
+      const width = shortIdLength(sessions.map((s) => s.id));
+      const lines = sessions.map((s) => `\`${s.id.slice(0, width)}\` ${s.title || "(untitled)"} — ${age(s.lastActivity)}${s.id === current?.session ? " ← this chat" : s.thread ? " (open thread)" : ""}`);
       await ctx.reply(`**${ctx.agents.displayName(agent)} sessions in \`${workspace}\`**\n${lines.join("\n")}\n\nSwitch with \`/session --switch <id>\`.`);
       return;
     }

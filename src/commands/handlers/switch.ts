@@ -39,6 +39,6 @@ export const switchHost: CommandSpec = {
     const brief = await ctx.agents.writeBrief(current.agent, current.session, current.workspace);
     await ctx.threads.recordContextTransfer(thread.id, brief.runtime, current.session, brief.path);
     await ctx.reply(`🔀 New thread with ${label}, starting from a brief of ${ctx.agents.displayName(current.agent)} session \`${current.session.slice(0, 8)}\`.`);
-    ctx.agents.submit(thread, [{ type: "text", text: ctx.agents.handoffPrompt(brief.path, brief.runtime, current.session) }]);
+    ctx.agents.submit(thread, ctx.agents.handoffContent(brief, current.session));
   },
 };

@@ -45,7 +45,7 @@ export function registerHandoffCommand(program: Command): void {
       .argument("<session-id>", "session id or a unique prefix of at least 6 characters")
       .option("--print", "write the brief to stdout instead of a file")
       .option("--output-dir <dir>", "directory to write the brief into")
-      .option("--json", "print {path, from, session}"),
+      .option("--json", "print {path, from, session, brief}"),
   ).action(async (id: string, opts, cmd: Command) => {
     const { runExport } = await import("./commands.js");
     await runExport(id, opts, cmd);

@@ -1,6 +1,7 @@
 // The actions behind `baton handoff list | export | resume`. Loaded lazily by cli.ts.
 
 import { existsSync, statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
 import { BatonError } from "../../kernel/errors.js";
@@ -87,7 +88,8 @@ export async function runExport(id: string, opts: StoreFlags & { print?: boolean
     }
     const dir = opts.outputDir ? path.resolve(opts.outputDir) : defaultBriefDir(store);
     const file = await writeBriefFor(session, dir, store);
-    out(cmd, opts.json ? JSON.stringify({ path: file, from: "session_store", session }, null, 2) : `Brief written to ${file}`);
+    // The text too: Baton on another machine asks for a brief this way and sends it in a first prompt.
+    out(cmd, opts.json ? JSON.stringify({ path: file, from: "session_store", session, brief: await readFile(file, "utf8") }, null, 2) : `Brief written to ${file}`);
   });
 }
 

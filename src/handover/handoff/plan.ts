@@ -71,7 +71,7 @@ export function planResume(session: StoredSession, req: ResumeRequest, checks: R
   }
   const briefPath = path.join(req.outputDir, briefFileName(session, req.now));
   const prompt = handoffPrompt(briefPath, session.runtime, session.id);
-  return { mode: "brief", reason: blocker, target: target.id, ...newSessionCommand(target.id, prompt, dir), brief_path: briefPath, session };
+  return { mode: "brief", reason: blocker, target: target.id, ...newSessionCommand(target.id, prompt, dir, [req.outputDir]), brief_path: briefPath, session };
 }
 
 /** Why a native reopen is not possible, or undefined when it is. */

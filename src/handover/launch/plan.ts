@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CommandError } from "../../kernel/errors.js";
+import { geminiHasBatonServer, whyGeminiSkipsSettings } from "./gemini.js";
 
 /** bin/baton.js of this install: three levels up from both src/handover/launch and dist/handover/launch. */
 export const BATON_BIN = fileURLToPath(new URL("../../../bin/baton.js", import.meta.url));
@@ -15,6 +16,8 @@ export interface LaunchContext {
   dataDir: string;
   launchId: string;
   env: NodeJS.ProcessEnv;
+  /** Why Gemini CLI would not read a settings file there (tests stand in for root-owned directories). */
+  geminiSkips?: (file: string) => string | undefined;
 }
 
 export interface McpServerSpec {
@@ -71,9 +74,17 @@ export function planLaunch(agent: string, userArgs: string[], ctx: LaunchContext
       return { command: "codex", args: [...overrides.flatMap((o) => ["-c", o]), ...userArgs], env, files: [] };
     }
     case "gemini": {
-      // Gemini has no per-run MCP flag; its system settings file (path from the environment)
-      // overrides user and project settings and merges mcpServers, so a per-run copy adds Baton.
+      // Registered once by `baton setup gemini`: the BATON_* variables reach it, nothing to write.
+      if (geminiHasBatonServer(ctx.env)) return { command: "gemini", args: userArgs, env, files: [] };
+      // Else a per-run system settings file (it overrides user and project settings and merges
+      // mcpServers), where Gemini will read it at all.
       const path = join(ctx.dataDir, "launches", `${ctx.launchId}.gemini-settings.json`);
+      const skipped = (ctx.geminiSkips ?? whyGeminiSkipsSettings)(path);
+      if (skipped) {
+        throw new CommandError(
+          `Gemini CLI reads a per-run settings file only from directories that root owns and nobody else can write (${skipped}), so \`baton launch gemini\` cannot hand it Baton's MCP server for one run. Run \`baton setup gemini\` once (it registers \`baton mcp\` in your Gemini settings), then \`baton launch gemini\` again.`,
+        );
+      }
       const base = readSystemGeminiSettings(ctx.env);
       const servers = { ...((base.mcpServers as Record<string, unknown> | undefined) ?? {}), baton: { command: mcp.command, args: mcp.args, env: mcp.env } };
       const content = JSON.stringify({ ...base, mcpServers: servers }, null, 2) + "\n";
