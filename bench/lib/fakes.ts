@@ -31,7 +31,7 @@ export interface ConfigOptions {
   logLevel?: string;
 }
 
-/** Baton's config for the fakes that run: every Telegram user allowed, the demo agent, the rest default. */
+/** Baton's config for the fakes that run: every Telegram user allowed, the demo agent, no usage line, the rest default. */
 export function batonConfig(fakes: Fakes, options: ConfigOptions = {}): string {
   const platforms: Record<string, unknown> = {};
   if (options.web) platforms.web = { listen: "127.0.0.1:0" };
@@ -42,6 +42,9 @@ export function batonConfig(fakes: Fakes, options: ConfigOptions = {}): string {
     agents: { default: "demo", ...(options.maxLiveHosts ? { max_live_hosts: options.maxLiveHosts } : {}) },
     access: { allow: ["telegram:*"] },
     workspaces: { default: process.cwd(), roots: [process.cwd()] },
+    // The usage line is one more message at the end of every turn: the probes are sized to stay
+    // under Telegram's pacing with an answer and its edit, and a quiet probe must send nothing.
+    rendering: { show_usage: false },
     platforms,
   });
 }
