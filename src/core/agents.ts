@@ -6,7 +6,8 @@ import { join } from "node:path";
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { AgentsApi, BriefWritten, HostChoice, SessionSummary } from "../commands/context.js";
 import type { ApprovalBroker } from "./approvals.js";
-import { AGENT_KINDS, firstInstalledKind, getAgentKind, type AgentKind } from "../agents/kinds/index.js";
+import { firstInstalledKind, getAgentKind, type AgentKind } from "../agents/kinds/index.js";
+import { kindsOf } from "./agent-kinds.js";
 import type { LaunchSpec, Supervisor } from "../agents/supervisor.js";
 import type { OpenedSession } from "../agents/host.js";
 import type { StoredSession } from "../agents/stores/index.js";
@@ -293,18 +294,4 @@ export class BatonAgents implements AgentsApi {
       return { cwd: path, note: `${(error as BatonError).userMessage ?? String(error)} Try \`baton handoff resume ${thread.session}\`.` };
     }
   }
-}
-
-function kindsOf(config: BatonConfig["agents"]): AgentKind[] {
-  return [...AGENT_KINDS, ...Object.entries(config.custom).map(([id, c]) => customKind(id, c))];
-}
-
-function customKind(id: string, c: BatonConfig["agents"]["custom"][string]): AgentKind {
-  return {
-    id,
-    displayName: c.display_name ?? id,
-    runtime: c.runtime ?? id,
-    acpCommand: () => ({ command: c.command, args: c.args }),
-    installHint: c.install_hint ?? `make \`${c.command}\` available on PATH`,
-  };
 }
