@@ -10,7 +10,7 @@ import { mapLimit } from "./files.js";
  * How far a session's recorded activity may run ahead of its file's mtime: timestamps written by
  * another machine's clock in a copied store. Files within this margin of the cut-off are still read.
  */
-export const MTIME_SLACK_MS = 10 * 60_000;
+const MTIME_SLACK_MS = 10 * 60_000;
 
 /** The newest `limit` sessions that will be shown, across every reader listing at the same time. */
 export class NewestWindow {
