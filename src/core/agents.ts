@@ -11,6 +11,7 @@ import { kindsOf } from "./agent-kinds.js";
 import type { LaunchSpec, Supervisor } from "../agents/supervisor.js";
 import type { OpenedSession } from "../agents/host.js";
 import type { StoredSession } from "../agents/stores/index.js";
+import { loadStores } from "../agents/load-stores.js";
 import { displayCommand, handoffContent, handoffPrompt, nativeResumeCommand } from "../agents/runtimes/index.js";
 import { MachineError, type Machine, type Machines } from "../agents/machines/index.js";
 import { describeBadId, isValidSessionId, sessionIdShape } from "../agents/runtimes/session-ids.js";
@@ -24,10 +25,6 @@ const MIN_PREFIX = 6;
 const STORE_CATCH_UP_MS = 3_000;
 const STORE_RETRY_MS = 250;
 
-/** The session-store readers (18 of them) load on the first command that needs one, not at start-up. */
-function loadStores(): Promise<typeof import("../agents/stores/index.js")> {
-  return import("../agents/stores/index.js");
-}
 
 export class BatonAgents implements AgentsApi {
   private readonly autoKind: AgentKind;

@@ -9,6 +9,7 @@ import { AGENT_KINDS, type AgentKind } from "../agents/kinds/index.js";
 import { describeBadId, isValidSessionId, sessionIdShape } from "../agents/runtimes/session-ids.js";
 import { CommandError, PickupError } from "../kernel/errors.js";
 import type { LaunchRecord } from "./launch/registry.js";
+import { loadStores } from "../agents/load-stores.js";
 
 export interface ResolvedSession {
   agent: string;
@@ -39,7 +40,7 @@ export async function lookupSession(agents: HandoverAgents, agent: string, cwd: 
   } catch (error) {
     const runtime = agents.kind(agent)?.runtime ?? agent;
     // The store readers load only here, on a failed lookup: start-up does not pay for them.
-    const { getReader, MIN_PREFIX_CHARS } = await import("../agents/stores/index.js");
+    const { getReader, MIN_PREFIX_CHARS } = await loadStores();
     if (error instanceof CommandError && !getReader(runtime) && id.length >= MIN_PREFIX_CHARS) {
       if (!isValidSessionId(runtime, id)) throw new PickupError(`${describeBadId(id)} is not a valid session id for ${agents.displayName(agent)} (${sessionIdShape(runtime)}).`);
       return { id, title: "", cwd, source: "thread" };

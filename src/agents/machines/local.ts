@@ -7,12 +7,14 @@ import { join, resolve } from "node:path";
 import { AgentError } from "../../kernel/errors.js";
 import { expandHome } from "../../kernel/paths.js";
 import type { StoredSession } from "../stores/index.js";
+import { loadStores } from "../load-stores.js";
 import { LOCAL_MACHINE } from "./refs.js";
 import type { AgentLaunchRequest, BriefRenderer, ExecResult, Machine, MachineLaunch, PlacedBrief } from "./types.js";
 
+import { copyWorkspaceFile } from "./workspace-files.js";
+
 const DEFAULT_EXEC_TIMEOUT_MS = 60_000;
 const MAX_EXEC_OUTPUT_BYTES = 16 * 1024 * 1024;
-import { copyWorkspaceFile } from "./workspace-files.js";
 
 export class LocalMachine implements Machine {
   readonly name = LOCAL_MACHINE;
@@ -61,8 +63,7 @@ export class LocalMachine implements Machine {
   }
 
   async listSessions(runtime: string, dir?: string): Promise<StoredSession[]> {
-    // The store readers load on first use: start-up does not pay for them.
-    const { listSessions } = await import("../stores/index.js");
+    const { listSessions } = await loadStores();
     return (await listSessions({ runtime, dir, dataDir: this.dataDir, env: this.env })).sessions;
   }
 

@@ -8,6 +8,7 @@ import { basename, join } from "node:path";
 import { createReadStream } from "node:fs";
 import { BatonError } from "../../kernel/errors.js";
 import type { StoredSession, StoreOptions } from "../stores/index.js";
+import { loadStores } from "../load-stores.js";
 import { BATON_SCRIPT, PUT_FILE_SCRIPT, TAR_DIR_SCRIPT, remoteCommand, envLine } from "./remote-sh.js";
 import type { SshMachine } from "./ssh-machine.js";
 import { MachineError, type BriefRenderer, type PlacedBrief } from "./types.js";
@@ -108,9 +109,4 @@ export class RemoteStores {
     if (remoteCode !== 0) throw new MachineError(`Could not copy the session store ${remoteDir} from ${this.machine.name}: ${remoteErr.trim().split("\n").at(-1) || `exit ${remoteCode}`}`);
     if (localCode !== 0) throw new MachineError(`Could not unpack the session store copied from ${this.machine.name}: ${localErr.trim().split("\n").at(-1) || `exit ${localCode}`}`);
   }
-}
-
-/** The store readers load on first use: start-up does not pay for them. */
-function loadStores(): Promise<typeof import("../stores/index.js")> {
-  return import("../stores/index.js");
 }
