@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as sdk from "matrix-js-sdk";
 import { FakeHomeserver } from "../fakes/matrix/server.js";
-import { MatrixConnection } from "../../src/platforms/matrix/client.js";
-import { matrixConfigSchema } from "../../src/platforms/matrix/config.js";
+import type { MatrixConnection } from "../../src/platforms/matrix/client.js";
+import { startBotConnection } from "./bot-connection.js";
 import { createEncryptedDm, nextMessage, startSdkUser, waitForMember, type SdkUser } from "./sdk-user.js";
 
 let fake: FakeHomeserver;
@@ -26,14 +26,9 @@ afterEach(async () => {
 });
 
 async function startBot(password: string): Promise<MatrixConnection> {
-  const config = matrixConfigSchema.parse({ homeserver: fake.baseUrl, user_id: `@baton:${fake.serverName}`, password });
-  const bot = new MatrixConnection(config, { instance: "matrix", dataDir });
-  await bot.start(log);
+  const bot = await startBotConnection(fake, dataDir, password, log);
   stoppers.push(() => bot.stop());
-  // What the adapter will do, reduced: join invites, answer every decrypted message.
-  bot.client.on(sdk.RoomMemberEvent.Membership, (_e, member) => {
-    if (member.userId === bot.session.user_id && member.membership === "invite") void bot.client.joinRoom(member.roomId);
-  });
+  // What the adapter will do, reduced: answer every decrypted message.
   const answer = (event: sdk.MatrixEvent) => {
     if (event.getSender() === bot.session.user_id || event.isBeingDecrypted() || event.getType() !== "m.room.message") return;
     void bot.client.sendTextMessage(event.getRoomId()!, `echo: ${event.getContent().body}`);

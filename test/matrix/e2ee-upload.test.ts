@@ -6,12 +6,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FakeHomeserver } from "../fakes/matrix/server.js";
-import { MatrixConnection } from "../../src/platforms/matrix/client.js";
-import { matrixConfigSchema } from "../../src/platforms/matrix/config.js";
+import { startBotConnection } from "./bot-connection.js";
 import { attachmentOf, matrixFile } from "../../src/platforms/matrix/media.js";
 import { uploadMedia } from "../../src/platforms/matrix/uploads.js";
 import { createEncryptedDm, nextMessage, startSdkUser, waitForMember } from "./sdk-user.js";
-import * as sdk from "matrix-js-sdk";
 
 let fake: FakeHomeserver;
 let dataDir: string;
@@ -32,13 +30,8 @@ it("encrypts an uploaded file in an encrypted room; a member decrypts the same b
   const { password } = fake.register("baton");
   const alice = await startSdkUser(fake, fake.register("alice").userId);
   stoppers.push(() => alice.stop());
-  const config = matrixConfigSchema.parse({ homeserver: fake.baseUrl, user_id: `@baton:${fake.serverName}`, password });
-  const bot = new MatrixConnection(config, { instance: "matrix", dataDir });
-  await bot.start(log);
+  const bot = await startBotConnection(fake, dataDir, password, log);
   stoppers.push(() => bot.stop());
-  bot.client.on(sdk.RoomMemberEvent.Membership, (_e, member) => {
-    if (member.userId === bot.session.user_id && member.membership === "invite") void bot.client.joinRoom(member.roomId);
-  });
   const roomId = await createEncryptedDm(alice, bot.session.user_id);
   await waitForMember(alice, roomId, bot.session.user_id);
   // The bot learns the room is encrypted from its sync, as it would before answering.
