@@ -6,16 +6,7 @@ import { byteStream } from "./byte-stream.js";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type * as acp from "@agentclientprotocol/sdk";
-
-type AcpSdk = typeof import("@agentclientprotocol/sdk");
-let sdkLoading: Promise<AcpSdk> | undefined;
-/**
- * The ACP SDK (6 MB of heap, mostly its protocol schemas) loads with the first host, while that
- * host's agent process boots, so an idle Baton does not carry it and the first answer does not wait for it.
- */
-function loadAgentSdk(): Promise<AcpSdk> {
-  return (sdkLoading ??= import("@agentclientprotocol/sdk"));
-}
+import { loadAgentSdk, type AcpSdk } from "./acp-sdk.js";
 import { AgentError } from "../kernel/errors.js";
 import type { AgentKind } from "./kinds/index.js";
 import { StderrTail } from "./stderr.js";
@@ -107,17 +98,21 @@ export class AgentHost {
     await this.step("start", this.timeouts.spawnMs, spawned);
     if (this.stopping) throw new HostStoppedError();
     if (transport?.preamble) child.stdin!.write(transport.preamble);
-    this.sdk = await sdk;
+    const loaded = await sdk;
+    this.sdk = loaded.acp;
     if (this.stopping) throw new HostStoppedError();
 
     const stream = this.sdk.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, byteStream(child.stdout!));
-    this.connection = this.sdk
-      .client({ name: "baton" })
-      .onNotification(this.sdk.methods.client.session.update, ({ params }) => {
-        this.settings.apply(params.update);
-        this.lastUpdateAt = Date.now();
-        this.spec.sink.onUpdate(params.update, this.replaying);
-      })
+    const onUpdate = ({ params }: { params: acp.SessionNotification }) => {
+      this.settings.apply(params.update);
+      this.lastUpdateAt = Date.now();
+      this.spec.sink.onUpdate(params.update, this.replaying);
+    };
+    const app = this.sdk.client({ name: "baton" });
+    const method = this.sdk.methods.client.session.update;
+    if (loaded.parseSessionUpdate) app.onNotification(method, loaded.parseSessionUpdate, onUpdate);
+    else app.onNotification(method, onUpdate);
+    this.connection = app
       .onRequest(this.sdk.methods.client.session.requestPermission, ({ params }) => this.spec.sink.requestPermission(params))
       .connect(stream);
 
