@@ -23,6 +23,7 @@ export class ChatTurn implements TurnOutput {
   private readonly statusRoutes: RouteTarget[] = [];
   private readonly approvalTurn: ApprovalTurn;
   private readonly extras?: TurnExtras;
+  private readonly indicators: NodeJS.Immediate;
 
   constructor(
     private readonly threadId: string,
@@ -37,7 +38,13 @@ export class ChatTurn implements TurnOutput {
     this.stream = new TurnStream(targets, settings, log);
     if (extras) this.extras = new TurnExtras(extras, this.stream);
     this.approvalTurn = { id: randomBytes(6).toString("base64url"), threadId, stream: this.stream };
-    for (const target of targets()) {
+    // After the prompt is on its way: the indicators are HTTP calls, and a new message's path to
+    // the agent should not wait for them (under load they were a good part of that path's time).
+    this.indicators = setImmediate(() => this.showRunning(targets()));
+  }
+
+  private showRunning(targets: RouteTarget[]): void {
+    for (const target of targets) {
       const { outbox, route } = target;
       const adapter = outbox.adapter;
       const interval = adapter.capabilities.typingIntervalMs;
@@ -51,7 +58,7 @@ export class ChatTurn implements TurnOutput {
       }
       if (adapter.turnStatus) {
         this.statusRoutes.push(target);
-        void adapter.turnStatus(route, "running", promptMessageId(route)).catch(() => undefined);
+        void adapter.turnStatus(route, "running", this.promptMessageId(route)).catch(() => undefined);
       }
     }
   }
@@ -84,6 +91,7 @@ export class ChatTurn implements TurnOutput {
 
   async finish(outcome: { stopReason?: StopReason; error?: string; usage?: PromptTokens }): Promise<void> {
     this.onFinish();
+    clearImmediate(this.indicators);
     for (const t of this.typingTimers) clearInterval(t);
     // A request still open when its turn ends can never be answered: say so where it was asked.
     this.approvals.endTurn(this.approvalTurn.id, "⌛ Expired: the turn ended before an answer");
