@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type * as acp from "@agentclientprotocol/sdk";
 import { loadAgentSdk, type AcpSdk } from "./acp-sdk.js";
+import { takeSessionUpdates } from "./session-update-parse.js";
 import { AgentError } from "../kernel/errors.js";
 import type { AgentKind } from "./kinds/index.js";
 import { StderrTail } from "./stderr.js";
@@ -102,17 +103,16 @@ export class AgentHost {
     this.sdk = loaded.acp;
     if (this.stopping) throw new HostStoppedError();
 
-    const stream = this.sdk.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, byteStream(child.stdout!));
-    const onUpdate = ({ params }: { params: acp.SessionNotification }) => {
+    const onUpdate = (params: acp.SessionNotification) => {
       this.settings.apply(params.update);
       this.lastUpdateAt = Date.now();
       this.spec.sink.onUpdate(params.update, this.replaying);
     };
-    const app = this.sdk.client({ name: "baton" });
-    const method = this.sdk.methods.client.session.update;
-    if (loaded.parseSessionUpdate) app.onNotification(method, loaded.parseSessionUpdate, onUpdate);
-    else app.onNotification(method, onUpdate);
-    this.connection = app
+    const wire = this.sdk.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, byteStream(child.stdout!));
+    const stream = loaded.parseSessionUpdate ? takeSessionUpdates(wire, loaded.parseSessionUpdate, onUpdate) : wire;
+    this.connection = this.sdk
+      .client({ name: "baton" })
+      .onNotification(this.sdk.methods.client.session.update, ({ params }) => onUpdate(params))
       .onRequest(this.sdk.methods.client.session.requestPermission, ({ params }) => this.spec.sink.requestPermission(params))
       .connect(stream);
 

@@ -59,3 +59,29 @@ describe("session/update params", () => {
     expect(fast(params)).toBe(params);
   });
 });
+
+describe("session/update notifications taken off the wire before the SDK", () => {
+  it("reach the handler in order; responses, requests and refused updates go on to the SDK in order", async () => {
+    const { takeSessionUpdates } = await import("../../src/agents/session-update-parse.js");
+    const { fast } = await parsers();
+    const messages = [
+      { jsonrpc: "2.0", method: "session/update", params: TEXT },
+      { jsonrpc: "2.0", id: 3, method: "session/request_permission", params: {} },
+      { jsonrpc: "2.0", method: "session/update", params: { sessionId: "s1" } },
+      { jsonrpc: "2.0", method: "session/update", params: VALID[8] },
+      { jsonrpc: "2.0", id: 1, result: { stopReason: "end_turn" } },
+    ];
+    const readable = new ReadableStream({
+      start(controller) {
+        for (const m of messages) controller.enqueue(m);
+        controller.close();
+      },
+    });
+    const taken: unknown[] = [];
+    const stream = takeSessionUpdates({ readable, writable: new WritableStream<never>() }, fast, (n) => taken.push(n));
+    const passed: unknown[] = [];
+    for await (const m of stream.readable as unknown as AsyncIterable<unknown>) passed.push(m);
+    expect(taken).toEqual([TEXT, fast(VALID[8])]);
+    expect(passed).toEqual([messages[1], messages[2], messages[4]]);
+  });
+});
