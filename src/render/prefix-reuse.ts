@@ -26,10 +26,12 @@ interface Reusable {
   stable: RootContent[];
 }
 
-/** Earlier parses kept: a few per streaming message, enough for many answers streaming at once. */
+/** Earlier parses kept: one per streaming message is enough, for many answers streaming at once. */
 const REUSABLE_ENTRIES = 128;
-/** Texts longer than this are parsed whole and not kept (the cache stays small). */
-const MAX_REUSABLE_CHARS = 256 * 1024;
+/** Texts longer than this are parsed whole and not kept. */
+const MAX_REUSABLE_CHARS = 64 * 1024;
+/** The kept texts together (their trees are some ten times their size): the least recently used go first. */
+const MAX_KEPT_CHARS = 512 * 1024;
 
 export class PrefixReuse {
   /** Most recently used first. */
@@ -52,9 +54,20 @@ export class PrefixReuse {
       const next = reusableOf(markdown, parsed.tree);
       if (next) this.entries.unshift(next);
       else if (entry) this.entries.unshift(entry);
-      if (this.entries.length > REUSABLE_ENTRIES) this.entries.length = REUSABLE_ENTRIES;
+      this.trim();
     }
     return parsed;
+  }
+
+  private trim(): void {
+    let kept = 0;
+    for (let i = 0; i < this.entries.length; i++) {
+      kept += this.entries[i].anchor.length;
+      if (i >= REUSABLE_ENTRIES || kept > MAX_KEPT_CHARS) {
+        this.entries.length = i;
+        return;
+      }
+    }
   }
 
   private findEntry(markdown: string): number {
