@@ -68,8 +68,8 @@ export class TurnExtras {
     };
     if (!tokens && !this.context) return;
     await this.options.recordUsage(usage).catch((error: unknown) => this.options.log.warn({ err: error }, "could not record a turn's usage"));
-    const line = formatUsageLine(usage);
-    if (this.options.showUsage && line) await Promise.all(this.stream.post({ text: line, kind: "usage" }).map(({ slot }) => slot.settled()));
+    const line = this.options.showUsage ? formatUsageLine(usage) : undefined;
+    if (line) await Promise.all(this.stream.post({ text: line, kind: "usage" }).map(({ slot }) => slot.settled()));
   }
 
   private async deliver(content: Exclude<ContentBlock, { type: "text" }>): Promise<void> {

@@ -23,10 +23,16 @@ export function formatUsageTotals(totals: UsageTotals): string {
   return parts.join(" · ");
 }
 
+/** Formatters by currency and digits: making one costs far more than using it. */
+const MONEY = new Map<string, Intl.NumberFormat>();
+
 function money(amount: number, currency: string): string {
   const digits = amount < 1 ? 4 : 2;
   try {
-    return new Intl.NumberFormat("en-US", { style: "currency", currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(amount);
+    const key = `${currency} ${digits}`;
+    let format = MONEY.get(key);
+    if (!format) MONEY.set(key, (format = new Intl.NumberFormat("en-US", { style: "currency", currency, minimumFractionDigits: digits, maximumFractionDigits: digits })));
+    return format.format(amount);
   } catch {
     return `${amount.toFixed(digits)} ${currency}`;
   }
