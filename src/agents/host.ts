@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type * as acp from "@agentclientprotocol/sdk";
 import { loadAgentSdk, type AcpSdk } from "./acp-sdk.js";
-import { takeSessionUpdates } from "./session-update-parse.js";
+import { takeTextChunks } from "./session-update-parse.js";
 import { AgentError } from "../kernel/errors.js";
 import type { AgentKind } from "./kinds/index.js";
 import { StderrTail } from "./stderr.js";
@@ -99,22 +99,19 @@ export class AgentHost {
     await this.step("start", this.timeouts.spawnMs, spawned);
     if (this.stopping) throw new HostStoppedError();
     if (transport?.preamble) child.stdin!.write(transport.preamble);
-    const loaded = await sdk;
-    this.sdk = loaded.acp;
+    this.sdk = await sdk;
     if (this.stopping) throw new HostStoppedError();
 
-    const onUpdate = (params: acp.SessionNotification) => {
+    const taken = takeTextChunks(this.sdk.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, byteStream(child.stdout!)), (params) => {
       this.settings.apply(params.update);
       this.lastUpdateAt = Date.now();
       this.spec.sink.onUpdate(params.update, this.replaying);
-    };
-    const wire = this.sdk.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, byteStream(child.stdout!));
-    const stream = loaded.parseSessionUpdate ? takeSessionUpdates(wire, loaded.parseSessionUpdate, onUpdate) : wire;
+    });
     this.connection = this.sdk
       .client({ name: "baton" })
-      .onNotification(this.sdk.methods.client.session.update, ({ params }) => onUpdate(params))
+      .onNotification(this.sdk.methods.client.session.update, ({ params }) => taken.fromSdk(params))
       .onRequest(this.sdk.methods.client.session.requestPermission, ({ params }) => this.spec.sink.requestPermission(params))
-      .connect(stream);
+      .connect(taken.stream);
 
     const init = await this.step(
       "initialize",
