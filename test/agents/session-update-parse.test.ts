@@ -56,18 +56,23 @@ describe("the hand check of a text chunk", () => {
   });
 });
 
+/** The agent's side of the wire: these messages, then the end. */
+function wireOf(messages: unknown[]) {
+  const readable = new ReadableStream({
+    start(controller) {
+      for (const m of messages) controller.enqueue(m);
+      controller.close();
+    },
+  });
+  return { readable, writable: new WritableStream<never>() };
+}
+
 describe("text chunks taken off the wire before the SDK", () => {
   it("reach the handler in the agent's order, while the SDK takes its time with the other updates", async () => {
     const note = (text: string) => ({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s1", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } } });
     const messages = [note("one"), { jsonrpc: "2.0", method: "session/update", params: TOOL_CALL }, note("two"), { jsonrpc: "2.0", id: 1, result: { stopReason: "end_turn" } }, note("three")];
-    const readable = new ReadableStream({
-      start(controller) {
-        for (const m of messages) controller.enqueue(m);
-        controller.close();
-      },
-    });
     const handled: SessionNotification[] = [];
-    const taken = takeTextChunks({ readable, writable: new WritableStream<never>() }, (n) => handled.push(n));
+    const taken = takeTextChunks(wireOf(messages), (n) => handled.push(n));
     // The SDK: reads ahead, and hands each update back to the host's handler a little later, in order.
     const passed: unknown[] = [];
     let handedBack = Promise.resolve();
@@ -82,14 +87,8 @@ describe("text chunks taken off the wire before the SDK", () => {
 
   it("take every text chunk themselves while nothing is with the SDK", async () => {
     const messages = [{ jsonrpc: "2.0", method: "session/update", params: TEXT }, { jsonrpc: "2.0", id: 3, method: "session/request_permission", params: {} }, { jsonrpc: "2.0", method: "session/update", params: TEXT }];
-    const readable = new ReadableStream({
-      start(controller) {
-        for (const m of messages) controller.enqueue(m);
-        controller.close();
-      },
-    });
     const handled: unknown[] = [];
-    const taken = takeTextChunks({ readable, writable: new WritableStream<never>() }, (n) => handled.push(n));
+    const taken = takeTextChunks(wireOf(messages), (n) => handled.push(n));
     const passed: unknown[] = [];
     for await (const m of taken.stream.readable as unknown as AsyncIterable<unknown>) passed.push(m);
     expect(handled).toEqual([TEXT, TEXT]);
