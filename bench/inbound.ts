@@ -2,7 +2,8 @@
 // answers a long poll with an update → Baton (its own process: grammY poller → core → supervisor
 // → ACP) → the session/prompt line reaches a demo agent's stdin; the agent reports that moment and
 // when it wrote its first answer chunk, and the fake notes when the first text comes back.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpus } from "node:os";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AgentTimings } from "./lib/agent-timing.js";
@@ -88,10 +89,16 @@ export async function benchInbound(scale: InboundScale): Promise<Figure[]> {
     for (const s of streamers) s.send(scale.streamPrompt);
     await until(() => streamers.every((s) => textCalls.to(s.chatId).length > 0), "text from every streaming chat", PHASE_TIMEOUT_MS, 50);
     const loadStartedAt = Date.now();
+    const machineBefore = machineCpu();
+    const batonBefore = baton.cpuMs();
+    const probesFrom = performance.now();
     const probes = await sendAtRate(scale.inboundSamples, scale.inboundPerSecond, (i) => {
       const chat = chats[i % chats.length];
       return { chatId: chat.chatId, id: `probe-${i}`, messageId: chat.send(`demo:quiet probe-${i}`).message_id };
     });
+    const probesWallMs = performance.now() - probesFrom;
+    const batonBusy = ((baton.cpuMs() - batonBefore) / probesWallMs) * 100;
+    const machineBusy = machineCpu().busySince(machineBefore);
     await until(() => timings.refresh() && probes.every((p) => timings.promptIn.has(p.id)), "every inbound probe at an agent's stdin", PHASE_TIMEOUT_MS, 20);
     const inbound = probes.map((p) => timings.promptIn.get(p.id)! - delivered(p));
     // The load must have lasted: every stream still delivering at the end.
@@ -105,6 +112,8 @@ export async function benchInbound(scale: InboundScale): Promise<Figure[]> {
         inbound,
         { on: "tail", below: 3, text: "p99 < 3 ms" },
       ),
+      figure({ id: "inbound-baton-cpu", label: "… meanwhile, Baton's CPU", unit: "%", definition: "Baton's user + system time while the probes were sent, in % of one core" }, [batonBusy]),
+      figure({ id: "inbound-machine-cpu", label: "… meanwhile, the whole machine's CPU", unit: "%", definition: `all processes (Baton, ${scale.streams + scale.probeChats} agents, the bench and its fakes) while the probes were sent, in % of all ${cpus().length} cores (/proc/stat)` }, [machineBusy]),
       figure(
         { id: "inbound-idle", label: "inbound, no other turn running", unit: "ms", definition: `the same path, ${threads} open threads, nothing streaming, probes at ${scale.overheadPerSecond}/s` },
         inboundIdle,
@@ -122,6 +131,14 @@ export async function benchInbound(scale: InboundScale): Promise<Figure[]> {
     await fakes.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** The machine's CPU time so far, all cores (/proc/stat), to say how busy it was between two readings. */
+function machineCpu(): { busySince(before: ReturnType<typeof machineCpu>): number; busy: number; total: number } {
+  const fields = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+  const total = fields.reduce((sum, n) => sum + n, 0);
+  const idle = fields[3] + (fields[4] ?? 0);
+  return { busy: total - idle, total, busySince: (before) => ((total - idle - before.busy) / (total - before.total)) * 100 };
 }
 
 interface Probe {
