@@ -4,10 +4,11 @@
 //   memory lower at the cost of more, very short, scavenges.
 // --v8-pool-size=1: one V8 worker thread instead of four. Each thread holds its own malloc arena;
 //   four of them kept 10-15 MB more resident on a 2-core machine, where they mostly waited anyway.
-// Runs the compiled CLI. `npm install` builds dist/ (the "prepare" script).
+// Runs the compiled CLI, bundled into a few chunks (scripts/bundle.mjs): loading ~450 separate
+// modules was most of a cold start. `npm install` builds dist/ (the "prepare" script).
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-const entry = new URL("../dist/bot/cli.js", import.meta.url);
+const entry = new URL("../dist/bundle/cli.js", import.meta.url);
 if (!existsSync(fileURLToPath(entry))) {
   console.error("baton: dist/ is missing. Run `npm install` (or `npm run build`) in the Baton folder first.");
   process.exit(1);

@@ -1,4 +1,4 @@
-// `npm install` in a clone builds dist/ (TypeScript is a dev dependency). Where TypeScript is not
+// `npm install` in a clone builds dist/ (TypeScript and rolldown are dev dependencies). Where TypeScript is not
 // installed — `npm ci --omit=dev` on a tree that already has dist/ — there is nothing to build
 // with, so this says so and leaves dist/ as it is instead of failing the install.
 import { spawnSync } from "node:child_process";
@@ -21,4 +21,7 @@ if (!tsc || !existsSync(join(root, "src"))) {
   process.exit(0);
 }
 const result = spawnSync(process.execPath, [tsc, "-p", join(root, "tsconfig.json")], { stdio: "inherit" });
-process.exit(result.status ?? 1);
+if (result.status !== 0) process.exit(result.status ?? 1);
+// The shipped CLI is the bundle of tsc's output (scripts/bundle.mjs, with rolldown, a dev dependency like TypeScript).
+const bundled = spawnSync(process.execPath, [join(root, "scripts", "bundle.mjs")], { stdio: "inherit" });
+process.exit(bundled.status ?? 1);
