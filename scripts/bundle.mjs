@@ -34,6 +34,9 @@ const EXTERNAL = [
  * bundler cannot follow: their ES module build instead (the same code).
  */
 const ESM_BUILDS = { "jsonc-parser": "jsonc-parser/lib/esm/main.js" };
+/** The part of undici @slack/socket-mode uses (see the file), given to socket-mode only. */
+const UNDICI_FOR_SOCKET_MODE = join(root, "scripts", "bundle", "undici-for-socket-mode.cjs");
+const SOCKET_MODE = /[\\/]node_modules[\\/]@slack[\\/]socket-mode[\\/]/;
 /** Warnings that say what is expected here: optional packages absent, and eval in discord.js's own debug helper. */
 const EXPECTED_LOGS = new Set(["EVAL", "UNRESOLVED_IMPORT", "CIRCULAR_DEPENDENCY"]);
 
@@ -43,6 +46,12 @@ const bundle = await rolldown({
   platform: "node",
   external: EXTERNAL,
   resolve: { alias: Object.fromEntries(Object.entries(ESM_BUILDS).map(([name, file]) => [name, require.resolve(file)])) },
+  plugins: [
+    {
+      name: "undici-for-socket-mode",
+      resolveId: (source, importer) => (source === "undici" && importer && SOCKET_MODE.test(importer) ? UNDICI_FOR_SOCKET_MODE : null),
+    },
+  ],
   onLog(level, log, handler) {
     if (!EXPECTED_LOGS.has(log.code ?? "")) handler(level, log);
   },
