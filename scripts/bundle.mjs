@@ -56,7 +56,10 @@ const bundle = await rolldown({
     if (!EXPECTED_LOGS.has(log.code ?? "")) handler(level, log);
   },
 });
-await bundle.write({ dir: outDir, format: "esm", chunkFileNames: "[name]-[hash].js", sourcemap: true });
+// Whitespace and comments out (a third less for V8 to scan at start); names and code as written,
+// so stack traces name the same functions (their positions map back through the .map files).
+const MINIFY = { mangle: false, compress: false, codegen: { removeWhitespace: true } };
+await bundle.write({ dir: outDir, format: "esm", chunkFileNames: "[name]-[hash].js", sourcemap: true, minify: MINIFY });
 await bundle.close();
 // tsc's own dist/bot/cli.js is only the bundle's input: removed so that nothing runs the unbundled CLI.
 rmSync(join(root, "dist", "bot", "cli.js"));
