@@ -16,7 +16,7 @@ try {
   tsc = undefined;
 }
 if (!tsc || !existsSync(join(root, "src"))) {
-  const built = existsSync(join(root, "dist", "bot", "cli.js"));
+  const built = existsSync(join(root, "dist", "bundle", "cli.js"));
   console.log(built ? "baton: TypeScript is not installed; using the dist/ already built." : "baton: dist/ is not built and TypeScript is not installed (npm ci --omit=dev?): run `npm install` with dev dependencies to build.");
   process.exit(0);
 }
