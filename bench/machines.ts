@@ -14,9 +14,9 @@ import type { MessageRef, OutboundMessage } from "../src/platforms/contract.js";
 import { TestPlatform } from "../test/support/test-platform.js";
 import { sshdAvailable, startTestSshd } from "../test/support/sshd.js";
 import { median, type BenchResult } from "./types.js";
+import { CLI } from "./lib/baton.js";
 
 const SAMPLES = 7;
-const CLI = new URL("../src/bot/cli.js", import.meta.url).pathname;
 
 /** Notes when the first text of a turn goes out. */
 class StopwatchPlatform extends TestPlatform {

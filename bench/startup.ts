@@ -1,11 +1,11 @@
 // Cold start and memory at rest, each from fresh `baton start` processes with web + Telegram +
 // Slack on their fakes: time to serving (every platform connected: the web chat listening, the
 // first getUpdates and the Slack Socket Mode connection seen by the fakes), the first message's
-// round trip after it, idle RSS once settled, and what an open thread and a live host cost.
+// round trip after it, idle RSS once settled, and what an open thread and a live host cost. Then
+// Discord and Matrix, each alone on its fake, listed separately (no target).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PLATFORM_KINDS } from "../src/platforms/registry.js";
 import { BatonProcess, sleep, until } from "./lib/baton.js";
 import { batonConfig, startFakes, telegramUser, TextCalls, type Fakes } from "./lib/fakes.js";
 import { figure, type Figure } from "./lib/figure.js";
@@ -13,6 +13,8 @@ import { seedOpenThreads } from "./lib/seed.js";
 
 export interface StartupScale {
   runs: number;
+  /** Fresh processes for each of the platforms measured on their own (Discord, Matrix). */
+  platformRuns: number;
   /** Threads seeded to weigh one open thread. */
   threadsForRss: number;
   /** Live hosts started to weigh one. */
@@ -21,15 +23,23 @@ export interface StartupScale {
   settleIntervalMs: number;
 }
 
-export const STARTUP_FULL: StartupScale = { runs: 10, threadsForRss: 10_000, hostsForRss: 20, settleIntervalMs: 5_000 };
-export const STARTUP_TINY: StartupScale = { runs: 2, threadsForRss: 50, hostsForRss: 2, settleIntervalMs: 300 };
+export const STARTUP_FULL: StartupScale = { runs: 10, platformRuns: 5, threadsForRss: 10_000, hostsForRss: 20, settleIntervalMs: 5_000 };
+export const STARTUP_TINY: StartupScale = { runs: 2, platformRuns: 2, threadsForRss: 50, hostsForRss: 2, settleIntervalMs: 300 };
 
 /** The first message is sent this long after serving: the idle moment a real first message finds. */
 const FIRST_MESSAGE_AFTER_MS = 1_000;
 const SETTLE_TOLERANCE = 0.02;
 const SETTLE_MAX_MS = 90_000;
-/** Platform kinds measured separately once they exist (not part of the web + Telegram + Slack figure). */
-const LATER_KINDS = ["discord", "matrix"];
+/**
+ * Platforms measured on their own, each alone in the config (not part of the web + Telegram +
+ * Slack figure): serving is the platform's "connected" line, which Baton prints once the adapter's
+ * start has resolved (Discord: after the gateway's READY and the guilds; Matrix: after login or
+ * the stored session, the crypto machine and the first sync).
+ */
+const SEPARATE_KINDS = [
+  { kind: "discord", name: "Discord", connected: /^discord: connected as / },
+  { kind: "matrix", name: "Matrix", connected: /^matrix: connected to / },
+] as const;
 
 export async function benchStartup(scale: StartupScale): Promise<Array<Figure | string>> {
   const fakes = await startFakes({ telegram: true, slack: true });
@@ -55,7 +65,8 @@ export async function benchStartup(scale: StartupScale): Promise<Array<Figure | 
     }
     const idle = await settledRss(config, scale.settleIntervalMs);
     const perThread = await threadAndHostCost(fakes, textCalls, scale);
-    const later = LATER_KINDS.map((kind) => (PLATFORM_KINDS[kind] ? `· cold start with ${kind}: adapter exists, but the bench has no ${kind} fake wired yet` : `· cold start with ${kind}: no ${kind} adapter yet`));
+    const separate: Figure[] = [];
+    for (const platform of SEPARATE_KINDS) separate.push(...(await platformColdStart(platform, scale.platformRuns)));
     return [
       figure(
         { id: "cold-start", label: "cold start to serving", unit: "ms", definition: `fresh \`baton start\` process (web + Telegram + Slack on fakes, no threads) → web chat listening, first getUpdates and the Slack socket seen by the fakes; ${scale.runs} processes` },
@@ -71,10 +82,45 @@ export async function benchStartup(scale: StartupScale): Promise<Array<Figure | 
       ),
       figure({ id: "idle-rss", label: "idle RSS, settled", unit: "MB", definition: `web + Telegram + Slack, no threads, no hosts: RSS once two samples ${scale.settleIntervalMs / 1000} s apart are within ${SETTLE_TOLERANCE * 100} %` }, [idle], { on: "median", below: 90, text: "< 90 MB" }),
       ...perThread,
-      ...later,
+      ...separate,
     ];
   } finally {
     await fakes.close();
+  }
+}
+
+/**
+ * Cold start with one platform alone, over fresh processes sharing one data dir: the first run
+ * logs in (Matrix: a new device and its crypto store) and is not counted; the others are restarts
+ * with the session in place, as an operator's daemon restarts.
+ */
+async function platformColdStart(platform: (typeof SEPARATE_KINDS)[number], runs: number): Promise<Figure[]> {
+  const fakes = await startFakes({ [platform.kind]: true });
+  const dataDir = mkdtempSync(join(tmpdir(), `baton-bench-${platform.kind}-`));
+  try {
+    const config = batonConfig(fakes);
+    const serving: number[] = [];
+    const cpu: number[] = [];
+    for (let run = 0; run <= runs; run++) {
+      const baton = new BatonProcess({ config, dataDir });
+      try {
+        const line = await baton.waitForLine(platform.connected, 90_000);
+        if (run > 0) {
+          serving.push(line.at - baton.spawnedAt);
+          cpu.push(baton.cpuMs());
+        }
+        await baton.waitForLine(/^Baton ready/);
+      } finally {
+        await baton.stop();
+      }
+    }
+    return [
+      figure({ id: `cold-start-${platform.kind}`, label: `cold start with ${platform.name}`, unit: "ms", definition: `fresh \`baton start\` process, ${platform.name} alone on its fake, its session already in the data dir → "${platform.kind}: connected" on stdout (printed once the adapter serves); ${runs} processes; no target` }, serving),
+      figure({ id: `cold-start-${platform.kind}-cpu`, label: `… its CPU time`, unit: "ms", definition: "CPU time (user + system, all threads) of those processes at that line" }, cpu),
+    ];
+  } finally {
+    await fakes.close();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

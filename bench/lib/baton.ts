@@ -19,7 +19,8 @@ export const REPO_ROOT = (() => {
   }
   return dir;
 })();
-export const CLI = join(REPO_ROOT, "dist", "bot", "cli.js");
+/** The shipped CLI (what bin/baton.js runs). */
+export const CLI = join(REPO_ROOT, "dist", "bundle", "cli.js");
 const PROBE = join(REPO_ROOT, "bench", "probe.mjs");
 /** The Node flags `baton` runs with, read from bin/baton.js's shebang: the bench runs what ships. */
 export const NODE_FLAGS = (readFileSync(join(REPO_ROOT, "bin", "baton.js"), "utf8").split("\n")[0].match(/node\s+(.*)$/)?.[1] ?? "").split(/\s+/).filter(Boolean);

@@ -4,23 +4,37 @@ import { stringify } from "yaml";
 import { FakeBotApi } from "../../test/fakes/telegram/fake-bot-api.js";
 import { privateChat, user } from "../../test/fakes/telegram/fake-chats.js";
 import { FakeSlack } from "../../test/fakes/slack/index.js";
+import { FakeDiscord } from "../../test/fakes/discord/index.js";
+import { FakeHomeserver } from "../../test/fakes/matrix/server.js";
 import type { Message } from "grammy/types";
 
 export interface Fakes {
   telegram?: FakeBotApi;
   slack?: FakeSlack;
+  discord?: FakeDiscord;
+  /** The homeserver, with the bot's account on it. */
+  matrix?: { server: FakeHomeserver; userId: string; password: string };
   close(): Promise<void>;
 }
 
-export async function startFakes(which: { telegram?: boolean; slack?: boolean }): Promise<Fakes> {
+export type FakeKind = "telegram" | "slack" | "discord" | "matrix";
+
+export async function startFakes(which: Partial<Record<FakeKind, boolean>>): Promise<Fakes> {
   const telegram = which.telegram ? await FakeBotApi.start({ username: "baton_bench_bot" }) : undefined;
   const slack = which.slack ? await new FakeSlack().start() : undefined;
+  const discord = which.discord ? await new FakeDiscord().start() : undefined;
+  const homeserver = which.matrix ? await FakeHomeserver.start() : undefined;
+  const matrix = homeserver && { server: homeserver, ...homeserver.register("baton", undefined, "Baton") };
   return {
     telegram,
     slack,
+    discord,
+    matrix,
     async close() {
       await telegram?.close();
       await slack?.stop();
+      await discord?.stop();
+      await homeserver?.stop();
     },
   };
 }
@@ -37,6 +51,8 @@ export function batonConfig(fakes: Fakes, options: ConfigOptions = {}): string {
   if (options.web) platforms.web = { listen: "127.0.0.1:0" };
   if (fakes.telegram) platforms.telegram = { token: fakes.telegram.token, api_root: fakes.telegram.apiRoot };
   if (fakes.slack) platforms.slack = { bot_token: fakes.slack.options.botToken, app_token: fakes.slack.options.appToken, api_url: fakes.slack.apiUrl };
+  if (fakes.discord) platforms.discord = { token: fakes.discord.token, api_url: fakes.discord.apiUrl };
+  if (fakes.matrix) platforms.matrix = { homeserver: fakes.matrix.server.baseUrl, user_id: fakes.matrix.userId, password: fakes.matrix.password };
   return stringify({
     log: { level: options.logLevel ?? "info" },
     agents: { default: "demo", ...(options.maxLiveHosts ? { max_live_hosts: options.maxLiveHosts } : {}) },

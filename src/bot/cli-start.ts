@@ -2,7 +2,7 @@
 // platform. SIGTERM / SIGINT drain and stop; SIGHUP re-reads the config and applies what it can.
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { fileURLToPath } from "node:url";
+import { BATON_ROOT } from "../kernel/install.js";
 import { ConfigError, userMessageOf } from "../kernel/errors.js";
 import { loadConfigOrDefault, resolveDataDir, type LoadedConfig } from "../config/load.js";
 import { applyStartOverrides } from "../config/overrides.js";
@@ -20,8 +20,6 @@ export interface StartOptions extends GlobalOptions {
   port?: string;
 }
 
-/** The folder Baton itself is installed or checked out in. */
-export const BATON_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 function sameDir(a: string, b: string): boolean {
   try {

@@ -1,12 +1,11 @@
 // The `baton` command line. Each action imports what it needs when it runs, so `baton demo-agent`
 // and `baton handoff list` don't load the daemon, and `baton start` loads only enabled platforms.
-import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { registerHandoffCommand } from "../handover/handoff/cli.js";
 import { registerHandoverCommands } from "../handover/cli.js";
 import { exitQuietlyOnBrokenPipe } from "../kernel/process.js";
+import { batonVersion } from "../kernel/install.js";
 
-const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
 async function dataDirOf(program: Command): Promise<string> {
   const { dataDirForCli } = await import("../config/load.js");
@@ -28,7 +27,7 @@ async function serviceAction(run: (m: typeof import("./cli-service.js")) => Prom
 export function buildProgram(): Command {
   const program = new Command("baton")
     .description("Coding agents on this machine, in your team chat.")
-    .version(pkg.version, "-v, --version")
+    .version(batonVersion(), "-v, --version")
     .option("-c, --config <file>", "config file (else $BATON_CONFIG, ./baton.yaml, ~/.config/baton/config.yaml)")
     .option("-d, --data-dir <dir>", "data directory (else $BATON_DATA_DIR, else ~/.baton)")
     .showHelpAfterError("(run baton --help for usage)");

@@ -21,7 +21,7 @@ import { startOps, type RunningOps } from "../ops/server.js";
 import type { DaemonSnapshot, PlatformHealth, ReloadReport } from "../ops/snapshot.js";
 import { planReload } from "./reload.js";
 import { userMessageOf } from "../kernel/errors.js";
-import { batonVersion } from "../handover/index.js";
+import { batonVersion } from "../kernel/install.js";
 import { loadMarkdown } from "../render/markdown.js";
 
 export const DATA_DIR_MODE = 0o700;

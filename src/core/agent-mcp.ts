@@ -3,7 +3,7 @@
 // token in its environment. The token names the agent's thread (and, for a subagent, its name),
 // so the tools act for that thread only; it is revoked when the process is gone.
 import type { McpServer } from "@agentclientprotocol/sdk";
-import { CLI_ENTRY } from "../agents/kinds/demo.js";
+import { CLI_ENTRY } from "../kernel/install.js";
 import { LOCAL_MACHINE, type Machines } from "../agents/machines/index.js";
 import type { McpAccess } from "../agents/supervisor.js";
 import { HOST_TOKEN_ENV, SUBAGENT_TOOLS_ENV, type HostTokens } from "../handover/index.js";

@@ -3,6 +3,7 @@
 import { homedir } from "node:os";
 import type { Command } from "commander";
 import { BatonError } from "../kernel/errors.js";
+import { batonVersion } from "../kernel/install.js";
 
 interface GlobalOpts {
   config?: string;
@@ -30,7 +31,7 @@ export function registerHandoverCommands(program: Command): void {
     .command("mcp")
     .description("MCP server on stdio for agent CLIs (handover tools); forwards to the running daemon")
     .action(async () => {
-      const [{ runMcpStdio }, { batonVersion }] = await Promise.all([import("./mcp/stdio.js"), import("./index.js")]);
+      const { runMcpStdio } = await import("./mcp/stdio.js");
       await runMcpStdio({ dataDir: await dataDirOf(program), env: process.env, cwd: process.cwd(), version: batonVersion() });
     });
 
@@ -42,7 +43,7 @@ export function registerHandoverCommands(program: Command): void {
     .allowUnknownOption()
     .action((agent: string, args: string[]) =>
       guarded(async () => {
-        const [{ runLaunch }, { batonVersion }] = await Promise.all([import("./launch/run.js"), import("./index.js")]);
+        const { runLaunch } = await import("./launch/run.js");
         process.exitCode = await runLaunch({ agent, args, dataDir: await dataDirOf(program), version: batonVersion() });
       }),
     );

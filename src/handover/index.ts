@@ -1,6 +1,6 @@
 // Starts the handover feature inside the daemon: the code store and limits, the service behind
 // /pickup, and the MCP endpoint that `baton mcp` and agents reach. `bot/daemon.ts` calls this once.
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { BatonConfig } from "../config/schema.js";
 import type { Logger } from "../kernel/log.js";
@@ -12,6 +12,7 @@ import { startMcpHttp, type McpHttpServer } from "./mcp/http.js";
 import { LOCAL_MACHINE } from "../agents/machines/refs.js";
 import { localToolCall } from "./mcp/tools.js";
 import { HostTokens } from "./mcp/host-tokens.js";
+import { batonVersion } from "../kernel/install.js";
 
 export { HandoverService, INVALID_CODE_TEXT, type HandoverCore } from "./service.js";
 export { HostTokens, HOST_TOKEN_ENV, SUBAGENT_TOOLS_ENV, type McpCaller } from "./mcp/host-tokens.js";
@@ -28,9 +29,6 @@ export interface RunningHandover {
 
 const PRIVATE_DIR_MODE = 0o700;
 
-export function batonVersion(): string {
-  return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
-}
 
 export async function startHandover(options: { core: HandoverCore; config: BatonConfig; dataDir: string; log: Logger; clock?: Clock }): Promise<RunningHandover> {
   const { core, config, dataDir, log } = options;

@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { which } from "../agents/kinds/index.js";
 import { CommandError } from "../kernel/errors.js";
 import { displayCommand } from "../agents/runtimes/index.js";
-import { BATON_BIN } from "./launch/plan.js";
+import { BATON_BIN } from "../kernel/install.js";
 import { setJsoncValue, setTomlTable } from "./setup-files.js";
 
 export const SETUP_AGENTS = ["claude", "codex", "gemini"] as const;

@@ -7,8 +7,8 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { realpathSync } from "node:fs";
 import { TestPlatform } from "../support/test-platform.js";
 import { startTestBaton, type TestBaton } from "../support/harness.js";
+import { CLI_ENTRY } from "../../src/kernel/install.js";
 
-const DEMO_ENTRY = join(process.cwd(), "dist/bot/cli.js");
 const api = realpathSync(mkdtempSync(join(tmpdir(), "baton-bound-api-")));
 const web = realpathSync(mkdtempSync(join(tmpdir(), "baton-bound-web-")));
 let baton: TestBaton | undefined;
@@ -25,7 +25,7 @@ async function setup(bindings: unknown[]) {
   baton = await startTestBaton({
     adapters: [platform],
     config: {
-      agents: { default: "demo", custom: { codex2: { command: process.execPath, args: [DEMO_ENTRY, "demo-agent"], display_name: "Bound agent", runtime: "demo" } } },
+      agents: { default: "demo", custom: { codex2: { command: process.execPath, args: [CLI_ENTRY, "demo-agent"], display_name: "Bound agent", runtime: "demo" } } },
       workspaces: { roots: [tmpdir()], named: { api } },
       bindings,
     },

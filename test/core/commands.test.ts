@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { TestPlatform } from "../support/test-platform.js";
 import { startTestBaton, type TestBaton } from "../support/harness.js";
+import { CLI_ENTRY } from "../../src/kernel/install.js";
 
-const DEMO_ENTRY = join(process.cwd(), "dist/bot/cli.js");
 
 let baton: TestBaton | undefined;
 afterEach(async () => {
@@ -23,7 +23,7 @@ async function setup(config: Record<string, unknown> = {}) {
         default: "demo",
         profiles: { quick: { agent: "demo", env: { DEMO_PROFILE: "quick" } }, plain: { agent: "echo", env: { BATON_DEMO_EMBEDDED: "0" } } },
         // A second ACP agent product (the demo agent under another name) for cross-agent switches.
-        custom: { echo: { command: process.execPath, args: [DEMO_ENTRY, "demo-agent"], display_name: "Echo agent", runtime: "demo" } },
+        custom: { echo: { command: process.execPath, args: [CLI_ENTRY, "demo-agent"], display_name: "Echo agent", runtime: "demo" } },
       },
       ...config,
     },

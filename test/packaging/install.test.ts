@@ -109,7 +109,7 @@ describe("installing Baton outside its clone", { timeout: 600_000 }, () => {
     const prefix = join(work, "prefix");
     npm(["install", "-g", "--prefix", prefix, join(work, tarball!), ...NPM_FLAGS], work);
     const installed = join(prefix, "lib", "node_modules", "baton-agents");
-    expect(existsSync(join(installed, "dist", "bot", "cli.js"))).toBe(true);
+    expect(existsSync(join(installed, "dist", "bundle", "cli.js"))).toBe(true);
     expect(existsSync(join(installed, "src"))).toBe(false);
     expect(existsSync(join(installed, "node_modules", "typescript"))).toBe(false);
 

@@ -9,8 +9,8 @@ import { DEMO_PNG_BASE64 } from "../../src/agents/demo/extras.js";
 import { FakeTranscriptionServer } from "../fakes/transcription/server.js";
 import type { TestBaton } from "../support/harness.js";
 import { waitUntil, type ContractDriver, type ShownMessage, type Where } from "./contract.js";
+import { CLI_ENTRY } from "../../src/kernel/install.js";
 
-const DEMO_ENTRY = join(process.cwd(), "dist/bot/cli.js");
 /** An idle agent stops this soon in the mode item, so the test sees a new process resume the session. */
 const IDLE_SHUTDOWN_MS = 1_500;
 
@@ -55,7 +55,7 @@ export function runFeatureItems({ start, waitShown }: FeatureContext): void {
     const workspace = realpathSync(mkdtempSync(join(tmpdir(), "baton-contract-bound-")));
     try {
       const { d, b } = await start((driver) => ({
-        agents: { custom: { bound: { command: process.execPath, args: [DEMO_ENTRY, "demo-agent"], display_name: "Bound agent", runtime: "demo" } } },
+        agents: { custom: { bound: { command: process.execPath, args: [CLI_ENTRY, "demo-agent"], display_name: "Bound agent", runtime: "demo" } } },
         workspaces: { roots: [tmpdir(), process.cwd()] },
         bindings: [{ match: driver.route("direct"), workspace, agent: "bound" }],
       }));

@@ -4,7 +4,7 @@
 import { chmodSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { CLI_ENTRY } from "../../src/agents/kinds/demo.js";
+import { CLI_ENTRY } from "../../src/kernel/install.js";
 import { TestPlatform } from "../support/test-platform.js";
 import { bootSubagents, cleanup, MULTI_AGENT_MS, tempDir } from "./helpers.js";
 

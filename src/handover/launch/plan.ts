@@ -3,12 +3,10 @@
 // in the project) and the BATON_* environment the MCP tools read. Never an approval-bypass flag.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { CommandError } from "../../kernel/errors.js";
 import { geminiHasBatonServer, whyGeminiSkipsSettings } from "./gemini.js";
 
-/** bin/baton.js of this install: three levels up from both src/handover/launch and dist/handover/launch. */
-export const BATON_BIN = fileURLToPath(new URL("../../../bin/baton.js", import.meta.url));
+import { BATON_BIN } from "../../kernel/install.js";
 
 export const LAUNCHABLE_AGENTS = ["claude", "codex", "gemini", "demo"] as const;
 

@@ -2,8 +2,8 @@
 // the page's script — TypeScript in client/, compiled by the same `tsc` run to
 // dist/platforms/web/client/. Running from source (tests), the compiled script is taken from dist.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { BATON_ROOT } from "../../kernel/install.js";
 import { PlatformError } from "../../kernel/errors.js";
 import { FAVICON_SVG, renderPageHtml } from "./page.js";
 import { STYLESHEET } from "./styles.js";
@@ -15,10 +15,9 @@ export interface Asset {
 
 const SCRIPT_NAME = /^[a-z][a-z0-9-]*\.js$/;
 
-/** Finds the compiled page script: beside this module in dist, else dist/ of the package when running from src/. */
+/** Finds the compiled page script in dist/ of this install (the CLI runs from a bundle, tests from src/). */
 export function findClientDir(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = [join(here, "client"), resolve(here, "../../../dist/platforms/web/client")];
+  const candidates = [join(BATON_ROOT, "dist", "platforms", "web", "client")];
   const found = candidates.find((dir) => existsSync(join(dir, "app.js")));
   if (!found) throw new PlatformError("Web chat: the page script is not built; run `npm run build` first.", { reason: "refused", detail: `looked in ${candidates.join(", ")}` });
   return found;

@@ -1,0 +1,66 @@
+// Bundles the compiled CLI (dist/bot/cli.js, from `tsc`) and the packages it imports into
+// dist/bundle/, the one CLI that ships (bin/baton.js runs dist/bundle/cli.js). Why: a cold
+// `baton start` spent most of its CPU resolving, reading and compiling ~450 separate modules (ESM
+// and CommonJS, each CommonJS one also scanned for its exports); a few chunks cut that by about
+// 40 %. Dynamic imports stay dynamic (code splitting), so a disabled platform's SDK, the agent SDK
+// and the markdown parser still load only when used. The demo agent (dist/agents/demo/main.js) and
+// the web page's script (dist/platforms/web/client/) stay tsc's output. The source map beside each
+// chunk names the modules in it (tests read them to see what `baton start` loaded).
+import { rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { rolldown } from "rolldown";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const outDir = join(root, "dist", "bundle");
+const require = createRequire(join(root, "package.json"));
+
+/**
+ * Left to Node at run time: packages with native addons or WebAssembly found next to their own
+ * files, and optional packages that are tried in a try/catch and usually absent.
+ */
+const EXTERNAL = [
+  /^node:/,
+  "fs-native-extensions",
+  "@matrix-org/matrix-sdk-crypto-wasm",
+  "sql.js",
+  "bufferutil",
+  "utf-8-validate",
+  "zlib-sync",
+];
+/**
+ * Packages whose `main` is a UMD build that requires its own files by computed paths, which a
+ * bundler cannot follow: their ES module build instead (the same code).
+ */
+const ESM_BUILDS = { "jsonc-parser": "jsonc-parser/lib/esm/main.js" };
+/** The part of undici @slack/socket-mode uses (see the file), given to socket-mode only. */
+const UNDICI_FOR_SOCKET_MODE = join(root, "scripts", "bundle", "undici-for-socket-mode.cjs");
+const SOCKET_MODE = /[\\/]node_modules[\\/]@slack[\\/]socket-mode[\\/]/;
+/** Warnings that say what is expected here: optional packages absent, and eval in discord.js's own debug helper. */
+const EXPECTED_LOGS = new Set(["EVAL", "UNRESOLVED_IMPORT", "CIRCULAR_DEPENDENCY"]);
+
+rmSync(outDir, { recursive: true, force: true });
+const bundle = await rolldown({
+  input: { cli: join(root, "dist", "bot", "cli.js") },
+  platform: "node",
+  external: EXTERNAL,
+  resolve: { alias: Object.fromEntries(Object.entries(ESM_BUILDS).map(([name, file]) => [name, require.resolve(file)])) },
+  plugins: [
+    {
+      name: "undici-for-socket-mode",
+      resolveId: (source, importer) => (source === "undici" && importer && SOCKET_MODE.test(importer) ? UNDICI_FOR_SOCKET_MODE : null),
+    },
+  ],
+  onLog(level, log, handler) {
+    if (!EXPECTED_LOGS.has(log.code ?? "")) handler(level, log);
+  },
+});
+// Whitespace and comments out (a third less for V8 to scan at start); names and code as written,
+// so stack traces name the same functions (their positions map back through the .map files).
+const MINIFY = { mangle: false, compress: false, codegen: { removeWhitespace: true } };
+await bundle.write({ dir: outDir, format: "esm", chunkFileNames: "[name]-[hash].js", sourcemap: true, minify: MINIFY });
+await bundle.close();
+// tsc's own dist/bot/cli.js is only the bundle's input: removed so that nothing runs the unbundled CLI.
+rmSync(join(root, "dist", "bot", "cli.js"));
+rmSync(join(root, "dist", "bot", "cli.js.map"), { force: true });
