@@ -46,6 +46,8 @@ export const INBOUND_FULL: InboundScale = {
 export const INBOUND_TINY: InboundScale = { ...INBOUND_FULL, openThreads: 20, probeChats: 3, overheadSamples: 6, overheadPerSecond: 1, streams: 2, inboundSamples: 20, inboundPerSecond: 50 };
 
 const PROBE_ID = /\b(ping|probe)-(\d+)\b/;
+/** A stream with no text for this long when the probes end counts as stopped. */
+const STILL_DELIVERING_MS = 15_000;
 /** Generous: 50 agent start-ups on a loaded 2-core machine take minutes. */
 const PHASE_TIMEOUT_MS = 900_000;
 
@@ -102,8 +104,11 @@ export async function benchInbound(scale: InboundScale): Promise<Figure[]> {
     await until(() => timings.refresh() && probes.every((p) => timings.promptIn.has(p.id)), "every inbound probe at an agent's stdin", PHASE_TIMEOUT_MS, 20);
     const inbound = probes.map((p) => timings.promptIn.get(p.id)! - delivered(p));
     // The load must have lasted: every stream still delivering at the end.
-    const stillStreaming = streamers.filter((s) => textCalls.to(s.chatId).some((c) => c.at >= Date.now() - 5_000)).length;
-    if (stillStreaming < scale.streams) throw new Error(`bench: only ${stillStreaming} of ${scale.streams} streams were still delivering when the probes ended (load started ${Date.now() - loadStartedAt} ms before)`);
+    // The load must have lasted: no stream's agent finished, and every stream still delivering. 50
+    // streams share Telegram's 30 messages a second, so one chat's edits can be seconds apart.
+    const streamsEnded = new AgentTimings(baton.timingFile, (text) => (text.startsWith("demo:stream") ? "stream" : undefined)).refresh().streamEnd.size;
+    const stillStreaming = streamers.filter((s) => textCalls.to(s.chatId).some((c) => c.at >= Date.now() - STILL_DELIVERING_MS)).length;
+    if (streamsEnded > 0 || stillStreaming < scale.streams) throw new Error(`bench: ${streamsEnded > 0 ? "a stream ended" : `only ${stillStreaming} of ${scale.streams} streams delivered in the last ${STILL_DELIVERING_MS / 1000} s`} before the probes ended (load started ${Date.now() - loadStartedAt} ms before)`);
 
     const threads = scale.openThreads.toLocaleString("en");
     return [
