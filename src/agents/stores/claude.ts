@@ -4,6 +4,7 @@
 
 import path from "node:path";
 import type { SessionStep, StoreReader, StoredSession } from "./types.js";
+import { CLAUDE_STORE } from "./locations.js";
 import { entries, findFiles, LIST_CONCURRENCY } from "./files.js";
 import { mapNewestFirst } from "./newest.js";
 import { type Interpret, type RecordInfo, sessionFrom, streamJsonlSteps, summarizeJsonl, TitleRank } from "./jsonl.js";
@@ -103,9 +104,7 @@ async function listFile(file: string, parentFromDir: string | undefined): Promis
 }
 
 export const claudeReader: StoreReader = {
-  runtime: "claude",
-  label: "Claude Code",
-  defaultDir: (env, home) => path.join(env.CLAUDE_CONFIG_DIR || path.join(home, ".claude"), "projects"),
+  ...CLAUDE_STORE,
   async list(ctx) {
     const jobs: Array<{ file: string; parent?: string }> = [];
     for (const project of await entries(ctx.dir)) {

@@ -8,6 +8,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { ReaderContext, SessionStep, StoreReader, StoredSession } from "./types.js";
+import { CLINE_STORE } from "./locations.js";
 import { entries, exists, readHeadTail, readJsonFile } from "./files.js";
 import { arr, brief, clip, contentText, iso, num, obj, str, titleOf } from "./text.js";
 
@@ -186,9 +187,7 @@ function sameTask(taskId: string, sessionIds: Set<string>, prefixes: Set<string>
 }
 
 export const clineReader: StoreReader = {
-  runtime: "cline",
-  label: "Cline",
-  defaultDir: (env, home) => path.join(env.CLINE_DIR || path.join(home, ".cline"), "data"),
+  ...CLINE_STORE,
   async list(ctx) {
     const sessions = await listCliSessions(ctx);
     const ids = new Set(sessions.map((s) => s.id));

@@ -4,6 +4,7 @@
 
 import path from "node:path";
 import type { SessionStep, StoreReader, StoredSession } from "./types.js";
+import { CODEX_STORE } from "./locations.js";
 import { findFiles, forEachJsonLine, LIST_CONCURRENCY } from "./files.js";
 import { mapNewestFirst } from "./newest.js";
 import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl } from "./jsonl.js";
@@ -152,9 +153,7 @@ async function threadNames(codexHome: string): Promise<Map<string, string>> {
 }
 
 export const codexReader: StoreReader = {
-  runtime: "codex",
-  label: "Codex CLI",
-  defaultDir: (env, home) => path.join(env.CODEX_HOME || path.join(home, ".codex"), "sessions"),
+  ...CODEX_STORE,
   async list(ctx) {
     const files = await findFiles(ctx.dir, (n) => n.startsWith("rollout-") && n.endsWith(".jsonl"), 3);
     const names = await threadNames(path.dirname(ctx.dir));

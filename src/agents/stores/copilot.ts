@@ -5,6 +5,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { SessionStep, StoreReader } from "./types.js";
+import { COPILOT_STORE } from "./locations.js";
 import { entries, LIST_CONCURRENCY, mapLimit } from "./files.js";
 import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl } from "./jsonl.js";
 import { brief, clip, obj, str, titleOf } from "./text.js";
@@ -62,10 +63,7 @@ const interpret: Interpret = (rec) => {
 };
 
 export const copilotReader: StoreReader = {
-  runtime: "copilot",
-  label: "GitHub Copilot CLI",
-  // The location is the directory holding session-state, as `--copilot-dir` takes it.
-  defaultDir: (env, home) => env.COPILOT_HOME || path.join(home, ".copilot"),
+  ...COPILOT_STORE,
   async list(ctx) {
     const root = path.join(ctx.dir, "session-state");
     const jobs: Array<{ file: string; id: string; yaml?: string }> = [];

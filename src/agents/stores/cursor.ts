@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 import type { ReaderContext, SessionStep, StoreReader, StoredSession } from "./types.js";
+import { CURSOR_STORE, cursorChatsRoot, cursorGlobalDb } from "./locations.js";
 import { entries, exists, findFiles, LIST_CONCURRENCY, mapLimit, resolveLossyPath } from "./files.js";
 import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl } from "./jsonl.js";
 import { openSqlite } from "./sqlite.js";
@@ -50,18 +51,6 @@ const interpret: Interpret = (rec) => {
   }
   return { cwd: str(rec.cwd), at, steps };
 };
-
-export function cursorChatsRoot(env: NodeJS.ProcessEnv, home: string): string {
-  if (env.CURSOR_CONFIG_DIR) return path.join(env.CURSOR_CONFIG_DIR, "chats");
-  if (env.XDG_CONFIG_HOME) return path.join(env.XDG_CONFIG_HOME, "cursor", "chats");
-  return path.join(home, ".cursor", "chats");
-}
-
-export function cursorGlobalDb(env: NodeJS.ProcessEnv, home: string): string {
-  if (process.platform === "darwin") return path.join(home, "Library", "Application Support", "Cursor", "User", "globalStorage", "state.vscdb");
-  if (process.platform === "win32") return path.join(env.APPDATA || path.join(home, "AppData", "Roaming"), "Cursor", "User", "globalStorage", "state.vscdb");
-  return path.join(env.XDG_CONFIG_HOME || path.join(home, ".config"), "Cursor", "User", "globalStorage", "state.vscdb");
-}
 
 /** The project folder name is the path with `/` (and other punctuation) as `-`: lossy, so resolve it on disk. */
 function decodeProject(name: string): string | null {
@@ -165,9 +154,7 @@ async function composerSteps(session: StoredSession, emit: (s: SessionStep) => v
 }
 
 export const cursorReader: StoreReader = {
-  runtime: "cursor",
-  label: "Cursor",
-  defaultDir: (_env, home) => path.join(home, ".cursor", "projects"),
+  ...CURSOR_STORE,
   async list(ctx) {
     const transcripts = await listTranscripts(ctx);
     let composers: StoredSession[] = [];

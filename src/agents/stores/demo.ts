@@ -3,13 +3,10 @@
 
 import path from "node:path";
 import type { StoreReader } from "./types.js";
+import { DEMO_STORE } from "./locations.js";
 import { findFiles, mapLimit, LIST_CONCURRENCY } from "./files.js";
 import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl, TitleRank } from "./jsonl.js";
 import { clip, str } from "./text.js";
-
-export function batonDataDir(env: NodeJS.ProcessEnv, home: string): string {
-  return env.BATON_DATA_DIR || path.join(home, ".baton");
-}
 
 const interpret: Interpret = (rec) => {
   const at = str(rec.at);
@@ -30,9 +27,7 @@ const interpret: Interpret = (rec) => {
 };
 
 export const demoReader: StoreReader = {
-  runtime: "demo",
-  label: "Baton demo agent",
-  defaultDir: (env, home) => path.join(batonDataDir(env, home), "demo-agent", "sessions"),
+  ...DEMO_STORE,
   async list(ctx) {
     const files = await findFiles(ctx.dir, (n) => n.endsWith(".jsonl"), 0);
     return mapLimit(

@@ -4,6 +4,7 @@
 
 import path from "node:path";
 import type { SessionStep, StoreReader } from "./types.js";
+import { DROID_STORE } from "./locations.js";
 import { findFiles, LIST_CONCURRENCY, mapLimit } from "./files.js";
 import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl, TitleRank } from "./jsonl.js";
 import { arr, brief, clip, contentText, obj, str } from "./text.js";
@@ -45,9 +46,7 @@ const interpret: Interpret = (rec) => {
 };
 
 export const droidReader: StoreReader = {
-  runtime: "droid",
-  label: "Factory Droid",
-  defaultDir: (_env, home) => path.join(home, ".factory", "sessions"),
+  ...DROID_STORE,
   async list(ctx) {
     const files = await findFiles(ctx.dir, (n) => n.endsWith(".jsonl"), 1);
     return mapLimit(

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import * as zlib from "node:zlib";
 import type { SessionStep, StoreReader, StoredSession } from "./types.js";
+import { DSH_STORE, dshSessionRoot } from "./locations.js";
 import { findFiles, LIST_CONCURRENCY, mapLimit } from "./files.js";
 import { type Interpret, type RecordInfo, sessionFrom, streamJsonlSteps, summarizeJsonl, summarizeLines } from "./jsonl.js";
 import { genericInterpret, toolStep } from "./grok.js";
@@ -78,14 +79,9 @@ function decodedLines(file: string): string[] {
 }
 
 export const dshReader: StoreReader = {
-  runtime: "dsh",
-  label: "DeepSeek Harness",
-  // The location is DSH_HOME, as `--dsh-home` takes it; DSH_SESSION_ROOT moves only the sessions.
-  defaultDir: (env, home) => env.DSH_HOME || path.join(home, ".dsh"),
+  ...DSH_STORE,
   async list(ctx) {
-    const overridden = ctx.dir !== dshReader.defaultDir(ctx.env, ctx.home);
-    const root = !overridden && ctx.env.DSH_SESSION_ROOT ? ctx.env.DSH_SESSION_ROOT : path.join(ctx.dir, "sessions");
-    const files = await findFiles(root, (n) => n.endsWith(".jsonl") || n.endsWith(".jsonl.zstd"), 2);
+    const files = await findFiles(dshSessionRoot(ctx), (n) => n.endsWith(".jsonl") || n.endsWith(".jsonl.zstd"), 2);
     const listed = await mapLimit(
       files,
       LIST_CONCURRENCY,

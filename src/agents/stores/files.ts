@@ -123,10 +123,14 @@ export async function exists(p: string): Promise<boolean> {
   }
 }
 
-/** Directory entries, or [] when the directory is missing. Other errors propagate. */
+/**
+ * Directory entries, or [] when the directory is missing. Other errors propagate. Synchronous for
+ * the reason readHeadTail is: a listing walks dozens of directories one after another, and each
+ * trip through the thread pool cost more than the readdir itself.
+ */
 export async function entries(dir: string): Promise<import("node:fs").Dirent[]> {
   try {
-    return await fs.readdir(dir, { withFileTypes: true });
+    return readdirSync(dir, { withFileTypes: true });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw err;

@@ -7,6 +7,7 @@
 
 import path from "node:path";
 import type { SessionStep, StoreReader } from "./types.js";
+import { FX_STORE } from "./locations.js";
 import { entries, exists, LIST_CONCURRENCY, mapLimit, readJsonFile } from "./files.js";
 import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl } from "./jsonl.js";
 import { arr, brief, clip, iso, num, obj, str } from "./text.js";
@@ -80,9 +81,7 @@ const interpret: Interpret = (rec) => {
 };
 
 export const fxReader: StoreReader = {
-  runtime: "fx",
-  label: "fx",
-  defaultDir: (_env, home) => path.join(home, ".fx", "sessions"),
+  ...FX_STORE,
   async list(ctx) {
     const dirs: string[] = [];
     for (const ent of await entries(ctx.dir)) {

@@ -11,6 +11,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { SessionStep, StoreReader, StoredSession } from "./types.js";
+import { GEMINI_STORE } from "./locations.js";
 import { entries, findFiles, forEachJsonLine, LIST_CONCURRENCY, mapLimit } from "./files.js";
 import { type Interpret, type RecordInfo, sessionFrom, summarizeJsonl, summarizeLines, type Summary, TitleRank } from "./jsonl.js";
 import { arr, brief, clip, obj, str } from "./text.js";
@@ -135,9 +136,7 @@ function mergeSession(files: FileSummary[], fallbackId: string): StoredSession |
 }
 
 export const geminiReader: StoreReader = {
-  runtime: "gemini",
-  label: "Gemini CLI",
-  defaultDir: (env, home) => path.join(env.GEMINI_CLI_HOME || home, ".gemini", "tmp"),
+  ...GEMINI_STORE,
   async list(ctx) {
     const jobs: Array<{ file: string; root: string | null }> = [];
     for (const project of await entries(ctx.dir)) {

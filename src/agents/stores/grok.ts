@@ -8,6 +8,7 @@
 
 import path from "node:path";
 import type { SessionStep, StoreReader, StoredSession } from "./types.js";
+import { GROK_STORE } from "./locations.js";
 import { entries, exists, LIST_CONCURRENCY, mapLimit, readJsonFile } from "./files.js";
 import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl } from "./jsonl.js";
 import { arr, brief, clip, contentText, iso, obj, str, titleOf } from "./text.js";
@@ -67,10 +68,7 @@ function cwdFromFolder(name: string): string | undefined {
 }
 
 export const grokReader: StoreReader = {
-  runtime: "grok",
-  label: "Grok Build",
-  // Like the seed's sync, GROK_HOME is not read; pass --store-dir grok=$GROK_HOME/sessions.
-  defaultDir: (_env, home) => path.join(home, ".grok", "sessions"),
+  ...GROK_STORE,
   async list(ctx) {
     const jobs: Array<{ dir: string; folder: string }> = [];
     for (const project of await entries(ctx.dir)) {

@@ -4,9 +4,9 @@
 // tool_calls, tool_name, timestamp). Compression ends a session (`end_reason = 'compression'`)
 // and continues it in a child; any other child is a delegate subagent.
 
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { SessionStep, StoreReader, StoredSession } from "./types.js";
+import { HERMES_STORE } from "./locations.js";
 import { exists } from "./files.js";
 import { columns, openSqlite, type SqliteFile } from "./sqlite.js";
 import { arr, brief, clip, iso, obj, str, titleOf } from "./text.js";
@@ -89,29 +89,8 @@ export function hermesMessageSteps(role: string, content: string | null, toolCal
   return steps;
 }
 
-/**
- * The Hermes home as hermes_constants.py resolves it: $HERMES_HOME, else the platform default
- * (`~/.hermes` + $HERMES_DATA_DIR_SUFFIX; Windows `%LOCALAPPDATA%/hermes`), switched to
- * `profiles/<name>` when that default names a sticky active profile in `active_profile`.
- */
-export function hermesHome(env: NodeJS.ProcessEnv, home: string): string {
-  if (env.HERMES_HOME?.trim()) return env.HERMES_HOME.trim();
-  const suffix = env.HERMES_DATA_DIR_SUFFIX ?? "";
-  const root = process.platform === "win32" ? path.join(env.LOCALAPPDATA || path.join(home, "AppData", "Local"), `hermes${suffix}`) : path.join(home, `.hermes${suffix}`);
-  let active = "";
-  try {
-    active = readFileSync(path.join(root, "active_profile"), "utf8").trim();
-  } catch {
-    // No sticky profile: the default home.
-  }
-  return active && active !== "default" && !active.includes("/") && !active.startsWith(".") ? path.join(root, "profiles", active) : root;
-}
-
 export const hermesReader: StoreReader = {
-  runtime: "hermes",
-  label: "Hermes Agent",
-  // The location is the state.db file itself, as `--db` takes it.
-  defaultDir: (env, home) => path.join(hermesHome(env, home), "state.db"),
+  ...HERMES_STORE,
   async list(ctx) {
     if (!(await exists(ctx.dir))) return [];
     const db = await openSqlite(ctx.dir);

@@ -1,16 +1,18 @@
 // The one entry point to every runtime's session store: list (newest first) and find by id or
 // unique prefix. Used by `baton handoff` and by the daemon's /session, /pickup and get_session_id.
 
+import { statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { ReaderContext, StoredSession, StoreReader } from "./types.js";
+import type { ReaderContext, StoredSession, StoreInfo, StoreReader } from "./types.js";
 import { MIN_PREFIX_CHARS, SessionLookupError } from "./errors.js";
-import { READERS } from "./registry.js";
+import { STORES, type StoreEntry } from "./registry.js";
 import { NewestWindow } from "./newest.js";
 import { canonicalRuntimeId } from "../runtimes/index.js";
 import { describeBadId, isSafeSessionRef, isValidSessionId, sessionIdShape } from "../runtimes/session-ids.js";
 
-export type { StoredSession, StoreReader, SessionStep, StepKind, SessionCounts, ReaderContext } from "./types.js";
+export type { StoredSession, StoreReader, StoreInfo, SessionStep, StepKind, SessionCounts, ReaderContext } from "./types.js";
+export type { StoreEntry } from "./registry.js";
 export { SessionLookupError, StoreReadError, MIN_PREFIX_CHARS } from "./errors.js";
 export { shortIdLength, SHORT_ID_CHARS } from "../runtimes/session-ids.js";
 
@@ -35,17 +37,22 @@ export interface ListOptions extends StoreOptions {
   limit?: number;
 }
 
-export function listReaders(): StoreReader[] {
-  return READERS;
+export function listReaders(): StoreEntry[] {
+  return STORES;
 }
 
-export function getReader(runtime: string): StoreReader | undefined {
+/** The store of a runtime Baton can read, its reader not loaded yet (`load()`, or loadReader). */
+export function getReader(runtime: string): StoreEntry | undefined {
   const id = canonicalRuntimeId(runtime);
-  return READERS.find((r) => r.runtime === id);
+  return STORES.find((r) => r.runtime === id);
+}
+
+export async function loadReader(runtime: string): Promise<StoreReader | undefined> {
+  return getReader(runtime)?.load();
 }
 
 /** The store location a reader will use under these options. */
-export function storeDirFor(reader: StoreReader, opts: StoreOptions): string {
+export function storeDirFor(reader: StoreInfo, opts: StoreOptions): string {
   const override = opts.storeDirs?.[reader.runtime] ?? Object.entries(opts.storeDirs ?? {}).find(([k]) => canonicalRuntimeId(k) === reader.runtime)?.[1];
   if (override) return path.resolve(override);
   const env = opts.env ?? process.env;
@@ -54,7 +61,7 @@ export function storeDirFor(reader: StoreReader, opts: StoreOptions): string {
   return reader.defaultDir(env, home);
 }
 
-export function contextFor(reader: StoreReader, opts: StoreOptions & { includeSubagents?: boolean }, warnings: string[]): ReaderContext {
+export function contextFor(reader: StoreInfo, opts: StoreOptions & { includeSubagents?: boolean }, warnings: string[]): ReaderContext {
   return {
     dir: storeDirFor(reader, opts),
     env: opts.env ?? process.env,
@@ -72,13 +79,25 @@ function homeOf(opts: StoreOptions): string {
   return opts.home ?? (opts.env?.HOME || os.homedir());
 }
 
-function selectReaders(runtime: string | undefined): StoreReader[] {
-  if (!runtime) return READERS;
-  const reader = getReader(runtime);
-  if (!reader) {
-    throw new SessionLookupError("not_found", `Unknown runtime "${runtime}". Readable runtimes: ${READERS.map((r) => r.runtime).join(", ")}.`);
+function selectStores(runtime: string | undefined): StoreEntry[] {
+  if (!runtime) return STORES;
+  const store = getReader(runtime);
+  if (!store) {
+    throw new SessionLookupError("not_found", `Unknown runtime "${runtime}". Readable runtimes: ${STORES.map((r) => r.runtime).join(", ")}.`);
   }
-  return [reader];
+  return [store];
+}
+
+/** False when nothing the store reads exists; anything else (unreadable, not a directory) is left to its reader to report. */
+function mayHoldSessions(store: StoreEntry, ctx: ReaderContext): boolean {
+  return (store.paths?.(ctx) ?? [ctx.dir]).some((p) => {
+    try {
+      statSync(p);
+      return true;
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code !== "ENOENT";
+    }
+  });
 }
 
 function within(cwd: string | null, dir: string): boolean {
@@ -90,13 +109,15 @@ function within(cwd: string | null, dir: string): boolean {
 /** Sessions from every readable store, newest first. An unreadable store becomes a warning. */
 export async function listSessions(opts: ListOptions = {}): Promise<{ sessions: StoredSession[]; warnings: string[] }> {
   const warnings: string[] = [];
-  const readers = selectReaders(opts.runtime);
+  const stores = selectStores(opts.runtime);
   const dir = opts.dir ? path.resolve(opts.dir) : undefined;
   const shown = (s: StoredSession): boolean => (!!opts.includeSubagents || !s.subagentOf) && (!dir || within(s.cwd, dir));
   const newest = opts.limit && opts.limit > 0 ? new NewestWindow(opts.limit, (s) => shown(s) && hasValidId(s)) : undefined;
   const results = await Promise.all(
-    readers.map(async (reader) => {
-      const ctx = { ...contextFor(reader, opts, warnings), newest };
+    stores.map(async (store) => {
+      const ctx = { ...contextFor(store, opts, warnings), newest };
+      if (!mayHoldSessions(store, ctx)) return [];
+      const reader = await store.load();
       try {
         return checkIds(reader, await reader.list(ctx), ctx.warn);
       } catch (err) {
@@ -120,7 +141,7 @@ function hasValidId(s: StoredSession, runtime = s.runtime): boolean {
  * `--dangerously-skip-permissions`, and ids end up as command-line arguments); a native reference
  * that is not safe as an argument makes the session not reopenable natively.
  */
-function checkIds(reader: StoreReader, sessions: StoredSession[], warn: (m: string) => void): StoredSession[] {
+function checkIds(reader: StoreInfo, sessions: StoredSession[], warn: (m: string) => void): StoredSession[] {
   const out: StoredSession[] = [];
   for (const s of sessions) {
     if (!hasValidId(s, reader.runtime)) {

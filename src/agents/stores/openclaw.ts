@@ -6,6 +6,7 @@
 
 import path from "node:path";
 import type { StoreReader, StoredSession } from "./types.js";
+import { OPENCLAW_STORE } from "./locations.js";
 import { entries, findFiles, LIST_CONCURRENCY, mapLimit, readJsonFile } from "./files.js";
 import { sessionFrom, streamJsonlSteps, summarizeJsonl } from "./jsonl.js";
 import { piInterpret } from "./pi.js";
@@ -37,10 +38,7 @@ async function readIndex(file: string): Promise<{ byId: Map<string, IndexEntry>;
 }
 
 export const openclawReader: StoreReader = {
-  runtime: "openclaw",
-  label: "OpenClaw Gateway",
-  // The location is the state directory, as `--openclaw-dir` takes it.
-  defaultDir: (env, home) => env.OPENCLAW_STATE_DIR || path.join(home, ".openclaw"),
+  ...OPENCLAW_STORE,
   async list(ctx) {
     const out: StoredSession[] = [];
     for (const agent of await entries(path.join(ctx.dir, "agents"))) {

@@ -6,6 +6,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { ReaderContext, SessionStep, StoreReader, StoredSession } from "./types.js";
+import { OPENCODE_STORE, opencodeDbPath } from "./locations.js";
 import { entries, exists, findFiles, readJsonFile } from "./files.js";
 import { columns, openSqlite } from "./sqlite.js";
 import { brief, clip, iso, obj, str, titleOf } from "./text.js";
@@ -13,10 +14,6 @@ import { brief, clip, iso, obj, str, titleOf } from "./text.js";
 /** OpenCode's placeholder titles; the first prompt says more. */
 const PLACEHOLDER_TITLE = /^(New session|Child session) - /;
 const FILE_TOOLS = new Set(["edit", "write", "patch", "multiedit"]);
-
-function dbPath(ctx: ReaderContext, overridden: boolean): string {
-  return !overridden && ctx.env.OPENCODE_DB ? ctx.env.OPENCODE_DB : path.join(ctx.dir, "opencode.db");
-}
 
 /** Steps of one part, given its message's role. */
 export function opencodePartSteps(role: string, part: Record<string, unknown>, at?: string): SessionStep[] {
@@ -148,12 +145,9 @@ async function listLegacy(storage: string, ctx: ReaderContext): Promise<StoredSe
 }
 
 export const opencodeReader: StoreReader = {
-  runtime: "opencode",
-  label: "OpenCode",
-  defaultDir: (env, home) => path.join(env.XDG_DATA_HOME || path.join(home, ".local", "share"), "opencode"),
+  ...OPENCODE_STORE,
   async list(ctx) {
-    const overridden = ctx.dir !== opencodeReader.defaultDir(ctx.env, ctx.home);
-    const db = dbPath(ctx, overridden);
+    const db = opencodeDbPath(ctx);
     const fromDb = (await exists(db)) ? await listSqlite(db) : [];
     const seen = new Set(fromDb.map((s) => s.id));
     const legacy = (await listLegacy(path.join(ctx.dir, "storage"), ctx)).filter((s) => !seen.has(s.id));

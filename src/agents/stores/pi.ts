@@ -8,6 +8,7 @@
 
 import path from "node:path";
 import type { SessionStep, StoreReader, StoredSession } from "./types.js";
+import { PI_STORE, PRIME_STORE } from "./locations.js";
 import { findFiles, LIST_CONCURRENCY, mapLimit } from "./files.js";
 import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl, TitleRank } from "./jsonl.js";
 import { arr, brief, clip, contentText, num, obj, str, iso } from "./text.js";
@@ -64,10 +65,7 @@ function piSession(runtime: string, label: string, file: string, summary: Awaite
 }
 
 export const piReader: StoreReader = {
-  runtime: "pi",
-  label: "Pi",
-  // PI_SESSION_DIR (and its legacy name) moves only the sessions, as in pi-coding-agent's config.
-  defaultDir: (env, home) => env.PI_SESSION_DIR || env.PI_CODING_AGENT_SESSION_DIR || path.join(env.PI_CODING_AGENT_DIR || path.join(home, ".pi", "agent"), "sessions"),
+  ...PI_STORE,
   async list(ctx) {
     const files = await findFiles(ctx.dir, (n) => n.endsWith(".jsonl"), 1);
     return mapLimit(files, LIST_CONCURRENCY, async (f) => piSession("pi", "Pi", f, await summarizeJsonl(f, piInterpret)), (f, e) => ctx.warn(`Pi: cannot read ${f}: ${(e as Error).message}`));
@@ -76,9 +74,7 @@ export const piReader: StoreReader = {
 };
 
 export const primeReader: StoreReader = {
-  runtime: "prime",
-  label: "Prime Agent",
-  defaultDir: (env, home) => env.PRIME_AGENT_CODING_AGENT_DIR || path.join(home, ".prime", "agent"),
+  ...PRIME_STORE,
   async list(ctx) {
     const jobs: Array<{ file: string; parent?: string }> = (await findFiles(path.join(ctx.dir, "sessions"), (n) => n.endsWith(".jsonl"), 1)).map((file) => ({ file }));
     if (ctx.includeSubagents) {

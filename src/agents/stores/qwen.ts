@@ -4,6 +4,7 @@
 
 import path from "node:path";
 import type { SessionStep, StoreReader } from "./types.js";
+import { QWEN_STORE } from "./locations.js";
 import { entries, findFiles, LIST_CONCURRENCY, mapLimit } from "./files.js";
 import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl, TitleRank } from "./jsonl.js";
 import { arr, brief, clip, contentText, obj, str } from "./text.js";
@@ -34,9 +35,7 @@ const qwenInterpret: Interpret = (rec) => {
 };
 
 export const qwenReader: StoreReader = {
-  runtime: "qwen",
-  label: "Qwen Code",
-  defaultDir: (env, home) => path.join(env.QWEN_HOME || path.join(home, ".qwen"), "projects"),
+  ...QWEN_STORE,
   async list(ctx) {
     const files: string[] = [];
     for (const project of await entries(ctx.dir)) {

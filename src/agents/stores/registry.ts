@@ -1,39 +1,35 @@
-// Every store reader, in the order `handoff list --harness` documents them.
+// Every session store, in the order `handoff list --harness` documents them. A reader loads only
+// when its store is used: listing skips the stores with nothing on disk without loading them.
 
-import type { StoreReader } from "./types.js";
-import { claudeReader } from "./claude.js";
-import { clineReader } from "./cline.js";
-import { codexReader } from "./codex.js";
-import { copilotReader } from "./copilot.js";
-import { cursorReader } from "./cursor.js";
-import { demoReader } from "./demo.js";
-import { droidReader } from "./droid.js";
-import { geminiReader } from "./gemini.js";
-import { qwenReader } from "./qwen.js";
-import { hermesReader } from "./hermes.js";
-import { openclawReader } from "./openclaw.js";
-import { opencodeReader } from "./opencode.js";
-import { piReader, primeReader } from "./pi.js";
-import { dshReader } from "./dsh.js";
-import { fxReader } from "./fx.js";
-import { grokReader } from "./grok.js";
+import type { ReaderContext, StoreInfo, StoreReader } from "./types.js";
+import * as at from "./locations.js";
 
-export const READERS: StoreReader[] = [
-  claudeReader,
-  codexReader,
-  opencodeReader,
-  clineReader,
-  piReader,
-  primeReader,
-  droidReader,
-  copilotReader,
-  hermesReader,
-  dshReader,
-  fxReader,
-  grokReader,
-  openclawReader,
-  cursorReader,
-  geminiReader,
-  qwenReader,
-  demoReader,
+export interface StoreEntry extends StoreInfo {
+  /**
+   * The paths the reader reads under these options (its location unless said otherwise); when
+   * none of them exists, the store holds no session and the reader is not loaded.
+   */
+  paths?(ctx: ReaderContext): string[];
+  load(): Promise<StoreReader>;
+}
+
+export const STORES: StoreEntry[] = [
+  { ...at.CLAUDE_STORE, load: async () => (await import("./claude.js")).claudeReader },
+  { ...at.CODEX_STORE, load: async () => (await import("./codex.js")).codexReader },
+  { ...at.OPENCODE_STORE, paths: (ctx) => [ctx.dir, at.opencodeDbPath(ctx)], load: async () => (await import("./opencode.js")).opencodeReader },
+  { ...at.CLINE_STORE, load: async () => (await import("./cline.js")).clineReader },
+  { ...at.PI_STORE, load: async () => (await import("./pi.js")).piReader },
+  { ...at.PRIME_STORE, load: async () => (await import("./pi.js")).primeReader },
+  { ...at.DROID_STORE, load: async () => (await import("./droid.js")).droidReader },
+  { ...at.COPILOT_STORE, load: async () => (await import("./copilot.js")).copilotReader },
+  { ...at.HERMES_STORE, load: async () => (await import("./hermes.js")).hermesReader },
+  { ...at.DSH_STORE, paths: (ctx) => [at.dshSessionRoot(ctx)], load: async () => (await import("./dsh.js")).dshReader },
+  { ...at.FX_STORE, load: async () => (await import("./fx.js")).fxReader },
+  { ...at.GROK_STORE, load: async () => (await import("./grok.js")).grokReader },
+  { ...at.OPENCLAW_STORE, load: async () => (await import("./openclaw.js")).openclawReader },
+  // Cursor's Composer conversations live in the IDE's global database, away from the transcripts.
+  { ...at.CURSOR_STORE, paths: (ctx) => [ctx.dir, at.cursorGlobalDb(ctx.env, ctx.home)], load: async () => (await import("./cursor.js")).cursorReader },
+  { ...at.GEMINI_STORE, load: async () => (await import("./gemini.js")).geminiReader },
+  { ...at.QWEN_STORE, load: async () => (await import("./qwen.js")).qwenReader },
+  { ...at.DEMO_STORE, load: async () => (await import("./demo.js")).demoReader },
 ];

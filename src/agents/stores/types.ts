@@ -63,12 +63,16 @@ export interface ReaderContext {
   warn(message: string): void;
 }
 
-export interface StoreReader {
+/** A runtime's store as known without loading its reader. */
+export interface StoreInfo {
   /** `--harness` name. */
   readonly runtime: string;
   readonly label: string;
   /** The default store location, honouring the runtime's own environment overrides. */
   defaultDir(env: NodeJS.ProcessEnv, home: string): string;
+}
+
+export interface StoreReader extends StoreInfo {
   /** Every session in the store, in any order; subagents included only when asked. */
   list(ctx: ReaderContext): Promise<StoredSession[]>;
   /** Streams the session's steps, oldest first, to `emit`. May read the whole session. */

@@ -3,7 +3,7 @@
 import { constants, promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { contextFor, findSession, getReader, type StoreOptions } from "../../agents/stores/index.js";
+import { contextFor, findSession, loadReader, type StoreOptions } from "../../agents/stores/index.js";
 import { StoreReadError } from "../../agents/stores/errors.js";
 import type { StoredSession } from "../../agents/stores/types.js";
 import { type BriefDigest, DigestBuilder } from "./digest.js";
@@ -24,7 +24,7 @@ export function defaultBriefDir(opts: { dataDir?: string; env?: NodeJS.ProcessEn
 
 /** Reads a session's steps through its reader into the digest a brief shows. */
 export async function digestSession(session: StoredSession, opts: StoreOptions = {}, warnings: string[] = []): Promise<BriefDigest> {
-  const reader = getReader(session.runtime);
+  const reader = await loadReader(session.runtime);
   if (!reader) throw new StoreReadError(`Baton has no reader for ${session.runtime} sessions.`);
   const builder = new DigestBuilder();
   await reader.readSteps(session, contextFor(reader, opts, warnings), builder.add);

@@ -34,7 +34,7 @@ export function registerHandoffCommand(program: Command): void {
       .option("--limit <n>", "maximum sessions to list; 0 lists all", "25")
       .option("--json", "print {sessions, warnings}"),
   ).action(async (opts, cmd: Command) => {
-    const { runList } = await import("./commands.js");
+    const { runList } = await import("./list.js");
     await runList(opts, cmd);
   });
 

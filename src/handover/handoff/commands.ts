@@ -5,77 +5,11 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
 import { BatonError } from "../../kernel/errors.js";
-import { findSession, listSessions, type StoreOptions, type StoredSession } from "../../agents/stores/index.js";
+import { findSession, type StoredSession } from "../../agents/stores/index.js";
 import { displayCommand } from "../../agents/runtimes/index.js";
 import { briefText, defaultBriefDir, writeBriefFor, writePrivateFile } from "../brief/index.js";
 import { planJson, planResume, type ResumePlan } from "./plan.js";
-import { formatList } from "./format.js";
-
-interface StoreFlags {
-  harness?: string;
-  storeDir?: string[];
-  claudeProjectsDir?: string;
-  codexDir?: string;
-  opencodeDir?: string;
-  clineDir?: string;
-  dataDir?: string;
-}
-
-/** Store options from the shared flags; each `--*-dir` wins over `--store-dir` for its runtime. */
-export function storeOptions(flags: StoreFlags): StoreOptions {
-  const storeDirs: Record<string, string> = {};
-  for (const pair of flags.storeDir ?? []) {
-    const eq = pair.indexOf("=");
-    if (eq <= 0 || eq === pair.length - 1) throw new BatonError(`--store-dir takes <runtime>=<path>, not "${pair}".`);
-    storeDirs[pair.slice(0, eq)] = path.resolve(pair.slice(eq + 1));
-  }
-  const specific: Array<[string, string | undefined]> = [
-    ["claude", flags.claudeProjectsDir],
-    ["codex", flags.codexDir],
-    ["opencode", flags.opencodeDir],
-    ["cline", flags.clineDir],
-  ];
-  for (const [rt, dir] of specific) if (dir) storeDirs[rt] = path.resolve(dir);
-  return { runtime: flags.harness, storeDirs, ...(flags.dataDir ? { dataDir: path.resolve(flags.dataDir) } : {}) };
-}
-
-/** The subcommand's flags over the main CLI's global ones (`baton --data-dir D handoff …`). */
-function withGlobals<T extends object>(opts: T, cmd: Command): T {
-  return { ...(cmd.optsWithGlobals() as object), ...opts } as T;
-}
-
-function out(cmd: Command, text: string): void {
-  cmd.configureOutput().writeOut?.(text.endsWith("\n") ? text : `${text}\n`);
-}
-
-function errOut(cmd: Command, text: string): void {
-  cmd.configureOutput().writeErr?.(text.endsWith("\n") ? text : `${text}\n`);
-}
-
-/** Runs an action, turning a BatonError into a short message and exit code 1. */
-async function guarded(cmd: Command, fn: () => Promise<void>): Promise<void> {
-  try {
-    await fn();
-  } catch (err) {
-    if (err instanceof BatonError) cmd.error(err.userMessage, { exitCode: 1, code: "baton.handoff" });
-    throw err;
-  }
-}
-
-export async function runList(opts: StoreFlags & { here?: boolean; dir?: string; subagents?: boolean; limit?: string; json?: boolean }, cmd: Command): Promise<void> {
-  await guarded(cmd, async () => {
-    const limit = Number.parseInt(opts.limit ?? "25", 10);
-    if (!Number.isFinite(limit) || limit < 0) throw new BatonError(`--limit takes a number ≥ 0, not "${opts.limit}".`);
-    const dir = opts.here ? process.cwd() : opts.dir;
-    const { sessions, warnings } = await listSessions({ ...storeOptions(withGlobals(opts, cmd)), dir, includeSubagents: !!opts.subagents, limit });
-    if (opts.json) {
-      out(cmd, JSON.stringify({ sessions, warnings }, null, 2));
-      return;
-    }
-    for (const w of warnings) errOut(cmd, `warning: ${w}`);
-    out(cmd, formatList(sessions));
-  });
-}
+import { guarded, out, storeOptions, type StoreFlags, withGlobals } from "./options.js";
 
 export async function runExport(id: string, opts: StoreFlags & { print?: boolean; outputDir?: string; json?: boolean }, cmd: Command): Promise<void> {
   await guarded(cmd, async () => {
