@@ -11,7 +11,7 @@ const EXPECTED: Record<string, string[]> = {
   "inbound and round trip": ["inbound", "inbound-baton-cpu", "inbound-machine-cpu", "inbound-idle", "overhead"],
   streaming: ["loop-delay", "stream-lost", "stream-pacing", "stream-wall", "stream-cpu", "stream-rss"],
   "one huge turn": ["huge-turn-rss", "huge-turn-cpu"],
-  "handoff list": ["handoff-list"],
+  "handoff list": ["handoff-list", "handoff-list-node"],
   "registry replay": ["replay"],
 };
 /** Figures that are counts of faults: at any scale they must be zero. */

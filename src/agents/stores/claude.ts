@@ -5,7 +5,7 @@
 import path from "node:path";
 import type { SessionStep, StoreReader, StoredSession } from "./types.js";
 import { CLAUDE_STORE } from "./locations.js";
-import { entries, findFiles, LIST_CONCURRENCY } from "./files.js";
+import { entries, entryPath, findFiles, LIST_CONCURRENCY } from "./files.js";
 import { mapNewestFirst } from "./newest.js";
 import { type Interpret, type RecordInfo, sessionFrom, streamJsonlSteps, summarizeJsonl, TitleRank } from "./jsonl.js";
 import { ToolCallLedger } from "./ledger.js";
@@ -112,7 +112,7 @@ export const claudeReader: StoreReader = {
       const pdir = path.join(ctx.dir, project.name);
       for (const ent of await entries(pdir)) {
         if (ent.isFile() && ent.name.endsWith(".jsonl")) {
-          if (!ent.name.startsWith("agent-") || ctx.includeSubagents) jobs.push({ file: path.join(pdir, ent.name) });
+          if (!ent.name.startsWith("agent-") || ctx.includeSubagents) jobs.push({ file: entryPath(pdir, ent.name) });
         } else if (ent.isDirectory() && ctx.includeSubagents) {
           const subs = await findFiles(path.join(pdir, ent.name, "subagents"), (n) => n.startsWith("agent-") && n.endsWith(".jsonl"), 0);
           for (const file of subs) jobs.push({ file, parent: ent.name });

@@ -5,7 +5,7 @@
 import path from "node:path";
 import type { SessionStep, StoreReader, StoredSession } from "./types.js";
 import { CODEX_STORE } from "./locations.js";
-import { findFiles, forEachJsonLine, LIST_CONCURRENCY } from "./files.js";
+import { findFiles, LIST_CONCURRENCY, readSmallJsonl } from "./files.js";
 import { mapNewestFirst } from "./newest.js";
 import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl } from "./jsonl.js";
 import { ToolCallLedger } from "./ledger.js";
@@ -137,17 +137,16 @@ function safeJson(text: string | undefined): unknown {
   }
 }
 
-/** Thread names from session_index.jsonl (the last entry per id wins). */
-async function threadNames(codexHome: string): Promise<Map<string, string>> {
+/**
+ * Thread names from session_index.jsonl (the last entry per id wins); none when there is no index
+ * yet, and titles fall back to the first prompt. One short line per thread: read at once.
+ */
+function threadNames(codexHome: string): Map<string, string> {
   const names = new Map<string, string>();
-  try {
-    await forEachJsonLine(path.join(codexHome, "session_index.jsonl"), (rec) => {
-      const id = str(rec.id);
-      const name = str(rec.thread_name);
-      if (id && name) names.set(id, name);
-    });
-  } catch {
-    // No index yet: titles fall back to the first prompt.
+  for (const rec of readSmallJsonl(path.join(codexHome, "session_index.jsonl"))) {
+    const id = str(rec.id);
+    const name = str(rec.thread_name);
+    if (id && name) names.set(id, name);
   }
   return names;
 }
@@ -156,7 +155,7 @@ export const codexReader: StoreReader = {
   ...CODEX_STORE,
   async list(ctx) {
     const files = await findFiles(ctx.dir, (n) => n.startsWith("rollout-") && n.endsWith(".jsonl"), 3);
-    const names = await threadNames(path.dirname(ctx.dir));
+    const names = threadNames(path.dirname(ctx.dir));
     const listed = await mapNewestFirst(
       ctx.newest,
       files,

@@ -1,9 +1,8 @@
 // File helpers shared by the readers. Listing reads only the head and tail of each transcript,
 // so `handoff list` stays fast over gigabytes of sessions; briefs stream whole files line by line.
 
-import { closeSync, createReadStream, fstatSync, openSync, promises as fs, readdirSync, readSync } from "node:fs";
+import { closeSync, createReadStream, fstatSync, openSync, promises as fs, readdirSync, readFileSync, readSync } from "node:fs";
 import path from "node:path";
-import { createInterface } from "node:readline";
 
 /** Bytes read from the start of a transcript when listing: metadata and the first prompt, usually. */
 export const HEAD_BYTES = 16 * 1024;
@@ -93,8 +92,12 @@ export function parseLines(lines: string[]): Record<string, unknown>[] {
   return out;
 }
 
-/** Streams every JSON record of a JSONL file; torn lines are skipped and counted. */
+/**
+ * Streams every JSON record of a JSONL file; torn lines are skipped and counted. readline loads
+ * here, on first use: a listing reads heads and tails and does not need it.
+ */
 export async function forEachJsonLine(file: string, fn: (rec: Record<string, unknown>) => void): Promise<{ torn: number }> {
+  const { createInterface } = await import("node:readline");
   const rl = createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
   let torn = 0;
   for await (const line of rl) {
@@ -104,6 +107,15 @@ export async function forEachJsonLine(file: string, fn: (rec: Record<string, unk
     else torn++;
   }
   return { torn };
+}
+
+/** The records of a small JSONL file (an index beside the transcripts), read at once; [] when it cannot be read. */
+export function readSmallJsonl(file: string): Record<string, unknown>[] {
+  try {
+    return parseLines(readFileSync(file, "utf8").split("\n"));
+  } catch {
+    return [];
+  }
 }
 
 export async function readJsonFile(file: string): Promise<Record<string, unknown> | undefined> {
@@ -137,11 +149,22 @@ export async function entries(dir: string): Promise<import("node:fs").Dirent[]> 
   }
 }
 
+/**
+ * path.join(dir, name) for a name read from `dir`, where `dir` is already normalized: path.join
+ * normalizes the whole path again, which over 2,000 files cost more than the rest of the listing's
+ * path handling.
+ */
+export function entryPath(dir: string, name: string): string {
+  if (dir === ".") return name;
+  return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
+}
+
 /** Files under `dir` (recursively, to `depth` levels) whose name passes `match`. */
 export async function findFiles(dir: string, match: (name: string) => boolean, depth: number): Promise<string[]> {
   const out: string[] = [];
+  const base = path.normalize(dir);
   for (const ent of await entries(dir)) {
-    const full = path.join(dir, ent.name);
+    const full = entryPath(base, ent.name);
     if (ent.isDirectory() && depth > 0) out.push(...(await findFiles(full, match, depth - 1)));
     else if (ent.isFile() && match(ent.name)) out.push(full);
   }

@@ -92,10 +92,9 @@ function selectStores(runtime: string | undefined): StoreEntry[] {
 function mayHoldSessions(store: StoreEntry, ctx: ReaderContext): boolean {
   return (store.paths?.(ctx) ?? [ctx.dir]).some((p) => {
     try {
-      statSync(p);
+      return statSync(p, { throwIfNoEntry: false }) !== undefined;
+    } catch {
       return true;
-    } catch (err) {
-      return (err as NodeJS.ErrnoException).code !== "ENOENT";
     }
   });
 }

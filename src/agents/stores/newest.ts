@@ -73,7 +73,7 @@ export async function mapNewestFirst<T>(
 /** A file that cannot be stat'ed is read anyway (its error is reported there). */
 function mtimeOf(file: string): number {
   try {
-    return statSync(file).mtimeMs;
+    return statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Infinity;
   } catch {
     return Infinity;
   }
