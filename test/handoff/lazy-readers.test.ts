@@ -56,7 +56,7 @@ describe("stores whose sessions live outside their location", () => {
 });
 
 describe("`baton handoff list` as a command", () => {
-  it("loads the reader of the one store on disk, not the others, sql.js or what export and resume need", async () => {
+  it("loads the reader of the one store on disk, not the others, sql.js or what export and resume need (briefs, plans, launch commands)", async () => {
     const f = claudeFixture();
     const log = path.join(f.root, "imports.log");
     const env: NodeJS.ProcessEnv = { ...process.env, HOME: f.opts.home, BATON_IMPORT_LOG: log };
@@ -70,7 +70,7 @@ describe("`baton handoff list` as a command", () => {
     expect(out).toContain(f.main.id.slice(0, 8));
     const loaded = readFileSync(log, "utf8");
     expect(loaded).toContain("/dist/agents/stores/claude.js");
-    for (const absent of ["/dist/agents/stores/codex.js", "/dist/agents/stores/cursor.js", "/dist/agents/stores/opencode.js", "/dist/agents/stores/hermes.js", "/dist/agents/stores/sqlite.js", "/node_modules/sql.js/", "/dist/handover/brief/", "/dist/handover/handoff/commands.js", "/dist/handover/handoff/plan.js", "/dist/config/"]) {
+    for (const absent of ["/dist/agents/stores/codex.js", "/dist/agents/stores/cursor.js", "/dist/agents/stores/opencode.js", "/dist/agents/stores/hermes.js", "/dist/agents/stores/sqlite.js", "/node_modules/sql.js/", "/dist/handover/brief/", "/dist/handover/handoff/commands.js", "/dist/handover/handoff/plan.js", "/dist/agents/runtimes/index.js", "/dist/config/"]) {
       expect(loaded, absent).not.toContain(absent);
     }
   });

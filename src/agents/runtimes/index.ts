@@ -10,10 +10,11 @@ import { shellQuote } from "../../kernel/shell.js";
 export { shellQuote };
 import type { StoredSession } from "../stores/types.js";
 import { RUNTIMES, type RuntimeSpec } from "./table.js";
-import { describeBadId, isSafeSessionRef, isValidSessionId, sessionIdShape } from "./session-ids.js";
+import { canonicalRuntimeId, describeBadId, isSafeSessionRef, isValidSessionId, sessionIdShape } from "./session-ids.js";
 
 export type { RuntimeSpec } from "./table.js";
 export { promptHash } from "./table.js";
+export { canonicalRuntimeId } from "./session-ids.js";
 
 /** What to run: the exact argument vector (never a shell string) and environment changes. */
 export interface LaunchCommand {
@@ -27,16 +28,8 @@ export interface LaunchCommand {
 /** A runtime cannot do what was asked; the message says what would work instead. */
 export class RuntimeRefusal extends BatonError {}
 
-/** Seed names that are accepted as aliases of our ids (telemetry-style names). */
-const ALIASES: Record<string, string> = { claude_code: "claude", "claude-code": "claude", "cursor-agent": "cursor", "prime-agent": "prime", factory: "droid", "kiro-cli": "kiro" };
-
 export function listRuntimes(): RuntimeSpec[] {
   return RUNTIMES;
-}
-
-/** Our id for a runtime name, accepting the seed's telemetry-style aliases. */
-export function canonicalRuntimeId(id: string): string {
-  return ALIASES[id] ?? id;
 }
 
 export function getRuntime(id: string): RuntimeSpec | undefined {

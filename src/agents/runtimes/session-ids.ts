@@ -2,6 +2,17 @@
 // log) that anyone with write access to them can shape, and they end up as command-line arguments
 // (`claude --resume <id>`): an id like `--dangerously-skip-permissions` must never get that far.
 
+/** Seed names that are accepted as aliases of our ids (telemetry-style names). */
+const ALIASES: Record<string, string> = { claude_code: "claude", "claude-code": "claude", "cursor-agent": "cursor", "prime-agent": "prime", factory: "droid", "kiro-cli": "kiro" };
+
+/**
+ * Our id for a runtime name, accepting the seed's telemetry-style aliases. Here, not with the
+ * launch commands, so listing sessions does not load those.
+ */
+export function canonicalRuntimeId(id: string): string {
+  return ALIASES[id] ?? id;
+}
+
 /** The 8-4-4-4-12 shape of a UUID (letters allowed: some stores and tests write UUID-shaped names). */
 const UUID = /^[0-9A-Za-z]{8}-[0-9A-Za-z]{4}-[0-9A-Za-z]{4}-[0-9A-Za-z]{4}-[0-9A-Za-z]{12}$/;
 /** An id no CLI reads as an option and no shell splits: a letter or digit first, then a safe run. */

@@ -8,8 +8,7 @@ import type { ReaderContext, StoredSession, StoreInfo, StoreReader } from "./typ
 import { MIN_PREFIX_CHARS, SessionLookupError } from "./errors.js";
 import { STORES, type StoreEntry } from "./registry.js";
 import { NewestWindow } from "./newest.js";
-import { canonicalRuntimeId } from "../runtimes/index.js";
-import { describeBadId, isSafeSessionRef, isValidSessionId, sessionIdShape } from "../runtimes/session-ids.js";
+import { canonicalRuntimeId, describeBadId, isSafeSessionRef, isValidSessionId, sessionIdShape } from "../runtimes/session-ids.js";
 
 export type { StoredSession, StoreReader, StoreInfo, SessionStep, StepKind, SessionCounts, ReaderContext } from "./types.js";
 export type { StoreEntry } from "./registry.js";
