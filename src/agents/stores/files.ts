@@ -172,7 +172,11 @@ export async function findFiles(dir: string, match: (name: string) => boolean, d
 }
 
 /** Items handled between yields to the event loop, so a long listing never stalls the daemon. */
-const YIELD_EVERY = 64;
+export const YIELD_EVERY = 64;
+
+export function yieldToLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 
 /** Maps with bounded concurrency; a failing item is reported and skipped. */
 export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R | undefined>, onError: (item: T, err: unknown) => void): Promise<R[]> {
@@ -182,7 +186,7 @@ export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) =>
     while (next < items.length) {
       const index = next++;
       const item = items[index];
-      if (index % YIELD_EVERY === 0) await new Promise((r) => setImmediate(r));
+      if (index % YIELD_EVERY === 0) await yieldToLoop();
       try {
         const r = await fn(item);
         if (r !== undefined) out.push(r);

@@ -4,7 +4,7 @@
 // oldest of them cannot enter the list and is not read: 25 of 2,000 transcripts instead of all.
 import { statSync } from "node:fs";
 import type { StoredSession } from "./types.js";
-import { mapLimit } from "./files.js";
+import { mapLimit, YIELD_EVERY, yieldToLoop } from "./files.js";
 
 /**
  * How far a session's recorded activity may run ahead of its file's mtime: timestamps written by
@@ -44,7 +44,7 @@ export class NewestWindow {
 
 /**
  * Maps over a store's files like mapLimit; with a window, one at a time, newest-modified first,
- * skipping the files the window excludes. One at a time, because a file started before the window
+ * up to the first file the window excludes. One at a time, because a file started before the window
  * fills is read in full; the reads are synchronous anyway, so running them side by side gains nothing.
  */
 export async function mapNewestFirst<T>(
@@ -57,17 +57,24 @@ export async function mapNewestFirst<T>(
 ): Promise<StoredSession[]> {
   if (!window) return mapLimit(items, concurrency, fn, onError);
   const byMtime = items.map((item) => ({ item, mtimeMs: mtimeOf(fileOf(item)) })).sort((a, b) => b.mtimeMs - a.mtimeMs);
-  return mapLimit(
-    byMtime,
-    1,
-    async ({ item, mtimeMs }) => {
-      if (window.excludes(mtimeMs)) return undefined;
+  const out: StoredSession[] = [];
+  for (let i = 0; i < byMtime.length; i++) {
+    const { item, mtimeMs } = byMtime[i];
+    // Newest first, and the window's cut-off only rises: once a file is too old, so is every file
+    // after it (stopping here spared an async call per skipped file, most of a listing's JS time).
+    if (window.excludes(mtimeMs)) break;
+    if (i % YIELD_EVERY === YIELD_EVERY - 1) await yieldToLoop();
+    try {
       const session = await fn(item);
-      if (session) window.offer(session);
-      return session;
-    },
-    ({ item }, err) => onError(item, err),
-  );
+      if (session) {
+        window.offer(session);
+        out.push(session);
+      }
+    } catch (err) {
+      onError(item, err);
+    }
+  }
+  return out;
 }
 
 /** A file that cannot be stat'ed is read anyway (its error is reported there). */
