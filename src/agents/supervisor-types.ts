@@ -55,6 +55,8 @@ export interface SupervisorHooks {
   hostStarted?(thread: ThreadRecord): void;
   /** Agent processes Baton runs besides the thread hosts (subagents): they count against max_live_hosts. */
   otherLiveHosts?(): number;
+  /** The launch a new thread gets by default, when a spare agent process should be kept ready for it (else undefined). */
+  spareLaunch?(): Promise<LaunchSpec | undefined>;
   /** A host stopped or went idle: room for something waiting for a slot. */
   capacityFreed?(): void;
   log: Logger;

@@ -1,11 +1,15 @@
 // The agent supervisor: at most one host process per thread, turns serialised per thread (FIFO),
-// idle hosts shut down and least-recently-used idle hosts evicted past the limit. A crash is
-// reported, never respawned mid-turn; the next prompt starts a fresh process and resumes.
+// idle hosts shut down and least-recently-used idle hosts evicted past the limit (the spare of
+// spare.ts first). A crash is reported, never respawned mid-turn; the next prompt starts a fresh
+// process (or takes the spare) and resumes.
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import { AgentError, userMessageOf } from "../kernel/errors.js";
+import { AgentError } from "../kernel/errors.js";
 import type { ThreadRecord } from "../threads/registry.js";
-import { AgentHost, HostExitedError, HostStartTimeoutError, HostStoppedError } from "./host.js";
+import { AgentHost, HostStoppedError } from "./host.js";
+import { liveSink } from "./live-sink.js";
 import { Slots } from "./slots.js";
+import { SpareHost, type SpareState } from "./spare.js";
+import { endFailedTurn } from "./turn-errors.js";
 import { TurnQueues } from "./turn-queues.js";
 import type { HostState, LaunchSpec, Live, SupervisorHooks, SupervisorOptions, TurnOutput } from "./supervisor-types.js";
 
@@ -23,7 +27,18 @@ export class Supervisor {
   /** The start under way per thread: a turn and a start outside a turn (/mode) share it. */
   private readonly startsUnderWay = new Map<string, Promise<Live>>();
 
-  constructor(private readonly hooks: SupervisorHooks, private options: SupervisorOptions) {}
+  /** One agent process started ahead for the next new host (spare.ts). */
+  private readonly spare: SpareHost;
+
+  constructor(private readonly hooks: SupervisorHooks, private options: SupervisorOptions) {
+    this.spare = new SpareHost({
+      launch: async () => (this.hooks.spareLaunch ? this.hooks.spareLaunch() : undefined),
+      room: () => this.live.size + this.spare.count + (this.hooks.otherLiveHosts?.() ?? 0) < this.options.maxLiveHosts,
+      busy: () => this.starting.size > 0,
+      options: () => this.options,
+      log: hooks.log,
+    });
+  }
 
   /** Queues a prompt; returns how many turns are ahead of it (0 = it runs now, unless paused). */
   submit(threadId: string, prompt: ContentBlock[], id?: string): number {
@@ -44,9 +59,20 @@ export class Supervisor {
     return this.turns.pause();
   }
 
-  /** Limits changed by a config reload; they apply from the next host start or idle period. */
+  /** Limits changed by a config reload; they apply from the next host start or idle period. The spare is made again. */
   setLimits(options: SupervisorOptions): void {
     this.options = options;
+    void this.spare.reset();
+  }
+
+  /** Idle time after start-up: an agent process is started ahead for the first new thread (when the config wants one). */
+  prepareSpare(): void {
+    this.spare.prepare();
+  }
+
+  /** The spare agent process, while one is starting or ready. */
+  spareState(): SpareState | undefined {
+    return this.spare.state();
   }
 
   /** Resolves once the thread has no running or queued turn. */
@@ -92,8 +118,9 @@ export class Supervisor {
    * hosts; false when every host is busy.
    */
   async makeRoom(): Promise<boolean> {
-    while (this.live.size + (this.hooks.otherLiveHosts?.() ?? 0) >= this.options.maxLiveHosts) {
-      if (!(await this.stopIdleHost())) return false;
+    while (this.live.size + this.spare.count + (this.hooks.otherLiveHosts?.() ?? 0) >= this.options.maxLiveHosts) {
+      // The spare goes first: no thread is using it.
+      if (!(await this.spare.stop("its place is needed within agents.max_live_hosts")) && !(await this.stopIdleHost())) return false;
     }
     return true;
   }
@@ -134,7 +161,7 @@ export class Supervisor {
   /** Daemon shutdown: every process stops; queued prompts are kept by whoever persisted them. */
   async stopAll(): Promise<void> {
     for (const start of this.starting.values()) start.abort();
-    await Promise.all([...this.live.keys()].map((id) => this.stopProcess(id)));
+    await Promise.all([this.spare.close(), ...[...this.live.keys()].map((id) => this.stopProcess(id))]);
   }
 
   private async runTurn(threadId: string, prompt: ContentBlock[]): Promise<void> {
@@ -162,27 +189,8 @@ export class Supervisor {
     }
   }
 
-  private async handleTurnError(thread: ThreadRecord, turn: TurnOutput, error: unknown): Promise<void> {
-    if (error instanceof HostStoppedError) {
-      await turn.finish({ stopReason: "cancelled" });
-      return;
-    }
-    if (error instanceof HostExitedError || error instanceof HostStartTimeoutError) {
-      this.live.delete(thread.id);
-      if (error instanceof HostStartTimeoutError) this.hooks.log.warn({ thread: thread.id, agent: error.agent, step: error.step, limitMs: error.limitMs }, "agent did not finish starting; stopped");
-      await turn.finish({ error: `⚠️ ${error.userMessage}\nSend a message to start the agent again; it resumes the session.` });
-      return;
-    }
-    if (error instanceof AgentError && error.fatal) {
-      await turn.finish({ error: `⛔ ${error.userMessage}\nThis thread is now closed.` });
-      await this.stopHost(thread.id);
-      await this.hooks.fatal(thread, error);
-      return;
-    }
-    // An AgentError is an ordinary fault told to the chat (a machine unreachable, a refusal); anything else is a bug.
-    if (error instanceof AgentError) this.hooks.log.warn({ thread: thread.id, reason: error.userMessage }, "turn failed");
-    else this.hooks.log.error({ thread: thread.id, err: error }, "turn failed");
-    await turn.finish({ error: `⚠️ ${userMessageOf(error)}` });
+  private handleTurnError(thread: ThreadRecord, turn: TurnOutput, error: unknown): Promise<void> {
+    return endFailedTurn({ hooks: this.hooks, forget: (id) => this.live.delete(id), stopHost: (id) => this.stopHost(id) }, thread, turn, error);
   }
 
   private async ensureHost(thread: ThreadRecord, notice: (text: string) => void): Promise<Live> {
@@ -210,7 +218,6 @@ export class Supervisor {
       // daemon (and the machine) stays responsive instead of booting dozens of processes at once.
       const release = await this.startSlots.acquire(start.signal);
       try {
-        await this.evictIfFull();
         return await this.startHost(thread, notice, spec, profileKey, start.signal);
       } finally {
         release();
@@ -222,34 +229,20 @@ export class Supervisor {
 
   private async startHost(thread: ThreadRecord, notice: (text: string) => void, spec: LaunchSpec, profileKey: string, abort: AbortSignal): Promise<Live> {
     const live: Live = { host: undefined as unknown as AgentHost, profileKey, starting: true };
-    live.host = new AgentHost({
-      ...spec,
-      startTimeouts: this.options.startTimeouts,
-      sink: {
-        onUpdate: (update, replay) => {
-          if (!replay) live.turn?.update(update);
-        },
-        requestPermission: (request) => {
-          // Only the live turn of this host's own session may ask; anything else is answered "cancelled".
-          if (live.turn && request.sessionId === live.host.sessionId) return live.turn.requestPermission(request);
-          this.hooks.log.warn({ thread: thread.id, session: request.sessionId }, "permission request outside a live turn of this session; cancelled");
-          return Promise.resolve({ outcome: { outcome: "cancelled" } });
-        },
-        onExit: ({ code, signal, stderr, expected }) => {
-          if (this.live.get(thread.id) === live && !live.turn) this.live.delete(thread.id);
-          this.hostGone(live);
-          if (!expected) this.hooks.log.warn({ thread: thread.id, code, signal, stderr }, "agent process exited");
-        },
-      },
-    });
+    const sink = liveSink(live, thread, { hooks: this.hooks, isCurrent: () => this.live.get(thread.id) === live, forget: () => this.live.delete(thread.id), gone: () => this.hostGone(live) });
+    // The spare becomes this host when it was started for the same launch: the count of processes stays the same.
+    const spare = await this.spare.take(spec, sink);
+    if (!spare) await this.evictIfFull();
+    live.host = spare ?? new AgentHost({ ...spec, startTimeouts: this.options.startTimeouts, sink });
     this.live.set(thread.id, live);
     live.host.settings.onAgentChange = (kind, id) => this.hooks.settingChanged?.(thread, kind, id);
     // /stop (or shutdown) during the start stops the process; the step under way then fails.
     const onAbort = () => void live.host.stop();
     abort.addEventListener("abort", onAbort, { once: true });
+    if (abort.aborted) onAbort();
     try {
       if (thread.session) await this.hooks.beforeResume?.(thread);
-      await live.host.start();
+      if (!spare) await live.host.start();
       const mcp = await this.hooks.mcpServers?.(thread, { http: live.host.supportsMcpHttp });
       live.releaseMcp = mcp?.release;
       const opened = await live.host.openSession(thread.session, mcp?.servers);
@@ -258,7 +251,8 @@ export class Supervisor {
       const note = more?.note ?? opened.note;
       if (note) notice(`ℹ️ ${note}`);
       this.hooks.hostStarted?.(thread);
-      this.hooks.log.info({ thread: thread.id, agent: spec.kind.id, session: opened.sessionId, how: opened.how, pid: live.host.pid }, "agent host started");
+      this.hooks.log.info({ thread: thread.id, agent: spec.kind.id, session: opened.sessionId, how: opened.how, pid: live.host.pid, spare: !!spare }, spare ? "agent host started on the spare process" : "agent host started");
+      this.spare.hostStarted(spec);
       live.starting = false;
       return live;
     } catch (error) {

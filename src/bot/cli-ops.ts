@@ -33,7 +33,7 @@ export async function runStatus(dataDir: string, json: boolean): Promise<number>
   const lines = [
     `Baton ${s.version}, pid ${s.pid}: ${s.state}, up ${uptime} s (ops ${endpoint.url})`,
     ...s.platforms.map((p) => `  ${p.connected ? "✓" : "✗"} ${p.name} (${p.kind})${p.detail ? `: ${p.detail}` : ""}`),
-    `  threads open ${s.openThreads}; turns running ${s.turnsRunning}; agent hosts ${s.liveHosts}/${s.maxLiveHosts}; queued prompts ${s.queuedPrompts}; approvals pending ${s.pendingApprovals}`,
+    `  threads open ${s.openThreads}; turns running ${s.turnsRunning}; agent hosts ${s.liveHosts}/${s.maxLiveHosts}${s.spareHost ? ` + a spare (${s.spareHost.agent}, pid ${s.spareHost.pid ?? "?"}, ${s.spareHost.state})` : ""}; queued prompts ${s.queuedPrompts}; approvals pending ${s.pendingApprovals}`,
     `  messages in ${s.counts.messages_in}, out ${s.counts.messages_out}; turns ${s.counts.turns}; platform errors ${s.counts.platform_errors}; pickups ${s.counts.pickups_claimed} claimed, ${s.counts.pickups_refused} refused`,
   ];
   if (s.lastReload) lines.push(`  last reload ${s.lastReload.at}: ${s.lastReload.ok ? reloadSummary(s.lastReload.applied, s.lastReload.restartNeeded) : `failed: ${s.lastReload.error}`}`);

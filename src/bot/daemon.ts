@@ -97,6 +97,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     platforms: health.map((h) => ({ ...h })),
     maxLiveHosts: current.config.agents.max_live_hosts,
     ...core.counts(),
+    spareHost: core.supervisor.spareState(),
     lastReload,
   });
   // Subagents that were running when the last daemon stopped resume when their thread's agent starts again.
@@ -168,7 +169,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     throw error;
   }
   state = "running";
-  warmUp(log);
+  // Then a spare agent process for the first new thread (agents.spare_host), its ACP SDK loading while it boots.
+  warmUp(log).finally(() => core.supervisor.prepareSpare());
   const resumed = await core.resumeQueued();
   if (resumed > 0) log.info({ prompts: resumed }, "running prompts queued before the restart");
 
@@ -193,10 +195,13 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 /**
  * Loads what the first message needs once every platform is serving, in the idle moment after
  * start-up, so neither start-up nor the first answer waits for it: the markdown parser. (The ACP
- * SDK loads with the first agent host, while its process boots.)
+ * SDK loads with the spare agent process, or the first agent host, while its process boots.)
  */
-function warmUp(log: Logger): void {
-  setImmediate(() => {
-    loadMarkdown().catch((error: unknown) => log.warn({ err: error }, "could not load the markdown parser ahead of the first message"));
-  });
+function warmUp(log: Logger): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve)).then(() =>
+    loadMarkdown().then(
+      () => undefined,
+      (error: unknown) => log.warn({ err: error }, "could not load the markdown parser ahead of the first message"),
+    ),
+  );
 }

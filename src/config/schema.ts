@@ -137,6 +137,10 @@ const baseConfigSchema = z
         default: z.string().default("auto").describe("Agent kind or profile for new threads; auto = first installed, else demo"),
         max_live_hosts: z.number().int().positive().default(8),
         idle_shutdown: durationMs.default(600_000),
+        spare_host: z
+          .boolean()
+          .default(true)
+          .describe("Keep one agent process of the default agent started ahead (in the default workspace, on this machine) for the next new thread; it counts against max_live_hosts"),
         start_timeout: z
           .object({
             spawn: durationMs.default(10_000).describe("The agent process must have started within this"),
@@ -151,7 +155,7 @@ const baseConfigSchema = z
         subagents: subagentsSchema.default(subagentsSchema.parse({})),
       })
       .strict()
-      .default({ default: "auto", max_live_hosts: 8, idle_shutdown: 600_000, start_timeout: { spawn: 10_000, initialize: 60_000, session: 120_000 }, profiles: {}, custom: {}, subagents: subagentsSchema.parse({}) }),
+      .default({ default: "auto", max_live_hosts: 8, idle_shutdown: 600_000, spare_host: true, start_timeout: { spawn: 10_000, initialize: 60_000, session: 120_000 }, profiles: {}, custom: {}, subagents: subagentsSchema.parse({}) }),
     workspaces: z
       .object({
         roots: z.array(z.string()).default([]).describe("Directories under which agents may run; empty = the home directory"),

@@ -13,7 +13,8 @@ import type { OpenedSession } from "../agents/host.js";
 import type { StoredSession } from "../agents/stores/index.js";
 import { loadStores } from "../agents/load-stores.js";
 import { displayCommand, handoffContent, handoffPrompt, nativeResumeCommand } from "../agents/runtimes/index.js";
-import { MachineError, type Machine, type Machines } from "../agents/machines/index.js";
+import { LOCAL_MACHINE, MachineError, type Machine, type Machines } from "../agents/machines/index.js";
+import { THREAD_ENV } from "../agents/spare.js";
 import { describeBadId, isValidSessionId, sessionIdShape } from "../agents/runtimes/session-ids.js";
 import type { ThreadRecord, ThreadRegistry } from "../threads/registry.js";
 import type { BatonConfig } from "../config/schema.js";
@@ -106,7 +107,7 @@ export class BatonAgents implements AgentsApi {
     const profile = target.profile ? this.config.profiles[target.profile] : undefined;
     const launch = kind.acpCommand();
     const model = profile?.model ? kind.modelArgs?.(profile.model) : undefined;
-    const env: Record<string, string> = { ...kind.askEnv, ...model?.env, ...profile?.env, BATON_THREAD_ID: target.threadId };
+    const env: Record<string, string> = { ...kind.askEnv, ...model?.env, ...profile?.env, [THREAD_ENV]: target.threadId };
     if (kind.id === "demo" && this.demoIsFallback && target.host) env.BATON_DEMO_NOTICE = "1";
     const spawn = await machine.launch({
       kind,
@@ -118,6 +119,14 @@ export class BatonAgents implements AgentsApi {
       cwd: path,
     });
     return { kind, ...spawn };
+  }
+
+  /** What a spare agent process is started with: a new thread's host in `workspace`, when the config wants one and it is on this machine. */
+  async spareLaunch(workspace: string): Promise<LaunchSpec | undefined> {
+    if (!this.config.spare_host || this.machines.locate(workspace).machine.name !== LOCAL_MACHINE) return undefined;
+    const spec = await this.launchFor({ ...this.defaultHost(), workspace, threadId: "", host: true });
+    delete spec.env[THREAD_ENV];
+    return spec;
   }
 
   submit(thread: ThreadRecord, prompt: ContentBlock[]): number {

@@ -101,6 +101,7 @@ export class BatonCore implements PlatformCore {
         mcpServers: (thread, agent) => this.mcp.serversFor(thread.workspace, { thread: thread.id }, agent),
         hostStarted: (thread) => this.subagents.resume(thread.id),
         otherLiveHosts: () => this.subagents.liveCount(),
+        spareLaunch: async () => this.agents.spareLaunch(await this.workspaces.default()),
         capacityFreed: () => this.subagents.room.pump(),
         log,
       },

@@ -34,6 +34,7 @@ export function createPrometheusExport(recorder: MetricsRecorder, snapshot: () =
   const gauge = (name: string, help: string, value: (s: DaemonSnapshot) => number) =>
     new Gauge({ name, help, registers, collect() { this.set(value(read())); } });
   gauge("baton_agent_hosts_live", "Agent processes running now", (s) => s.liveHosts);
+  gauge("baton_agent_spare", "A spare agent process started ahead for the next new thread (1) or none (0); it counts against max_live_hosts", (s) => (s.spareHost ? 1 : 0));
   gauge("baton_turns_running", "Turns running now", (s) => s.turnsRunning);
   gauge("baton_prompts_queued", "Prompts waiting behind a running turn (or for a restart to finish)", (s) => s.queuedPrompts);
   gauge("baton_approvals_pending", "Permission requests waiting for an answer in a chat", (s) => s.pendingApprovals);

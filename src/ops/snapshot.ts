@@ -28,6 +28,8 @@ export interface DaemonSnapshot {
   platforms: PlatformHealth[];
   liveHosts: number;
   maxLiveHosts: number;
+  /** The agent process started ahead for the next new thread (agents.spare_host), while there is one; it counts against maxLiveHosts. */
+  spareHost?: { agent: string; pid?: number; state: "starting" | "ready" };
   turnsRunning: number;
   queuedPrompts: number;
   pendingApprovals: number;

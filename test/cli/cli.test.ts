@@ -104,7 +104,7 @@ describe("the baton command line", () => {
     expect(json.status).toBe(0);
   });
 
-  it("loads the SDKs of enabled platforms only, the markdown parser and HTML renderer only once serving, and no agent or MCP SDK until they are used", async () => {
+  it("loads the SDKs of enabled platforms only, the markdown parser, HTML renderer and ACP SDK (with the spare agent) only once serving, and no MCP SDK until it is used", async () => {
     const dir = tempDir();
     const config = join(dir, "baton.yaml");
     const log = join(dir, "imports.log");
@@ -120,10 +120,11 @@ describe("the baton command line", () => {
       if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no ready line:\n${out}`);
       await new Promise((r) => setTimeout(r, 50));
     }
-    // After serving, the idle warm-up loads what the first message needs: the markdown parser.
+    // After serving, the idle warm-up loads what the first message needs: the markdown parser, then
+    // the ACP SDK with the spare agent process (agents.spare_host).
     const warm = () => readFileSync(log, "utf8");
-    while (!warm().includes("/node_modules/mdast-util-from-markdown/") || !warm().includes("/node_modules/hast-util-to-html/")) {
-      if (Date.now() > deadline) throw new Error("the markdown parser was not loaded after start-up");
+    while (!["/node_modules/mdast-util-from-markdown/", "/node_modules/hast-util-to-html/", "/node_modules/@agentclientprotocol/"].every((m) => warm().includes(m))) {
+      if (Date.now() > deadline) throw new Error("the markdown parser and the ACP SDK were not loaded after start-up");
       await new Promise((r) => setTimeout(r, 50));
     }
     child.kill("SIGTERM");
@@ -135,7 +136,7 @@ describe("the baton command line", () => {
     for (const absent of ["/node_modules/grammy/", "/node_modules/@slack/bolt/", "/node_modules/discord.js/", "/node_modules/matrix-js-sdk/", "/node_modules/@matrix-org/", "/node_modules/fake-indexeddb/", "/node_modules/@agentclientprotocol/", "/node_modules/@modelcontextprotocol/", "/node_modules/sql.js/", "/node_modules/mdast-util-from-markdown/", "/node_modules/hast-util-to-html/", "/node_modules/mdast-util-to-hast/", "/dist/agents/stores/"]) {
       expect(untilReady, absent).not.toContain(absent);
     }
-    for (const absent of ["/node_modules/grammy/", "/node_modules/@slack/bolt/", "/node_modules/discord.js/", "/node_modules/matrix-js-sdk/", "/node_modules/@matrix-org/", "/node_modules/fake-indexeddb/", "/node_modules/@agentclientprotocol/", "/node_modules/@modelcontextprotocol/", "/node_modules/sql.js/"]) {
+    for (const absent of ["/node_modules/grammy/", "/node_modules/@slack/bolt/", "/node_modules/discord.js/", "/node_modules/matrix-js-sdk/", "/node_modules/@matrix-org/", "/node_modules/fake-indexeddb/", "/node_modules/@modelcontextprotocol/", "/node_modules/sql.js/"]) {
       expect(all, absent).not.toContain(absent);
     }
   });

@@ -9,11 +9,14 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FakeBotApi } from "../fakes/telegram/fake-bot-api.js";
 import { privateChat, user } from "../fakes/telegram/fake-chats.js";
 import { waitFor } from "../telegram/helpers.js";
+import { exitOf } from "../support/process.js";
 
 const BATON = join(process.cwd(), "bin/baton.js");
 const alice = user(111, "Alice", "alice");
 const bob = user(222, "Bob", "bob");
 const TIMEOUT_MS = 30_000;
+/** How long a stopping daemon may take before it is killed. */
+const STOP_MS = 10_000;
 
 interface Running {
   child: ChildProcess;
@@ -32,7 +35,16 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+  // Stopped as a service manager would, so the agent processes it started (the spare too) are gone
+  // before the folder is removed; SIGKILL only if it does not stop.
+  for (const child of children.splice(0)) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    const exited = exitOf(child);
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), STOP_MS);
+    await exited;
+    clearTimeout(timer);
+  }
   await fake.close();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { WebChatClient } from "../support/web-client.js";
 import { cleanup, MULTI_AGENT_MS, tempDir } from "./helpers.js";
+import { isProcessAlive } from "../../src/kernel/process.js";
 
 vi.setConfig({ testTimeout: 300_000 });
 
@@ -51,15 +52,6 @@ function childPids(pid: number): number[] {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function subagentEvents(dataDir: string): Array<Record<string, unknown>> {
   return readFileSync(join(dataDir, "threads", "events.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)).filter((e) => String(e.type).startsWith("subagent_"));
 }
@@ -70,7 +62,8 @@ describe("a daemon killed mid-run", () => {
     const workspace = tempDir("baton-sub-ws-");
     const dataDir = join(dir, "data");
     const config = join(dir, "baton.yaml");
-    writeFileSync(config, `agents:\n  default: demo\nworkspaces:\n  roots: [${JSON.stringify(workspace)}]\n  default: ${JSON.stringify(workspace)}\nplatforms:\n  web:\n    listen: 127.0.0.1:0\n`);
+    // No spare agent process: the test counts the daemon's children (its own tests are test/core/spare.test.ts).
+    writeFileSync(config, `agents:\n  default: demo\n  spare_host: false\nworkspaces:\n  roots: [${JSON.stringify(workspace)}]\n  default: ${JSON.stringify(workspace)}\nplatforms:\n  web:\n    listen: 127.0.0.1:0\n`);
 
     const first = await startBaton(config, dataDir);
     const chat = await WebChatClient.open(first.url, "restart-1");
@@ -88,8 +81,8 @@ describe("a daemon killed mid-run", () => {
     chat.close();
     // The agents noticed their client was gone and ended: no process outlives the daemon.
     const deadline = Date.now() + START_MS;
-    while (agents.some(alive)) {
-      if (Date.now() > deadline) throw new Error(`agent processes outlived the daemon: ${agents.filter(alive).join(", ")}`);
+    while (agents.some(isProcessAlive)) {
+      if (Date.now() > deadline) throw new Error(`agent processes outlived the daemon: ${agents.filter(isProcessAlive).join(", ")}`);
       await new Promise((r) => setTimeout(r, 100));
     }
 

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import type { CommonPlatformSettings, PlatformAdapter } from "../../src/platforms/contract.js";
 import { parseConfigText } from "../../src/config/load.js";
 import { startDaemon, type Daemon } from "../../src/bot/daemon.js";
-import { createLogger, silentLogger } from "../../src/kernel/log.js";
+import { createLogger, silentLogger, type Logger } from "../../src/kernel/log.js";
 import { stringify } from "yaml";
 import type { EventLogStore } from "../../src/threads/store.js";
 import { testTempDir } from "./temp.js";
@@ -25,6 +25,8 @@ export interface TestBatonOptions {
   dataDir?: string;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /** Where the daemon logs (default: nowhere, or stderr with BATON_TEST_LOG set). */
+  log?: Logger;
   /** The event log (default: the JSONL log in the data dir). */
   store?: (dataDir: string) => EventLogStore;
 }
@@ -45,8 +47,11 @@ export async function startTestBaton(options: TestBatonOptions): Promise<TestBat
     shutdown_grace: 0,
     ...options.config,
   };
+  // No spare agent process unless a test asks for one (test/agents/spare.test.ts): the other tests
+  // count their own processes, and one more demo agent per daemon is only load on a shared machine.
+  if (process.env.BATON_TEST_SPARE !== "1") config.agents = { spare_host: false, ...(config.agents as Record<string, unknown>) };
   const loaded = parseConfigText(stringify(config), "test-config.yaml", {});
-  const log = process.env.BATON_TEST_LOG ? createLogger({ level: "debug" }) : silentLogger();
+  const log = options.log ?? (process.env.BATON_TEST_LOG ? createLogger({ level: "debug" }) : silentLogger());
   const env = { ...process.env, ...options.env, BATON_DATA_DIR: dataDir };
   const daemon = await startDaemon({ loaded, dataDir, log, extraAdapters: options.adapters, env, cwd: options.cwd, store: options.store?.(dataDir) });
   return {

@@ -1,0 +1,162 @@
+// The spare agent process (agents.spare_host): started after serving, taken over by the first new
+// thread's host, bounded by max_live_hosts and idle_shutdown, reported once when it crashes, gone
+// when Baton stops. Real demo agent processes; pids are checked at the OS.
+import { Writable } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
+import { TestPlatform } from "../support/test-platform.js";
+import { startTestBaton, waitUntil, type TestBaton } from "../support/harness.js";
+import { createLogger } from "../../src/kernel/log.js";
+import { SPARE_DELAY_MS } from "../../src/agents/spare.js";
+import { isProcessAlive } from "../../src/kernel/process.js";
+
+const started: TestBaton[] = [];
+afterEach(async () => {
+  for (const b of started.splice(0)) await b.stop({ cleanup: true });
+});
+
+/** Long enough for a spare to have been started again, were it to be. */
+const AFTER_SPARE_DELAY_MS = SPARE_DELAY_MS + 700;
+const SPARE_READY_MS = 20_000;
+
+async function boot(agents: Record<string, unknown> = {}) {
+  const logs: Array<{ level: number; msg: string; pid?: number; why?: string }> = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString("utf8").split("\n").filter(Boolean)) logs.push(JSON.parse(line));
+      done();
+    },
+  });
+  const platform = new TestPlatform();
+  const baton = await startTestBaton({ adapters: [platform], config: { agents: { default: "demo", spare_host: true, ...agents } }, log: createLogger({ format: "json", destination }) });
+  started.push(baton);
+  const core = baton.daemon.core;
+  const spare = () => core.supervisor.spareState();
+  const readySpare = async () => {
+    await waitUntil(() => spare()?.state === "ready", SPARE_READY_MS);
+    return spare()!.pid!;
+  };
+  const hostPid = (route: string) => core.supervisor.host(core.registry.threadForRoute(route)!.id)?.pid;
+  return { platform, baton, core, logs, spare, readySpare, hostPid };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("the spare agent process", () => {
+  it("is started after serving, the first new thread's host takes it over (same pid), and the next one follows", async () => {
+    const { platform, baton, logs, spare, readySpare, hostPid } = await boot();
+    const pid = await readySpare();
+    expect(isProcessAlive(pid)).toBe(true);
+    expect(baton.daemon.snapshot().spareHost).toEqual({ agent: "demo", pid, state: "ready" });
+    expect(logs.some((l) => l.msg.startsWith("spare agent process ready") && l.pid === pid)).toBe(true);
+    const route = platform.route("first");
+    await platform.say(route, "hello");
+    await platform.waitFor(route, /Turn 1/);
+    expect(hostPid(route)).toBe(pid);
+    expect(logs.some((l) => l.msg === "agent host started on the spare process" && l.pid === pid)).toBe(true);
+    // A new spare for the next thread, in a process of its own.
+    const next = await readySpare();
+    expect(next).not.toBe(pid);
+    expect(spare()?.pid).toBe(next);
+    const second = platform.route("second");
+    await platform.say(second, "hello too");
+    await platform.waitFor(second, /Turn 1/);
+    expect(hostPid(second)).toBe(next);
+  });
+
+  it("never takes a place max_live_hosts does not have, and is the first process stopped for room", async () => {
+    const one = await boot({ max_live_hosts: 1 });
+    const pid = await one.readySpare();
+    const route = one.platform.route("only");
+    await one.platform.say(route, "hello");
+    await one.platform.waitFor(route, /Turn 1/);
+    expect(one.hostPid(route)).toBe(pid);
+    await sleep(AFTER_SPARE_DELAY_MS);
+    // Its one place is the thread's now: no spare beside it.
+    expect(one.spare()).toBeUndefined();
+    expect(one.core.supervisor.liveCount()).toBe(1);
+
+    const two = await boot({ max_live_hosts: 2, profiles: { other: { agent: "demo", env: { BATON_DEMO_OTHER: "1" } } } });
+    const first = await two.readySpare();
+    const a = two.platform.route("a");
+    await two.platform.say(a, "hello");
+    await two.platform.waitFor(a, /Turn 1/);
+    const spare = await two.readySpare();
+    expect(two.core.supervisor.liveCount()).toBe(1);
+    expect(spare).not.toBe(first);
+    // Another launch (a profile) cannot use the spare: it makes room by stopping the spare, not thread a's idle host.
+    const b = two.platform.route("b");
+    await two.platform.say(b, "/new demo+other");
+    await two.platform.say(b, "hello");
+    await two.platform.waitFor(b, /Turn 1/);
+    expect(two.hostPid(a)).toBe(first);
+    expect(two.hostPid(b)).not.toBe(spare);
+    await waitUntil(() => !isProcessAlive(spare));
+    expect(two.logs.some((l) => l.msg === "spare agent process stopped" && l.pid === spare && /max_live_hosts/.test(l.why ?? ""))).toBe(true);
+    await sleep(AFTER_SPARE_DELAY_MS);
+    expect(two.spare()).toBeUndefined();
+    expect(two.core.supervisor.liveCount()).toBe(2);
+  });
+
+  it("is stopped with Baton: no process left", async () => {
+    const { platform, baton, readySpare, hostPid } = await boot();
+    await readySpare();
+    const route = platform.route("r");
+    await platform.say(route, "hello");
+    await platform.waitFor(route, /Turn 1/);
+    const host = hostPid(route)!;
+    const spare = await readySpare();
+    started.length = 0;
+    await baton.stop({ cleanup: true });
+    expect(isProcessAlive(host)).toBe(false);
+    expect(isProcessAlive(spare)).toBe(false);
+  });
+
+  it("a spare that crashes is reported once, not started again in a loop, and the next thread starts its own process", async () => {
+    const { platform, logs, spare, readySpare, hostPid } = await boot();
+    const pid = await readySpare();
+    process.kill(pid, "SIGKILL");
+    const failures = () => logs.filter((l) => l.level === 40 && l.msg.startsWith("spare agent process failed"));
+    await waitUntil(() => failures().length === 1);
+    await sleep(AFTER_SPARE_DELAY_MS);
+    expect(spare()).toBeUndefined();
+    expect(failures()).toHaveLength(1);
+    const route = platform.route("after-crash");
+    await platform.say(route, "hello");
+    await platform.waitFor(route, /Turn 1/);
+    const host = hostPid(route)!;
+    expect(host).not.toBe(pid);
+    expect(isProcessAlive(host)).toBe(true);
+    // A thread's agent of that kind started: a new spare is made again.
+    const next = await readySpare();
+    expect([pid, host]).not.toContain(next);
+    expect(failures()).toHaveLength(1);
+  });
+
+  it("unused, it stops after agents.idle_shutdown and comes back only when a thread's agent starts", async () => {
+    const { platform, logs, spare, readySpare, hostPid } = await boot({ idle_shutdown: 600 });
+    const pid = await readySpare();
+    await waitUntil(() => !isProcessAlive(pid));
+    expect(logs.some((l) => l.msg === "spare agent process stopped" && l.pid === pid && /idle_shutdown/.test(l.why ?? ""))).toBe(true);
+    await sleep(AFTER_SPARE_DELAY_MS);
+    expect(spare()).toBeUndefined();
+    const route = platform.route("later");
+    await platform.say(route, "hello");
+    await platform.waitFor(route, /Turn 1/);
+    expect(hostPid(route)).not.toBe(pid);
+    await readySpare();
+  });
+
+  it("agents.spare_host: false makes none", async () => {
+    const { platform, baton, logs, spare, hostPid } = await boot({ spare_host: false });
+    await sleep(AFTER_SPARE_DELAY_MS);
+    expect(spare()).toBeUndefined();
+    expect(baton.daemon.snapshot().spareHost).toBeUndefined();
+    const route = platform.route("r");
+    await platform.say(route, "hello");
+    await platform.waitFor(route, /Turn 1/);
+    expect(hostPid(route)).toBeDefined();
+    await sleep(AFTER_SPARE_DELAY_MS);
+    expect(spare()).toBeUndefined();
+    expect(logs.some((l) => l.msg.includes("spare"))).toBe(false);
+  });
+});
