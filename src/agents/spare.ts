@@ -71,10 +71,11 @@ export class SpareHost {
     return s && !s.claimed ? { agent: s.launch.kind.id, pid: s.host.pid, state: s.state } : undefined;
   }
 
-  /** Baton serves: the first spare starts now, in the idle time after start-up. */
+  /** Baton serves: the first spare starts now, in the idle moment after start-up. */
   prepare(): void {
     this.prepared = true;
-    this.schedule(0);
+    // At once: its process is spawned before anything else loads, so it boots while Baton does.
+    void this.start().catch((error: unknown) => this.deps.log.warn({ err: error }, "could not start a spare agent process"));
   }
 
   /** Makes a spare in a moment, if none runs; when a host is starting then, it waits for idle time. */

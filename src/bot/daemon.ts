@@ -169,8 +169,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     throw error;
   }
   state = "running";
-  // Then a spare agent process for the first new thread (agents.spare_host), its ACP SDK loading while it boots.
-  warmUp(log).finally(() => core.supervisor.prepareSpare());
+  warmUp(log, () => core.supervisor.prepareSpare());
   const resumed = await core.resumeQueued();
   if (resumed > 0) log.info({ prompts: resumed }, "running prompts queued before the restart");
 
@@ -193,15 +192,13 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 }
 
 /**
- * Loads what the first message needs once every platform is serving, in the idle moment after
- * start-up, so neither start-up nor the first answer waits for it: the markdown parser. (The ACP
- * SDK loads with the spare agent process, or the first agent host, while its process boots.)
+ * Prepares what the first message needs once every platform is serving, in the idle moment after
+ * start-up, so neither start-up nor the first answer waits for it: the spare agent process first
+ * (agents.spare_host; it boots on another core while Baton loads its ACP SDK), then the markdown parser.
  */
-function warmUp(log: Logger): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve)).then(() =>
-    loadMarkdown().then(
-      () => undefined,
-      (error: unknown) => log.warn({ err: error }, "could not load the markdown parser ahead of the first message"),
-    ),
-  );
+function warmUp(log: Logger, prepareSpare: () => void): void {
+  setImmediate(() => {
+    prepareSpare();
+    loadMarkdown().catch((error: unknown) => log.warn({ err: error }, "could not load the markdown parser ahead of the first message"));
+  });
 }

@@ -7,6 +7,9 @@ import { TestPlatform } from "../support/test-platform.js";
 import { startTestBaton, waitUntil, type TestBaton } from "../support/harness.js";
 import { createLogger } from "../../src/kernel/log.js";
 import { SPARE_DELAY_MS } from "../../src/agents/spare.js";
+import { parseConfigText } from "../../src/config/load.js";
+import { stringify } from "yaml";
+import { tmpdir } from "node:os";
 import { isProcessAlive } from "../../src/kernel/process.js";
 
 const started: TestBaton[] = [];
@@ -111,6 +114,15 @@ describe("the spare agent process", () => {
     expect(isProcessAlive(spare)).toBe(false);
   });
 
+  it("stopping Baton while the spare is still starting leaves no process", async () => {
+    const { baton, spare } = await boot();
+    await waitUntil(() => spare()?.pid !== undefined, SPARE_READY_MS);
+    const pid = spare()!.pid!;
+    started.length = 0;
+    await baton.stop({ cleanup: true });
+    expect(isProcessAlive(pid)).toBe(false);
+  });
+
   it("a spare that crashes is reported once, not started again in a loop, and the next thread starts its own process", async () => {
     const { platform, logs, spare, readySpare, hostPid } = await boot();
     const pid = await readySpare();
@@ -144,6 +156,17 @@ describe("the spare agent process", () => {
     await platform.waitFor(route, /Turn 1/);
     expect(hostPid(route)).not.toBe(pid);
     await readySpare();
+  });
+
+  it("a config reload that turns agents.spare_host off stops the spare, and none follows", async () => {
+    const { baton, logs, spare, readySpare } = await boot();
+    const pid = await readySpare();
+    const next = { agents: { default: "demo", spare_host: false }, access: { allow: ["test:alice"] }, workspaces: { roots: [tmpdir(), process.cwd()], default: process.cwd() }, ops: { listen: "off" } };
+    expect(baton.daemon.reload(() => parseConfigText(stringify(next), "reloaded.yaml", {}))).toMatchObject({ ok: true });
+    await waitUntil(() => !isProcessAlive(pid));
+    expect(logs.some((l) => l.msg === "spare agent process stopped" && l.pid === pid && /config/.test(l.why ?? ""))).toBe(true);
+    await sleep(AFTER_SPARE_DELAY_MS);
+    expect(spare()).toBeUndefined();
   });
 
   it("agents.spare_host: false makes none", async () => {
