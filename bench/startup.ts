@@ -76,11 +76,11 @@ export async function benchStartup(scale: StartupScale): Promise<Array<Figure | 
       figure({ id: "cold-start-cpu", label: "cold start CPU time", unit: "ms", definition: "CPU time (user + system, all threads) Baton's process had used when it was serving: less sensitive than wall time to other load on the machine (10 ms resolution)" }, servingCpu),
       figure({ id: "ready-line", label: "cold start to the ready line", unit: "ms", definition: `the same processes → "Baton ready" on stdout` }, ready),
       figure(
-        { id: "first-message", label: "first message round trip after a cold start", unit: "ms", definition: `Telegram message sent ${FIRST_MESSAGE_AFTER_MS} ms after serving → first text of the demo agent's answer at the fake (agent process start included); ${scale.runs} processes` },
+        { id: "first-message", label: "first message round trip after a cold start", unit: "ms", definition: `Telegram message sent ${FIRST_MESSAGE_AFTER_MS} ms after serving → first text of the demo agent's answer at the fake (its host takes over the spare agent process started after serving, or waits for it to finish starting); ${scale.runs} processes` },
         firstMessage,
         { on: "median", below: 250, text: "< 250 ms" },
       ),
-      figure({ id: "idle-rss", label: "idle RSS, settled", unit: "MB", definition: `web + Telegram + Slack, no threads, no hosts: RSS once two samples ${scale.settleIntervalMs / 1000} s apart are within ${SETTLE_TOLERANCE * 100} %` }, [idle], { on: "median", below: 90, text: "< 90 MB" }),
+      figure({ id: "idle-rss", label: "idle RSS, settled", unit: "MB", definition: `web + Telegram + Slack, no threads, no hosts (the spare agent process's ACP client loaded): RSS once two samples ${scale.settleIntervalMs / 1000} s apart are within ${SETTLE_TOLERANCE * 100} %` }, [idle], { on: "median", below: 90, text: "< 90 MB" }),
       ...perThread,
       ...separate,
     ];

@@ -35,7 +35,7 @@ export const ALLOWED_TEST_USERS = ["test:alice", "test:bob", "telegram:111", "sl
 
 export async function startTestBaton(options: TestBatonOptions): Promise<TestBaton> {
   const dataDir = options.dataDir ?? testTempDir("baton-test-");
-  const config = {
+  const config: Record<string, unknown> = {
     agents: { default: "demo" },
     access: { allow: ALLOWED_TEST_USERS },
     // The usage line is off here so tests count only the answers; its own tests turn it on.
@@ -47,9 +47,10 @@ export async function startTestBaton(options: TestBatonOptions): Promise<TestBat
     shutdown_grace: 0,
     ...options.config,
   };
-  // No spare agent process unless a test asks for one (test/agents/spare.test.ts): the other tests
-  // count their own processes, and one more demo agent per daemon is only load on a shared machine.
-  if (process.env.BATON_TEST_SPARE !== "1") config.agents = { spare_host: false, ...(config.agents as Record<string, unknown>) };
+  // No spare agent process unless a test asks for one (test/core/spare.test.ts) or BATON_TEST_SPARE=1
+  // runs them all with it: tests count their own processes, and one more demo agent per daemon is
+  // only load on a shared machine.
+  if (process.env.BATON_TEST_SPARE !== "1") config.agents = { spare_host: false, ...(config.agents as object) };
   const loaded = parseConfigText(stringify(config), "test-config.yaml", {});
   const log = options.log ?? (process.env.BATON_TEST_LOG ? createLogger({ level: "debug" }) : silentLogger());
   const env = { ...process.env, ...options.env, BATON_DATA_DIR: dataDir };
