@@ -90,10 +90,13 @@ function selectStores(runtime: string | undefined): StoreEntry[] {
 /** False when nothing the store reads exists; anything else (unreadable, not a directory) is left to its reader to report. */
 function mayHoldSessions(store: StoreEntry, ctx: ReaderContext): boolean {
   return (store.paths?.(ctx) ?? [ctx.dir]).some((p) => {
+    // Only "no such file" means nothing is there: a path through a file (ENOTDIR) is the reader's
+    // to report, and Node 26's throwIfNoEntry: false hides ENOTDIR where Node 20's throws it.
     try {
-      return statSync(p, { throwIfNoEntry: false }) !== undefined;
-    } catch {
+      statSync(p);
       return true;
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code !== "ENOENT";
     }
   });
 }
