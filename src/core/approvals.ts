@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse } from "@agentclientprotocol/sdk";
 import type { ActionOutcome, Button, OutboundMessage, PlatformUser } from "../platforms/contract.js";
-import type { MessageSlot } from "./delivery/outbox.js";
+import type { MessageSlot } from "./delivery/slot.js";
 import type { RouteTarget, TurnStream } from "./stream.js";
 
 export const APPROVAL_ACTION_PREFIX = "ap:";

@@ -8,7 +8,8 @@ import type { OutboundFile, OutboundMessage, PlatformLogger } from "../platforms
 import { BlockBuilder, blockMarkdown, type Block, type BlockOptions } from "../render/blocks.js";
 import { formatSize } from "../render/sizes.js";
 import { splitMarkdownPieces, type OpenFence, type SplitPiece } from "../render/split.js";
-import type { MessageSlot, Outbox } from "./delivery/outbox.js";
+import type { Outbox } from "./delivery/outbox.js";
+import type { MessageSlot } from "./delivery/slot.js";
 
 /** Past this many characters waiting to be sent on a route, new pieces of an answer are left out there. */
 export const MAX_ROUTE_BACKLOG_CHARS = 256 * 1024;

@@ -19,7 +19,7 @@ const STOP_NOTICES: Partial<Record<StopReason, string>> = {
 
 export class ChatTurn implements TurnOutput {
   private readonly stream: TurnStream;
-  private readonly typingTimers: NodeJS.Timeout[] = [];
+  private readonly typingReleases: Array<() => void> = [];
   private readonly statusRoutes: RouteTarget[] = [];
   private readonly approvalTurn: ApprovalTurn;
   private readonly extras?: TurnExtras;
@@ -46,19 +46,10 @@ export class ChatTurn implements TurnOutput {
   private showRunning(targets: RouteTarget[]): void {
     for (const target of targets) {
       const { outbox, route } = target;
-      const adapter = outbox.adapter;
-      const interval = adapter.capabilities.typingIntervalMs;
-      if (interval && adapter.typing) {
-        // Not paced or retried: a late "typing…" is worth nothing.
-        const beat = () => void adapter.typing!(route).catch(() => undefined);
-        beat();
-        const timer = setInterval(beat, interval);
-        timer.unref();
-        this.typingTimers.push(timer);
-      }
-      if (adapter.turnStatus) {
+      this.typingReleases.push(outbox.keepTyping(route));
+      if (outbox.adapter.turnStatus) {
         this.statusRoutes.push(target);
-        void adapter.turnStatus(route, "running", this.promptMessageId(route)).catch(() => undefined);
+        void outbox.adapter.turnStatus(route, "running", this.promptMessageId(route)).catch(() => undefined);
       }
     }
   }
@@ -92,7 +83,7 @@ export class ChatTurn implements TurnOutput {
   async finish(outcome: { stopReason?: StopReason; error?: string; usage?: PromptTokens }): Promise<void> {
     this.onFinish();
     clearImmediate(this.indicators);
-    for (const t of this.typingTimers) clearInterval(t);
+    for (const release of this.typingReleases.splice(0)) release();
     // A request still open when its turn ends can never be answered: say so where it was asked.
     this.approvals.endTurn(this.approvalTurn.id, "⌛ Expired: the turn ended before an answer");
     const notice = outcome.error ?? (outcome.stopReason ? STOP_NOTICES[outcome.stopReason] : undefined);

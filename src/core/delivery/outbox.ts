@@ -9,6 +9,9 @@ import type { MessageRef, OutboundFile, OutboundMessage, PlatformAdapter, Platfo
 import { loadMarkdown } from "../../render/markdown.js";
 import { formatSize } from "../../render/sizes.js";
 import { Pacer } from "./pacer.js";
+import { RouteScheduler, type ScheduledJob } from "./scheduler.js";
+import { MessageSlot } from "./slot.js";
+import { TypingIndicators } from "./typing.js";
 
 /** Attempts of one call that failed on the network or a 5xx, the first included. */
 export const MAX_NETWORK_ATTEMPTS = 4;
@@ -18,95 +21,17 @@ const FIRST_BACKOFF_MS = 500;
 /** A 429 without a retry-after still waits this long. */
 const DEFAULT_RETRY_AFTER_MS = 1_000;
 
-type JobKind = "send" | "edit";
-
-interface Job {
+interface Job extends ScheduledJob {
   slot: MessageSlot;
-  kind: JobKind;
-  notBefore: number;
   failures: number;
   rateLimited: number;
 }
 
-interface RouteLine {
-  jobs: Job[];
-  running: boolean;
-  wake?: () => void;
-}
-
-/** One message on one route, as the core wants it shown. */
-export class MessageSlot {
-  ref?: MessageRef;
-  failed = false;
-  /** The message the platform shows now (undefined before the send). */
-  shown?: string;
-  plain = false;
-  lastCallAt = 0;
-  editQueued = false;
-  /** Set for an upload: the file, with `desired.text` as its caption. */
-  file?: OutboundFile;
-  /** Why the slot failed for good, for a reply that can say so. */
-  error?: unknown;
-  private settleWaiters: Array<() => void> = [];
-  private sentResolve!: (ref: MessageRef | undefined) => void;
-  /** Resolves with the platform's handle once sent, or undefined when the send failed for good. */
-  readonly sent: Promise<MessageRef | undefined>;
-
-  constructor(
-    private readonly outbox: Outbox,
-    readonly route: string,
-    public desired: OutboundMessage,
-  ) {
-    this.sent = new Promise((resolve) => (this.sentResolve = resolve));
-  }
-
-  /** Shows `message` instead; only the newest update is ever sent. */
-  update(message: OutboundMessage): void {
-    if (this.failed) return;
-    this.desired = message;
-    if (this.ref && !this.editQueued && this.shown !== this.wanted()) this.outbox.queueEdit(this);
-  }
-
-  /** Resolves once the platform shows the newest update, or the slot has failed. */
-  settled(): Promise<void> {
-    if (this.isSettled()) return Promise.resolve();
-    return new Promise((resolve) => this.settleWaiters.push(resolve));
-  }
-
-  /** The message as it would go out now (plain after a refused formatting). */
-  outgoing(): OutboundMessage {
-    return this.plain ? { ...this.desired, format: "plain" } : this.desired;
-  }
-
-  wanted(): string {
-    return JSON.stringify(this.outgoing());
-  }
-
-  isSettled(): boolean {
-    return this.failed || (this.ref !== undefined && this.shown === this.wanted());
-  }
-
-  markSent(ref: MessageRef): void {
-    this.ref = ref;
-    this.sentResolve(ref);
-  }
-
-  markFailed(): void {
-    this.failed = true;
-    this.sentResolve(this.ref);
-    this.notifySettled();
-  }
-
-  notifySettled(): void {
-    if (!this.isSettled()) return;
-    for (const resolve of this.settleWaiters.splice(0)) resolve();
-  }
-}
-
 export class Outbox {
-  private readonly lines = new Map<string, RouteLine>();
   private readonly backlog = new Map<string, number>();
   private readonly pacer: Pacer;
+  private readonly scheduler: RouteScheduler<Job>;
+  private readonly typing: TypingIndicators;
 
   constructor(
     readonly adapter: PlatformAdapter,
@@ -114,6 +39,9 @@ export class Outbox {
     private readonly minEditGapMs: number,
   ) {
     this.pacer = new Pacer(adapter);
+    // Adapters render markdown synchronously; the parser loads after start-up.
+    this.scheduler = new RouteScheduler(this.pacer, (_route, job) => this.run(job), loadMarkdown, (error) => this.log.error({ err: error }, "delivery failed"));
+    this.typing = new TypingIndicators(adapter);
   }
 
   /** Queues a new message on a route, after everything posted there before. */
@@ -127,7 +55,7 @@ export class Outbox {
       else this.backlog.delete(route);
     };
     void slot.sent.then(settle, settle);
-    this.push(route, { slot, kind: "send", notBefore: 0, failures: 0, rateLimited: 0 });
+    this.scheduler.push(route, { slot, kind: "send", notBefore: 0, failures: 0, rateLimited: 0 });
     return slot;
   }
 
@@ -140,68 +68,40 @@ export class Outbox {
   postFile(route: string, file: OutboundFile): MessageSlot {
     const slot = new MessageSlot(this, route, { text: file.caption ?? "", kind: "text" });
     slot.file = file;
-    this.push(route, { slot, kind: "send", notBefore: 0, failures: 0, rateLimited: 0 });
+    this.scheduler.push(route, { slot, kind: "send", notBefore: 0, failures: 0, rateLimited: 0 });
     return slot;
   }
 
   queueEdit(slot: MessageSlot): void {
     slot.editQueued = true;
     const gap = this.adapter.capabilities.minEditGapMs ?? this.minEditGapMs;
-    this.push(slot.route, { slot, kind: "edit", notBefore: slot.lastCallAt + gap, failures: 0, rateLimited: 0 });
+    this.scheduler.push(slot.route, { slot, kind: "edit", notBefore: slot.lastCallAt + gap, failures: 0, rateLimited: 0 });
   }
 
-  private push(route: string, job: Job): void {
-    let line = this.lines.get(route);
-    if (!line) this.lines.set(route, (line = { jobs: [], running: false }));
-    line.jobs.push(job);
-    if (line.running) line.wake?.();
-    else void this.drain(route, line);
+  /** Shows "typing…" on a route until the returned release is called (by every holder). */
+  keepTyping(route: string): () => void {
+    return this.typing.hold(route);
   }
 
-  private async drain(route: string, line: RouteLine): Promise<void> {
-    line.running = true;
-    try {
-      // Adapters render markdown synchronously; the parser loads after start-up (resolved once loaded).
-      await loadMarkdown();
-      while (line.jobs.length > 0) {
-        const now = Date.now();
-        const index = nextRunnable(line.jobs, now);
-        const pace = index === -1 ? 0 : this.pacer.delayMs(route, now);
-        if (index === -1 || pace > 0) {
-          const wait = index === -1 ? Math.min(...line.jobs.map((j) => j.notBefore)) - now : pace;
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, Math.max(1, wait));
-            line.wake = () => {
-              clearTimeout(timer);
-              resolve();
-            };
-          });
-          line.wake = undefined;
-          continue;
-        }
-        const job = line.jobs[index];
-        line.jobs.splice(index, 1);
-        await this.run(line, job, index);
-      }
-    } finally {
-      line.running = false;
-      if (this.lines.get(route) === line && line.jobs.length === 0) this.lines.delete(route);
-    }
-  }
-
-  private async run(line: RouteLine, job: Job, index: number): Promise<void> {
+  /** Makes one job's call; true when it should be tried again (its `notBefore` says when). */
+  private async run(job: Job): Promise<boolean> {
     const { slot } = job;
-    if (slot.failed) return;
+    if (slot.failed) return false;
     if (job.kind === "edit") {
       slot.editQueued = false;
-      if (slot.shown === slot.wanted()) return slot.notifySettled();
+      if (slot.shown === slot.wanted()) {
+        slot.notifySettled();
+        return false;
+      }
     }
     const message = slot.outgoing();
     const wanted = JSON.stringify(message);
     const ended = this.pacer.begin(slot.route);
     try {
-      if (job.kind === "send") slot.markSent(await (slot.file ? this.upload(slot.route, slot.file, message) : this.adapter.send(slot.route, message)));
-      else await this.adapter.edit(slot.route, slot.ref!, message);
+      if (job.kind === "send") {
+        slot.markSent(await (slot.file ? this.upload(slot.route, slot.file, message) : this.adapter.send(slot.route, message)));
+        this.typing.messageSent(slot.route);
+      } else await this.adapter.edit(slot.route, slot.ref!, message);
       slot.shown = wanted;
     } catch (error) {
       const retry = this.retryOf(job, error);
@@ -209,14 +109,13 @@ export class Outbox {
         slot.error = error;
         slot.markFailed();
         this.log.error({ route: slot.route, err: error, call: job.kind }, `could not ${job.kind} a message; giving up on it`);
-        return;
+        return false;
       }
       this.log.warn({ route: slot.route, err: error, call: job.kind, retryInMs: retry }, `could not ${job.kind} a message; will retry`);
       job.notBefore = Date.now() + retry;
       if (job.kind === "edit") slot.editQueued = true;
       // Back where it was: a send that must be retried still goes before the sends posted after it.
-      line.jobs.splice(index, 0, job);
-      return;
+      return true;
     } finally {
       ended();
       slot.lastCallAt = Date.now();
@@ -224,6 +123,7 @@ export class Outbox {
     // Newer text arrived while the call was on its way.
     if (!slot.editQueued && slot.shown !== slot.wanted()) this.queueEdit(slot);
     slot.notifySettled();
+    return false;
   }
 
   private upload(route: string, file: OutboundFile, caption: OutboundMessage): Promise<MessageRef> {
@@ -251,18 +151,4 @@ export class Outbox {
     }
     return undefined;
   }
-}
-
-/** The first job that may run now: due, and no send overtakes an earlier send. */
-function nextRunnable(jobs: Job[], now: number): number {
-  let sendWaiting = false;
-  for (let i = 0; i < jobs.length; i++) {
-    const job = jobs[i];
-    if (job.kind === "send") {
-      if (sendWaiting) continue;
-      if (job.notBefore <= now) return i;
-      sendWaiting = true;
-    } else if (job.notBefore <= now) return i;
-  }
-  return -1;
 }

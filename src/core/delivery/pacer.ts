@@ -2,6 +2,10 @@
 // after a 429 for as long as the platform asked. Limits come from the adapter's capabilities
 // (Telegram: a second between calls in one chat, 20 a minute in a group, 30 a second in all);
 // a platform whose SDK paces itself (discord.js) declares none and only 429 holds apply.
+// The platform-wide rate is kept as an even spacing (30 a second: one call every 33 ms), not as
+// a window of 30 calls a second: a window freed at once sends its calls in one burst, and the
+// burst frees its window at once again a second later (Baton then renders and sends thirty
+// messages back to back while nothing else it has to do, a new message included, gets a turn).
 import type { PacingLimits, PlatformAdapter } from "../../platforms/contract.js";
 
 const ONE_MINUTE_MS = 60_000;
@@ -19,29 +23,31 @@ interface KeyState {
 
 export class Pacer {
   private readonly keys = new Map<string, KeyState>();
-  private readonly recentGlobal: number[] = [];
   private platformHeldUntil = 0;
+  private lastPlatformCallAt = -Infinity;
   private readonly limits: PacingLimits;
+  private readonly platformGapMs: number;
 
   constructor(private readonly adapter: PlatformAdapter) {
     this.limits = adapter.capabilities.pacing ?? {};
+    this.platformGapMs = this.limits.callsPerSecond ? ONE_SECOND_MS / this.limits.callsPerSecond : 0;
   }
 
-  /** How long a call on this route must wait before it may go (0: now). */
-  delayMs(route: string, now = Date.now()): number {
+  /** How long a call on this route must wait for its own key's limits and holds (0: now). */
+  keyDelayMs(route: string, now = Date.now()): number {
     const { key, perMinuteLimited } = this.keyOf(route);
     const state = this.keys.get(key);
-    let wait = this.platformHeldUntil - now;
-    prune(this.recentGlobal, now - ONE_SECOND_MS);
-    if (this.limits.callsPerSecond && this.recentGlobal.length >= this.limits.callsPerSecond) {
-      wait = Math.max(wait, this.recentGlobal[0] + ONE_SECOND_MS - now);
-    }
-    if (!state) return Math.max(0, wait);
-    wait = Math.max(wait, state.heldUntil - now, state.lastEndedAt + (this.limits.keyGapMs ?? 0) - now);
+    if (!state) return 0;
+    let wait = Math.max(state.heldUntil - now, state.lastEndedAt + (this.limits.keyGapMs ?? 0) - now);
     prune(state.recent, now - ONE_MINUTE_MS);
     const perMinute = this.limits.keyCallsPerMinute;
     if (perMinuteLimited && perMinute && state.recent.length >= perMinute) wait = Math.max(wait, state.recent[0] + ONE_MINUTE_MS - now);
     return Math.max(0, wait);
+  }
+
+  /** How long any call must wait for the platform-wide spacing and holds (0: now). */
+  platformDelayMs(now = Date.now()): number {
+    return Math.max(0, this.platformHeldUntil - now, this.lastPlatformCallAt + this.platformGapMs - now);
   }
 
   /** A call on this route starts now; returns the function to call when it has ended. */
@@ -49,7 +55,7 @@ export class Pacer {
     const now = Date.now();
     const state = this.stateOf(this.keyOf(route).key);
     state.recent.push(now);
-    this.recentGlobal.push(now);
+    this.lastPlatformCallAt = now;
     return () => {
       state.lastEndedAt = Date.now();
     };

@@ -4,7 +4,7 @@
 // Subagents' permission requests are posted through the same stream, labelled with their names.
 import type { PlatformLogger } from "../../platforms/contract.js";
 import { isSubagentFinished, type SubagentRecord, type SubagentState } from "../../threads/subagents.js";
-import type { MessageSlot } from "../delivery/outbox.js";
+import type { MessageSlot } from "../delivery/slot.js";
 import { TurnStream, type RouteTarget, type StreamSettings } from "../stream.js";
 
 const STATE_ICONS: Record<SubagentState, string> = {

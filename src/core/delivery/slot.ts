@@ -1,0 +1,76 @@
+// One message on one route, as the core wants it shown: sent once, then edited to the newest text.
+// The outbox makes the calls; the slot keeps what is wanted, what the platform shows and who waits.
+import type { MessageRef, OutboundFile, OutboundMessage } from "../../platforms/contract.js";
+
+/** Where a slot asks for its next edit (the outbox of its platform). */
+export interface EditQueue {
+  queueEdit(slot: MessageSlot): void;
+}
+
+export class MessageSlot {
+  ref?: MessageRef;
+  failed = false;
+  /** The message the platform shows now (undefined before the send). */
+  shown?: string;
+  plain = false;
+  lastCallAt = 0;
+  editQueued = false;
+  /** Set for an upload: the file, with `desired.text` as its caption. */
+  file?: OutboundFile;
+  /** Why the slot failed for good, for a reply that can say so. */
+  error?: unknown;
+  private settleWaiters: Array<() => void> = [];
+  private sentResolve!: (ref: MessageRef | undefined) => void;
+  /** Resolves with the platform's handle once sent, or undefined when the send failed for good. */
+  readonly sent: Promise<MessageRef | undefined>;
+
+  constructor(
+    private readonly edits: EditQueue,
+    readonly route: string,
+    public desired: OutboundMessage,
+  ) {
+    this.sent = new Promise((resolve) => (this.sentResolve = resolve));
+  }
+
+  /** Shows `message` instead; only the newest update is ever sent. */
+  update(message: OutboundMessage): void {
+    if (this.failed) return;
+    this.desired = message;
+    if (this.ref && !this.editQueued && this.shown !== this.wanted()) this.edits.queueEdit(this);
+  }
+
+  /** Resolves once the platform shows the newest update, or the slot has failed. */
+  settled(): Promise<void> {
+    if (this.isSettled()) return Promise.resolve();
+    return new Promise((resolve) => this.settleWaiters.push(resolve));
+  }
+
+  /** The message as it would go out now (plain after a refused formatting). */
+  outgoing(): OutboundMessage {
+    return this.plain ? { ...this.desired, format: "plain" } : this.desired;
+  }
+
+  wanted(): string {
+    return JSON.stringify(this.outgoing());
+  }
+
+  isSettled(): boolean {
+    return this.failed || (this.ref !== undefined && this.shown === this.wanted());
+  }
+
+  markSent(ref: MessageRef): void {
+    this.ref = ref;
+    this.sentResolve(ref);
+  }
+
+  markFailed(): void {
+    this.failed = true;
+    this.sentResolve(this.ref);
+    this.notifySettled();
+  }
+
+  notifySettled(): void {
+    if (!this.isSettled()) return;
+    for (const resolve of this.settleWaiters.splice(0)) resolve();
+  }
+}
