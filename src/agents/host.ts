@@ -1,11 +1,10 @@
 // One ACP agent process serving one thread: spawn → initialize → session new/resume/load → prompts.
 // The host is ephemeral; the thread and the agent's own session store outlive it.
 import { spawn, type ChildProcess } from "node:child_process";
-import { Writable } from "node:stream";
-import { byteStream } from "./byte-stream.js";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type * as acp from "@agentclientprotocol/sdk";
+import { acpWire } from "./acp-wire.js";
 import { loadAgentSdk, type AcpSdk } from "./acp-sdk.js";
 import { takeTextChunks } from "./session-update-parse.js";
 import { AgentError } from "../kernel/errors.js";
@@ -102,16 +101,17 @@ export class AgentHost {
     this.sdk = await sdk;
     if (this.stopping) throw new HostStoppedError();
 
-    const taken = takeTextChunks(this.sdk.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, byteStream(child.stdout!)), (params) => {
+    const updates = takeTextChunks((params) => {
       this.settings.apply(params.update);
       this.lastUpdateAt = Date.now();
       this.spec.sink.onUpdate(params.update, this.replaying);
     });
+    const wire = acpWire(child.stdout!, child.stdin!, (message) => updates.take(message));
     this.connection = this.sdk
       .client({ name: "baton" })
-      .onNotification(this.sdk.methods.client.session.update, ({ params }) => taken.fromSdk(params))
+      .onNotification(this.sdk.methods.client.session.update, ({ params }) => updates.fromSdk(params))
       .onRequest(this.sdk.methods.client.session.requestPermission, ({ params }) => this.spec.sink.requestPermission(params))
-      .connect(taken.stream);
+      .connect(wire as unknown as acp.Stream);
 
     const init = await this.step(
       "initialize",

@@ -7,37 +7,31 @@ import type { SessionNotification } from "@agentclientprotocol/sdk";
 
 const TEXT_CHUNK_KINDS = new Set(["agent_message_chunk", "agent_thought_chunk", "user_message_chunk"]);
 
-interface MessageStream {
-  readable: ReadableStream<unknown>;
-  writable: WritableStream<never>;
-}
-
-export interface TakenUpdates<S> {
-  /** The stream for the SDK: everything but the text chunks taken. */
-  stream: S;
+export interface UpdateTaker {
+  /** Offered every message off the wire: true when it was a text chunk, handed to `onUpdate` already. */
+  take(message: Record<string, unknown>): boolean;
   /** What the SDK's `session/update` handler calls with the updates it was left. */
   fromSdk(notification: SessionNotification): void;
 }
 
 /**
- * Hands plain text chunks to `onUpdate` as they come off the wire and the rest to the SDK. Order is
- * kept: while an update is with the SDK, the chunks after it go the same way (an update the SDK
+ * Hands plain text chunks to `onUpdate` as they come off the wire; the rest goes to the SDK. Order
+ * is kept: while an update is with the SDK, the chunks after it go the same way (an update the SDK
  * refuses leaves them all with the SDK from then on, slower but in order).
  */
-export function takeTextChunks<S extends MessageStream>(stream: S, onUpdate: (notification: SessionNotification) => void): TakenUpdates<S> {
+export function takeTextChunks(onUpdate: (notification: SessionNotification) => void): UpdateTaker {
   let withSdk = 0;
-  const take = new TransformStream<unknown, unknown>({
-    transform(message, controller) {
-      if (isObject(message) && message.method === "session/update" && !("id" in message)) {
-        const chunk = withSdk === 0 ? textChunk(message.params) : undefined;
-        if (chunk) return onUpdate(chunk);
-        withSdk++;
-      }
-      controller.enqueue(message);
-    },
-  });
   return {
-    stream: { ...stream, readable: stream.readable.pipeThrough(take) },
+    take(message) {
+      if (message.method !== "session/update" || "id" in message) return false;
+      const chunk = withSdk === 0 ? textChunk(message.params) : undefined;
+      if (chunk) {
+        onUpdate(chunk);
+        return true;
+      }
+      withSdk++;
+      return false;
+    },
     fromSdk(notification) {
       withSdk--;
       onUpdate(notification);

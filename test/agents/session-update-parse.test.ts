@@ -4,6 +4,8 @@
 // reach the handler in the order the agent sent them, whichever way each went.
 import { describe, expect, it } from "vitest";
 import type { SessionNotification } from "@agentclientprotocol/sdk";
+import { PassThrough } from "node:stream";
+import { acpWire } from "../../src/agents/acp-wire.js";
 import { takeTextChunks, textChunk } from "../../src/agents/session-update-parse.js";
 
 const TEXT = { sessionId: "s1", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Hello **world**" } } };
@@ -56,15 +58,12 @@ describe("the hand check of a text chunk", () => {
   });
 });
 
-/** The agent's side of the wire: these messages, then the end. */
-function wireOf(messages: unknown[]) {
-  const readable = new ReadableStream({
-    start(controller) {
-      for (const m of messages) controller.enqueue(m);
-      controller.close();
-    },
-  });
-  return { readable, writable: new WritableStream<never>() };
+/** The agent's side of the wire: these messages written to its stdout, then the end; what the SDK would read. */
+function wireOf(messages: unknown[], take: (message: Record<string, unknown>) => boolean) {
+  const stdout = new PassThrough();
+  const wire = acpWire(stdout, new PassThrough(), take);
+  stdout.end(messages.map((m) => JSON.stringify(m) + "\n").join(""));
+  return wire.readable as unknown as AsyncIterable<{ method?: string; params?: SessionNotification }>;
 }
 
 describe("text chunks taken off the wire before the SDK", () => {
@@ -72,11 +71,11 @@ describe("text chunks taken off the wire before the SDK", () => {
     const note = (text: string) => ({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s1", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } } });
     const messages = [note("one"), { jsonrpc: "2.0", method: "session/update", params: TOOL_CALL }, note("two"), { jsonrpc: "2.0", id: 1, result: { stopReason: "end_turn" } }, note("three")];
     const handled: SessionNotification[] = [];
-    const taken = takeTextChunks(wireOf(messages), (n) => handled.push(n));
+    const taken = takeTextChunks((n) => handled.push(n));
     // The SDK: reads ahead, and hands each update back to the host's handler a little later, in order.
     const passed: unknown[] = [];
     let handedBack = Promise.resolve();
-    for await (const m of taken.stream.readable as unknown as AsyncIterable<{ method?: string; params?: SessionNotification }>) {
+    for await (const m of wireOf(messages, (m) => taken.take(m))) {
       passed.push(m);
       if (m.method === "session/update") handedBack = handedBack.then(() => new Promise((resolve) => setTimeout(resolve, 5))).then(() => taken.fromSdk(m.params!));
     }
@@ -88,9 +87,9 @@ describe("text chunks taken off the wire before the SDK", () => {
   it("take every text chunk themselves while nothing is with the SDK", async () => {
     const messages = [{ jsonrpc: "2.0", method: "session/update", params: TEXT }, { jsonrpc: "2.0", id: 3, method: "session/request_permission", params: {} }, { jsonrpc: "2.0", method: "session/update", params: TEXT }];
     const handled: unknown[] = [];
-    const taken = takeTextChunks(wireOf(messages), (n) => handled.push(n));
+    const taken = takeTextChunks((n) => handled.push(n));
     const passed: unknown[] = [];
-    for await (const m of taken.stream.readable as unknown as AsyncIterable<unknown>) passed.push(m);
+    for await (const m of wireOf(messages, (m) => taken.take(m))) passed.push(m);
     expect(handled).toEqual([TEXT, TEXT]);
     expect(passed).toEqual([messages[1]]);
   });
