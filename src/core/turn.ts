@@ -1,6 +1,6 @@
 // One turn's output, fanned out to every route attached to the thread: the streamed blocks,
 // approvals, the typing indicator, and the closing notice (stopped, crashed, refused).
-import { randomBytes } from "node:crypto";
+import { randomBase64url } from "../kernel/random-ids.js";
 import type { RequestPermissionRequest, RequestPermissionResponse, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
 import type { TurnOutput } from "../agents/supervisor.js";
 import type { PlatformLogger } from "../platforms/contract.js";
@@ -37,7 +37,7 @@ export class ChatTurn implements TurnOutput {
   ) {
     this.stream = new TurnStream(targets, settings, log);
     if (extras) this.extras = new TurnExtras(extras, this.stream);
-    this.approvalTurn = { id: randomBytes(6).toString("base64url"), threadId, stream: this.stream };
+    this.approvalTurn = { id: randomBase64url(6), threadId, stream: this.stream };
     // After the prompt is on its way: the indicators are HTTP calls, and a new message's path to
     // the agent should not wait for them (under load they were a good part of that path's time).
     this.indicators = setImmediate(() => this.showRunning(targets()));

@@ -1,6 +1,7 @@
 // The events of the thread registry. Each line of the log is one event; the registry is what
 // replaying them in order gives. Bump EVENT_SCHEMA_VERSION when an event's meaning changes.
 import { randomBytes } from "node:crypto";
+import { randomHex } from "../kernel/random-ids.js";
 import { z } from "zod";
 import { subagentEventSchemas, type SubagentEventBody } from "./subagents.js";
 import type { StoredSchedule, TurnUsage } from "./chat-state.js";
@@ -90,7 +91,7 @@ export function parseThreadEvent(value: unknown): { event: ThreadEvent } | { pro
 }
 
 export function newEventId(): string {
-  return `ev_${Date.now().toString(36)}${randomBytes(4).toString("hex")}`;
+  return `ev_${Date.now().toString(36)}${randomHex(4)}`;
 }
 
 export function newThreadId(): string {
