@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type * as acp from "@agentclientprotocol/sdk";
 import { acpWire } from "./acp-wire.js";
 import { loadAgentSdk, type AcpSdk } from "./acp-sdk.js";
-import { takeTextChunks } from "./session-update-parse.js";
+import { takeHandCheckedUpdates } from "./session-update-parse.js";
 import { AgentError } from "../kernel/errors.js";
 import type { AgentKind } from "./kinds/index.js";
 import { StderrTail } from "./stderr.js";
@@ -101,7 +101,7 @@ export class AgentHost {
     this.sdk = await sdk;
     if (this.stopping) throw new HostStoppedError();
 
-    const updates = takeTextChunks((params) => {
+    const updates = takeHandCheckedUpdates((params) => {
       this.settings.apply(params.update);
       this.lastUpdateAt = Date.now();
       this.spec.sink.onUpdate(params.update, this.replaying);

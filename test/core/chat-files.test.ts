@@ -1,6 +1,7 @@
 // Files into the chat through the real core and the demo agent: an image in the answer arrives as
 // an upload, a file link inside the workspace too, one outside (by `..`, by a symlink, absolute)
-// is refused with the reason, /file fetches a workspace file, and the usage line and totals.
+// is refused with the reason, /file fetches a workspace file, and the usage line and totals
+// (the usage_update that carries them taken off the wire before the SDK's schema).
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -95,5 +96,26 @@ describe("usage", () => {
     await platform.say(route, "/status");
     const status = await platform.waitFor(route, /\*\*Usage:\*\*/);
     expect(status.text).toMatch(/\*\*Usage:\*\* 2 turns reported · [\d,]+ tokens \(10 in · [\d,]+ out\) · \$0\.0024 · context 0% of 200k/);
+  });
+
+  it("comes in without the SDK's schema (a turn's usage_update is checked by hand)", async () => {
+    // The SDK's schema of the notification, from the installed SDK (a module its package does not export).
+    const schemas = await import(new URL("../schema/zod.gen.js", import.meta.resolve("@agentclientprotocol/sdk")).href);
+    const schema = schemas.zSessionNotification as { parse(params: unknown): unknown };
+    const parse = schema.parse;
+    const parsedKinds: unknown[] = [];
+    schema.parse = (params: unknown) => {
+      parsedKinds.push((params as { update?: { sessionUpdate?: unknown } }).update?.sessionUpdate);
+      return parse.call(schema, params);
+    };
+    try {
+      const { platform } = await boot({ rendering: { flush_debounce_ms: 50, min_edit_gap_ms: 100, show_usage: true } });
+      const route = platform.route("usage-fast");
+      await platform.say(route, "hello");
+      await platform.waitFor(route, /^📊 .* · \$0\.0012 so far/);
+      expect(parsedKinds).not.toContain("usage_update");
+    } finally {
+      schema.parse = parse;
+    }
   });
 });
