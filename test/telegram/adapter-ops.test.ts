@@ -191,6 +191,8 @@ describe("errors", () => {
     const failure = await adapter.start(core).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(PlatformError);
     expect((failure as PlatformError).reason).toBe("network");
+    // The reason reaches the log's detail (fetch's "fetch failed" carries it as its cause).
+    expect((failure as Error).message).toContain("ECONNREFUSED");
     expect(`${(failure as Error).message} ${(failure as PlatformError).userMessage}`).not.toContain(fake.token.split(":")[1]);
   });
 
