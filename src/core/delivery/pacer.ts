@@ -2,10 +2,9 @@
 // after a 429 for as long as the platform asked. Limits come from the adapter's capabilities
 // (Telegram: a second between calls in one chat, 20 a minute in a group, 30 a second in all);
 // a platform whose SDK paces itself (discord.js) declares none and only 429 holds apply.
-// The platform-wide rate is kept as an even spacing (30 a second: one call every 33 ms), not as
-// a window of 30 calls a second: a window freed at once sends its calls in one burst, and the
-// burst frees its window at once again a second later (Baton then renders and sends thirty
-// messages back to back while nothing else it has to do, a new message included, gets a turn).
+// The platform-wide rate is a window (at most N calls in any second), not an even spacing: a
+// first answer should not wait 33 ms for a slot while the bot is far under its rate. When a
+// window frees many calls at once, the scheduler still starts them one per event-loop task.
 import type { PacingLimits, PlatformAdapter } from "../../platforms/contract.js";
 
 const ONE_MINUTE_MS = 60_000;
@@ -23,14 +22,13 @@ interface KeyState {
 
 export class Pacer {
   private readonly keys = new Map<string, KeyState>();
+  /** Start times of the platform's calls in the last second. */
+  private readonly recentCalls: number[] = [];
   private platformHeldUntil = 0;
-  private lastPlatformCallAt = -Infinity;
   private readonly limits: PacingLimits;
-  private readonly platformGapMs: number;
 
   constructor(private readonly adapter: PlatformAdapter) {
     this.limits = adapter.capabilities.pacing ?? {};
-    this.platformGapMs = this.limits.callsPerSecond ? ONE_SECOND_MS / this.limits.callsPerSecond : 0;
   }
 
   /** How long a call on this route must wait for its own key's limits and holds (0: now). */
@@ -45,9 +43,15 @@ export class Pacer {
     return Math.max(0, wait);
   }
 
-  /** How long any call must wait for the platform-wide spacing and holds (0: now). */
+  /** How long any call must wait for the platform-wide rate and holds (0: now). */
   platformDelayMs(now = Date.now()): number {
-    return Math.max(0, this.platformHeldUntil - now, this.lastPlatformCallAt + this.platformGapMs - now);
+    let wait = this.platformHeldUntil - now;
+    const perSecond = this.limits.callsPerSecond;
+    if (perSecond) {
+      prune(this.recentCalls, now - ONE_SECOND_MS);
+      if (this.recentCalls.length >= perSecond) wait = Math.max(wait, this.recentCalls[0] + ONE_SECOND_MS - now);
+    }
+    return Math.max(0, wait);
   }
 
   /** A call on this route starts now; returns the function to call when it has ended. */
@@ -55,7 +59,7 @@ export class Pacer {
     const now = Date.now();
     const state = this.stateOf(this.keyOf(route).key);
     state.recent.push(now);
-    this.lastPlatformCallAt = now;
+    if (this.limits.callsPerSecond) this.recentCalls.push(now);
     return () => {
       state.lastEndedAt = Date.now();
     };

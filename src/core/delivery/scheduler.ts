@@ -1,9 +1,10 @@
 // When each route's next call to a platform goes. Per route: in order (a send never overtakes an
-// earlier send), not before the job's own time, within its pace key's limits. Platform-wide: one
-// call at a time in the order routes became ready, each at the pacer's next free moment, under one
-// timer for the whole platform. With a timer per route, fifty streaming chats all woke at every
-// free moment and thirty renders ran back to back; here each call is its own event-loop task, so
-// a new message coming in waits for at most one of them.
+// earlier send), not before the job's own time, within its pace key's limits. Platform-wide: when
+// the platform's rate or a 429 hold makes calls wait, the routes wait in one queue, in the order
+// they became ready, under one timer; every call starts from that queue, one per event-loop task. With a timer
+// per route, fifty streaming chats woke together whenever the rate freed calls and thirty renders
+// and requests ran back to back in one task while a new message waited; here a new message waits
+// for at most one of them.
 import type { Pacer } from "./pacer.js";
 
 export interface ScheduledJob {
@@ -78,7 +79,9 @@ export class RouteScheduler<J extends ScheduledJob> {
       line.timer = setTimeout(() => this.pump(line), ownWait);
       return;
     }
-    if (!granted && (this.queue.size > 0 || this.pacer.platformDelayMs(now) > 0)) {
+    // Every call starts from the queue, in a task of its own (a route is granted even when nothing
+    // waits: the timers or I/O that made it ready may have made fifty others ready too).
+    if (!granted) {
       line.queued = true;
       this.queue.add(line);
       this.scheduleGrant();
@@ -101,7 +104,7 @@ export class RouteScheduler<J extends ScheduledJob> {
     if (this.platformTimer || this.platformImmediate || this.queue.size === 0) return;
     const wait = this.pacer.platformDelayMs();
     if (wait > 0) this.platformTimer = setTimeout(() => this.grant(), wait);
-    // Nothing to wait for (a platform with no rate): still one call per event-loop task.
+    // Nothing to wait for: the next call in the next event-loop task, after the I/O that is waiting.
     else this.platformImmediate = setImmediate(() => this.grant());
   }
 
