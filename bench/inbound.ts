@@ -57,7 +57,8 @@ export async function benchInbound(scale: InboundScale): Promise<Figure[]> {
   const dataDir = mkdtempSync(join(tmpdir(), "baton-bench-inbound-"));
   await seedOpenThreads(dataDir, scale.openThreads);
   const textCalls = new TextCalls(tg);
-  const baton = new BatonProcess({ config: batonConfig(fakes, { maxLiveHosts: scale.probeChats + scale.streams + 10 }), dataDir });
+  // The probe preload notes when each prompt line was written into its agent's stdin pipe.
+  const baton = new BatonProcess({ config: batonConfig(fakes, { maxLiveHosts: scale.probeChats + scale.streams + 10 }), dataDir, probe: true });
   try {
     await baton.waitForLine(/Baton ready/);
     const timings = new AgentTimings(baton.timingFile, (text) => PROBE_ID.exec(text)?.[0]);
@@ -103,6 +104,20 @@ export async function benchInbound(scale: InboundScale): Promise<Figure[]> {
     const machineBusy = machineCpu().busySince(machineBefore);
     await until(() => timings.refresh() && probes.every((p) => timings.promptIn.has(p.id)), "every inbound probe at an agent's stdin", PHASE_TIMEOUT_MS, 20);
     const inbound = probes.map((p) => timings.promptIn.get(p.id)! - delivered(p));
+    // Where that time went: until Baton's write of the line into the agent's stdin pipe returned,
+    // and from there until the agent process read it.
+    const writtenAt = new Map<string, number>();
+    for (const [at, text] of (await baton.probe<{ writes: Array<[number, string]> }>("prompt-writes")).writes) {
+      const id = PROBE_ID.exec(text)?.[0];
+      if (id && !writtenAt.has(id)) writtenAt.set(id, at);
+    }
+    const written = (p: Probe) => {
+      const at = writtenAt.get(p.id);
+      if (at === undefined) throw new Error(`bench: the probe preload saw no session/prompt write for ${p.id}`);
+      return at;
+    };
+    const inboundWritten = probes.map((p) => written(p) - delivered(p));
+    const inboundAgentRead = probes.map((p) => timings.promptIn.get(p.id)! - written(p));
     // The load must have lasted: every stream still delivering at the end.
     // The load must have lasted: no stream's agent finished, and every stream still delivering. 50
     // streams share Telegram's 30 messages a second, so one chat's edits can be seconds apart.
@@ -117,6 +132,8 @@ export async function benchInbound(scale: InboundScale): Promise<Figure[]> {
         inbound,
         { on: "tail", below: 3, text: "p99 < 3 ms" },
       ),
+      figure({ id: "inbound-written", label: "… of it, until Baton has written the line into the agent's stdin pipe", unit: "ms", definition: "update leaves the Telegram fake → Baton's write of the session/prompt line to the agent's stdin returned (noted in Baton's process by the bench's preload)" }, inboundWritten),
+      figure({ id: "inbound-agent-read", label: "… of it, from there until the agent process read it", unit: "ms", definition: "Baton's write returned → the demo agent's stdin 'data' event (its process waking and being scheduled on the loaded machine)" }, inboundAgentRead),
       figure({ id: "inbound-baton-cpu", label: "… meanwhile, Baton's CPU", unit: "%", definition: "Baton's user + system time while the probes were sent, in % of one core" }, [batonBusy]),
       figure({ id: "inbound-machine-cpu", label: "… meanwhile, the whole machine's CPU", unit: "%", definition: `all processes (Baton, ${scale.streams + scale.probeChats} agents, the bench and its fakes) while the probes were sent, in % of all ${cpus().length} cores (/proc/stat)` }, [machineBusy]),
       figure(

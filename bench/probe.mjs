@@ -1,6 +1,9 @@
 // Preloaded into the Baton process under benchmark (`node --import bench/probe.mjs`): measures its
-// event-loop delay with perf_hooks.monitorEventLoopDelay and answers the bench over the IPC
-// channel. Loaded only by `npm run bench`; Baton itself knows nothing of it.
+// event-loop delay with perf_hooks.monitorEventLoopDelay, notes when each session/prompt line was
+// written into an agent's stdin pipe (the write returned: the line is in the pipe), and answers
+// the bench over the IPC channel. Loaded only by `npm run bench`; Baton itself knows nothing of it.
+import childProcess from "node:child_process";
+import { syncBuiltinESMExports } from "node:module";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 
 /**
@@ -11,6 +14,37 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 const RESOLUTION_MS = 2;
 const NS_PER_MS = 1e6;
 let histogram;
+
+/** [monotonic ms, the prompt's text] of every session/prompt line written to an agent. */
+const promptWrites = [];
+const spawn = childProcess.spawn;
+childProcess.spawn = function spawnNotingPrompts(...args) {
+  const child = spawn.apply(this, args);
+  const stdin = child.stdin;
+  if (stdin) {
+    const write = stdin.write;
+    stdin.write = function writeNotingPrompts(chunk, ...rest) {
+      const written = write.call(this, chunk, ...rest);
+      if (typeof chunk === "string" && chunk.includes('"session/prompt"')) {
+        const at = Number(process.hrtime.bigint()) / NS_PER_MS;
+        promptWrites.push([at, promptText(chunk)]);
+      }
+      return written;
+    };
+  }
+  return child;
+};
+// Baton imports spawn as an ES module binding: make it see the wrapped one.
+syncBuiltinESMExports();
+
+function promptText(line) {
+  try {
+    const message = JSON.parse(line);
+    return (message.params?.prompt ?? []).map((b) => (b.type === "text" ? b.text : "")).join(" ").trim();
+  } catch {
+    return "";
+  }
+}
 
 const answers = {
   "loop-start": () => {
@@ -24,6 +58,7 @@ const answers = {
     return { count: histogram.count, p50: delay(50), p99: delay(99), max: Math.max(0, histogram.max / NS_PER_MS - RESOLUTION_MS) };
   },
   memory: () => process.memoryUsage(),
+  "prompt-writes": () => ({ writes: promptWrites }),
 };
 
 if (process.send) {
