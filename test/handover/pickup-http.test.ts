@@ -4,7 +4,7 @@ import { readFileSync, statSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { TestPlatform } from "../support/test-platform.js";
-import { startTestBaton, type TestBaton } from "../support/harness.js";
+import { startTestBaton, waitUntil, type TestBaton } from "../support/harness.js";
 import { generateCode } from "../../src/handover/codes.js";
 import { endpointPath, readEndpoint, tokenPath } from "../../src/handover/mcp/discovery.js";
 import { INVALID_CODE_TEXT } from "../../src/handover/service.js";
@@ -68,6 +68,8 @@ describe("concurrent pickups", () => {
       const a = platform.route(`a${round}`);
       const b = platform.route(`b${round}`);
       await Promise.all([platform.say(a, `/pickup ${code}`), platform.say(b, `/pickup ${code}`, { id: "test:bob", name: "Bob" })]);
+      // Both answers are on their way once both messages were handled.
+      await waitUntil(() => platform.on(a).length > 0 && platform.on(b).length > 0);
       const won = [a, b].filter((r) => /Picked up/.test(platform.transcript(r)));
       const lost = [a, b].filter((r) => platform.transcript(r).includes(INVALID_CODE_TEXT));
       expect(won).toHaveLength(1);
@@ -116,6 +118,7 @@ describe("pickup brute force", () => {
       await platform.say(attacker, `/pickup ${guess}`, mallory);
       sent++;
     }
+    await waitUntil(() => platform.on(attacker).length >= 1000);
     const replies = platform.on(attacker).map((m) => m.text);
     expect(replies).toHaveLength(1000);
     expect(replies.slice(0, 5).every((t) => t.includes(INVALID_CODE_TEXT))).toBe(true);
