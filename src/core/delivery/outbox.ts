@@ -40,7 +40,7 @@ export class Outbox {
   ) {
     this.pacer = new Pacer(adapter);
     // Adapters render markdown synchronously; the parser loads after start-up.
-    this.scheduler = new RouteScheduler(this.pacer, (_route, job) => this.run(job), loadMarkdown, (error) => this.log.error({ err: error }, "delivery failed"));
+    this.scheduler = new RouteScheduler(this.pacer, (job) => this.run(job), loadMarkdown, (error) => this.log.error({ err: error }, "delivery failed"));
     this.typing = new TypingIndicators(adapter);
   }
 

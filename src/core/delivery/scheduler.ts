@@ -24,7 +24,7 @@ interface RouteLine<J extends ScheduledJob> {
 }
 
 /** Runs a job's call; resolves once it has ended, true to put the job back where it was (a retry). */
-export type RunJob<J> = (route: string, job: J) => Promise<boolean>;
+export type RunJob<J> = (job: J) => Promise<boolean>;
 
 export class RouteScheduler<J extends ScheduledJob> {
   private readonly lines = new Map<string, RouteLine<J>>();
@@ -94,7 +94,7 @@ export class RouteScheduler<J extends ScheduledJob> {
       line.busy = false;
       this.pump(line);
     };
-    this.runJob(line.route, job).then(ended, (error: unknown) => {
+    this.runJob(job).then(ended, (error: unknown) => {
       this.onError(error);
       ended(false);
     });
