@@ -63,6 +63,9 @@ export async function runStart(options: StartOptions): Promise<void> {
     if (!(error instanceof ConfigError)) log.error({ err: error }, "start failed");
     process.exit(1);
   }
+  // Signals are handled before "ready" is announced: a service manager (or a test) that stops
+  // Baton as soon as it reads that line must find the handler in place.
+  handleSignals(daemon, options, log);
   const host = daemon.core.agents.defaultHost();
   const workspace = await daemon.core.workspaces.default();
   process.stdout.write(
@@ -70,7 +73,6 @@ export async function runStart(options: StartOptions): Promise<void> {
       `default agent: ${daemon.core.agents.displayName(host.agent)}; workspace: ${workspace}${ownFolder ? " (the home directory: Baton's own folder is not a workspace)" : ""}; data in ${dataDir}\n`,
   );
   if (daemon.opsUrl) process.stdout.write(`Ops: ${daemon.opsUrl}/healthz, /metrics, /status\n`);
-  handleSignals(daemon, options, log);
 }
 
 function handleSignals(daemon: Daemon, options: StartOptions, log: Logger): void {
