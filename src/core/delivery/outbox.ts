@@ -87,15 +87,15 @@ export class Outbox {
   private async run(job: Job): Promise<boolean> {
     const { slot } = job;
     if (slot.failed) return false;
+    const message = slot.outgoing();
+    const wanted = JSON.stringify(message);
     if (job.kind === "edit") {
       slot.editQueued = false;
-      if (slot.shown === slot.wanted()) {
+      if (slot.shown === wanted) {
         slot.notifySettled();
         return false;
       }
     }
-    const message = slot.outgoing();
-    const wanted = JSON.stringify(message);
     const ended = this.pacer.begin(slot.route);
     try {
       if (job.kind === "send") {
