@@ -107,8 +107,8 @@ export async function benchInbound(scale: InboundScale): Promise<Figure[]> {
     // Where that time went: until Baton's write of the line into the agent's stdin pipe returned,
     // and from there until the agent process read it.
     const writtenAt = new Map<string, number>();
-    for (const [at, text] of (await baton.probe<{ writes: Array<[number, string]> }>("prompt-writes")).writes) {
-      const id = PROBE_ID.exec(text)?.[0];
+    for (const [at, line] of (await baton.probe<{ writes: Array<[number, string]> }>("prompt-writes")).writes) {
+      const id = PROBE_ID.exec(line)?.[0];
       if (id && !writtenAt.has(id)) writtenAt.set(id, at);
     }
     const written = (p: Probe) => {
@@ -118,7 +118,6 @@ export async function benchInbound(scale: InboundScale): Promise<Figure[]> {
     };
     const inboundWritten = probes.map((p) => written(p) - delivered(p));
     const inboundAgentRead = probes.map((p) => timings.promptIn.get(p.id)! - written(p));
-    // The load must have lasted: every stream still delivering at the end.
     // The load must have lasted: no stream's agent finished, and every stream still delivering. 50
     // streams share Telegram's 30 messages a second, so one chat's edits can be seconds apart.
     const streamsEnded = new AgentTimings(baton.timingFile, (text) => (text.startsWith("demo:stream") ? "stream" : undefined)).refresh().streamEnd.size;

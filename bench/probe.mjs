@@ -15,7 +15,7 @@ const RESOLUTION_MS = 2;
 const NS_PER_MS = 1e6;
 let histogram;
 
-/** [monotonic ms, the prompt's text] of every session/prompt line written to an agent. */
+/** [monotonic ms, the line] of every session/prompt line written to an agent (the bench finds its probe id in it). */
 const promptWrites = [];
 const spawn = childProcess.spawn;
 childProcess.spawn = function spawnNotingPrompts(...args) {
@@ -27,7 +27,7 @@ childProcess.spawn = function spawnNotingPrompts(...args) {
       const written = write.call(this, chunk, ...rest);
       if (typeof chunk === "string" && chunk.includes('"session/prompt"')) {
         const at = Number(process.hrtime.bigint()) / NS_PER_MS;
-        promptWrites.push([at, promptText(chunk)]);
+        promptWrites.push([at, chunk]);
       }
       return written;
     };
@@ -36,15 +36,6 @@ childProcess.spawn = function spawnNotingPrompts(...args) {
 };
 // Baton imports spawn as an ES module binding: make it see the wrapped one.
 syncBuiltinESMExports();
-
-function promptText(line) {
-  try {
-    const message = JSON.parse(line);
-    return (message.params?.prompt ?? []).map((b) => (b.type === "text" ? b.text : "")).join(" ").trim();
-  } catch {
-    return "";
-  }
-}
 
 const answers = {
   "loop-start": () => {
