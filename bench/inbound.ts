@@ -104,8 +104,8 @@ export async function benchInbound(scale: InboundScale): Promise<Figure[]> {
     const machineBusy = machineCpu().busySince(machineBefore);
     await until(() => timings.refresh() && probes.every((p) => timings.promptIn.has(p.id)), "every inbound probe at an agent's stdin", PHASE_TIMEOUT_MS, 20);
     const inbound = probes.map((p) => timings.promptIn.get(p.id)! - delivered(p));
-    // Where that time went: until Baton's write of the line into the agent's stdin pipe returned,
-    // and from there until the agent process read it.
+    // Where that time went: until Baton writes the line into the agent's stdin pipe, and from
+    // there (the write's syscall included) until the agent process read it.
     const writtenAt = new Map<string, number>();
     for (const [at, line] of (await baton.probe<{ writes: Array<[number, string]> }>("prompt-writes")).writes) {
       const id = PROBE_ID.exec(line)?.[0];
@@ -131,8 +131,8 @@ export async function benchInbound(scale: InboundScale): Promise<Figure[]> {
         inbound,
         { on: "tail", below: 3, text: "p99 < 3 ms" },
       ),
-      figure({ id: "inbound-written", label: "… of it, until Baton has written the line into the agent's stdin pipe", unit: "ms", definition: "update leaves the Telegram fake → Baton's write of the session/prompt line to the agent's stdin returned (noted in Baton's process by the bench's preload)" }, inboundWritten),
-      figure({ id: "inbound-agent-read", label: "… of it, from there until the agent process read it", unit: "ms", definition: "Baton's write returned → the demo agent's stdin 'data' event (its process waking and being scheduled on the loaded machine)" }, inboundAgentRead),
+      figure({ id: "inbound-written", label: "… of it, until Baton writes the line into the agent's stdin pipe", unit: "ms", definition: "update leaves the Telegram fake → Baton calls write() with the session/prompt line on the agent's stdin (noted in Baton's process by the bench's preload)" }, inboundWritten),
+      figure({ id: "inbound-agent-read", label: "… of it, from there until the agent process read it", unit: "ms", definition: "Baton's write() of the line → the demo agent's stdin 'data' event (the pipe write, then the agent's process waking and being scheduled on the loaded machine)" }, inboundAgentRead),
       figure({ id: "inbound-baton-cpu", label: "… meanwhile, Baton's CPU", unit: "%", definition: "Baton's user + system time while the probes were sent, in % of one core" }, [batonBusy]),
       figure({ id: "inbound-machine-cpu", label: "… meanwhile, the whole machine's CPU", unit: "%", definition: `all processes (Baton, ${scale.streams + scale.probeChats} agents, the bench and its fakes) while the probes were sent, in % of all ${cpus().length} cores (/proc/stat)` }, [machineBusy]),
       figure(

@@ -1,6 +1,6 @@
 // Preloaded into the Baton process under benchmark (`node --import bench/probe.mjs`): measures its
-// event-loop delay with perf_hooks.monitorEventLoopDelay, notes when each session/prompt line was
-// written into an agent's stdin pipe (the write returned: the line is in the pipe), and answers
+// event-loop delay with perf_hooks.monitorEventLoopDelay, notes when Baton writes each session/prompt
+// line into an agent's stdin pipe (as the write starts), and answers
 // the bench over the IPC channel. Loaded only by `npm run bench`; Baton itself knows nothing of it.
 import childProcess from "node:child_process";
 import { syncBuiltinESMExports } from "node:module";
@@ -24,12 +24,10 @@ childProcess.spawn = function spawnNotingPrompts(...args) {
   if (stdin) {
     const write = stdin.write;
     stdin.write = function writeNotingPrompts(chunk, ...rest) {
-      const written = write.call(this, chunk, ...rest);
-      if (typeof chunk === "string" && chunk.includes('"session/prompt"')) {
-        const at = Number(process.hrtime.bigint()) / NS_PER_MS;
-        promptWrites.push([at, chunk]);
-      }
-      return written;
+      // Noted as the write starts: the line is in the pipe once the write's syscall is done, and
+      // the agent on the other core can read it before that call has returned here.
+      if (typeof chunk === "string" && chunk.includes('"session/prompt"')) promptWrites.push([Number(process.hrtime.bigint()) / NS_PER_MS, chunk]);
+      return write.call(this, chunk, ...rest);
     };
   }
   return child;
