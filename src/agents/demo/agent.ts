@@ -158,7 +158,7 @@ async function respond(turn: Turn, text: string, earlier: string[]): Promise<acp
   const streamed = parseStreamRequest(command);
   if (streamed) {
     let bytes = 0;
-    for (const piece of streamChunks(streamed)) {
+    for (const piece of streamChunks(streamed, turn.sessionId)) {
       if (turn.signal.aborted) return "cancelled";
       await chunk(turn, piece);
       bytes += piece.length;

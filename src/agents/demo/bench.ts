@@ -82,9 +82,13 @@ export function parseStreamRequest(text: string): StreamRequest | undefined {
   };
 }
 
-/** Markdown paragraphs, `bytes` long in all, handed out `chunkBytes` at a time. */
-export function* streamChunks(request: StreamRequest): Generator<string> {
-  const paragraph = (n: number) => `Paragraph ${n}: the agent keeps writing so that a benchmark has a long answer to deliver, with **bold**, \`code\` and plain words.\n\n`;
+/**
+ * Markdown paragraphs, `bytes` long in all, handed out `chunkBytes` at a time. Each names `source`
+ * (the session): answers streaming side by side differ, as real ones do, so no cache keyed by the
+ * text can serve one chat with the work done for another.
+ */
+export function* streamChunks(request: StreamRequest, source: string): Generator<string> {
+  const paragraph = (n: number) => `Paragraph ${n} of ${source}: the agent keeps writing so that a benchmark has a long answer to deliver, with **bold**, \`code\` and plain words.\n\n`;
   let buffered = "";
   let paragraphs = 0;
   for (let sent = 0; sent < request.bytes; ) {
