@@ -2,9 +2,17 @@
 // link reference definitions collected (so `[text][ref]` can be resolved by each renderer). Loaded
 // through markdown.ts, never imported directly. A streamed message parsed again with more text at
 // its end reuses the blocks of the earlier parse that can no longer change (prefix-reuse.ts).
-import { fromMarkdown } from "mdast-util-from-markdown";
+import { fromMarkdown, type Options } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
+import { gfmFootnoteFromMarkdown } from "mdast-util-gfm-footnote";
+import { gfmStrikethroughFromMarkdown } from "mdast-util-gfm-strikethrough";
+import { gfmTableFromMarkdown } from "mdast-util-gfm-table";
+import { gfmTaskListItemFromMarkdown } from "mdast-util-gfm-task-list-item";
 import { gfm } from "micromark-extension-gfm";
+import { gfmFootnote } from "micromark-extension-gfm-footnote";
+import { gfmStrikethrough } from "micromark-extension-gfm-strikethrough";
+import { gfmTable } from "micromark-extension-gfm-table";
+import { gfmTaskListItem } from "micromark-extension-gfm-task-list-item";
 import type { Definition, Nodes, Root } from "mdast";
 import { PrefixReuse, type Parsed } from "./prefix-reuse.js";
 
@@ -15,13 +23,22 @@ export interface ParsedMarkdown {
 }
 
 // Made once: building the combined GFM syntax for every parse was a measurable part of each edit.
-const syntax = [gfm()];
-const mdastExtensions = [gfmFromMarkdown()];
+const ALL_OF_GFM: Options = { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
+/**
+ * GFM without its literal autolinks (`www.…`, `https://…`, `name@host`): that extension looks at
+ * every letter of the text and takes half of the parse. A text in which none can start (no `www.`,
+ * no `://`, no `@`) gives the same tree without it.
+ */
+const GFM_BUT_AUTOLINKS: Options = {
+  extensions: [gfmFootnote(), gfmStrikethrough(), gfmTable(), gfmTaskListItem()],
+  mdastExtensions: [gfmFootnoteFromMarkdown(), gfmStrikethroughFromMarkdown(), gfmTableFromMarkdown(), gfmTaskListItemFromMarkdown()],
+};
+const AUTOLINK_LITERAL_START = /www\.|:\/\/|@/i;
 const NO_DEFINITIONS: ReadonlyMap<string, Definition> = new Map();
 
 /** A parse of the whole text, nothing reused. */
 export function parseWhole(markdown: string): Parsed {
-  const tree = fromMarkdown(markdown, { extensions: syntax, mdastExtensions });
+  const tree = fromMarkdown(markdown, AUTOLINK_LITERAL_START.test(markdown) ? ALL_OF_GFM : GFM_BUT_AUTOLINKS);
   let hasDefinitions = false;
   const visit = (node: Nodes): void => {
     if (node.type === "definition" || node.type === "footnoteDefinition") hasDefinitions = true;

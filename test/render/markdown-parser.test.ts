@@ -1,0 +1,72 @@
+// The parser leaves GFM's literal autolinks out of a text in which none can start (they take half
+// of the parse). Whatever the text, the tree must be the one full GFM gives: checked against the
+// reference parser on hand-picked texts, near misses of every autolink, and random texts made of
+// the characters that matter.
+import { fromMarkdown } from "mdast-util-from-markdown";
+import { gfmFromMarkdown } from "mdast-util-gfm";
+import { gfm } from "micromark-extension-gfm";
+import { describe, expect, it } from "vitest";
+import { parseWhole } from "../../src/render/markdown-parser.js";
+
+function reference(markdown: string) {
+  return fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+}
+
+function expectSameAsFullGfm(markdown: string): void {
+  expect(parseWhole(markdown).tree, JSON.stringify(markdown)).toEqual(reference(markdown));
+}
+
+const TEXTS = [
+  "plain words, **bold**, *em*, `code`, ~~struck~~ and ~one tilde~",
+  "| a | b |\n|---|:-:|\n| 1 | 2 |\n\nafter the table",
+  "- [ ] task\n- [x] done\n\n1. one\n2. two",
+  "a note[^1]\n\n[^1]: the note",
+  "see https://example.com/a_b_c?q=1, then www.example.org.",
+  "mail me at someone@example.com or mailto:other@example.com or xmpp:me@example.com/res",
+  "HTTPS://EXAMPLE.COM and WWW.EXAMPLE.COM in capitals",
+  "a link [text](https://example.com) and <https://example.com/angle>",
+  "```\nhttps://example.com in code\n```\n\n`www.in.inline.code`",
+];
+
+/** Texts that look like an autolink but are none (they take the fast path and must parse the same). */
+const NEAR_MISSES = [
+  "ww.example.com and w.w.w.example",
+  "www example and wwwexample.com",
+  "http:/half and https:example and ftp:/x",
+  "name(at)example.com and user at host dot com",
+  "https and www and http as words",
+  "a:b:c and /path/to/file.ts and C:\\dir",
+];
+
+function rng(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+const PIECES = ["w", "ww", "www", ".", ":", "/", "//", "@", "h", "http", "https", "s", "x", "example", "com", "*", "_", "~", "|", "-", "[", "]", "(", ")", "`", "<", ">", "!", "#", " ", " ", "\n", "\n\n", "1.", "- ", "[^1]", "W", "HTTP"];
+
+describe("markdown parser", () => {
+  it("gives the tree of full GFM for texts with and without autolinks", () => {
+    for (const text of [...TEXTS, ...NEAR_MISSES]) expectSameAsFullGfm(text);
+  });
+
+  it("still makes links of literal URLs and addresses", () => {
+    const links = (markdown: string) => JSON.stringify(parseWhole(markdown).tree).match(/"type":"link"/g)?.length ?? 0;
+    expect(links(TEXTS[4])).toBe(2);
+    expect(links(TEXTS[5])).toBe(3);
+    expect(links(TEXTS[6])).toBe(2);
+    expect(links(NEAR_MISSES.join("\n\n"))).toBe(0);
+  });
+
+  it("gives the tree of full GFM for random texts made of autolink fragments and markdown syntax", () => {
+    const random = rng(42);
+    for (let i = 0; i < 600; i++) {
+      const length = 1 + Math.floor(random() * 40);
+      const text = Array.from({ length }, () => PIECES[Math.floor(random() * PIECES.length)]).join("");
+      expectSameAsFullGfm(text);
+    }
+  });
+});
