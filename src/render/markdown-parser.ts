@@ -3,12 +3,12 @@
 // through markdown.ts, never imported directly. A streamed message parsed again with more text at
 // its end reuses the blocks of the earlier parse that can no longer change (prefix-reuse.ts).
 import { fromMarkdown, type Options } from "mdast-util-from-markdown";
-import { gfmFromMarkdown } from "mdast-util-gfm";
+import { gfmAutolinkLiteralFromMarkdown } from "mdast-util-gfm-autolink-literal";
 import { gfmFootnoteFromMarkdown } from "mdast-util-gfm-footnote";
 import { gfmStrikethroughFromMarkdown } from "mdast-util-gfm-strikethrough";
 import { gfmTableFromMarkdown } from "mdast-util-gfm-table";
 import { gfmTaskListItemFromMarkdown } from "mdast-util-gfm-task-list-item";
-import { gfm } from "micromark-extension-gfm";
+import { gfmAutolinkLiteral } from "micromark-extension-gfm-autolink-literal";
 import { gfmFootnote } from "micromark-extension-gfm-footnote";
 import { gfmStrikethrough } from "micromark-extension-gfm-strikethrough";
 import { gfmTable } from "micromark-extension-gfm-table";
@@ -22,23 +22,28 @@ export interface ParsedMarkdown {
   definitions: Map<string, Definition>;
 }
 
-// Made once: building the combined GFM syntax for every parse was a measurable part of each edit.
-const ALL_OF_GFM: Options = { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
-/**
- * GFM without its literal autolinks (`www.…`, `https://…`, `name@host`): that extension looks at
- * every letter of the text and takes half of the parse. A text in which none can start (no `www.`,
- * no `://`, no `@`) gives the same tree without it.
- */
-const GFM_BUT_AUTOLINKS: Options = {
-  extensions: [gfmFootnote(), gfmStrikethrough(), gfmTable(), gfmTaskListItem()],
-  mdastExtensions: [gfmFootnoteFromMarkdown(), gfmStrikethroughFromMarkdown(), gfmTableFromMarkdown(), gfmTaskListItemFromMarkdown()],
-};
+// GFM's constructs, each made once (building them for every parse was a measurable part of each
+// edit). Two of them cost far more than they are used: literal autolinks (`www.…`, `https://…`,
+// `name@host`) look at every letter of the text and take half of the parse's time; tables try
+// every line as a header row and add a quarter to its garbage. A text in which one cannot start
+// gives the same tree without it, so each parse takes only the constructs its text can hold.
 const AUTOLINK_LITERAL_START = /www\.|:\/\/|@/i;
+/** A table's delimiter row has a `|`, or is one cell with a colon beside its hyphens (`:-`, `-:`). */
+const TABLE_DELIMITER_PART = /\||:-|-:/;
+/** GFM with or without those two, in GFM's own order of constructs; indexed [autolinks][tables]. */
+const OPTIONS: Options[][] = [false, true].map((autolinks) => [false, true].map((tables) => gfmOptions(autolinks, tables)));
+
+function gfmOptions(autolinks: boolean, tables: boolean): Options {
+  return {
+    extensions: [...(autolinks ? [gfmAutolinkLiteral()] : []), gfmFootnote(), gfmStrikethrough(), ...(tables ? [gfmTable()] : []), gfmTaskListItem()],
+    mdastExtensions: [...(autolinks ? [gfmAutolinkLiteralFromMarkdown()] : []), gfmFootnoteFromMarkdown(), gfmStrikethroughFromMarkdown(), ...(tables ? [gfmTableFromMarkdown()] : []), gfmTaskListItemFromMarkdown()],
+  };
+}
 const NO_DEFINITIONS: ReadonlyMap<string, Definition> = new Map();
 
 /** A parse of the whole text, nothing reused. */
 export function parseWhole(markdown: string): Parsed {
-  const tree = fromMarkdown(markdown, AUTOLINK_LITERAL_START.test(markdown) ? ALL_OF_GFM : GFM_BUT_AUTOLINKS);
+  const tree = fromMarkdown(markdown, OPTIONS[Number(AUTOLINK_LITERAL_START.test(markdown))][Number(TABLE_DELIMITER_PART.test(markdown))]);
   let hasDefinitions = false;
   const visit = (node: Nodes): void => {
     if (node.type === "definition" || node.type === "footnoteDefinition") hasDefinitions = true;
