@@ -1,12 +1,11 @@
-#!/usr/bin/env -S node --max-semi-space-size=8 --v8-pool-size=1
+#!/usr/bin/env -S node --max-semi-space-size=2 --v8-pool-size=1
 // V8 flags for a daemon that mostly waits, each measured on idle RSS with web + Telegram + Slack:
-// --max-semi-space-size=8 (MB): V8's young generation defaults to 16 MB. A young generation can
-//   only grow to this; at rest V8's memory reducer gives it back (idle RSS about 80 MB some 20 s
-//   after start, as with 2 MB). While answers stream the garbage is mostly the markdown parser's:
-//   with 2 MB, 57 scavenges a second (4 % of the time, the main cause of slow inbound messages);
-//   with 8 MB, 15. (Judged on the first seconds after start, before the reducer runs, 16 MB once
-//   looked like 98 MB at rest; every size settles near 80 MB.) A larger one only adds to the peak
-//   while answers stream (two semi-spaces of it).
+// --max-semi-space-size=2 (MB): V8's young generation defaults to 16 MB. At rest the size makes no
+//   difference once V8's memory reducer has run, some 20 s after start (about 80 MB with 2, 8 or
+//   16 MB; judged on the first seconds, before it, 16 MB once looked like 98 MB). While answers
+//   stream, a small one means many short scavenges: with 8 MB there were a quarter as many but each
+//   took three times as long (median 2 ms), slow inbound messages were no fewer, and a 50 MB turn
+//   peaked 17 MB higher.
 // --v8-pool-size=1: one V8 worker thread instead of four. Each thread holds its own malloc arena;
 //   four of them kept 10-15 MB more resident on a 2-core machine, where they mostly waited anyway.
 // Runs the compiled CLI, bundled into a few chunks (scripts/bundle.mjs): loading ~450 separate
