@@ -7,6 +7,7 @@ import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
 import { describe, expect, it } from "vitest";
 import { parseWhole } from "../../src/render/markdown-parser.js";
+import { seededRandom } from "../support/seeded-random.js";
 
 function reference(markdown: string) {
   return fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
@@ -47,14 +48,6 @@ const NEAR_MISSES = [
   "not a table\n : - \n\n- list : item\n- other",
 ];
 
-function rng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
 const TABLE_PIECES = ["a", "b c", " ", "-", "--", ":", "|", "\n", "\\", "`", "*", "> ", "- "];
 const PIECES = ["w", "ww", "www", ".", ":", "/", "//", "@", "h", "http", "https", "s", "x", "example", "com", "*", "_", "~", "|", "-", "[", "]", "(", ")", "`", "<", ">", "!", "#", " ", " ", "\n", "\n\n", "1.", "- ", "[^1]", "W", "HTTP"];
 
@@ -79,7 +72,7 @@ describe("markdown parser", () => {
   });
 
   it("gives the tree of full GFM for random texts made of autolink fragments and markdown syntax", () => {
-    const random = rng(42);
+    const random = seededRandom(42);
     for (let i = 0; i < 600; i++) {
       const length = 1 + Math.floor(random() * 40);
       const text = Array.from({ length }, () => PIECES[Math.floor(random() * PIECES.length)]).join("");
@@ -88,7 +81,7 @@ describe("markdown parser", () => {
   });
 
   it("gives the tree of full GFM for random texts made of table fragments", () => {
-    const random = rng(7);
+    const random = seededRandom(7);
     for (let i = 0; i < 600; i++) {
       const length = 1 + Math.floor(random() * 30);
       expectSameAsFullGfm(Array.from({ length }, () => TABLE_PIECES[Math.floor(random() * TABLE_PIECES.length)]).join(""));

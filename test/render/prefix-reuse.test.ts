@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { parseWhole } from "../../src/render/markdown-parser.js";
 import { PrefixReuse, type Parsed } from "../../src/render/prefix-reuse.js";
+import { seededRandom } from "../support/seeded-random.js";
 
 /** Texts that stress where one block ends and the next begins, and what reaches across blocks. */
 const TRICKY = [
@@ -44,14 +45,6 @@ const AGENT_ANSWER = [
   "Run `npm test` to check. See https://example.com/docs for more.\n",
 ].join("");
 
-function rng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
 /** Parses every growing prefix of `text` through one PrefixReuse, each checked against a whole parse. */
 function streamAndCompare(reuse: PrefixReuse, text: string, cuts: number[]): void {
   for (const cut of cuts) {
@@ -71,7 +64,7 @@ describe("parsing a streamed message again reuses its closed blocks", () => {
   });
 
   it("gives the whole parse's tree for random mixes of those texts streamed in random chunks", () => {
-    const random = rng(19);
+    const random = seededRandom(19);
     const pieces = [...TRICKY, AGENT_ANSWER];
     const separators = ["", "\n", "\n\n", "\n\n\n", " "];
     for (let round = 0; round < 60; round++) {
