@@ -43,21 +43,22 @@ export function describeStoreScenarios(sp: StoreProfile): void {
   const fake = () => profile.fake(box).brain;
   const env = () => ({ env: box.env(), runtime: profile.kind });
 
-  beforeAll(async () => {
-    box = await Sandbox.create();
-    tmux = new Tmux(box);
-  });
-  afterEach((ctx) => {
-    if (ctx.task.result?.state !== "fail") return;
-    console.log(`last requests:\n${fake().requests.slice(-4).map((r) => `${r.path} ${JSON.stringify(r.conversation)} -> ${r.error ?? JSON.stringify(r.reply)}`).join("\n")}`);
-  });
-  afterAll(async () => {
-    tmux?.killServer();
-    await box?.stop();
-    await box?.remove();
-  });
-
   describe(`${profile.label}'s session store, as the CLI wrote it`, () => {
+    // Inside the describe: hooks outside it would run for every kind's tests in the file.
+    beforeAll(async () => {
+      box = await Sandbox.create();
+      tmux = new Tmux(box);
+    });
+    afterEach((ctx) => {
+      if (ctx.task.result?.state !== "fail") return;
+      console.log(`last requests:\n${fake().requests.slice(-4).map((r) => `${r.path} ${JSON.stringify(r.conversation)} -> ${r.error ?? JSON.stringify(r.reply)}`).join("\n")}`);
+    });
+    afterAll(async () => {
+      tmux?.killServer();
+      await box?.stop();
+      await box?.remove();
+    });
+
     it("records a chat session with an allowed and a rejected command", async () => {
       const ws = box.workspace(`${profile.kind}-store`);
       const chat = await Chat.start(box, profile.kind, ws);

@@ -7,6 +7,9 @@ import type { Sandbox } from "./sandbox.js";
 export const BATON_BIN = join(process.cwd(), "bin", "baton.js");
 /** A one-shot CLI run: start-up plus a few model round trips. */
 export const TERMINAL_RUN_MS = 120_000;
+/** How long typed text may take to show in an interactive UI before it is typed again, and how often. */
+const TYPED_TEXT_SHOWS_MS = 5_000;
+const TYPING_ATTEMPTS = 3;
 
 export interface RunResult {
   code: number | null;
@@ -74,13 +77,30 @@ export class Tmux {
 
   /**
    * Types text, then presses Enter after a pause: UIs that detect pastes (Codex) take an Enter that
-   * follows fast typing as a new line. Enter is pressed again until `submitted` holds.
+   * follows fast typing as a new line. A UI can drop keys that come while it is still drawing its
+   * first screens (Gemini CLI resuming a session showed an empty input box once): the text is typed
+   * again until it shows. Enter is pressed again until `submitted` holds.
    */
   async type(session: string, text: string, submitted: () => boolean): Promise<void> {
-    this.tmux(["send-keys", "-t", `=${session}:`, "-l", text]);
+    for (let typing = 1; ; typing++) {
+      this.tmux(["send-keys", "-t", `=${session}:`, "-l", text]);
+      if (await this.shows(session, text, TYPED_TEXT_SHOWS_MS)) break;
+      if (typing === TYPING_ATTEMPTS) throw new Error(`tmux ${session}: "${text}" typed ${typing} times, never on screen:\n${this.screen(session)}`);
+      console.warn(`tmux ${session}: "${text}" not on screen after ${TYPED_TEXT_SHOWS_MS} ms: typing it again`);
+    }
     for (let attempt = 0; attempt < 5 && !submitted(); attempt++) {
       await new Promise((r) => setTimeout(r, 1500));
       if (!submitted()) this.tmux(["send-keys", "-t", `=${session}:`, "Enter"]);
+    }
+  }
+
+  /** Whether `text` shows on the screen (wrapped lines joined) within `timeoutMs`. */
+  private async shows(session: string, text: string, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (this.tmux(["capture-pane", "-p", "-J", "-t", `=${session}:`]).includes(text)) return true;
+      if (Date.now() > deadline) return false;
+      await new Promise((r) => setTimeout(r, 250));
     }
   }
 
