@@ -191,8 +191,8 @@ async function threadAndHostCost(fakes: Fakes, textCalls: TextCalls, scale: Star
     const agents = baton.childPids().map((pid) => baton.rssMb(pid));
     if (agents.length < scale.hostsForRss) throw new Error(`bench: ${agents.length} agent processes alive, expected ${scale.hostsForRss}`);
     return [
-      figure({ id: "rss-per-thread", label: "RSS per open thread", unit: "KB", definition: `Baton's settled RSS with ${scale.threadsForRss.toLocaleString("en")} open threads minus with none, per thread (Telegram only)` }, [((withThreads - empty) * 1024) / scale.threadsForRss]),
-      figure({ id: "rss-per-host", label: "Baton's RSS per live host", unit: "MB", definition: `Baton's settled RSS with ${scale.hostsForRss} idle live demo-agent hosts minus without, per host (the agent processes not included)` }, [(withHosts - withThreads) / scale.hostsForRss]),
+      figure({ id: "rss-per-thread", label: "RSS per open thread", unit: "KB", definition: `Baton's settled RSS with ${scale.threadsForRss.toLocaleString("en")} open threads (${withThreads.toFixed(1)} MB) minus with none (${empty.toFixed(1)} MB, another process), per thread (Telegram only)` }, [((withThreads - empty) * 1024) / scale.threadsForRss]),
+      figure({ id: "rss-per-host", label: "Baton's RSS per live host", unit: "MB", definition: `Baton's settled RSS with ${scale.hostsForRss} idle live demo-agent hosts (${withHosts.toFixed(1)} MB) minus without, per host (the agent processes not included)` }, [(withHosts - withThreads) / scale.hostsForRss]),
       figure({ id: "agent-rss", label: "RSS of one demo agent process", unit: "MB", definition: `each live host's own process, idle after one turn` }, agents),
     ];
   } finally {
