@@ -71,8 +71,9 @@ export class Tmux {
     return r.status === 0 ? r.stdout.split("\n").filter(Boolean) : [];
   }
 
-  screen(session: string): string {
-    return this.tmux(["capture-pane", "-p", "-t", `=${session}:`]);
+  /** The visible screen; `joinWrapped` joins lines the terminal wrapped (text typed into a narrow box). */
+  screen(session: string, joinWrapped = false): string {
+    return this.tmux(["capture-pane", "-p", ...(joinWrapped ? ["-J"] : []), "-t", `=${session}:`]);
   }
 
   /**
@@ -94,22 +95,24 @@ export class Tmux {
     }
   }
 
-  /** Whether `text` shows on the screen (wrapped lines joined) within `timeoutMs`. */
-  private async shows(session: string, text: string, timeoutMs: number): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      if (this.tmux(["capture-pane", "-p", "-J", "-t", `=${session}:`]).includes(text)) return true;
-      if (Date.now() > deadline) return false;
-      await new Promise((r) => setTimeout(r, 250));
-    }
+  async waitForScreen(session: string, match: RegExp, timeoutMs = TERMINAL_RUN_MS): Promise<string> {
+    const { found, screen } = await this.poll(session, (shown) => match.test(shown), timeoutMs);
+    if (!found) throw new Error(`tmux ${session}: no ${match} on screen:\n${screen}`);
+    return screen;
   }
 
-  async waitForScreen(session: string, match: RegExp, timeoutMs = TERMINAL_RUN_MS): Promise<string> {
+  /** Whether `text` shows on the screen (wrapped lines joined) within `timeoutMs`. */
+  private async shows(session: string, text: string, timeoutMs: number): Promise<boolean> {
+    return (await this.poll(session, (shown) => shown.includes(text), timeoutMs, true)).found;
+  }
+
+  /** Reads the screen every 250 ms until `wanted` holds or `timeoutMs` passed; a session gone reads empty. */
+  private async poll(session: string, wanted: (screen: string) => boolean, timeoutMs: number, joinWrapped = false): Promise<{ found: boolean; screen: string }> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const screen = this.sessions().includes(session) ? this.screen(session) : "";
-      if (match.test(screen)) return screen;
-      if (Date.now() > deadline) throw new Error(`tmux ${session}: no ${match} on screen:\n${screen}`);
+      const screen = this.sessions().includes(session) ? this.screen(session, joinWrapped) : "";
+      if (wanted(screen)) return { found: true, screen };
+      if (Date.now() > deadline) return { found: false, screen };
       await new Promise((r) => setTimeout(r, 250));
     }
   }
