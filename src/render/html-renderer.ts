@@ -136,8 +136,6 @@ function handlersFor(profile: HtmlProfile): Handlers {
     const properties: Properties = web ? { href, target: "_blank", rel: ["noopener", "noreferrer"] } : { href };
     return [element("a", properties, children.length ? children : [text(url)])];
   };
-  const definitionUrl = (state: State, node: Mdast.LinkReference | Mdast.ImageReference) =>
-    state.definitionById.get(String(node.identifier).toUpperCase())?.url;
 
   return {
     text: (_state, node: Mdast.Text) => withBreaks(node.value),
@@ -147,14 +145,6 @@ function handlersFor(profile: HtmlProfile): Handlers {
     link: (state, node: Mdast.Link) => linkTo(node.url, () => state.all(node)),
     // Images are never loaded (the page makes no request beyond its server): they become links.
     image: (_state, node: Mdast.Image) => linkTo(node.url, () => [text(node.alt || node.url)]),
-    linkReference: (state, node: Mdast.LinkReference) => {
-      const url = definitionUrl(state, node);
-      return url === undefined ? defaultHandlers.linkReference(state, node) : linkTo(url, () => state.all(node));
-    },
-    imageReference: (state, node: Mdast.ImageReference) => {
-      const url = definitionUrl(state, node);
-      return url === undefined ? defaultHandlers.imageReference(state, node) : linkTo(url, () => [text(node.alt || "image")]);
-    },
     code: (_state, node: Mdast.Code) => codeBlock(node.value, node.lang, web),
     listItem: (state, node: Mdast.ListItem, parent) => listItem(state, node, parent, web),
     table: (state, node: Mdast.Table) => table(state, node, web),

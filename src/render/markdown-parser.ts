@@ -1,68 +1,58 @@
-// The one markdown parser every dialect renders from: CommonMark + GFM into an mdast tree, with the
-// link reference definitions collected (so `[text][ref]` can be resolved by each renderer). Loaded
-// through markdown.ts, never imported directly. A streamed message parsed again with more text at
-// its end reuses the blocks of the earlier parse that can no longer change (prefix-reuse.ts).
-import { fromMarkdown, type Options } from "mdast-util-from-markdown";
-import { gfmAutolinkLiteralFromMarkdown } from "mdast-util-gfm-autolink-literal";
-import { gfmFootnoteFromMarkdown } from "mdast-util-gfm-footnote";
-import { gfmStrikethroughFromMarkdown } from "mdast-util-gfm-strikethrough";
-import { gfmTableFromMarkdown } from "mdast-util-gfm-table";
-import { gfmTaskListItemFromMarkdown } from "mdast-util-gfm-task-list-item";
-import { gfmAutolinkLiteral } from "micromark-extension-gfm-autolink-literal";
-import { gfmFootnote } from "micromark-extension-gfm-footnote";
-import { gfmStrikethrough } from "micromark-extension-gfm-strikethrough";
-import { gfmTable } from "micromark-extension-gfm-table";
-import { gfmTaskListItem } from "micromark-extension-gfm-task-list-item";
-import type { Definition, Nodes, Root } from "mdast";
+// The one markdown parser every dialect renders from: CommonMark + GFM (tables, strikethrough, task
+// lists, footnotes, literal autolinks) into an mdast tree. Loaded through markdown.ts, never imported
+// directly. markdown-it reads the text (a tenth of the time micromark took, which was most of
+// Baton's CPU while answers streamed); mdast-from-tokens.ts nests its tokens into the tree. A
+// streamed message parsed again with more text at its end reuses the blocks of the earlier parse
+// that can no longer change (prefix-reuse.ts).
+import MarkdownIt from "markdown-it";
+import footnotes from "markdown-it-footnote";
+import type { Root } from "mdast";
+import { mdastFromTokens } from "./mdast-from-tokens.js";
 import { PrefixReuse, type Parsed } from "./prefix-reuse.js";
 
 export interface ParsedMarkdown {
   tree: Root;
-  /** Link reference definitions by lower-cased identifier. */
-  definitions: Map<string, Definition>;
 }
 
-// GFM's constructs, each made once (building them for every parse was a measurable part of each
-// edit). Two of them cost far more than they are used: literal autolinks (`www.…`, `https://…`,
-// `name@host`) look at every letter of the text and take half of the parse's time; tables try
-// every line as a header row and add a quarter to its garbage. A text in which one cannot start
-// gives the same tree without it, so each parse takes only the constructs its text can hold.
-const AUTOLINK_LITERAL_START = /www\.|:\/\/|@/i;
-/** A table's delimiter row has a `|`, or is one cell with a colon beside its hyphens (`:-`, `-:`). */
-const TABLE_DELIMITER_PART = /\||:-|-:/;
-/** GFM with or without those two, in GFM's own order of constructs; indexed [autolinks][tables]. */
-const OPTIONS: Options[][] = [false, true].map((autolinks) => [false, true].map((tables) => gfmOptions(autolinks, tables)));
+/** Longest `www.` address looked for (each one copies what follows it). */
+const MAX_ADDRESS_CHARS = 8_192;
 
-function gfmOptions(autolinks: boolean, tables: boolean): Options {
-  return {
-    extensions: [...(autolinks ? [gfmAutolinkLiteral()] : []), gfmFootnote(), gfmStrikethrough(), ...(tables ? [gfmTable()] : []), gfmTaskListItem()],
-    mdastExtensions: [...(autolinks ? [gfmAutolinkLiteralFromMarkdown()] : []), gfmFootnoteFromMarkdown(), gfmStrikethroughFromMarkdown(), ...(tables ? [gfmTableFromMarkdown()] : []), gfmTaskListItemFromMarkdown()],
-  };
-}
-const NO_DEFINITIONS: ReadonlyMap<string, Definition> = new Map();
+const markdown = new MarkdownIt("default", { html: true, linkify: true }).use(footnotes).disable("footnote_inline");
+// Destinations stay as written (decoded, not percent-encoded), and every one makes a link: each
+// renderer escapes for its own format and keeps only the schemes it allows (a `javascript:` link
+// shows as its label, not as the markdown that wrote it).
+markdown.normalizeLink = (url) => url;
+markdown.normalizeLinkText = (url) => url;
+markdown.validateLink = () => true;
+// GFM's literal autolinks: `http(s)://…`, `www.…` and e-mail addresses, not every `name.tld` (a
+// coding agent's `README.md` and `index.ts` are file names, and `.md` and `.ts` are top-level domains).
+markdown.linkify
+  .set({ fuzzyLink: false })
+  .add("ftp:", null)
+  .add("//", null)
+  .add("www.", {
+    // The rest of an `http://` address, from the host on, as linkify-it reads one.
+    validate: (text, pos, self) => {
+      const http = (self.re as unknown as { get_http_validator(): RegExp }).get_http_validator();
+      http.lastIndex = 0;
+      const match = http.exec(`//www.${text.slice(pos, pos + MAX_ADDRESS_CHARS)}`);
+      // `www.` alone, or `www.` before punctuation, is no address.
+      return match && match[0].length > "//www.".length ? match[0].length - "//www.".length : 0;
+    },
+    normalize: (match) => {
+      match.url = `http://${match.url}`;
+    },
+  });
 
 /** A parse of the whole text, nothing reused. */
-export function parseWhole(markdown: string): Parsed {
-  const tree = fromMarkdown(markdown, OPTIONS[Number(AUTOLINK_LITERAL_START.test(markdown))][Number(TABLE_DELIMITER_PART.test(markdown))]);
-  let hasDefinitions = false;
-  const visit = (node: Nodes): void => {
-    if (node.type === "definition" || node.type === "footnoteDefinition") hasDefinitions = true;
-    else if ("children" in node) for (const child of node.children) visit(child as Nodes);
-  };
-  visit(tree);
-  return { tree, hasDefinitions };
+export function parseWhole(text: string): Parsed {
+  const env: { references?: Record<string, never>; footnotes?: unknown } = {};
+  const tree = mdastFromTokens(markdown.parse(text, env), text, markdown.utils.unescapeAll);
+  return { tree, hasDefinitions: (env.references !== undefined && Object.keys(env.references).length > 0) || env.footnotes !== undefined };
 }
 
 const reuse = new PrefixReuse(parseWhole);
 
-export function parseMarkdown(markdown: string): ParsedMarkdown {
-  const { tree, hasDefinitions } = reuse.parse(markdown);
-  if (!hasDefinitions) return { tree, definitions: NO_DEFINITIONS as Map<string, Definition> };
-  const definitions = new Map<string, Definition>();
-  const visit = (node: Nodes): void => {
-    if (node.type === "definition") definitions.set(node.identifier.toLowerCase(), node);
-    if ("children" in node) for (const child of node.children) visit(child as Nodes);
-  };
-  visit(tree);
-  return { tree, definitions };
+export function parseMarkdown(text: string): ParsedMarkdown {
+  return { tree: reuse.parse(text).tree };
 }

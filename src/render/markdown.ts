@@ -1,4 +1,4 @@
-// The markdown parser (micromark + mdast + GFM, the largest set of modules Baton has) and the HTML
+// The markdown parser (markdown-it with GFM's extensions, nested into mdast) and the HTML
 // renderer built on it (mdast → hast → sanitised HTML) load after start-up, not during it:
 // `loadMarkdown()` runs in the idle moment after every platform is serving, and each path that
 // renders awaits it first (a resolved promise once loaded), so the renderers stay synchronous.

@@ -123,7 +123,7 @@ describe("the baton command line", () => {
     // After serving, the idle warm-up loads what the first message needs: the markdown parser, then
     // the ACP SDK with the spare agent process (agents.spare_host).
     const warm = () => readFileSync(log, "utf8");
-    while (!["/node_modules/mdast-util-from-markdown/", "/node_modules/hast-util-to-html/", "/node_modules/@agentclientprotocol/"].every((m) => warm().includes(m))) {
+    while (!["/node_modules/markdown-it/", "/node_modules/hast-util-to-html/", "/node_modules/@agentclientprotocol/"].every((m) => warm().includes(m))) {
       if (Date.now() > deadline) throw new Error("the markdown parser and the ACP SDK were not loaded after start-up");
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -133,7 +133,7 @@ describe("the baton command line", () => {
     const untilReady = all.slice(0, all.indexOf("stdout: Baton ready"));
     expect(untilReady).toContain("/dist/platforms/web/");
     expect(untilReady).toContain("/node_modules/hono/");
-    for (const absent of ["/node_modules/grammy/", "/node_modules/@slack/bolt/", "/node_modules/discord.js/", "/node_modules/matrix-js-sdk/", "/node_modules/@matrix-org/", "/node_modules/fake-indexeddb/", "/node_modules/@agentclientprotocol/", "/node_modules/@modelcontextprotocol/", "/node_modules/sql.js/", "/node_modules/mdast-util-from-markdown/", "/node_modules/hast-util-to-html/", "/node_modules/mdast-util-to-hast/", "/dist/agents/stores/"]) {
+    for (const absent of ["/node_modules/grammy/", "/node_modules/@slack/bolt/", "/node_modules/discord.js/", "/node_modules/matrix-js-sdk/", "/node_modules/@matrix-org/", "/node_modules/fake-indexeddb/", "/node_modules/@agentclientprotocol/", "/node_modules/@modelcontextprotocol/", "/node_modules/sql.js/", "/node_modules/markdown-it/", "/node_modules/hast-util-to-html/", "/node_modules/mdast-util-to-hast/", "/dist/agents/stores/"]) {
       expect(untilReady, absent).not.toContain(absent);
     }
     for (const absent of ["/node_modules/grammy/", "/node_modules/@slack/bolt/", "/node_modules/discord.js/", "/node_modules/matrix-js-sdk/", "/node_modules/@matrix-org/", "/node_modules/fake-indexeddb/", "/node_modules/@modelcontextprotocol/", "/node_modules/sql.js/"]) {

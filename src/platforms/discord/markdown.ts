@@ -3,14 +3,14 @@
 // masked links for http(s)), so the tree from the shared parser is reshaped where Discord differs
 // and printed back with mdast-util-to-markdown, which escapes what would otherwise turn into markup:
 // - no tables, images, footnotes, link definitions, HTML, rules or `####`+ headings: tables become
-//   padded code blocks, images and references links, the rest text or bold lines;
+//   padded code blocks, images links, the rest text or bold lines;
 // - quotes do not nest; checkboxes show as ☑/☐; a hard break is just a newline;
 // - Discord's own markup is escaped too: `||spoiler||`, `__underline__` inside words, `-# subtext`;
 // - a fence only closes on exactly three backticks, so backtick runs inside code are broken up.
 import { toMarkdown, type Options, type Unsafe } from "mdast-util-to-markdown";
 import { gfmToMarkdown } from "mdast-util-gfm";
 import { toString } from "mdast-util-to-string";
-import type { Definition, Nodes, Parents, PhrasingContent, Root, RootContent } from "mdast";
+import type { Nodes, Parents, PhrasingContent, Root, RootContent } from "mdast";
 import { parseMarkdown } from "../../render/markdown.js";
 import { tableAsText } from "../../render/table.js";
 
@@ -39,20 +39,17 @@ const OPTIONS: Options = {
 };
 
 export function markdownToDiscord(markdown: string): string {
-  const { tree, definitions } = parseMarkdown(markdown);
-  const reshaped: Root = { type: "root", children: reshapeChildren(tree, definitions, false) as RootContent[] };
+  const reshaped: Root = { type: "root", children: reshapeChildren(parseMarkdown(markdown).tree, false) as RootContent[] };
   return toMarkdown(reshaped, OPTIONS).trimEnd();
 }
 
-function reshapeChildren(parent: Parents, definitions: Map<string, Definition>, inQuote: boolean): Nodes[] {
-  return parent.children.flatMap((child) => reshape(child as Nodes, definitions, inQuote));
+function reshapeChildren(parent: Parents, inQuote: boolean): Nodes[] {
+  return parent.children.flatMap((child) => reshape(child as Nodes, inQuote));
 }
 
-function reshape(node: Nodes, definitions: Map<string, Definition>, inQuote: boolean): Nodes[] {
-  const children = () => reshapeChildren(node as Parents, definitions, inQuote);
+function reshape(node: Nodes, inQuote: boolean): Nodes[] {
+  const children = () => reshapeChildren(node as Parents, inQuote);
   switch (node.type) {
-    case "definition":
-      return [];
     case "table":
       return [{ type: "code", value: breakFences(tableAsText(node)) }];
     case "code":
@@ -66,8 +63,8 @@ function reshape(node: Nodes, definitions: Map<string, Definition>, inQuote: boo
       return [{ type: "paragraph", children: [{ type: "strong", children: children() as PhrasingContent[] }] }];
     case "blockquote":
       // Discord shows one level of quote: an inner quote's blocks join the outer one.
-      if (inQuote) return reshapeChildren(node, definitions, true);
-      return [{ ...node, children: reshapeChildren(node, definitions, true) as typeof node.children }];
+      if (inQuote) return reshapeChildren(node, true);
+      return [{ ...node, children: reshapeChildren(node, true) as typeof node.children }];
     case "listItem": {
       const items = children();
       if (node.checked === true || node.checked === false) {
@@ -82,13 +79,6 @@ function reshape(node: Nodes, definitions: Map<string, Definition>, inQuote: boo
       return [link(node.url, children() as PhrasingContent[])];
     case "image":
       return [link(node.url, [{ type: "text", value: node.alt || node.url }])];
-    case "linkReference":
-    case "imageReference": {
-      const definition = definitions.get(node.identifier.toLowerCase());
-      const label: PhrasingContent[] = node.type === "imageReference" ? [{ type: "text", value: node.alt || "" }] : (children() as PhrasingContent[]);
-      if (!definition) return [{ type: "text", value: `[${toString(label)}]` }];
-      return [link(definition.url, label)];
-    }
     case "footnoteReference":
       return [{ type: "text", value: `[${node.label ?? node.identifier}]` }];
     case "footnoteDefinition": {

@@ -1,10 +1,10 @@
-// CommonMark + GFM → Slack mrkdwn. Parsed once with mdast (micromark + GFM) and printed to Slack's
+// CommonMark + GFM → Slack mrkdwn. Parsed once into mdast and printed to Slack's
 // dialect, because Slack's own markup differs in the places that matter: `*bold*`, `_italic_`,
 // `~strike~`, links as `<url|label>`, no headings, no tables, no nested-list syntax, and `& < >`
 // must be escaped everywhere.
 import { parseMarkdown } from "../../render/markdown.js";
 import { tableAsText } from "../../render/table.js";
-import type { Definition, List, ListItem, Nodes, Parents, PhrasingContent, Root, Table } from "mdast";
+import type { List, ListItem, Nodes, Parents, PhrasingContent, Root, Table } from "mdast";
 
 /** Escapes the three characters Slack treats as control characters in any text field. */
 export function escapeMrkdwn(text: string): string {
@@ -14,40 +14,34 @@ export function escapeMrkdwn(text: string): string {
 const BULLETS = ["•", "◦", "▪"];
 const LIST_INDENT = "    ";
 
-interface RenderContext {
-  definitions: Map<string, Definition>;
-}
-
 export function markdownToMrkdwn(markdown: string): string {
-  const { tree, definitions } = parseMarkdown(markdown);
-  const context: RenderContext = { definitions };
-  return renderBlocks(tree.children, context).trim();
+  return renderBlocks(parseMarkdown(markdown).tree.children).trim();
 }
 
 
-function renderBlocks(nodes: readonly Nodes[], context: RenderContext): string {
+function renderBlocks(nodes: readonly Nodes[]): string {
   return nodes
-    .map((node) => renderBlock(node, context))
+    .map((node) => renderBlock(node))
     .filter((text) => text !== "")
     .join("\n\n");
 }
 
-function renderBlock(node: Nodes, context: RenderContext): string {
+function renderBlock(node: Nodes): string {
   switch (node.type) {
     case "paragraph":
-      return renderInline(node.children, context);
+      return renderInline(node.children);
     case "heading":
       // Slack has no headings: a bold line reads as one.
       return `*${plainText(node)}*`;
     case "thematicBreak":
       return "──────────";
     case "blockquote":
-      return renderBlocks(node.children, context)
+      return renderBlocks(node.children)
         .split("\n")
         .map((line) => `> ${line}`)
         .join("\n");
     case "list":
-      return renderList(node, 0, context);
+      return renderList(node, 0);
     case "code":
       // The language tag is dropped: Slack would print it as the first line of the block.
       return fence(escapeMrkdwn(node.value));
@@ -55,12 +49,10 @@ function renderBlock(node: Nodes, context: RenderContext): string {
       return escapeMrkdwn(node.value);
     case "table":
       return renderTable(node);
-    case "definition":
-      return "";
     case "footnoteDefinition":
-      return `[${escapeMrkdwn(node.label ?? node.identifier)}]: ${renderBlocks(node.children, context)}`;
+      return `[${escapeMrkdwn(node.label ?? node.identifier)}]: ${renderBlocks(node.children)}`;
     default:
-      return "children" in node ? renderInline(node.children as PhrasingContent[], context) : renderInline([node as PhrasingContent], context);
+      return "children" in node ? renderInline(node.children as PhrasingContent[]) : renderInline([node as PhrasingContent]);
   }
 }
 
@@ -68,27 +60,27 @@ function fence(body: string): string {
   return "```\n" + body + "\n```";
 }
 
-function renderList(list: List, depth: number, context: RenderContext): string {
+function renderList(list: List, depth: number): string {
   const start = list.start ?? 1;
   return list.children
     .map((item, index) => {
       const marker = list.ordered ? `${start + index}.` : BULLETS[Math.min(depth, BULLETS.length - 1)];
-      return renderListItem(item, marker, depth, context);
+      return renderListItem(item, marker, depth);
     })
     .join("\n");
 }
 
-function renderListItem(item: ListItem, marker: string, depth: number, context: RenderContext): string {
+function renderListItem(item: ListItem, marker: string, depth: number): string {
   const indent = LIST_INDENT.repeat(depth);
   const checkbox = item.checked === true ? "☑ " : item.checked === false ? "☐ " : "";
   const lines: string[] = [];
   let first = true;
   for (const child of item.children) {
     if (child.type === "list") {
-      lines.push(renderList(child, depth + 1, context));
+      lines.push(renderList(child, depth + 1));
       continue;
     }
-    const text = renderBlock(child, context);
+    const text = renderBlock(child);
     const childLines = text.split("\n");
     if (first) {
       lines.push(`${indent}${marker} ${checkbox}${childLines[0]}`);
@@ -107,20 +99,20 @@ function renderTable(table: Table): string {
   return fence(escapeMrkdwn(tableAsText(table)));
 }
 
-function renderInline(nodes: readonly PhrasingContent[], context: RenderContext): string {
-  return nodes.map((node) => renderPhrasing(node, context)).join("");
+function renderInline(nodes: readonly PhrasingContent[]): string {
+  return nodes.map((node) => renderPhrasing(node)).join("");
 }
 
-function renderPhrasing(node: PhrasingContent, context: RenderContext): string {
+function renderPhrasing(node: PhrasingContent): string {
   switch (node.type) {
     case "text":
       return escapeMrkdwn(node.value);
     case "strong":
-      return wrap("*", renderInline(node.children, context));
+      return wrap("*", renderInline(node.children));
     case "emphasis":
-      return wrap("_", renderInline(node.children, context));
+      return wrap("_", renderInline(node.children));
     case "delete":
-      return wrap("~", renderInline(node.children, context));
+      return wrap("~", renderInline(node.children));
     case "inlineCode":
       return "`" + escapeMrkdwn(node.value) + "`";
     case "break":
@@ -129,14 +121,6 @@ function renderPhrasing(node: PhrasingContent, context: RenderContext): string {
       return slackLink(node.url, plainText(node));
     case "image":
       return slackLink(node.url, node.alt || node.url);
-    case "linkReference": {
-      const definition = context.definitions.get(node.identifier);
-      return definition ? slackLink(definition.url, plainText(node)) : escapeMrkdwn(`[${plainText(node)}]`);
-    }
-    case "imageReference": {
-      const definition = context.definitions.get(node.identifier);
-      return definition ? slackLink(definition.url, node.alt || definition.url) : escapeMrkdwn(`[${node.alt ?? ""}]`);
-    }
     case "footnoteReference":
       return `[${escapeMrkdwn(node.label ?? node.identifier)}]`;
     case "html":

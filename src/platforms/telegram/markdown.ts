@@ -4,7 +4,7 @@
 // Only `<`, `>` and `&` (and `"` inside attributes) need escaping.
 import { parseMarkdown } from "../../render/markdown.js";
 import { tableAsText } from "../../render/table.js";
-import type { Nodes, Parents, Root, Table, List, Definition } from "mdast";
+import type { Nodes, Parents, Root, Table, List } from "mdast";
 
 const LINK_PROTOCOLS = /^(https?:|tg:|mailto:)/i;
 const LIST_INDENT = "  ";
@@ -20,7 +20,6 @@ function escapeAttribute(text: string): string {
 }
 
 interface RenderState {
-  definitions: Map<string, Definition>;
   listDepth: number;
   inBlockquote: boolean;
   inLink: boolean;
@@ -29,8 +28,8 @@ interface RenderState {
 }
 
 export function markdownToTelegramHtml(markdown: string): string {
-  const { tree, definitions } = parseMarkdown(markdown);
-  const state: RenderState = { definitions, listDepth: 0, inBlockquote: false, inLink: false, openStyles: new Set() };
+  const { tree } = parseMarkdown(markdown);
+  const state: RenderState = { listDepth: 0, inBlockquote: false, inLink: false, openStyles: new Set() };
   return renderBlocks(tree, state).trim();
 }
 
@@ -75,8 +74,6 @@ function renderNode(node: Nodes, state: RenderState): string {
       return escapeHtml(node.value);
     case "table":
       return renderTable(node);
-    case "definition":
-      return "";
     case "footnoteDefinition":
       return `[^${escapeHtml(node.label ?? node.identifier)}]: ${renderBlocks(node, state, "\n")}`;
     case "text":
@@ -95,12 +92,6 @@ function renderNode(node: Nodes, state: RenderState): string {
       return renderLink(node.url, renderInline(node, { ...state, inLink: true }), state);
     case "image":
       return renderLink(node.url, escapeHtml(node.alt || "image"), state);
-    case "linkReference":
-    case "imageReference": {
-      const label = node.type === "imageReference" ? escapeHtml(node.alt || "image") : renderInline(node, { ...state, inLink: true });
-      const definition = state.definitions.get(node.identifier.toLowerCase());
-      return definition ? renderLink(definition.url, label, state) : label;
-    }
     case "footnoteReference":
       return `[^${escapeHtml(node.label ?? node.identifier)}]`;
     default:
