@@ -66,6 +66,7 @@ const TEXTS = [
   "see https://example.com/a_b_c?q=1, then www.example.org. And (https://example.com/in/parens).",
   "mail me at someone@example.com, or open <https://example.com/angle> or <me@example.com>",
   "HTTPS://EXAMPLE.COM and WWW.EXAMPLE.COM in capitals; README.md and src/index.ts are files",
+  "```\nhttps://example.com in code\n```\n\n`www.in.inline.code` and [a link with www.example.com inside](https://example.com)",
   "a link [text](https://example.com \"Title\"), an image ![alt **bold**](https://example.com/i.png), [empty]()",
   "[ref] and [text][ref] and ![pic][ref]\n\n[ref]: https://example.com/r 'T'",
   "a  \nhard break and a\\\nbackslash break; &amp; &copy; &#35; &nbsp; entities; \\*escaped\\* \\_too\\_",
