@@ -1,10 +1,12 @@
 // Preloaded into the Baton process under benchmark (`node --import bench/probe.mjs`): measures its
 // event-loop delay with perf_hooks.monitorEventLoopDelay, notes when Baton writes each session/prompt
-// line into an agent's stdin pipe (as the write starts), and answers
+// line into an agent's stdin pipe (as the write starts), runs a memory-reducing GC when asked, and answers
 // the bench over the IPC channel. Loaded only by `npm run bench`; Baton itself knows nothing of it.
 import childProcess from "node:child_process";
 import { syncBuiltinESMExports } from "node:module";
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 
 /**
  * The histogram records the whole interval between two ticks of a `resolution` ms timer; the
@@ -47,6 +49,14 @@ const answers = {
     return { count: histogram.count, p50: delay(50), p99: delay(99), max: Math.max(0, histogram.max / NS_PER_MS - RESOLUTION_MS) };
   },
   memory: () => process.memoryUsage(),
+  // V8's most thorough collection (what it runs before giving up on an allocation): compacts and
+  // gives free pages back. A fresh process otherwise settles on one of two levels about 9 MB apart,
+  // before or after V8's memory reducer has run, so two processes compared could be on different ones.
+  "reduce-memory": () => {
+    setFlagsFromString("--expose-gc");
+    runInNewContext("gc")({ type: "major", execution: "sync", flavor: "last-resort" });
+    return { ok: true };
+  },
   "prompt-writes": () => ({ writes: promptWrites }),
 };
 

@@ -163,36 +163,47 @@ async function settle(baton: BatonProcess, intervalMs: number): Promise<number> 
   }
 }
 
-async function settledRss(config: string, intervalMs: number): Promise<number> {
-  const baton = new BatonProcess({ config });
+/**
+ * Settled RSS of a fresh process. `reduced`: after V8's memory-reducing collection (through the
+ * bench's preload), for the figures that subtract one process's RSS from another's.
+ */
+async function settledRss(config: string, intervalMs: number, reduced = false): Promise<number> {
+  const baton = new BatonProcess({ config, probe: reduced });
   try {
     await baton.waitForLine(/^Baton ready/);
+    if (reduced) await reduceMemory(baton);
     return await settle(baton, intervalMs);
   } finally {
     await baton.stop();
   }
 }
 
-/** RSS with N seeded open threads against none, then with H live hosts on top. */
+async function reduceMemory(baton: BatonProcess): Promise<void> {
+  await baton.probe("reduce-memory");
+}
+
+/** RSS with N seeded open threads against none, then with H live hosts on top, each after a memory-reducing GC. */
 async function threadAndHostCost(fakes: Fakes, textCalls: TextCalls, scale: StartupScale): Promise<Figure[]> {
   const tg = fakes.telegram!;
   const config = batonConfig(fakes, { maxLiveHosts: scale.hostsForRss + 5 });
-  const empty = await settledRss(config, scale.settleIntervalMs);
+  const empty = await settledRss(config, scale.settleIntervalMs, true);
   const dataDir = mkdtempSync(join(tmpdir(), "baton-bench-rss-"));
   await seedOpenThreads(dataDir, scale.threadsForRss);
-  const baton = new BatonProcess({ config, dataDir });
+  const baton = new BatonProcess({ config, dataDir, probe: true });
   try {
     await baton.waitForLine(/^Baton ready/);
+    await reduceMemory(baton);
     const withThreads = await settle(baton, scale.settleIntervalMs);
     const chats = Array.from({ length: scale.hostsForRss }, (_, i) => telegramUser(tg, 30_000 + i));
     for (const chat of chats) chat.send("hello");
     await until(() => chats.every((c) => textCalls.to(c.chatId).length > 0), "an answer in every chat", 120_000, 50);
+    await reduceMemory(baton);
     const withHosts = await settle(baton, scale.settleIntervalMs);
     const agents = baton.childPids().map((pid) => baton.rssMb(pid));
     if (agents.length < scale.hostsForRss) throw new Error(`bench: ${agents.length} agent processes alive, expected ${scale.hostsForRss}`);
     return [
-      figure({ id: "rss-per-thread", label: "RSS per open thread", unit: "KB", definition: `Baton's settled RSS with ${scale.threadsForRss.toLocaleString("en")} open threads (${withThreads.toFixed(1)} MB) minus with none (${empty.toFixed(1)} MB, another process), per thread (Telegram only)` }, [((withThreads - empty) * 1024) / scale.threadsForRss]),
-      figure({ id: "rss-per-host", label: "Baton's RSS per live host", unit: "MB", definition: `Baton's settled RSS with ${scale.hostsForRss} idle live demo-agent hosts (${withHosts.toFixed(1)} MB) minus without, per host (the agent processes not included)` }, [(withHosts - withThreads) / scale.hostsForRss]),
+      figure({ id: "rss-per-thread", label: "RSS per open thread", unit: "KB", definition: `Baton's settled RSS after a memory-reducing GC with ${scale.threadsForRss.toLocaleString("en")} open threads (${withThreads.toFixed(1)} MB) minus with none (${empty.toFixed(1)} MB, another process), per thread (Telegram only)` }, [((withThreads - empty) * 1024) / scale.threadsForRss]),
+      figure({ id: "rss-per-host", label: "Baton's RSS per live host", unit: "MB", definition: `Baton's settled RSS after a memory-reducing GC with ${scale.hostsForRss} idle live demo-agent hosts (${withHosts.toFixed(1)} MB) minus without, per host (the agent processes not included)` }, [(withHosts - withThreads) / scale.hostsForRss]),
       figure({ id: "agent-rss", label: "RSS of one demo agent process", unit: "MB", definition: `each live host's own process, idle after one turn` }, agents),
     ];
   } finally {

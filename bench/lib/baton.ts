@@ -37,7 +37,7 @@ export interface BatonOptions {
   config: string;
   /** Data dir; a fresh temp dir when omitted (removed by stop()). */
   dataDir?: string;
-  /** Preload bench/probe.mjs and open an IPC channel to it (event-loop delay). */
+  /** Preload bench/probe.mjs and open an IPC channel to it (event-loop delay, prompt writes, a memory-reducing GC). */
   probe?: boolean;
   env?: NodeJS.ProcessEnv;
 }
