@@ -150,12 +150,22 @@ async function roundTrip(fakes: Fakes, textCalls: TextCalls, index: number): Pro
 }
 
 /** The last sample once SETTLE_SAMPLES in a row are within SETTLE_TOLERANCE of each other. */
-async function settle(baton: BatonProcess, intervalMs: number): Promise<number> {
+/**
+ * RSS once SETTLE_SAMPLES in a row agree. `reduced`: each sample right after V8's memory-reducing
+ * collection (through the bench's preload), for the figures that subtract one process's RSS from
+ * another's: a fresh process otherwise settles on one of two levels about 9 MB apart, before or
+ * after V8's own memory reducer has run, and the idle warm-up after serving can undo one early GC.
+ */
+async function settle(baton: BatonProcess, intervalMs: number, reduced = false): Promise<number> {
   const deadline = Date.now() + SETTLE_MAX_MS;
-  const samples = [baton.rssMb()];
+  const sample = async () => {
+    if (reduced) await baton.probe("reduce-memory");
+    return baton.rssMb();
+  };
+  const samples = [await sample()];
   for (;;) {
     await sleep(intervalMs);
-    samples.push(baton.rssMb());
+    samples.push(await sample());
     const recent = samples.slice(-SETTLE_SAMPLES);
     const low = Math.min(...recent);
     if (recent.length === SETTLE_SAMPLES && Math.max(...recent) - low <= low * SETTLE_TOLERANCE) return recent.at(-1)!;
@@ -163,26 +173,17 @@ async function settle(baton: BatonProcess, intervalMs: number): Promise<number> 
   }
 }
 
-/**
- * Settled RSS of a fresh process. `reduced`: after V8's memory-reducing collection (through the
- * bench's preload), for the figures that subtract one process's RSS from another's.
- */
 async function settledRss(config: string, intervalMs: number, reduced = false): Promise<number> {
   const baton = new BatonProcess({ config, probe: reduced });
   try {
     await baton.waitForLine(/^Baton ready/);
-    if (reduced) await reduceMemory(baton);
-    return await settle(baton, intervalMs);
+    return await settle(baton, intervalMs, reduced);
   } finally {
     await baton.stop();
   }
 }
 
-async function reduceMemory(baton: BatonProcess): Promise<void> {
-  await baton.probe("reduce-memory");
-}
-
-/** RSS with N seeded open threads against none, then with H live hosts on top, each after a memory-reducing GC. */
+/** RSS with N seeded open threads against none, then with H live hosts on top, each sampled after a memory-reducing GC. */
 async function threadAndHostCost(fakes: Fakes, textCalls: TextCalls, scale: StartupScale): Promise<Figure[]> {
   const tg = fakes.telegram!;
   const config = batonConfig(fakes, { maxLiveHosts: scale.hostsForRss + 5 });
@@ -192,13 +193,11 @@ async function threadAndHostCost(fakes: Fakes, textCalls: TextCalls, scale: Star
   const baton = new BatonProcess({ config, dataDir, probe: true });
   try {
     await baton.waitForLine(/^Baton ready/);
-    await reduceMemory(baton);
-    const withThreads = await settle(baton, scale.settleIntervalMs);
+    const withThreads = await settle(baton, scale.settleIntervalMs, true);
     const chats = Array.from({ length: scale.hostsForRss }, (_, i) => telegramUser(tg, 30_000 + i));
     for (const chat of chats) chat.send("hello");
     await until(() => chats.every((c) => textCalls.to(c.chatId).length > 0), "an answer in every chat", 120_000, 50);
-    await reduceMemory(baton);
-    const withHosts = await settle(baton, scale.settleIntervalMs);
+    const withHosts = await settle(baton, scale.settleIntervalMs, true);
     const agents = baton.childPids().map((pid) => baton.rssMb(pid));
     if (agents.length < scale.hostsForRss) throw new Error(`bench: ${agents.length} agent processes alive, expected ${scale.hostsForRss}`);
     return [
