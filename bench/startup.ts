@@ -149,12 +149,12 @@ async function roundTrip(fakes: Fakes, textCalls: TextCalls, index: number): Pro
   return answer.hrAt - delivered;
 }
 
-/** The last sample once SETTLE_SAMPLES in a row are within SETTLE_TOLERANCE of each other. */
 /**
- * RSS once SETTLE_SAMPLES in a row agree. `reduced`: each sample right after V8's memory-reducing
- * collection (through the bench's preload), for the figures that subtract one process's RSS from
- * another's: a fresh process otherwise settles on one of two levels about 9 MB apart, before or
- * after V8's own memory reducer has run, and the idle warm-up after serving can undo one early GC.
+ * The last sample once SETTLE_SAMPLES in a row are within SETTLE_TOLERANCE of each other.
+ * `reduced`: each sample right after V8's memory-reducing collection (through the bench's preload),
+ * for the figures that subtract one process's RSS from another's: a fresh process otherwise settles
+ * on one of two levels about 9 MB apart, before or after V8's own memory reducer has run, and the
+ * idle warm-up after serving can undo one early GC.
  */
 async function settle(baton: BatonProcess, intervalMs: number, reduced = false): Promise<number> {
   const deadline = Date.now() + SETTLE_MAX_MS;
@@ -201,8 +201,8 @@ async function threadAndHostCost(fakes: Fakes, textCalls: TextCalls, scale: Star
     const agents = baton.childPids().map((pid) => baton.rssMb(pid));
     if (agents.length < scale.hostsForRss) throw new Error(`bench: ${agents.length} agent processes alive, expected ${scale.hostsForRss}`);
     return [
-      figure({ id: "rss-per-thread", label: "RSS per open thread", unit: "KB", definition: `Baton's settled RSS after a memory-reducing GC with ${scale.threadsForRss.toLocaleString("en")} open threads (${withThreads.toFixed(1)} MB) minus with none (${empty.toFixed(1)} MB, another process), per thread (Telegram only)` }, [((withThreads - empty) * 1024) / scale.threadsForRss]),
-      figure({ id: "rss-per-host", label: "Baton's RSS per live host", unit: "MB", definition: `Baton's settled RSS after a memory-reducing GC with ${scale.hostsForRss} idle live demo-agent hosts (${withHosts.toFixed(1)} MB) minus without, per host (the agent processes not included)` }, [(withHosts - withThreads) / scale.hostsForRss]),
+      figure({ id: "rss-per-thread", label: "RSS per open thread", unit: "KB", definition: `Baton's settled RSS (each sample after a memory-reducing GC) with ${scale.threadsForRss.toLocaleString("en")} open threads (${withThreads.toFixed(1)} MB) minus with none (${empty.toFixed(1)} MB, another process), per thread (Telegram only)` }, [((withThreads - empty) * 1024) / scale.threadsForRss]),
+      figure({ id: "rss-per-host", label: "Baton's RSS per live host", unit: "MB", definition: `Baton's settled RSS (each sample after a memory-reducing GC) with ${scale.hostsForRss} idle live demo-agent hosts (${withHosts.toFixed(1)} MB) minus without, per host (the agent processes not included)` }, [(withHosts - withThreads) / scale.hostsForRss]),
       figure({ id: "agent-rss", label: "RSS of one demo agent process", unit: "MB", definition: `each live host's own process, idle after one turn` }, agents),
     ];
   } finally {
