@@ -45,7 +45,8 @@ describe("worktree isolation", () => {
     // The worktrees were created (in the events) and are gone now; gamma's empty branch too.
     const events = readFileSync(join(baton.dataDir, "threads", "events.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
     const created = events.filter((e) => e.type === "subagent_updated" && e.worktree).map((e) => e.worktree.path as string);
-    expect(created.sort()).toEqual(["alpha", "beta", "gamma"].map((n) => join(repo, ".baton", "worktrees", `${thread.id}-${n}-${alpha.run}`)));
+    // The answer says what became of a subagent whose worktree is missing here (failed once in CI, not reproduced).
+    expect(created.sort(), answer.text).toEqual(["alpha", "beta", "gamma"].map((n) => join(repo, ".baton", "worktrees", `${thread.id}-${n}-${alpha.run}`)));
     expect(git(repo, "worktree", "list").split("\n")).toHaveLength(1);
     expect(readdirSync(join(repo, ".baton", "worktrees"))).toEqual([]);
     expect(git(repo, "branch", "--list", "baton/*").split("\n").map((b) => b.trim()).sort()).toEqual([alpha.branch, beta.branch].sort());
