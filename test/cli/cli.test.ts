@@ -2,7 +2,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { FakeBotApi } from "../fakes/telegram/fake-bot-api.js";
 import { FakeSlack } from "../fakes/slack/index.js";
 import { exitOf } from "../support/process.js";
@@ -113,6 +113,8 @@ describe("the baton command line", () => {
       stdio: ["ignore", "pipe", "ignore"],
       env: { ...process.env, BATON_IMPORT_LOG: log },
     });
+    // A failed wait below must not leave Baton running.
+    onTestFinished(() => void child.kill("SIGKILL"));
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
     const deadline = Date.now() + 20_000;

@@ -45,7 +45,7 @@ describe("worktree isolation", () => {
     // The worktrees were created (in the events) and are gone now; gamma's empty branch too.
     const events = readFileSync(join(baton.dataDir, "threads", "events.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
     const created = events.filter((e) => e.type === "subagent_updated" && e.worktree).map((e) => e.worktree.path as string);
-    // The answer says what became of a subagent whose worktree is missing here (failed once in CI, not reproduced).
+    // A subagent whose worktree is missing here failed to make it: the answer says why.
     expect(created.sort(), answer.text).toEqual(["alpha", "beta", "gamma"].map((n) => join(repo, ".baton", "worktrees", `${thread.id}-${n}-${alpha.run}`)));
     expect(git(repo, "worktree", "list").split("\n")).toHaveLength(1);
     expect(readdirSync(join(repo, ".baton", "worktrees"))).toEqual([]);

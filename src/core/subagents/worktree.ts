@@ -29,6 +29,24 @@ async function git(machine: Machine, cwd: string, args: string[]): Promise<strin
   return result.stdout.trim();
 }
 
+/**
+ * `git worktree add`, `remove` and `prune` of one repository run one at a time: adding a worktree
+ * reads every other worktree's admin files, and fails on one that another `add` is still writing
+ * ("fatal: failed to read .git/worktrees/<name>/commondir"), which parallel subagents hit.
+ */
+const repositoryQueues = new Map<string, Promise<unknown>>();
+
+function oneAtATime<T>(machine: Machine, top: string, op: () => Promise<T>): Promise<T> {
+  const key = `${machine.name}\0${top}`;
+  const run = (repositoryQueues.get(key) ?? Promise.resolve()).then(op, op);
+  const done = run.catch(() => undefined);
+  repositoryQueues.set(key, done);
+  void done.then(() => {
+    if (repositoryQueues.get(key) === done) repositoryQueues.delete(key);
+  });
+  return run;
+}
+
 /** Thread ids, run ids and subagent names are plain already: fit for branch and directory names. */
 export function branchName(threadId: string, run: string, name: string): string {
   return `baton/${threadId}/${name}-${run}`;
@@ -50,7 +68,7 @@ export async function createWorktree(machine: Machine, workspace: string, owner:
   const path = posix.join(dir, `${owner.threadId}-${owner.name}-${owner.run}`);
   // `.baton/` holds Baton's files in the workspace and ignores itself.
   await machine.exec(["sh", "-c", 'mkdir -p "$1" && { [ -e "$2" ] || printf "*\\n" > "$2"; }', "sh", dir, posix.join(top, ".baton", ".gitignore")], top);
-  await git(machine, top, ["worktree", "add", "-b", branch, path, base]);
+  await oneAtATime(machine, top, () => git(machine, top, ["worktree", "add", "-b", branch, path, base]));
   const inside = posix.relative(top, workspace);
   return { path, branch, base, cwd: inside && !inside.startsWith("..") ? posix.join(path, inside) : path };
 }
@@ -70,8 +88,10 @@ export async function finishWorktree(machine: Machine, workspace: string, tree: 
     }
   }
   const top = await git(machine, workspace, ["rev-parse", "--show-toplevel"]);
-  if (present) await git(machine, top, ["worktree", "remove", "--force", tree.path]);
-  else await machine.exec(["git", "worktree", "prune"], top);
+  await oneAtATime(machine, top, async () => {
+    if (present) await git(machine, top, ["worktree", "remove", "--force", tree.path]);
+    else await machine.exec(["git", "worktree", "prune"], top);
+  });
   const files = (await git(machine, top, ["diff", "--name-only", `${tree.base}..${tree.branch}`]).catch(() => "")).split("\n").filter(Boolean);
   if (files.length === 0) {
     await machine.exec(["git", "branch", "-D", tree.branch], top);
