@@ -52,8 +52,9 @@ function comparable(tree: Root): string {
       }
       out.children = children;
     }
-    return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b))) as Plain;
+    return out;
   };
+  // Every object's keys sorted as it is written out.
   return JSON.stringify(plain(tree as unknown as Plain), (_key, value: unknown) => (value && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b))) : value));
 }
 

@@ -5,6 +5,7 @@
 // branch stays for the host agent to merge, or goes too when it holds no change.
 import { posix } from "node:path";
 import type { Machine } from "../../agents/machines/index.js";
+import { KeyedQueue } from "../../kernel/collections.js";
 import { SubagentError } from "../../kernel/errors.js";
 
 export interface Worktree {
@@ -30,21 +31,15 @@ async function git(machine: Machine, cwd: string, args: string[]): Promise<strin
 }
 
 /**
- * `git worktree add`, `remove` and `prune` of one repository run one at a time: adding a worktree
- * reads every other worktree's admin files, and fails on one that another `add` is still writing
- * ("fatal: failed to read .git/worktrees/<name>/commondir"), which parallel subagents hit.
+ * `git worktree add`, `remove` and `prune` of one repository run one at a time (keyed by machine and
+ * repository): adding a worktree reads every other worktree's admin files, and fails on one that
+ * another `add` is still writing ("fatal: failed to read .git/worktrees/<name>/commondir"), which
+ * parallel subagents hit.
  */
-const repositoryQueues = new Map<string, Promise<unknown>>();
+const worktreeCommands = new KeyedQueue();
 
 function oneAtATime<T>(machine: Machine, top: string, op: () => Promise<T>): Promise<T> {
-  const key = `${machine.name}\0${top}`;
-  const run = (repositoryQueues.get(key) ?? Promise.resolve()).then(op, op);
-  const done = run.catch(() => undefined);
-  repositoryQueues.set(key, done);
-  void done.then(() => {
-    if (repositoryQueues.get(key) === done) repositoryQueues.delete(key);
-  });
-  return run;
+  return worktreeCommands.run(`${machine.name}\0${top}`, op);
 }
 
 /** Thread ids, run ids and subagent names are plain already: fit for branch and directory names. */
