@@ -14,6 +14,7 @@ import { parseStreamRequest, streamChunks, TIMING_FILE_ENV, TimingReporter } fro
 import { mcpToolCaller } from "./mcp.js";
 import { hostTurn, isHostSubagentCommand, isSubagentPrompt, subagentTurn, type DemoTurn } from "./subagents.js";
 import { answerSettingRequests, DemoExtras, mediaAnswer } from "./extras.js";
+import { sleep } from "./sleep.js";
 
 const CHUNK_DELAY_MS = 25;
 const SLOW_TOTAL_MS = 30_000;
@@ -303,9 +304,3 @@ function update(client: Client, sessionId: string, update: acp.SessionUpdate): P
   return client.notify(acp.methods.client.session.update, { sessionId, update });
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => { clearTimeout(timer); resolve(); }, { once: true });
-  });
-}

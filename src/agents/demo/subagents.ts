@@ -11,6 +11,7 @@ import type * as acp from "@agentclientprotocol/sdk";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ToolCaller } from "./mcp.js";
+import { sleep } from "./sleep.js";
 
 /** What a demo turn can do, supplied by the agent. */
 export interface DemoTurn {
@@ -157,9 +158,3 @@ export async function subagentTurn(turn: DemoTurn, text: string): Promise<acp.St
   return "end_turn";
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => { clearTimeout(timer); resolve(); }, { once: true });
-  });
-}
