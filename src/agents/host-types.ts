@@ -42,6 +42,8 @@ export interface HostSpec {
   sink: HostSink;
   transport?: HostTransport;
   startTimeouts?: StartTimeouts;
+  /** Steps below Baton's own CPU priority the process runs at (agents.nice); unset or 0: the same. */
+  niceness?: number;
 }
 
 export interface OpenedSession {

@@ -8,6 +8,7 @@ import { acpWire } from "./acp-wire.js";
 import { loadAgentSdk, type AcpSdk } from "./acp-sdk.js";
 import { takeHandCheckedUpdates } from "./session-update-parse.js";
 import { AgentError } from "../kernel/errors.js";
+import { runBelowOwnPriority } from "../kernel/process.js";
 import type { AgentKind } from "./kinds/index.js";
 import { StderrTail } from "./stderr.js";
 import { HostExitedError, HostStartTimeoutError, HostStoppedError } from "./host-errors.js";
@@ -96,6 +97,7 @@ export class AgentHost {
       this.spec.sink.onExit({ code, signal, stderr: this.stderr.forLog(), expected: this.stopping });
     });
     await this.step("start", this.timeouts.spawnMs, spawned);
+    if (this.spec.niceness) this.lowerPriority(child.pid!, this.spec.niceness);
     if (this.stopping) throw new HostStoppedError();
     if (transport?.preamble) child.stdin!.write(transport.preamble);
     this.sdk = await sdk;
@@ -253,6 +255,15 @@ export class AgentHost {
   }
 
   /** A start step that must finish within `limitMs`; past it the start counts as hung. */
+  /** Agents run below Baton's priority so that what they run (builds, test suites) cannot starve the chat. */
+  private lowerPriority(pid: number, by: number): void {
+    try {
+      runBelowOwnPriority(pid, by);
+    } catch (error) {
+      throw new AgentError(`Could not lower the CPU priority of ${this.spec.kind.displayName} (${(error as Error).message}). Set agents.nice: 0 to run agents at Baton's own priority.`, { fatal: true, cause: error });
+    }
+  }
+
   private async step<T>(name: string, limitMs: number, work: Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const hung = new Promise<never>((_, reject) => {

@@ -16,6 +16,8 @@ export interface LaunchSpec {
   cwd: string;
   /** Set for an agent on another machine (src/agents/machines/). */
   transport?: HostTransport;
+  /** Steps below Baton's own CPU priority the process runs at (agents.nice); 0 for ssh to another machine, which carries Baton's own traffic. */
+  niceness?: number;
 }
 
 /** Where a turn's output goes (the renderer fanning out to every attached route). */

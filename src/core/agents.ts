@@ -118,7 +118,7 @@ export class BatonAgents implements AgentsApi {
       unsetEnv: kind.unsafeEnv ?? [],
       cwd: path,
     });
-    return { kind, ...spawn };
+    return { kind, ...spawn, niceness: spawn.transport ? 0 : this.config.nice };
   }
 
   /** What a spare agent process is started with: a new thread's host in `workspace`, when the config wants one and it is on this machine. */

@@ -2,6 +2,7 @@
 // there over `ssh -T` with ACP on the session's stdio, its session lands in that machine's store,
 // /session and briefs read that store, and a file from the chat reaches the remote workspace.
 import { readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { getPriority } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { terminalDemoSession, tempDir, removeTempDirs } from "../handover/helpers.js";
@@ -27,6 +28,8 @@ describe.skipIf(!sshdAvailable())("a thread on another machine", () => {
     // The agent ran there: its store on the build machine has the session, the daemon's has none.
     expect(demoSessionFiles(remoteDataDir)).toEqual([`${session}.jsonl`]);
     expect(demoSessionFiles(baton.dataDir)).toEqual([]);
+    // ssh carries Baton's own traffic: it keeps Baton's CPU priority (agents.nice lowers local agents only).
+    expect(getPriority(baton.daemon.core.supervisor.host(baton.daemon.core.registry.threadForRoute(route)!.id)!.pid!)).toBe(getPriority());
     expect(JSON.parse(readFileSync(join(remoteDataDir, "demo-agent", "sessions", `${session}.jsonl`), "utf8").split("\n")[0])).toMatchObject({ cwd: remoteWorkspace });
 
     // The turn ends after its last words (usage is recorded then): /status once it has.
