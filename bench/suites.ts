@@ -1,5 +1,6 @@
 // The bench's suites at full scale and at the toy scale its own test runs.
 import type { Figure } from "./lib/figure.js";
+import { benchBusy, BUSY_FULL, BUSY_TINY } from "./busy.js";
 import { benchHandoffList, HANDOFF_FULL, HANDOFF_TINY } from "./handoff.js";
 import { benchInbound, INBOUND_FULL, INBOUND_TINY } from "./inbound.js";
 import { benchReplay, REPLAY_FULL, REPLAY_TINY } from "./replay.js";
@@ -22,6 +23,7 @@ export function benchSuites(scale: Scale): Suite[] {
   return [
     { name: "startup and memory at rest", run: () => benchStartup(tiny ? STARTUP_TINY : STARTUP_FULL) },
     { name: "inbound and round trip", run: () => benchInbound(tiny ? INBOUND_TINY : INBOUND_FULL) },
+    { name: "busy machine", run: () => benchBusy(tiny ? BUSY_TINY : BUSY_FULL) },
     { name: "streaming", run: () => benchStreaming(tiny ? STREAMING_TINY : STREAMING_FULL) },
     { name: "one huge turn", run: () => benchHugeTurn(tiny ? STREAMING_TINY : STREAMING_FULL) },
     { name: "handoff list", run: () => benchHandoffList(tiny ? HANDOFF_TINY : HANDOFF_FULL) },

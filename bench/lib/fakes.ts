@@ -42,6 +42,8 @@ export async function startFakes(which: Partial<Record<FakeKind, boolean>>): Pro
 export interface ConfigOptions {
   web?: boolean;
   maxLiveHosts?: number;
+  /** agents.nice; unset: Baton's default. */
+  agentsNice?: number;
   logLevel?: string;
 }
 
@@ -55,7 +57,7 @@ export function batonConfig(fakes: Fakes, options: ConfigOptions = {}): string {
   if (fakes.matrix) platforms.matrix = { homeserver: fakes.matrix.server.baseUrl, user_id: fakes.matrix.userId, password: fakes.matrix.password };
   return stringify({
     log: { level: options.logLevel ?? "info" },
-    agents: { default: "demo", ...(options.maxLiveHosts ? { max_live_hosts: options.maxLiveHosts } : {}) },
+    agents: { default: "demo", ...(options.maxLiveHosts ? { max_live_hosts: options.maxLiveHosts } : {}), ...(options.agentsNice !== undefined ? { nice: options.agentsNice } : {}) },
     access: { allow: ["telegram:*"] },
     workspaces: { default: process.cwd(), roots: [process.cwd()] },
     // The usage line is one more message at the end of every turn: the probes are sized to stay

@@ -1,7 +1,11 @@
-// The demo agent's `demo:stream`, which `npm run bench` uses as the load of fifty streaming turns:
-// driven through its real process with the ACP SDK's client. A long turn must stay as cheap per
-// chunk as a short one: its pauses once left a listener each on the turn's abort signal.
-import { spawn } from "node:child_process";
+// The demo agent's load prompts, which `npm run bench` uses, driven through its real process with
+// the ACP SDK's client. `demo:stream` (fifty streaming turns): a long turn must stay as cheap per
+// chunk as a short one (its pauses once left a listener each on the turn's abort signal).
+// `demo:burn` (agents' builds keeping every core busy): its processes are the agent's children at
+// the agent's priority, and none outlives its turn or its agent.
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { getPriority, setPriority } from "node:os";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
@@ -53,5 +57,59 @@ describe("demo:stream", () => {
     await demo.cancel();
     expect((await turn).stopReason).toBe("cancelled");
     expect(demo.text.join("").length).toBeLessThan(1024 * 1024);
+  });
+});
+
+/** The agent's child processes (pgrep exits 1 when there are none). */
+function childrenOf(pid: number): number[] {
+  try {
+    return execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).trim().split("\n").map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** Alive and not a zombie waiting for whoever reaps orphans here. */
+function isRunning(pid: number): boolean {
+  return existsSync(`/proc/${pid}`) && readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1][0] !== "Z";
+}
+
+/** CPU time (user + system, clock ticks) of a process so far. */
+function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+describe.skipIf(process.platform !== "linux")("demo:burn", () => {
+  it("keeps CPU-bound processes of the agent's own busy, at its priority, then ends the turn", async () => {
+    const demo = await startDemo();
+    setPriority(demo.child.pid!, 7);
+    const turn = demo.prompt("demo:burn 2 2");
+    await expect.poll(() => childrenOf(demo.child.pid!).length, { timeout: 10_000 }).toBe(2);
+    const burners = childrenOf(demo.child.pid!);
+    const before = burners.map(cpuTicks);
+    await new Promise((r) => setTimeout(r, 500));
+    // Each spun for most of that half second (ticks are 10 ms; two cores may be shared with the test).
+    burners.forEach((pid, i) => expect(cpuTicks(pid) - before[i]).toBeGreaterThan(10));
+    expect(burners.map((pid) => getPriority(pid))).toEqual([7, 7]);
+    expect((await turn).stopReason).toBe("end_turn");
+    expect(demo.text.join("")).toBe("Keeping 2 CPU-bound processes busy for 2 s. Done.");
+    expect(childrenOf(demo.child.pid!)).toEqual([]);
+  });
+
+  it("a cancel ends the processes at once; a killed agent leaves none behind", async () => {
+    const demo = await startDemo();
+    const turn = demo.prompt("demo:burn 60");
+    await expect.poll(() => childrenOf(demo.child.pid!).length, { timeout: 10_000 }).toBe(1);
+    await demo.cancel();
+    expect((await turn).stopReason).toBe("cancelled");
+    await expect.poll(() => childrenOf(demo.child.pid!), { timeout: 5_000 }).toEqual([]);
+
+    void demo.prompt("demo:burn 60").catch(() => undefined);
+    await expect.poll(() => childrenOf(demo.child.pid!).length, { timeout: 10_000 }).toBe(1);
+    const [orphan] = childrenOf(demo.child.pid!);
+    demo.child.kill("SIGKILL");
+    // Re-parented, it sees its parent gone and stops by itself.
+    await expect.poll(() => isRunning(orphan), { timeout: 5_000 }).toBe(false);
   });
 });

@@ -10,7 +10,8 @@ import * as acp from "@agentclientprotocol/sdk";
 import { DemoSessionStore, demoDataDir, demoSessionsDir } from "./store.js";
 import { describeBlock, longMarkdown, NO_AGENT_NOTICE } from "./texts.js";
 import { askPermission } from "./permissions.js";
-import { parseStreamRequest, streamChunks, TIMING_FILE_ENV, TimingReporter } from "./bench.js";
+import { TIMING_FILE_ENV, TimingReporter } from "./bench.js";
+import { loadTurn } from "./load.js";
 import { mcpToolCaller } from "./mcp.js";
 import { hostTurn, isHostSubagentCommand, isSubagentPrompt, subagentTurn, type DemoTurn } from "./subagents.js";
 import { answerSettingRequests, DemoExtras, mediaAnswer } from "./extras.js";
@@ -155,22 +156,8 @@ async function respond(turn: Turn, text: string, earlier: string[]): Promise<acp
     await say(turn, longMarkdown(long[1] ? Number(long[1]) * 1024 : undefined), 8);
     return "end_turn";
   }
-  if (command.startsWith("demo:quiet")) return "end_turn";
-  const streamed = parseStreamRequest(command);
-  if (streamed) {
-    let bytes = 0;
-    for (const piece of streamChunks(streamed, turn.sessionId)) {
-      if (turn.signal.aborted) return "cancelled";
-      await chunk(turn, piece);
-      bytes += piece.length;
-      if (streamed.intervalMs > 0) await sleep(streamed.intervalMs, turn.signal);
-    }
-    await chunk(turn, "\n\nEnd of stream.\n");
-    turn.streamEnded?.();
-    // Only the size is kept: the session store is not the place for megabytes of filler.
-    turn.replied.push(`[streamed ${bytes} bytes]`);
-    return "end_turn";
-  }
+  const load = await loadTurn({ ...turn, chunk: (piece) => chunk(turn, piece) }, command);
+  if (load) return load;
   switch (command) {
     case "demo:plan":
       await update(turn.client, turn.sessionId, {

@@ -1,7 +1,6 @@
-// What the demo agent does for `npm run bench`: it reports when each session/prompt line reached
-// its stdin and when it wrote the first chunk of its answer (so a benchmark can tell Baton's time
-// from the agent's), and it has two prompts that shape load: `demo:quiet` answers nothing, and
-// `demo:stream BYTES [CHUNK [INTERVAL_MS]]` streams that much text without holding it in memory.
+// What the demo agent reports for `npm run bench`: when each session/prompt line reached its stdin
+// and when it wrote the first chunk of its answer, so a benchmark can tell Baton's time from the
+// agent's. The prompts that shape the bench's load are in load.ts.
 import { appendFileSync } from "node:fs";
 import { monotonicMs } from "../../kernel/clock.js";
 
@@ -57,45 +56,5 @@ function promptText(line: string): string | undefined {
     return (message.params?.prompt ?? []).map((b) => (b.type === "text" ? b.text : "")).join(" ").trim();
   } catch {
     return undefined;
-  }
-}
-
-export interface StreamRequest {
-  bytes: number;
-  chunkBytes: number;
-  intervalMs: number;
-}
-
-const DEFAULT_STREAM_CHUNK_BYTES = 1024;
-const DEFAULT_STREAM_INTERVAL_MS = 25;
-const SIZE_UNITS: Record<string, number> = { "": 1, k: 1024, m: 1024 * 1024 };
-
-/** Parses `demo:stream 50m 65536 0`; undefined when the prompt is not one. */
-export function parseStreamRequest(text: string): StreamRequest | undefined {
-  const match = /^demo:stream\s+(\d+)([km]?)(?:\s+(\d+)([km]?))?(?:\s+(\d+))?$/i.exec(text.trim());
-  if (!match) return undefined;
-  const size = (n: string, unit: string) => Number(n) * SIZE_UNITS[unit.toLowerCase()];
-  return {
-    bytes: size(match[1], match[2]),
-    chunkBytes: match[3] ? Math.max(1, size(match[3], match[4])) : DEFAULT_STREAM_CHUNK_BYTES,
-    intervalMs: match[5] ? Number(match[5]) : DEFAULT_STREAM_INTERVAL_MS,
-  };
-}
-
-/**
- * Markdown paragraphs, `bytes` long in all, handed out `chunkBytes` at a time. Each names `source`
- * (the session): answers streaming side by side differ, as real ones do, so no cache keyed by the
- * text can serve one chat with the work done for another.
- */
-export function* streamChunks(request: StreamRequest, source: string): Generator<string> {
-  const paragraph = (n: number) => `Paragraph ${n} of ${source}: the agent keeps writing so that a benchmark has a long answer to deliver, with **bold**, \`code\` and plain words.\n\n`;
-  let buffered = "";
-  let paragraphs = 0;
-  for (let sent = 0; sent < request.bytes; ) {
-    while (buffered.length < request.chunkBytes) buffered += paragraph(++paragraphs);
-    const size = Math.min(request.chunkBytes, request.bytes - sent);
-    yield buffered.slice(0, size);
-    buffered = buffered.slice(size);
-    sent += size;
   }
 }

@@ -1,0 +1,106 @@
+// Prompts that shape a benchmark's load: `demo:quiet` answers nothing; `demo:stream BYTES [CHUNK
+// [INTERVAL_MS]]` streams that much text without holding it in memory; `demo:burn SECONDS
+// [PROCESSES]` keeps CPU-bound processes of the agent's own running that long, as a build or a test
+// suite the agent started would (they inherit the agent's CPU priority, as real ones do).
+import { spawn } from "node:child_process";
+import type * as acp from "@agentclientprotocol/sdk";
+import { sleep } from "./sleep.js";
+
+/** What a load prompt needs of its turn. */
+export interface LoadTurn {
+  sessionId: string;
+  signal: AbortSignal;
+  replied: string[];
+  chunk(text: string): Promise<void>;
+  streamEnded?: () => void;
+}
+
+/** Answers a load prompt; undefined when `command` (lower case) is not one. */
+export async function loadTurn(turn: LoadTurn, command: string): Promise<acp.StopReason | undefined> {
+  if (command.startsWith("demo:quiet")) return "end_turn";
+  const streamed = parseStreamRequest(command);
+  if (streamed) return streamTurn(turn, streamed);
+  const burn = /^demo:burn\s+(\d+)(?:\s+(\d+))?$/.exec(command);
+  if (burn) return burnTurn(turn, Number(burn[1]) * 1000, burn[2] ? Number(burn[2]) : 1);
+  return undefined;
+}
+
+async function streamTurn(turn: LoadTurn, request: StreamRequest): Promise<acp.StopReason> {
+  let bytes = 0;
+  for (const piece of streamChunks(request, turn.sessionId)) {
+    if (turn.signal.aborted) return "cancelled";
+    await turn.chunk(piece);
+    bytes += piece.length;
+    if (request.intervalMs > 0) await sleep(request.intervalMs, turn.signal);
+  }
+  await turn.chunk("\n\nEnd of stream.\n");
+  turn.streamEnded?.();
+  // Only the size is kept: the session store is not the place for megabytes of filler.
+  turn.replied.push(`[streamed ${bytes} bytes]`);
+  return "end_turn";
+}
+
+/**
+ * Each process spins until its time is up or its parent is gone (checked every ~0.1 ms of work),
+ * so none outlives an agent that was killed; a cancelled turn kills them. The parent is asked for
+ * with a signal 0: `process.ppid` is read once and kept by optimized code.
+ */
+const BURNER = `const end = Date.now() + Number(process.argv[1]), parent = process.ppid;
+const alive = () => { try { process.kill(parent, 0); return true; } catch { return false; } };
+while (Date.now() < end && alive()) for (let i = 0; i < 1e5; i++);`;
+
+async function burnTurn(turn: LoadTurn, ms: number, processes: number): Promise<acp.StopReason> {
+  const burners = Array.from({ length: processes }, () => spawn(process.execPath, ["-e", BURNER, String(ms)], { stdio: "ignore" }));
+  const ended = Promise.all(burners.map((b) => new Promise((resolve) => b.once("exit", resolve).once("error", resolve))));
+  const kill = () => burners.forEach((b) => b.kill("SIGKILL"));
+  turn.signal.addEventListener("abort", kill, { once: true });
+  try {
+    await turn.chunk(`Keeping ${processes} CPU-bound process${processes === 1 ? "" : "es"} busy for ${ms / 1000} s.`);
+    await ended;
+  } finally {
+    turn.signal.removeEventListener("abort", kill);
+  }
+  if (turn.signal.aborted) return "cancelled";
+  await turn.chunk(" Done.");
+  return "end_turn";
+}
+
+export interface StreamRequest {
+  bytes: number;
+  chunkBytes: number;
+  intervalMs: number;
+}
+
+const DEFAULT_STREAM_CHUNK_BYTES = 1024;
+const DEFAULT_STREAM_INTERVAL_MS = 25;
+const SIZE_UNITS: Record<string, number> = { "": 1, k: 1024, m: 1024 * 1024 };
+
+/** Parses `demo:stream 50m 65536 0`; undefined when the prompt is not one. */
+export function parseStreamRequest(text: string): StreamRequest | undefined {
+  const match = /^demo:stream\s+(\d+)([km]?)(?:\s+(\d+)([km]?))?(?:\s+(\d+))?$/i.exec(text.trim());
+  if (!match) return undefined;
+  const size = (n: string, unit: string) => Number(n) * SIZE_UNITS[unit.toLowerCase()];
+  return {
+    bytes: size(match[1], match[2]),
+    chunkBytes: match[3] ? Math.max(1, size(match[3], match[4])) : DEFAULT_STREAM_CHUNK_BYTES,
+    intervalMs: match[5] ? Number(match[5]) : DEFAULT_STREAM_INTERVAL_MS,
+  };
+}
+
+/**
+ * Markdown paragraphs, `bytes` long in all, handed out `chunkBytes` at a time. Each names `source`
+ * (the session): answers streaming side by side differ, as real ones do, so no cache keyed by the
+ * text can serve one chat with the work done for another.
+ */
+export function* streamChunks(request: StreamRequest, source: string): Generator<string> {
+  const paragraph = (n: number) => `Paragraph ${n} of ${source}: the agent keeps writing so that a benchmark has a long answer to deliver, with **bold**, \`code\` and plain words.\n\n`;
+  let buffered = "";
+  let paragraphs = 0;
+  for (let sent = 0; sent < request.bytes; ) {
+    while (buffered.length < request.chunkBytes) buffered += paragraph(++paragraphs);
+    const size = Math.min(request.chunkBytes, request.bytes - sent);
+    yield buffered.slice(0, size);
+    buffered = buffered.slice(size);
+    sent += size;
+  }
+}
