@@ -254,7 +254,6 @@ export class AgentHost {
     return this.stderr.forLog();
   }
 
-  /** A start step that must finish within `limitMs`; past it the start counts as hung. */
   /** Agents run below Baton's priority so that what they run (builds, test suites) cannot starve the chat. */
   private lowerPriority(pid: number, by: number): void {
     try {
@@ -264,6 +263,7 @@ export class AgentHost {
     }
   }
 
+  /** A start step that must finish within `limitMs`; past it the start counts as hung. */
   private async step<T>(name: string, limitMs: number, work: Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const hung = new Promise<never>((_, reject) => {
