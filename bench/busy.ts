@@ -60,8 +60,8 @@ async function measure(scale: BusyScale, agentsNice: number | undefined): Promis
     await until(() => timings.refresh() && probes.every((p) => timings.promptIn.has(p.id)), "every probe at an agent's stdin", PHASE_TIMEOUT_MS, 20);
     const written = await promptWrites(baton);
     return {
-      inbound: probes.map((p) => written(p) - delivered(p.messageId)),
-      toAgent: probes.map((p) => timings.promptIn.get(p.id)! - delivered(p.messageId)),
+      inbound: probes.map((p) => written(p) - delivered(p)),
+      toAgent: probes.map((p) => timings.promptIn.get(p.id)! - delivered(p)),
     };
   });
 }

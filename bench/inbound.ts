@@ -51,8 +51,7 @@ const PHASE_TIMEOUT_MS = 900_000;
 
 export async function benchInbound(scale: InboundScale): Promise<Figure[]> {
   const config = { maxLiveHosts: scale.probeChats + scale.streams + 10 };
-  return withTelegramBaton(config, (dataDir) => seedOpenThreads(dataDir, scale.openThreads), async ({ tg, baton, textCalls, timings, delivered: deliveredAt }) => {
-    const delivered = (p: Probe) => deliveredAt(p.messageId);
+  return withTelegramBaton(config, (dataDir) => seedOpenThreads(dataDir, scale.openThreads), async ({ tg, baton, textCalls, timings, delivered }) => {
     const chats = Array.from({ length: scale.probeChats }, (_, i) => telegramUser(tg, i));
     // Every probe chat gets its thread and a live agent first: starting agents is not what this measures.
     for (const chat of chats) chat.send("warm up");

@@ -18,8 +18,8 @@ export interface TelegramRun {
   textCalls: TextCalls;
   /** What the demo agents report, keyed by the probe id in the prompt. */
   timings: AgentTimings;
-  /** When the fake handed message `id` to Baton (monotonic ms). */
-  delivered(messageId: number): number;
+  /** When the fake handed the probe's message to Baton (monotonic ms). */
+  delivered(probe: Pick<Probe, "messageId">): number;
 }
 
 /**
@@ -38,7 +38,7 @@ export async function withTelegramBaton<T>(config: ConfigOptions, seed: (dataDir
     baton = new BatonProcess({ config: batonConfig(fakes, config), dataDir, probe: true });
     await baton.waitForLine(/Baton ready/);
     const timings = new AgentTimings(baton.timingFile, (text) => PROBE_ID.exec(text)?.[0]);
-    const delivered = (messageId: number) => {
+    const delivered = ({ messageId }: Pick<Probe, "messageId">) => {
       const at = tg.deliveredAt.get(messageId);
       if (at === undefined) throw new Error(`bench: the fake never delivered message ${messageId}`);
       return at;
