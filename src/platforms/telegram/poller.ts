@@ -2,6 +2,7 @@
 // Conflict (another process polls the same token) and on 401, which would end polling for good.
 // Here a conflict is reported once, clearly, and polling keeps retrying with backoff until the
 // other poller goes away; `stop()` aborts the pending getUpdates and returns promptly.
+import { setImmediate as afterPendingWork } from "node:timers/promises";
 import type { Api } from "grammy/web";
 import type { Update } from "grammy/types";
 import type { PlatformLogger } from "../contract.js";
@@ -78,6 +79,10 @@ export class UpdatePoller {
           this.nextOffset = update.update_id + 1;
           this.onUpdate(update);
         }
+        // The batch's messages go first, as far as they get without waiting on I/O (a prompt gets
+        // to its agent's stdin): building the next long poll's request in between took about
+        // 0.25 ms of the 1.2 ms an idle Baton needed from the wire to the agent.
+        if (updates.length > 0) await afterPendingWork();
         // A server that ignores `timeout` and answers "nothing" at once must not make this spin.
         const elapsedMs = Date.now() - pollStartedAt;
         if (updates.length === 0 && elapsedMs < MIN_EMPTY_POLL_MS) await this.backoff(MIN_EMPTY_POLL_MS - elapsedMs);
