@@ -6,6 +6,7 @@ import { slackTextToPlain, slashCommandText } from "../../src/platforms/slack/in
 import { markdownToMrkdwn } from "../../src/platforms/slack/mrkdwn.js";
 import { formatSlackRoute, parseSlackRoute } from "../../src/platforms/slack/routes.js";
 import { slackConfigSchema } from "../../src/platforms/slack/config.js";
+import { expectStreamedRendersFresh } from "../support/streamed-render.js";
 
 describe("Slack routes", () => {
   test.each([
@@ -137,4 +138,8 @@ describe("Slack text → plain text", () => {
     expect(slashCommandText("")).toBe("/help");
     expect(slashCommandText("/stop")).toBe("/stop");
   });
+});
+
+test("a streamed answer renders at every edit as a render of the whole text at that point would", async () => {
+  await expectStreamedRendersFresh(markdownToMrkdwn, async () => (await import("../../src/platforms/slack/mrkdwn.js")).markdownToMrkdwn);
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { markdownToTelegramHtml } from "../../src/platforms/telegram/markdown.js";
 import { parseTelegramHtml } from "../fakes/telegram/telegram-html.js";
+import { expectStreamedRendersFresh } from "../support/streamed-render.js";
 
 const visible = (html: string) => {
   const parsed = parseTelegramHtml(html);
@@ -60,4 +61,8 @@ describe("markdown → Telegram HTML", () => {
   ])("produces HTML Telegram accepts: %s", (markdown) => {
     expect(visible(markdownToTelegramHtml(markdown)).length).toBeGreaterThan(0);
   });
+});
+
+it("renders a streamed answer at every edit as a render of the whole text at that point would", async () => {
+  await expectStreamedRendersFresh(markdownToTelegramHtml, async () => (await import("../../src/platforms/telegram/markdown.js")).markdownToTelegramHtml);
 });

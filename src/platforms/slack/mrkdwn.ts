@@ -3,6 +3,7 @@
 // `~strike~`, links as `<url|label>`, no headings, no tables, no nested-list syntax, and `& < >`
 // must be escaped everywhere.
 import { parseMarkdown } from "../../render/markdown.js";
+import { renderedOnce } from "../../render/rendered-once.js";
 import { tableAsText } from "../../render/table.js";
 import type { List, ListItem, Nodes, Parents, PhrasingContent, Root, Table } from "mdast";
 
@@ -14,10 +15,16 @@ export function escapeMrkdwn(text: string): string {
 const BULLETS = ["•", "◦", "▪"];
 const LIST_INDENT = "    ";
 
-export function markdownToMrkdwn(markdown: string): string {
-  return renderBlocks(parseMarkdown(markdown).tree.children).trim();
-}
+/** A top-level block prints the same wherever it stands. */
+const renderTopLevel = renderedOnce((block) => renderBlock(block));
 
+export function markdownToMrkdwn(markdown: string): string {
+  return parseMarkdown(markdown)
+    .tree.children.map(renderTopLevel)
+    .filter((text) => text !== "")
+    .join("\n\n")
+    .trim();
+}
 
 function renderBlocks(nodes: readonly Nodes[]): string {
   return nodes

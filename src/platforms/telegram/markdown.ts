@@ -3,6 +3,7 @@
 // headings bold, list items with bullets and indentation, tables as a monospace block.
 // Only `<`, `>` and `&` (and `"` inside attributes) need escaping.
 import { parseMarkdown } from "../../render/markdown.js";
+import { renderedOnce } from "../../render/rendered-once.js";
 import { tableAsText } from "../../render/table.js";
 import type { Nodes, Parents, Root, Table, List } from "mdast";
 
@@ -27,10 +28,17 @@ interface RenderState {
   openStyles: ReadonlySet<string>;
 }
 
+const TOP_LEVEL: RenderState = { listDepth: 0, inBlockquote: false, inLink: false, openStyles: new Set() };
+/** A top-level block renders the same wherever it stands: no state reaches it from its siblings. */
+const renderTopLevel = renderedOnce((block) => renderNode(block, TOP_LEVEL));
+
 export function markdownToTelegramHtml(markdown: string): string {
   const { tree } = parseMarkdown(markdown);
-  const state: RenderState = { listDepth: 0, inBlockquote: false, inLink: false, openStyles: new Set() };
-  return renderBlocks(tree, state).trim();
+  return tree.children
+    .map(renderTopLevel)
+    .filter((rendered) => rendered.length > 0)
+    .join("\n\n")
+    .trim();
 }
 
 

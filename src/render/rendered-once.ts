@@ -1,0 +1,18 @@
+// A streamed answer is rendered again at every edit, with more text at its end. The blocks an
+// earlier parse closed for good are the very same tree objects in the next parse (prefix-reuse.ts),
+// so what a renderer made of one is kept with it instead of made again: at every edit of a long
+// answer, that was most of the rendering's time and garbage.
+import type { RootContent } from "mdast";
+
+/** `render` of a top-level block, done once per block object; the result goes when the block does. */
+export function renderedOnce<T>(render: (block: RootContent) => T): (block: RootContent) => T {
+  const rendered = new WeakMap<RootContent, T>();
+  return (block) => {
+    let out = rendered.get(block);
+    if (out === undefined) {
+      out = render(block);
+      rendered.set(block, out);
+    }
+    return out;
+  };
+}
