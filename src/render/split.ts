@@ -5,6 +5,8 @@
 
 const FENCE_PATTERN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 
+const NEWLINE = 0x0a;
+
 /** Room kept in every piece for a reopened fence line and a closing marker. */
 const FENCE_RESERVE_CHARS = 80;
 
@@ -43,6 +45,11 @@ export function splitMarkdown(text: string, maxChars: number): string[] {
  */
 export function splitMarkdownPieces(text: string, maxChars: number, openFence?: OpenFence): SplitPiece[] {
   if (maxChars < FENCE_RESERVE_CHARS / 2) throw new Error(`split limit too small: ${maxChars}`);
+  // A stream splits its unsent text at every flush, and mostly that text fits with room to spare.
+  if (!openFence && text.length + FENCE_RESERVE_CHARS <= maxChars) {
+    const whole = wholePiece(text);
+    if (whole) return whole;
+  }
   const lines: Line[] = [];
   let fence = openFence;
   let at = 0;
@@ -81,6 +88,28 @@ export function splitMarkdownPieces(text: string, maxChars: number, openFence?: 
     start = end;
   }
   return pieces;
+}
+
+/**
+ * The text as its one piece, as the line-by-line split below would make it when nothing can be cut
+ * (every line and a closing fence fit with room to spare); undefined for a fence marker too long
+ * for that room.
+ */
+function wholePiece(text: string): SplitPiece[] | undefined {
+  let fence: OpenFence | undefined;
+  if (text.includes("```") || text.includes("~~~")) {
+    for (const line of text.split("\n")) {
+      fence = trackFence(line, fence);
+      if (fence && fence.marker.length >= FENCE_RESERVE_CHARS) return undefined;
+    }
+  }
+  // The text without its leading and trailing line breaks, as a slice (no copy of the text).
+  let start = 0;
+  let end = text.length;
+  while (start < end && text.charCodeAt(start) === NEWLINE) start++;
+  while (end > start && text.charCodeAt(end - 1) === NEWLINE) end--;
+  const piece = text.slice(start, end);
+  return piece.trim().length > 0 ? [{ text: piece, end: text.length, fenceAfter: fence }] : [];
 }
 
 /** Moves a cut back to just after a blank line outside code, if that keeps the piece at least half full. */

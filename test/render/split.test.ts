@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { splitMarkdown, splitMarkdownPieces } from "../../src/render/split.js";
 import { longMarkdown } from "../../src/agents/demo/texts.js";
+import { seededRandom } from "../support/seeded-random.js";
 
 function fencesBalanced(chunk: string): boolean {
   return (chunk.match(/^```/gm) ?? []).length % 2 === 0;
@@ -99,6 +100,26 @@ describe("splitMarkdownPieces (what a stream may seal)", () => {
     const before = splitMarkdownPieces(text.slice(0, 9000), 1500);
     const after = splitMarkdownPieces(text, 1500);
     for (let i = 0; i < before.length - 1; i++) expect(after[i]).toEqual(before[i]);
+  });
+
+  it("gives a text that fits with room to spare the piece the line-by-line split gives it", () => {
+    // At a limit 80 characters above the text's length the text is taken whole; one character
+    // less and it goes through the line-by-line split, which cannot cut it either.
+    const fenceLines = ["```", "```ts", "~~~", "~~~~ python", "````", "  ```", "    ```", "```  ", "~~~~"];
+    for (let seed = 1; seed <= 500; seed++) {
+      const random = seededRandom(seed);
+      const lines: string[] = [];
+      const count = 3 + Math.floor(random() * 40);
+      for (let i = 0; i < count; i++) {
+        const roll = random();
+        if (roll < 0.2) lines.push(fenceLines[Math.floor(random() * fenceLines.length)]);
+        else if (roll < 0.4) lines.push("");
+        else lines.push("word ".repeat(1 + Math.floor(random() * 10)).trim());
+      }
+      const text = lines.join("\n");
+      if (text.trim() === "") continue;
+      expect(splitMarkdownPieces(text, text.length + 80), `seed ${seed}: ${JSON.stringify(text)}`).toEqual(splitMarkdownPieces(text, text.length + 79));
+    }
   });
 
   it("continues from a sealed offset inside a fence exactly as a split of the whole", () => {
