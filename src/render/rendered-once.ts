@@ -3,11 +3,10 @@
 // so what a renderer made of one is kept with it instead of made again (an answer rendered at
 // every 850 characters up to 4 KB: 141 -> 108 us per edit; the less it grows between two edits,
 // the more of it is kept).
-import type { RootContent } from "mdast";
 
 /** `render` of a top-level block, done once per block object; the result goes when the block does. */
-export function renderedOnce<T>(render: (block: RootContent) => T): (block: RootContent) => T {
-  const rendered = new WeakMap<RootContent, T>();
+export function renderedOnce<Block extends object, T>(render: (block: Block) => T): (block: Block) => T {
+  const rendered = new WeakMap<Block, T>();
   return (block) => {
     let out = rendered.get(block);
     if (out === undefined) {

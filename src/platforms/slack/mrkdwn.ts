@@ -16,19 +16,15 @@ const BULLETS = ["•", "◦", "▪"];
 const LIST_INDENT = "    ";
 
 /** A top-level block prints the same wherever it stands. */
-const renderTopLevel = renderedOnce((block) => renderBlock(block));
+const renderTopLevel = renderedOnce(renderBlock);
 
 export function markdownToMrkdwn(markdown: string): string {
-  return parseMarkdown(markdown)
-    .tree.children.map(renderTopLevel)
-    .filter((text) => text !== "")
-    .join("\n\n")
-    .trim();
+  return renderBlocks(parseMarkdown(markdown).tree.children, renderTopLevel).trim();
 }
 
-function renderBlocks(nodes: readonly Nodes[]): string {
+function renderBlocks(nodes: readonly Nodes[], render = renderBlock): string {
   return nodes
-    .map((node) => renderBlock(node))
+    .map((node) => render(node))
     .filter((text) => text !== "")
     .join("\n\n");
 }

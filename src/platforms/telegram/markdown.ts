@@ -30,21 +30,16 @@ interface RenderState {
 
 const TOP_LEVEL: RenderState = { listDepth: 0, inBlockquote: false, inLink: false, openStyles: new Set() };
 /** A top-level block renders the same wherever it stands: no state reaches it from its siblings. */
-const renderTopLevel = renderedOnce((block) => renderNode(block, TOP_LEVEL));
+const renderTopLevel = renderedOnce((block: Nodes) => renderNode(block, TOP_LEVEL));
 
 export function markdownToTelegramHtml(markdown: string): string {
   const { tree } = parseMarkdown(markdown);
-  return tree.children
-    .map(renderTopLevel)
-    .filter((rendered) => rendered.length > 0)
-    .join("\n\n")
-    .trim();
+  return renderBlocks(tree, TOP_LEVEL, "\n\n", renderTopLevel).trim();
 }
 
-
-function renderBlocks(parent: Parents, state: RenderState, separator = "\n\n"): string {
+function renderBlocks(parent: Parents, state: RenderState, separator = "\n\n", render = (child: Nodes) => renderNode(child, state)): string {
   return parent.children
-    .map((child) => renderNode(child as Nodes, state))
+    .map((child) => render(child as Nodes))
     .filter((rendered) => rendered.length > 0)
     .join(separator);
 }
