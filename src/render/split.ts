@@ -5,8 +5,6 @@
 
 const FENCE_PATTERN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 
-const NEWLINE = 0x0a;
-
 /** Room kept in every piece for a reopened fence line and a closing marker. */
 const FENCE_RESERVE_CHARS = 80;
 
@@ -103,12 +101,7 @@ function wholePiece(text: string): SplitPiece[] | undefined {
       if (fence && fence.marker.length >= FENCE_RESERVE_CHARS) return undefined;
     }
   }
-  // The text without its leading and trailing line breaks, as a slice (no copy of the text).
-  let start = 0;
-  let end = text.length;
-  while (start < end && text.charCodeAt(start) === NEWLINE) start++;
-  while (end > start && text.charCodeAt(end - 1) === NEWLINE) end--;
-  const piece = text.slice(start, end);
+  const piece = text.replace(/^\n+|\n+$/g, "");
   return piece.trim().length > 0 ? [{ text: piece, end: text.length, fenceAfter: fence }] : [];
 }
 
