@@ -1,7 +1,8 @@
 // Inbound latency while agents' builds keep every core busy: what agents.nice is for. A few agents
 // each run `demo:burn` (CPU-bound processes of their own, as a build or a test suite would be, at
 // the agent's priority); probes then go to other chats' live agents, as in the inbound suite. The
-// suite runs twice: as shipped (agents 10 steps below Baton's priority) and with agents.nice: 0.
+// suite runs three times: as shipped (agents in Linux's idle scheduling class), with agents.nice: 10
+// (10 steps below Baton, the normal class) and with agents.nice: 0.
 import { cpus } from "node:os";
 import { sleep, until } from "./lib/baton.js";
 import { telegramUser } from "./lib/fakes.js";
@@ -28,17 +29,20 @@ const PHASE_TIMEOUT_MS = 300_000;
 
 export async function benchBusy(scale: BusyScale): Promise<Figure[]> {
   const shipped = await measure(scale, undefined);
+  const ten = await measure(scale, 10);
   const same = await measure(scale, 0);
   const load = `${scale.burningAgents} agents each keeping a CPU-bound process busy (demo:burn, at the agent's priority), probes at ${scale.perSecond}/s to ${scale.probeChats} other chats`;
   return [
-    figure({ id: "busy-inbound", label: "inbound while agents' builds keep every core busy (agents.nice 10, as shipped)", unit: "ms", definition: `update leaves the Telegram fake → Baton writes the session/prompt line into the agent's stdin; ${load}` }, shipped.inbound),
+    figure({ id: "busy-inbound", label: "inbound while agents' builds keep every core busy (agents.nice: idle, as shipped)", unit: "ms", definition: `update leaves the Telegram fake → Baton writes the session/prompt line into the agent's stdin; ${load}` }, shipped.inbound),
+    figure({ id: "busy-inbound-nice10", label: "… the same with agents.nice: 10 (10 steps below Baton, normal class)", unit: "ms", definition: "as above, the agents and their processes niced 10 below Baton" }, ten.inbound),
     figure({ id: "busy-inbound-nice0", label: "… the same with agents.nice: 0 (agents at Baton's priority)", unit: "ms", definition: `as above, the agents and their processes at Baton's own priority` }, same.inbound),
-    figure({ id: "busy-to-agent", label: "… update at the wire → the agent read the line (agents.nice 10)", unit: "ms", definition: `update leaves the Telegram fake → the demo agent's stdin 'data' event; ${load}` }, shipped.toAgent),
+    figure({ id: "busy-to-agent", label: "… update at the wire → the agent read the line (agents.nice: idle)", unit: "ms", definition: `update leaves the Telegram fake → the demo agent's stdin 'data' event; ${load}` }, shipped.toAgent),
+    figure({ id: "busy-to-agent-nice10", label: "… the same with agents.nice: 10", unit: "ms", definition: "as above, the agents and their processes niced 10 below Baton" }, ten.toAgent),
     figure({ id: "busy-to-agent-nice0", label: "… the same with agents.nice: 0", unit: "ms", definition: "as above, the agents and their processes at Baton's own priority" }, same.toAgent),
   ];
 }
 
-async function measure(scale: BusyScale, agentsNice: number | undefined): Promise<{ inbound: number[]; toAgent: number[] }> {
+async function measure(scale: BusyScale, agentsNice: number | "idle" | undefined): Promise<{ inbound: number[]; toAgent: number[] }> {
   const config = { maxLiveHosts: scale.probeChats + scale.burningAgents + 2, agentsNice };
   // Stopping Baton at the end stops its agents; their burning processes see them gone and stop too.
   return withTelegramBaton(config, async () => undefined, async ({ tg, baton, textCalls, timings, delivered }) => {

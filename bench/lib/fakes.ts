@@ -43,7 +43,7 @@ export interface ConfigOptions {
   web?: boolean;
   maxLiveHosts?: number;
   /** agents.nice; unset: Baton's default. */
-  agentsNice?: number;
+  agentsNice?: number | "idle";
   logLevel?: string;
 }
 

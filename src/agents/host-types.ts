@@ -42,9 +42,12 @@ export interface HostSpec {
   sink: HostSink;
   transport?: HostTransport;
   startTimeouts?: StartTimeouts;
-  /** Steps below Baton's own CPU priority the process runs at (agents.nice); unset or 0: the same. */
-  niceness?: number;
+  /** agents.nice: "idle" (Linux's idle scheduling class), or steps below Baton's own CPU priority; unset or 0: Baton's own. */
+  niceness?: AgentNiceness;
 }
+
+/** agents.nice: Linux's idle scheduling class, or steps below Baton's own CPU priority (0: the same). */
+export type AgentNiceness = "idle" | number;
 
 export interface OpenedSession {
   sessionId: string;

@@ -8,7 +8,8 @@ import { acpWire } from "./acp-wire.js";
 import { loadAgentSdk, type AcpSdk } from "./acp-sdk.js";
 import { takeHandCheckedUpdates } from "./session-update-parse.js";
 import { AgentError } from "../kernel/errors.js";
-import { runBelowOwnPriority } from "../kernel/process.js";
+import type { IdleClassOutcome } from "../kernel/process.js";
+import { lowerAgentPriority } from "./priority.js";
 import type { AgentKind } from "./kinds/index.js";
 import { StderrTail } from "./stderr.js";
 import { HostExitedError, HostStartTimeoutError, HostStoppedError } from "./host-errors.js";
@@ -54,6 +55,9 @@ export class AgentHost {
     this.exited = new Promise((resolve) => (this.markExited = resolve));
   }
 
+  /** Whether agents.nice: idle put the process in the idle scheduling class (undefined: not asked). */
+  cpuClass?: IdleClassOutcome;
+
   get pid(): number | undefined {
     return this.child?.pid;
   }
@@ -97,7 +101,7 @@ export class AgentHost {
       this.spec.sink.onExit({ code, signal, stderr: this.stderr.forLog(), expected: this.stopping });
     });
     await this.step("start", this.timeouts.spawnMs, spawned);
-    if (this.spec.niceness) this.lowerPriority(child.pid!, this.spec.niceness);
+    if (this.spec.niceness) this.cpuClass = await lowerAgentPriority(child.pid!, this.spec.niceness, this.spec.kind.displayName);
     if (this.stopping) throw new HostStoppedError();
     if (transport?.preamble) child.stdin!.write(transport.preamble);
     this.sdk = await sdk;
@@ -252,15 +256,6 @@ export class AgentHost {
   /** Everything kept of the agent's stderr (bounded, scrubbed), for the log. */
   stderrForLog(): string {
     return this.stderr.forLog();
-  }
-
-  /** Agents run below Baton's priority so that what they run (builds, test suites) cannot starve the chat. */
-  private lowerPriority(pid: number, by: number): void {
-    try {
-      runBelowOwnPriority(pid, by);
-    } catch (error) {
-      throw new AgentError(`Could not lower the CPU priority of ${this.spec.kind.displayName} (${(error as Error).message}). Set agents.nice: 0 to run agents at Baton's own priority.`, { fatal: true, cause: error });
-    }
   }
 
   /** A start step that must finish within `limitMs`; past it the start counts as hung. */

@@ -5,6 +5,7 @@ import type { AgentError } from "../kernel/errors.js";
 import type { Logger } from "../kernel/log.js";
 import type { ThreadRecord } from "../threads/registry.js";
 import type { AgentHost, HostTransport, OpenedSession, StartTimeouts } from "./host.js";
+import type { AgentNiceness } from "./host-types.js";
 import type { AgentKind } from "./kinds/index.js";
 import type { PromptTokens } from "./usage.js";
 
@@ -16,8 +17,8 @@ export interface LaunchSpec {
   cwd: string;
   /** Set for an agent on another machine (src/agents/machines/). */
   transport?: HostTransport;
-  /** Steps below Baton's own CPU priority the process runs at (agents.nice); 0 for ssh to another machine, which carries Baton's own traffic. */
-  niceness?: number;
+  /** agents.nice; 0 for ssh to another machine, which carries Baton's own traffic. */
+  niceness?: AgentNiceness;
 }
 
 /** Where a turn's output goes (the renderer fanning out to every attached route). */

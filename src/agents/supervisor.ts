@@ -251,7 +251,7 @@ export class Supervisor {
       const note = more?.note ?? opened.note;
       if (note) notice(`ℹ️ ${note}`);
       this.hooks.hostStarted?.(thread);
-      this.hooks.log.info({ thread: thread.id, agent: spec.kind.id, session: opened.sessionId, how: opened.how, pid: live.host.pid, spare: !!spare }, spare ? "agent host started on the spare process" : "agent host started");
+      this.hooks.log.info({ thread: thread.id, agent: spec.kind.id, session: opened.sessionId, how: opened.how, pid: live.host.pid, spare: !!spare, cpu_class: live.host.cpuClass }, spare ? "agent host started on the spare process" : "agent host started");
       this.spare.hostStarted(spec);
       live.starting = false;
       return live;

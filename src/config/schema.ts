@@ -142,12 +142,9 @@ const baseConfigSchema = z
           .default(true)
           .describe("Keep one agent process of the default agent started ahead (in the default workspace, on this machine) for the next new thread; it counts against max_live_hosts"),
         nice: z
-          .number()
-          .int()
-          .min(0)
-          .max(19)
-          .default(10)
-          .describe("Agent processes on this machine (and what they run: builds, test suites) run this many steps below Baton's own CPU priority, as `nice -n` starts them, so that they cannot starve the chat; 0 = Baton's own priority"),
+          .union([z.literal("idle"), z.number().int().min(0).max(19)], { error: "expected idle, or a whole number from 0 to 19" })
+          .default("idle")
+          .describe("CPU priority of agent processes on this machine and what they run (builds, test suites), so that they cannot slow the chat. idle: Linux's idle scheduling class (set with chrt from util-linux): agents get every cycle nothing else wants and give way at once when Baton or any other program wakes up; where there is no such class, the lowest nice value. A number: that many steps below Baton's own priority, as `nice -n` starts them; 0 = Baton's own priority"),
         start_timeout: z
           .object({
             spawn: durationMs.default(10_000).describe("The agent process must have started within this"),
@@ -162,7 +159,7 @@ const baseConfigSchema = z
         subagents: subagentsSchema.default(subagentsSchema.parse({})),
       })
       .strict()
-      .default({ default: "auto", max_live_hosts: 8, idle_shutdown: 600_000, spare_host: true, nice: 10, start_timeout: { spawn: 10_000, initialize: 60_000, session: 120_000 }, profiles: {}, custom: {}, subagents: subagentsSchema.parse({}) }),
+      .default({ default: "auto", max_live_hosts: 8, idle_shutdown: 600_000, spare_host: true, nice: "idle", start_timeout: { spawn: 10_000, initialize: 60_000, session: 120_000 }, profiles: {}, custom: {}, subagents: subagentsSchema.parse({}) }),
     workspaces: z
       .object({
         roots: z.array(z.string()).default([]).describe("Directories under which agents may run; empty = the home directory"),

@@ -1,5 +1,6 @@
 // Whether a process id names a running process (for pid files and endpoint files left behind), and
 // the CPU priority a child process runs at.
+import { execFile } from "node:child_process";
 import { getPriority, setPriority } from "node:os";
 
 /** The lowest CPU priority there is: Unix nice values go from -20 to 19. */
@@ -37,4 +38,28 @@ export function runBelowOwnPriority(pid: number, by: number): void {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
   }
+}
+
+/** How a child went into Linux's idle scheduling class: done, or why not. */
+export type IdleClassOutcome = "idle" | "no-chrt" | "exited";
+
+/**
+ * Moves every thread of `pid` into Linux's idle scheduling class (SCHED_IDLE) with util-linux's
+ * `chrt`; what it starts later inherits the class. An idle-class process runs on the CPU time no
+ * other process wants, and gives way at once when one wakes up. A niced process does not: the
+ * kernel's scheduler (EEVDF, Linux 6.6 and later) lets the task on a core finish its time slice
+ * (some 1.5 ms on a 2-core machine) before a task that woke up gets the core, whatever their nice
+ * values. No privilege is needed. "no-chrt" where there is no such class or no `chrt` to set it
+ * (not Linux, or an image without util-linux); "exited" when the process is already gone.
+ */
+export function runInIdleClass(pid: number, chrt = "chrt"): Promise<IdleClassOutcome> {
+  if (process.platform !== "linux") return Promise.resolve("no-chrt");
+  return new Promise((resolve, reject) => {
+    execFile(chrt, ["--idle", "--all-tasks", "--pid", "0", String(pid)], (error, _stdout, stderr) => {
+      if (!error) resolve("idle");
+      else if ((error as NodeJS.ErrnoException).code === "ENOENT") resolve("no-chrt");
+      else if (!isProcessAlive(pid)) resolve("exited");
+      else reject(new Error(stderr.trim() || error.message));
+    });
+  });
 }

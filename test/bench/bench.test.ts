@@ -9,7 +9,7 @@ import type { Figure } from "../../bench/lib/figure.js";
 const EXPECTED: Record<string, string[]> = {
   "startup and memory at rest": ["cold-start", "cold-start-cpu", "ready-line", "first-message", "idle-rss", "rss-per-thread", "rss-per-host", "agent-rss", "cold-start-discord", "cold-start-discord-cpu", "cold-start-matrix", "cold-start-matrix-cpu"],
   "inbound and round trip": ["inbound", "inbound-agent-read", "inbound-to-agent", "inbound-baton-cpu", "inbound-machine-cpu", "inbound-idle", "overhead"],
-  "busy machine": ["busy-inbound", "busy-inbound-nice0", "busy-to-agent", "busy-to-agent-nice0"],
+  "busy machine": ["busy-inbound", "busy-inbound-nice10", "busy-inbound-nice0", "busy-to-agent", "busy-to-agent-nice10", "busy-to-agent-nice0"],
   streaming: ["loop-delay", "stream-lost", "stream-pacing", "stream-wall", "stream-cpu", "stream-rss"],
   "one huge turn": ["huge-turn-rss", "huge-turn-cpu"],
   "handoff list": ["handoff-list", "handoff-list-node"],
