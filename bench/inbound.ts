@@ -107,7 +107,7 @@ export async function benchInbound(scale: InboundScale): Promise<Figure[]> {
         inbound,
         { on: "tail", below: 3, text: "p99 < 3 ms" },
       ),
-      figure({ id: "inbound-agent-read", label: "… then until the agent process read it", unit: "ms", definition: "Baton's write() of the line → the demo agent's stdin 'data' event (the pipe write, then the agent's process, 10 steps below Baton's priority, waking on the loaded machine)" }, inboundAgentRead),
+      figure({ id: "inbound-agent-read", label: "… then until the agent process read it", unit: "ms", definition: "Baton's write() of the line → the demo agent's stdin 'data' event (the pipe write, then the agent's process, in the idle scheduling class as shipped, waking on the loaded machine)" }, inboundAgentRead),
       figure({ id: "inbound-to-agent", label: "… the two together: update at the wire → the agent read the line", unit: "ms", definition: "update leaves the Telegram fake → the demo agent's stdin 'data' event with the session/prompt line" }, inboundToAgent),
       figure({ id: "inbound-baton-cpu", label: "… meanwhile, Baton's CPU", unit: "%", definition: "Baton's user + system time while the probes were sent, in % of one core" }, [batonBusy]),
       figure({ id: "inbound-machine-cpu", label: "… meanwhile, the whole machine's CPU", unit: "%", definition: `all processes (Baton, ${scale.streams + scale.probeChats} agents, the bench and its fakes) while the probes were sent, in % of all ${cpus().length} cores (/proc/stat)` }, [machineBusy]),
