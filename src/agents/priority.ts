@@ -10,7 +10,8 @@ const LOWEST_NICE_STEPS = 39;
 /**
  * Lowers the agent process `pid` as agents.nice says, right after it started. For the idle class
  * the lowest nice value comes first, at once: it stays where the class cannot be had (not Linux, no
- * chrt), and the threads the agent starts in the meantime inherit it.
+ * chrt, the system refuses: the outcome says which), and the threads the agent starts in the
+ * meantime inherit it.
  */
 export async function lowerAgentPriority(pid: number, niceness: AgentNiceness, agentName: string): Promise<IdleClassOutcome | undefined> {
   try {

@@ -40,8 +40,8 @@ export function runBelowOwnPriority(pid: number, by: number): void {
   }
 }
 
-/** How a child went into Linux's idle scheduling class: done, or why not. */
-export type IdleClassOutcome = "idle" | "no-chrt" | "exited";
+/** How a child went into Linux's idle scheduling class: done, or why not (a refusal with chrt's reason). */
+export type IdleClassOutcome = "idle" | "no-chrt" | "exited" | `refused: ${string}`;
 
 /**
  * Moves every thread of `pid` into Linux's idle scheduling class (SCHED_IDLE) with util-linux's
@@ -50,16 +50,18 @@ export type IdleClassOutcome = "idle" | "no-chrt" | "exited";
  * kernel's scheduler (EEVDF, Linux 6.6 and later) lets the task on a core finish its time slice
  * (some 1.5 ms on a 2-core machine) before a task that woke up gets the core, whatever their nice
  * values. No privilege is needed. "no-chrt" where there is no such class or no `chrt` to set it
- * (not Linux, or an image without util-linux); "exited" when the process is already gone.
+ * (not Linux, or an image without util-linux); "exited" when the process is already gone; "refused"
+ * where the system says no (a sandbox that filters the call): a scheduling hint that cannot be had
+ * is reported, and the agent runs on without it.
  */
 export function runInIdleClass(pid: number, chrt = "chrt"): Promise<IdleClassOutcome> {
   if (process.platform !== "linux") return Promise.resolve("no-chrt");
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     execFile(chrt, ["--idle", "--all-tasks", "--pid", "0", String(pid)], (error, _stdout, stderr) => {
       if (!error) resolve("idle");
       else if ((error as NodeJS.ErrnoException).code === "ENOENT") resolve("no-chrt");
       else if (!isProcessAlive(pid)) resolve("exited");
-      else reject(new Error(stderr.trim() || error.message));
+      else resolve(`refused: ${stderr.trim() || error.message}`);
     });
   });
 }

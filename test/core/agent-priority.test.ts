@@ -5,8 +5,9 @@
 // keeps the normal class that many steps below Baton; 0 keeps Baton's priority. (A host on another
 // machine is ssh, carrying Baton's own traffic: test/machines/remote.test.ts sees it keep Baton's.)
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
-import { getPriority } from "node:os";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { getPriority, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseConfigText } from "../../src/config/load.js";
 import { configWarnings } from "../../src/config/warnings.js";
@@ -66,11 +67,19 @@ describe.runIf(process.platform === "linux")("agent processes' CPU priority", ()
     expect(threadsOf(zero.pid).every((t) => t.policy === SCHED_OTHER)).toBe(true);
   });
 
-  it("says when the idle class cannot be set: no chrt, or the process is gone", async () => {
+  it("says when the idle class cannot be set: no chrt, a refusal (with chrt's reason), or the process is gone", async () => {
     const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30_000)"], { stdio: "ignore" });
     try {
       await new Promise((resolve) => child.once("spawn", resolve));
       expect(await runInIdleClass(child.pid!, "/nonexistent/chrt")).toBe("no-chrt");
+      // A chrt the system turns down, as a sandbox that filters sched_setscheduler would.
+      const refusing = join(mkdtempSync(join(tmpdir(), "baton-chrt-")), "chrt");
+      writeFileSync(refusing, "#!/bin/sh\necho \"chrt: failed to set pid's policy: Operation not permitted\" >&2\nexit 1\n", { mode: 0o755 });
+      try {
+        expect(await runInIdleClass(child.pid!, refusing)).toBe("refused: chrt: failed to set pid's policy: Operation not permitted");
+      } finally {
+        rmSync(dirname(refusing), { recursive: true, force: true });
+      }
       expect(threadsOf(child.pid!).some((t) => t.policy === SCHED_IDLE)).toBe(false);
       expect(await runInIdleClass(child.pid!)).toBe("idle");
       expect(threadsOf(child.pid!).every((t) => t.policy === SCHED_IDLE)).toBe(true);
