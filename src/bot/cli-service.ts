@@ -5,7 +5,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, userInfo } from "node:os";
 import { dirname } from "node:path";
-import { which } from "../agents/kinds/kind.js";
+import { which } from "../kernel/process.js";
 import { findConfigFile, loadConfigFile, resolveDataDir, type LoadedConfig } from "../config/load.js";
 import { CommandError, ConfigError } from "../kernel/errors.js";
 import { batonLauncher } from "../handover/setup.js";

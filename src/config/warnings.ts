@@ -1,8 +1,9 @@
 // What is allowed but probably wrong: a configured workspace that does not exist, or agents.nice:
 // idle on a Linux without chrt to set it. `config validate`, `doctor` and `start` warn about it
 // instead of failing, so a config written for a machine still loads on another.
-import { accessSync, constants, statSync } from "node:fs";
-import { delimiter, join, resolve } from "node:path";
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { which } from "../kernel/process.js";
 import { expandHome, type LoadedConfig } from "./load.js";
 
 export interface ConfigWarning {
@@ -16,17 +17,6 @@ function isDirectory(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-function onPath(command: string): boolean {
-  return (process.env.PATH ?? "").split(delimiter).some((dir) => {
-    try {
-      accessSync(join(dir, command), constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
 }
 
 export function configWarnings(loaded: LoadedConfig): ConfigWarning[] {
@@ -44,7 +34,7 @@ export function configWarnings(loaded: LoadedConfig): ConfigWarning[] {
     if (!isDirectory(dir)) out.push({ key, message: `${key}: ${dir} does not exist (create it, or change the config; a thread there cannot start)` });
   }
   // Elsewhere there is no idle class, and the lowest nice value is what idle means.
-  if (loaded.config.agents.nice === "idle" && process.platform === "linux" && !onPath("chrt")) {
+  if (loaded.config.agents.nice === "idle" && process.platform === "linux" && !which("chrt")) {
     out.push({ key: "agents.nice", message: "agents.nice: idle needs chrt (util-linux), which is not on PATH: agents run at the lowest nice value instead (install util-linux, or set a number)" });
   }
   return out;

@@ -5,7 +5,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { which } from "../agents/kinds/index.js";
+import { which } from "../kernel/process.js";
 import { CommandError } from "../kernel/errors.js";
 import { displayCommand } from "../agents/runtimes/index.js";
 import { BATON_BIN } from "../kernel/install.js";

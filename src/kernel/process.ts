@@ -1,7 +1,9 @@
-// Whether a process id names a running process (for pid files and endpoint files left behind), and
-// the CPU priority a child process runs at.
+// Whether a process id names a running process (for pid files and endpoint files left behind),
+// where a command's executable is, and the CPU priority a child process runs at.
 import { execFile } from "node:child_process";
+import { accessSync, constants } from "node:fs";
 import { getPriority, setPriority } from "node:os";
+import { delimiter, isAbsolute, join } from "node:path";
 
 /** The lowest CPU priority there is: Unix nice values go from -20 to 19. */
 const LOWEST_PRIORITY_NICE = 19;
@@ -14,6 +16,20 @@ export function isProcessAlive(pid: number): boolean {
     // EPERM: it exists but belongs to someone else — still alive.
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
+}
+
+/** Finds an executable on PATH (or checks an absolute path). */
+export function which(command: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const candidates = isAbsolute(command) ? [command] : (env.PATH ?? "").split(delimiter).filter(Boolean).map((dir) => join(dir, command));
+  for (const candidate of candidates) {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
 }
 
 /**

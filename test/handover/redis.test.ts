@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { which } from "../../src/agents/kinds/index.js";
+import { which } from "../../src/kernel/process.js";
 import { PickupCodes } from "../../src/handover/codes.js";
 import { openHandoverKv } from "../../src/handover/kv.js";
 import { PickupLimits } from "../../src/handover/limits.js";

@@ -9,7 +9,7 @@ import { demo } from "./demo.js";
 import { isInstalled, type AgentKind } from "./kind.js";
 
 export type { AgentKind } from "./kind.js";
-export { which, isInstalled } from "./kind.js";
+export { isInstalled } from "./kind.js";
 
 export const AGENT_KINDS: readonly AgentKind[] = [claude, codex, gemini, opencode, qwen, goose, demo];
 

@@ -1,8 +1,7 @@
 // What Baton knows about one agent product: how to start its ACP server, how to find it, and how
 // to help a user who has not installed it. Terminal commands (native resume, new session from a
 // prompt) live with the session-store runtimes in src/agents/runtimes/.
-import { accessSync, constants } from "node:fs";
-import { delimiter, isAbsolute, join } from "node:path";
+import { which } from "../../kernel/process.js";
 
 export interface AgentKind {
   id: string;
@@ -26,20 +25,6 @@ export interface AgentKind {
   resumeMayLoseHistory?: string;
   /** Arguments or env that select a model. */
   modelArgs?(model: string): { args?: string[]; env?: Record<string, string> };
-}
-
-/** Finds an executable on PATH (or checks an absolute path). */
-export function which(command: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const candidates = isAbsolute(command) ? [command] : (env.PATH ?? "").split(delimiter).filter(Boolean).map((dir) => join(dir, command));
-  for (const candidate of candidates) {
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
 }
 
 export function isInstalled(kind: AgentKind, env: NodeJS.ProcessEnv = process.env): boolean {

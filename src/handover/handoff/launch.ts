@@ -2,10 +2,9 @@
 // terminal surface that runs the hidden trampoline against a private spec file.
 
 import { spawn, spawnSync } from "node:child_process";
-import { accessSync, constants } from "node:fs";
-import path from "node:path";
 import { createInterface } from "node:readline/promises";
 import { BatonError } from "../../kernel/errors.js";
+import { which } from "../../kernel/process.js";
 import type { LaunchCommand } from "../../agents/runtimes/index.js";
 import { awaitConfirmation, specFromCommand, writeSpec } from "./spec.js";
 
@@ -30,19 +29,6 @@ export async function confirm(question: string): Promise<boolean> {
   }
 }
 
-/** True when `exe` is an executable file in one of PATH's directories. */
-function onPath(exe: string, pathVar = process.env.PATH ?? ""): boolean {
-  return pathVar.split(path.delimiter).some((dir) => {
-    if (!dir) return false;
-    try {
-      accessSync(path.join(dir, exe), constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
-
 /** The argv that runs the trampoline: this same Baton entry script, under this same Node. */
 function trampolineArgv(specPath: string): string[] {
   const entry = process.env.BATON_CLI_ENTRY || process.argv[1];
@@ -62,7 +48,7 @@ export function terminalArgv(argv: string[], env: NodeJS.ProcessEnv = process.en
     return ["osascript", "-e", script, "-e", 'tell application "Terminal" to activate'];
   }
   if (process.platform === "win32") {
-    if (onPath("wt.exe", env.PATH)) return ["wt.exe", "new-tab", "--", ...argv];
+    if (which("wt.exe", { PATH: env.PATH ?? process.env.PATH })) return ["wt.exe", "new-tab", "--", ...argv];
     return ["powershell.exe", "-NoProfile", "-Command", "Start-Process", "-FilePath", argv[0], "-ArgumentList", argv.slice(1).map((a) => `'${a.replace(/'/g, "''")}'`).join(",")];
   }
   if (!env.DISPLAY && !env.WAYLAND_DISPLAY) return undefined;
@@ -78,7 +64,7 @@ export function terminalArgv(argv: string[], env: NodeJS.ProcessEnv = process.en
     ["xterm", ["-e"]],
   ];
   if (env.TERMINAL && /^[\w.-]+$/.test(env.TERMINAL)) candidates.push([env.TERMINAL, ["-e"]]);
-  for (const [exe, pre] of candidates) if (onPath(exe, env.PATH ?? process.env.PATH)) return [exe, ...pre, ...argv];
+  for (const [exe, pre] of candidates) if (which(exe, { PATH: env.PATH ?? process.env.PATH })) return [exe, ...pre, ...argv];
   return undefined;
 }
 
@@ -96,7 +82,7 @@ function runHere(cmd: LaunchCommand): Promise<LaunchResult> {
 }
 
 function startTmux(name: string, dir: string, argv: string[]): string {
-  if (!onPath("tmux")) throw new LaunchError("tmux is not installed; install it or use --launch current.");
+  if (!which("tmux")) throw new LaunchError("tmux is not installed; install it or use --launch current.");
   let session = name;
   for (let n = 2; spawnSync("tmux", ["has-session", "-t", `=${session}`], { stdio: "ignore" }).status === 0; n++) session = `${name}-${n}`;
   const r = spawnSync("tmux", ["new-session", "-d", "-s", session, "-c", dir, ...argv], { encoding: "utf8" });
