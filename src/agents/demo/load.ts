@@ -41,16 +41,16 @@ async function streamTurn(turn: LoadTurn, request: StreamRequest): Promise<acp.S
 }
 
 /**
- * Each process spins until its time is up or its parent is gone (checked every ~0.1 ms of work),
- * so none outlives an agent that was killed; a cancelled turn kills them. The parent is asked for
- * with a signal 0: `process.ppid` is read once and kept by optimized code.
+ * Each process spins until its time is up or the agent is gone (asked with a signal 0 every ~0.1 ms
+ * of work), so none outlives an agent that was killed; a cancelled turn kills them. The agent passes
+ * its own pid: a burner's `process.ppid` is already 1 when the agent dies before Node has started.
  */
-const BURNER = `const end = Date.now() + Number(process.argv[1]), parent = process.ppid;
-const alive = () => { try { process.kill(parent, 0); return true; } catch { return false; } };
+const BURNER = `const end = Date.now() + Number(process.argv[1]), agent = Number(process.argv[2]);
+const alive = () => { try { process.kill(agent, 0); return true; } catch { return false; } };
 while (Date.now() < end && alive()) for (let i = 0; i < 1e5; i++);`;
 
 async function burnTurn(turn: LoadTurn, ms: number, processes: number): Promise<acp.StopReason> {
-  const burners = Array.from({ length: processes }, () => spawn(process.execPath, ["-e", BURNER, String(ms)], { stdio: "ignore" }));
+  const burners = Array.from({ length: processes }, () => spawn(process.execPath, ["-e", BURNER, String(ms), String(process.pid)], { stdio: "ignore" }));
   const ended = Promise.all(burners.map((b) => new Promise((resolve) => b.once("exit", resolve).once("error", resolve))));
   const kill = () => burners.forEach((b) => b.kill("SIGKILL"));
   turn.signal.addEventListener("abort", kill, { once: true });
