@@ -85,7 +85,9 @@ export async function benchInbound(scale: InboundScale): Promise<Figure[]> {
     });
     const probesWallMs = performance.now() - probesFrom;
     const batonBusy = ((baton.cpuMs() - batonBefore) / probesWallMs) * 100;
-    const machineBusy = machineCpu().busySince(machineBefore);
+    const machineAfter = machineCpu();
+    const machineBusy = machineAfter.busySince(machineBefore);
+    const stolen = machineAfter.stealSince(machineBefore);
     await until(() => timings.refresh() && probes.every((p) => timings.promptIn.has(p.id)), "every inbound probe at an agent's stdin", PHASE_TIMEOUT_MS, 20);
     // The figure ends where Baton writes the line into the agent's stdin pipe; what follows (the
     // agent's process waking and reading it) is the agent's, and is shown on its own.
@@ -111,6 +113,7 @@ export async function benchInbound(scale: InboundScale): Promise<Figure[]> {
       figure({ id: "inbound-to-agent", label: "… the two together: update at the wire → the agent read the line", unit: "ms", definition: "update leaves the Telegram fake → the demo agent's stdin 'data' event with the session/prompt line" }, inboundToAgent),
       figure({ id: "inbound-baton-cpu", label: "… meanwhile, Baton's CPU", unit: "%", definition: "Baton's user + system time while the probes were sent, in % of one core" }, [batonBusy]),
       figure({ id: "inbound-machine-cpu", label: "… meanwhile, the whole machine's CPU", unit: "%", definition: `all processes (Baton, ${scale.streams + scale.probeChats} agents, the bench and its fakes) while the probes were sent, in % of all ${cpus().length} cores (/proc/stat)` }, [machineBusy]),
+      figure({ id: "inbound-steal", label: "… meanwhile, CPU the hypervisor gave to other machines", unit: "%", definition: `steal time (/proc/stat) while the probes were sent, in % of all ${cpus().length} cores: this VM was runnable and not running; a run with much of it is not comparable to one without` }, [stolen]),
       figure(
         { id: "inbound-idle", label: "inbound, no other turn running", unit: "ms", definition: `the same path to Baton's write, ${threads} open threads, nothing streaming, probes at ${scale.overheadPerSecond}/s` },
         inboundIdle,

@@ -4,6 +4,7 @@
 import { cpus, loadavg } from "node:os";
 import { benchSuites, type Scale } from "./suites.js";
 import { formatFigure, type Figure } from "./lib/figure.js";
+import { machineCpu } from "./lib/probes.js";
 
 const args = process.argv.slice(2);
 const scale: Scale = args.includes("--tiny") ? "tiny" : "full";
@@ -11,6 +12,7 @@ const only = args.filter((a) => !a.startsWith("--"));
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
 process.stdout.write(`Baton bench — ${cpus().length} cores (${cpus()[0]?.model.trim() ?? "unknown CPU"}), Node ${process.version}, ${new Date().toISOString().slice(0, 16)}Z, load average ${load()}${scale === "tiny" ? ", TINY scale (a check of the harness, not figures)" : ""}\n`);
+const cpuAtStart = machineCpu();
 const figures: Figure[] = [];
 let failed = false;
 for (const suite of benchSuites(scale)) {
@@ -31,6 +33,9 @@ for (const suite of benchSuites(scale)) {
     process.stdout.write(`✗ ${suite.name}: could not measure: ${(error as Error).stack ?? error}\n`);
   }
 }
-process.stdout.write(`load average at the end ${load()}\n`);
+// Steal: time the hypervisor ran other machines on this VM's cores. Runs on a shared host differ
+// most by it, so each run says how much there was.
+const stolen = machineCpu().stealSince(cpuAtStart);
+process.stdout.write(`load average at the end ${load()}; the hypervisor took ${stolen.toFixed(1)} % of the cores' time during the run (steal)\n`);
 if (args.includes("--json")) process.stdout.write(JSON.stringify(figures, null, 2) + "\n");
 process.exit(failed ? 1 : 0);

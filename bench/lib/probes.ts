@@ -73,12 +73,31 @@ export async function promptWrites(baton: BatonProcess): Promise<(p: Probe) => n
   };
 }
 
+export interface MachineCpu {
+  /** User + system (+ irq) time of all cores, clock ticks; time the hypervisor took is not in it. */
+  busy: number;
+  /** Time the hypervisor gave this VM's cores to other machines ("steal"), clock ticks. */
+  steal: number;
+  total: number;
+  /** % of all cores' time since `before` that this machine's processes ran. */
+  busySince(before: MachineCpu): number;
+  /** % of all cores' time since `before` that the hypervisor ran something else: a run with much of it is not comparable. */
+  stealSince(before: MachineCpu): number;
+}
+
 /** The machine's CPU time so far, all cores (/proc/stat), to say how busy it was between two readings. */
-export function machineCpu(): { busySince(before: ReturnType<typeof machineCpu>): number; busy: number; total: number } {
-  const fields = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
-  const total = fields.reduce((sum, n) => sum + n, 0);
-  const idle = fields[3] + (fields[4] ?? 0);
-  return { busy: total - idle, total, busySince: (before) => ((total - idle - before.busy) / (total - before.total)) * 100 };
+export function machineCpu(): MachineCpu {
+  // user nice system idle iowait irq softirq steal guest guest_nice (guest time is already in user)
+  const [user, nice, system, idle, iowait, irq, softirq, steal = 0] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+  const busy = user + nice + system + irq + softirq;
+  const total = busy + idle + iowait + steal;
+  return {
+    busy,
+    steal,
+    total,
+    busySince: (before) => ((busy - before.busy) / (total - before.total)) * 100,
+    stealSince: (before) => ((steal - before.steal) / (total - before.total)) * 100,
+  };
 }
 
 /** Sends `count` probes at a fixed rate (open loop: a slow answer does not delay the next probe). */
