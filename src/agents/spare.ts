@@ -177,7 +177,7 @@ export class SpareHost {
       () => {
         spare.state = "ready";
         if (spare.stopping) return false;
-        this.deps.log.info({ agent: launch.kind.id, pid: spare.host.pid, cwd: launch.cwd }, "spare agent process ready for the next new thread");
+        this.deps.log.info({ agent: launch.kind.id, pid: spare.host.pid, cwd: launch.cwd, cpu_class: spare.host.cpuClass }, "spare agent process ready for the next new thread");
         if (!spare.claimed) this.armIdleTimer(spare);
         return true;
       },
