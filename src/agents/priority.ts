@@ -1,11 +1,8 @@
 // Agent processes on this machine run below Baton's CPU priority (agents.nice), so that what they
 // run (builds, test suites) cannot slow the chat, whose work is short and waits on nobody.
 import { AgentError } from "../kernel/errors.js";
-import { runBelowOwnPriority, runInIdleClass, type IdleClassOutcome } from "../kernel/process.js";
+import { runAtLowestPriority, runBelowOwnPriority, runInIdleClass, type IdleClassOutcome } from "../kernel/process.js";
 import type { AgentNiceness } from "./host-types.js";
-
-/** Steps that reach the lowest CPU priority from any (nice values go from -20 to 19). */
-const LOWEST_NICE_STEPS = 39;
 
 /**
  * Lowers the agent process `pid` as agents.nice says, right after it started. For the idle class
@@ -15,8 +12,12 @@ const LOWEST_NICE_STEPS = 39;
  */
 export async function lowerAgentPriority(pid: number, niceness: AgentNiceness, agentName: string): Promise<IdleClassOutcome | undefined> {
   try {
-    runBelowOwnPriority(pid, niceness === "idle" ? LOWEST_NICE_STEPS : niceness);
-    return niceness === "idle" ? await runInIdleClass(pid) : undefined;
+    if (niceness === "idle") {
+      runAtLowestPriority(pid);
+      return await runInIdleClass(pid);
+    }
+    runBelowOwnPriority(pid, niceness);
+    return undefined;
   } catch (error) {
     throw new AgentError(`Could not lower the CPU priority of ${agentName} (${(error as Error).message}). Set agents.nice: 0 to run agents at Baton's own priority.`, { fatal: true, cause: error });
   }

@@ -49,8 +49,17 @@ export function exitQuietlyOnBrokenPipe(stream: NodeJS.WriteStream = process.std
  * left alone: its exit is reported where it is watched.
  */
 export function runBelowOwnPriority(pid: number, by: number): void {
+  setNice(pid, Math.min(LOWEST_PRIORITY_NICE, getPriority() + by));
+}
+
+/** Runs `pid` at the lowest CPU priority there is, whatever this process's own (as runBelowOwnPriority). */
+export function runAtLowestPriority(pid: number): void {
+  setNice(pid, LOWEST_PRIORITY_NICE);
+}
+
+function setNice(pid: number, nice: number): void {
   try {
-    setPriority(pid, Math.min(LOWEST_PRIORITY_NICE, getPriority() + by));
+    setPriority(pid, nice);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
   }
