@@ -118,6 +118,23 @@ describe("core delivery", () => {
     expect(platform.calls[1].at - platform.calls[0].at).toBeGreaterThanOrEqual(190);
   });
 
+  it("edits a message only when what it shows changes: not for an equal copy, yes for new buttons or a new format alone", async () => {
+    const platform = new ScriptedPlatform(() => undefined);
+    const { outbox, route } = streamOn(platform);
+    const slot = outbox.post(route, { text: "Run the tests?", kind: "text" });
+    await slot.settled();
+    slot.update({ text: "Run the tests?", kind: "text", format: "markdown" });
+    expect(slot.isSettled()).toBe(true);
+    slot.update({ text: "Run the tests?", kind: "text", buttons: [[{ id: "yes", label: "Yes" }]] });
+    expect(slot.isSettled()).toBe(false);
+    await slot.settled();
+    slot.update({ text: "Run the tests?", kind: "text", buttons: [[{ id: "yes", label: "Yes" }]] });
+    await slot.settled();
+    slot.update({ text: "Run the tests?", kind: "text", format: "plain" });
+    await slot.settled();
+    expect(platform.calls.map((c) => `${c.method} ${c.format ?? ""}`.trim())).toEqual(["send", "edit", "edit plain"]);
+  });
+
   it("spaces calls that share a pace key by the platform's declared gap", async () => {
     const platform = new ScriptedPlatform(() => undefined, { pacing: { keyGapMs: 100 } });
     const { outbox, route } = streamOn(platform);

@@ -88,10 +88,9 @@ export class Outbox {
     const { slot } = job;
     if (slot.failed) return false;
     const message = slot.outgoing();
-    const wanted = JSON.stringify(message);
     if (job.kind === "edit") {
       slot.editQueued = false;
-      if (slot.shown === wanted) {
+      if (slot.showsWanted()) {
         slot.notifySettled();
         return false;
       }
@@ -102,7 +101,7 @@ export class Outbox {
         slot.markSent(await (slot.file ? this.upload(slot.route, slot.file, message) : this.adapter.send(slot.route, message)));
         this.typing.messageSent(slot.route);
       } else await this.adapter.edit(slot.route, slot.ref!, message);
-      slot.shown = wanted;
+      slot.shown = message;
     } catch (error) {
       const retry = this.retryOf(job, error);
       if (retry === undefined) {
@@ -121,7 +120,7 @@ export class Outbox {
       slot.lastCallAt = Date.now();
     }
     // Newer text arrived while the call was on its way.
-    if (!slot.editQueued && slot.shown !== slot.wanted()) this.queueEdit(slot);
+    if (!slot.editQueued && !slot.showsWanted()) this.queueEdit(slot);
     slot.notifySettled();
     return false;
   }

@@ -11,7 +11,7 @@ export class MessageSlot {
   ref?: MessageRef;
   failed = false;
   /** The message the platform shows now (undefined before the send). */
-  shown?: string;
+  shown?: OutboundMessage;
   plain = false;
   lastCallAt = 0;
   editQueued = false;
@@ -36,7 +36,7 @@ export class MessageSlot {
   update(message: OutboundMessage): void {
     if (this.failed) return;
     this.desired = message;
-    if (this.ref && !this.editQueued && this.shown !== this.wanted()) this.edits.queueEdit(this);
+    if (this.ref && !this.editQueued && !this.showsWanted()) this.edits.queueEdit(this);
   }
 
   /** Resolves once the platform shows the newest update, or the slot has failed. */
@@ -50,12 +50,13 @@ export class MessageSlot {
     return this.plain ? { ...this.desired, format: "plain" } : this.desired;
   }
 
-  wanted(): string {
-    return JSON.stringify(this.outgoing());
+  /** Whether the platform shows the message as it would go out now. */
+  showsWanted(): boolean {
+    return this.shown !== undefined && sameMessage(this.shown, this.outgoing());
   }
 
   isSettled(): boolean {
-    return this.failed || (this.ref !== undefined && this.shown === this.wanted());
+    return this.failed || (this.ref !== undefined && this.showsWanted());
   }
 
   markSent(ref: MessageRef): void {
@@ -73,4 +74,17 @@ export class MessageSlot {
     if (!this.isSettled()) return;
     for (const resolve of this.settleWaiters.splice(0)) resolve();
   }
+}
+
+/**
+ * Whether two messages show the same. Compared field by field rather than as JSON: a streamed
+ * answer is checked at every flush, and a serialised copy of a 4 KB message kept as `shown` lived
+ * long enough to be promoted to V8's old generation (more full collections under load).
+ */
+function sameMessage(a: OutboundMessage, b: OutboundMessage): boolean {
+  return a.text === b.text && (a.format ?? "markdown") === (b.format ?? "markdown") && a.kind === b.kind && sameButtons(a.buttons, b.buttons);
+}
+
+function sameButtons(a: OutboundMessage["buttons"], b: OutboundMessage["buttons"]): boolean {
+  return a === b || JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
 }
