@@ -83,6 +83,7 @@ export async function benchInbound(scale: InboundScale): Promise<Array<Figure | 
     const loadStartedAt = Date.now();
     const machineBefore = machineCpu();
     const batonBefore = baton.cpuMs();
+    const loopWaitBefore = baton.loopWaitMs();
     const probesFrom = performance.now();
     const probes = await sendAtRate(scale.inboundSamples, scale.inboundPerSecond, (i) => {
       const chat = chats[i % chats.length];
@@ -90,6 +91,7 @@ export async function benchInbound(scale: InboundScale): Promise<Array<Figure | 
     });
     const probesWallMs = performance.now() - probesFrom;
     const batonBusy = ((baton.cpuMs() - batonBefore) / probesWallMs) * 100;
+    const loopWaited = ((baton.loopWaitMs() - loopWaitBefore) / probesWallMs) * 100;
     const machineAfter = machineCpu();
     const machineBusy = machineAfter.busySince(machineBefore);
     const stolen = machineAfter.stealSince(machineBefore);
@@ -119,6 +121,7 @@ export async function benchInbound(scale: InboundScale): Promise<Array<Figure | 
       figure({ id: "inbound-agent-read", label: "… then until the agent process read it", unit: "ms", definition: "Baton's write() of the line → the demo agent's stdin 'data' event (the pipe write, then the agent's process, in the idle scheduling class as shipped, waking on the loaded machine)" }, inboundAgentRead),
       figure({ id: "inbound-to-agent", label: "… the two together: update at the wire → the agent read the line", unit: "ms", definition: "update leaves the Telegram fake → the demo agent's stdin 'data' event with the session/prompt line" }, inboundToAgent),
       figure({ id: "inbound-baton-cpu", label: "… meanwhile, Baton's CPU", unit: "%", definition: "Baton's user + system time while the probes were sent, in % of one core" }, [batonBusy]),
+      figure({ id: "inbound-loop-wait", label: "… meanwhile, Baton's event loop ready and waiting for a core", unit: "%", definition: "time Baton's main thread was runnable while the kernel ran other threads on the cores (run_delay in /proc/<pid>/task/<pid>/schedstat), in % of the time the probes were sent" }, [loopWaited]),
       figure({ id: "inbound-machine-cpu", label: "… meanwhile, the whole machine's CPU", unit: "%", definition: `all processes (Baton, ${scale.streams + scale.probeChats} agents, the bench and its fakes) while the probes were sent, in % of all ${cpus().length} cores (/proc/stat)` }, [machineBusy]),
       figure({ id: "inbound-steal", label: "… meanwhile, CPU the hypervisor gave to other machines", unit: "%", definition: `steal time (/proc/stat) while the probes were sent, in % of all ${cpus().length} cores: this VM was runnable and not running; a run with much of it is not comparable to one without` }, [stolen]),
       figure(

@@ -112,6 +112,14 @@ export class BatonProcess {
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
   }
 
+  /**
+   * Time Baton's main thread (its event loop) has spent ready to run while the kernel ran something
+   * else, ms (run_delay in /proc/<pid>/task/<pid>/schedstat; the loop's helper threads not included).
+   */
+  loopWaitMs(): number {
+    return Number(readFileSync(`/proc/${this.pid}/task/${this.pid}/schedstat`, "utf8").split(" ")[1]) / 1e6;
+  }
+
   /** Pids of Baton's child processes (its agents). */
   childPids(): number[] {
     const pids: number[] = [];
