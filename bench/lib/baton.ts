@@ -25,6 +25,7 @@ const PROBE = join(REPO_ROOT, "bench", "probe.mjs");
 /** The Node flags `baton` runs with, read from bin/baton.js's shebang: the bench runs what ships. */
 export const NODE_FLAGS = (readFileSync(join(REPO_ROOT, "bin", "baton.js"), "utf8").split("\n")[0].match(/node\s+(.*)$/)?.[1] ?? "").split(/\s+/).filter(Boolean);
 const CLOCK_TICKS_PER_SECOND = 100;
+const NS_PER_MS = 1e6;
 const STOP_GRACE_MS = 10_000;
 
 export interface Line {
@@ -117,7 +118,7 @@ export class BatonProcess {
    * else, ms (run_delay in /proc/<pid>/task/<pid>/schedstat; the loop's helper threads not included).
    */
   loopWaitMs(): number {
-    return Number(readFileSync(`/proc/${this.pid}/task/${this.pid}/schedstat`, "utf8").split(" ")[1]) / 1e6;
+    return Number(readFileSync(`/proc/${this.pid}/task/${this.pid}/schedstat`, "utf8").split(" ")[1]) / NS_PER_MS;
   }
 
   /** Pids of Baton's child processes (its agents). */
