@@ -86,8 +86,8 @@ export interface WorkspacesApi {
   list(): Array<{ name: string; path: string }>;
   /** A name from config, a path, or `machine:path` / `machine:name`; throws CommandError when it is not allowed or does not exist. */
   resolve(nameOrPath: string): Promise<string>;
-  /** Registers a directory a terminal handed over (it need not be under a root), durably; returns its canonical form. */
-  register(workspace: string, name?: string): Promise<string>;
+  /** Names a directory, durably; `confirmedBy`: the person who confirmed it outside the roots. Returns its canonical form. */
+  register(workspace: string, name?: string, confirmedBy?: string): Promise<string>;
   /** An existing directory under its machine's roots (or registered), canonical; throws CommandError when not. */
   requireAllowed(workspace: string): Promise<string>;
   /** The canonical form of an existing directory, or undefined when there is none. */

@@ -165,9 +165,13 @@ const baseConfigSchema = z
         roots: z.array(z.string()).default([]).describe("Directories under which agents may run; empty = the home directory"),
         default: z.string().optional().describe("Workspace for new threads (default: the directory baton started in)"),
         named: z.record(z.string(), z.string()).default({}).describe("Short names for /workspace --switch"),
+        allow_outside_roots: z
+          .enum(["never", "confirm"])
+          .default("never")
+          .describe("never: the roots are a hard ceiling. confirm: an agent may propose a directory outside them, allowed once a person in access.allow confirms it in the chat"),
       })
       .strict()
-      .default({ roots: [], named: {} }),
+      .default({ roots: [], named: {}, allow_outside_roots: "never" }),
     rendering: renderingSchema.default(renderingSchema.parse({})),
     handover: z
       .object({

@@ -25,6 +25,7 @@ import { loadMarkdown } from "../render/markdown.js";
 import { AgentMcp } from "./agent-mcp.js";
 import { SubagentManager } from "./subagents/manager.js";
 import { wireChatFeatures, type ChatFeatureParts } from "./features.js";
+import { WorkspaceProposals } from "./workspace-proposals.js";
 
 export interface CoreOptions {
   config: BatonConfig;
@@ -54,6 +55,8 @@ export class BatonCore implements PlatformCore {
   readonly subagents: SubagentManager;
   /** Mode and model, bindings, files back, usage, schedules and voice notes. */
   readonly chat: ChatFeatureParts;
+  /** Workspaces the agents ask for: proposals a person confirms with a button. */
+  readonly proposals: WorkspaceProposals;
   handover?: HandoverApi;
   /** Per thread: how many turns its host began, and the current one (a multi-agent turn belongs to one). */
   private readonly hostTurns = new Map<string, { seq: number; turn?: ChatTurn }>();
@@ -74,7 +77,7 @@ export class BatonCore implements PlatformCore {
     this.machines = new Machines({ machines: config.machines, localRoots: config.workspaces.roots, dataDir: options.dataDir, env, log });
     this.workspaces = new Workspaces(config.workspaces, this.machines, options.cwd, {
       list: () => registry.registeredWorkspaces(),
-      record: (path, name) => registry.registerWorkspace(path, name),
+      record: (path, name, confirmedBy) => registry.registerWorkspace(path, name, confirmedBy),
     });
     this.mcp = new AgentMcp(this.machines, options.dataDir, log);
     this.supervisor = new Supervisor(
@@ -148,10 +151,12 @@ export class BatonCore implements PlatformCore {
       isAllowed: (userId, route) => this.inbound.isAllowed(userId, route),
       notify: (thread, text) => void this.notify(thread, text),
     });
+    this.proposals = new WorkspaceProposals({ workspaces: this.workspaces, thread: (id) => registry.get(id), targets: (t) => this.targets(t), audit: (body, t) => this.audit(body, t), log });
     this.inbound = new Inbound({
       platformOf: (route) => this.platformOf(route),
       services: () => ({ threads: this.threads, agents: this.agents, workspaces: this.workspaces, handover: this.handover, features: this.chat.features }),
-      otherAction: (press) => (this.chat.settings.isAction(press.actionId) ? this.chat.settings.answerAction(press) : undefined),
+      otherAction: (press) =>
+        this.chat.settings.isAction(press.actionId) ? this.chat.settings.answerAction(press) : this.proposals.isAction(press.actionId) ? this.proposals.answerAction(press) : undefined,
       approvals: this.approvals,
       files: this.files,
       allow: () => this.allow,

@@ -1,7 +1,9 @@
 // Workspaces: directories an agent may run in, on this machine or another (`build:~/code/api`).
-// Only directories under the configured roots of their machine, or registered by a terminal
-// handover, are allowed. Whether a directory is here or over SSH is the machines seam's business.
-// Registrations are kept (through `persisted`, the thread registry) so they survive a restart.
+// Only directories under the configured roots of their machine (or named in the config) are
+// allowed. A registration gives a directory a name; it allows a directory outside the roots only
+// when a person confirmed it in the chat and `workspaces.allow_outside_roots` is `confirm`, so an
+// agent can never widen the roots by itself. Whether a directory is here or over SSH is the
+// machines seam's business. Registrations are kept (through `persisted`, the thread registry).
 import { basename, isAbsolute, posix, relative, resolve, sep } from "node:path";
 import type { WorkspacesApi } from "../commands/context.js";
 import { CommandError } from "../kernel/errors.js";
@@ -10,27 +12,35 @@ import { LOCAL_MACHINE, type Machines } from "../agents/machines/index.js";
 import { canonical } from "../agents/machines/local.js";
 import type { BatonConfig } from "../config/schema.js";
 
+/** Where registrations are kept: the thread registry's log. */
+export interface PersistedWorkspaces {
+  list(): Array<{ path: string; name?: string; confirmedBy?: string }>;
+  record(path: string, name?: string, confirmedBy?: string): Promise<void>;
+}
+
 /** `name:` before a path: a machine, configured or not (a local workspace is an absolute path). */
 const MACHINE_PREFIX = /^[a-z][a-z0-9_-]*:/;
 
 export class Workspaces implements WorkspacesApi {
   private named = new Map<string, string>();
-  /** Directories registered at runtime (terminal handovers), with their display names. */
-  private readonly registered = new Map<string, string>();
+  /** Directories registered at runtime, with their display names and who confirmed one outside the roots. */
+  private readonly registered = new Map<string, { name: string; confirmedBy?: string }>();
   private fallback = "";
+  private outsideRoots: BatonConfig["workspaces"]["allow_outside_roots"] = "never";
 
   constructor(
     config: BatonConfig["workspaces"],
     private readonly machines: Machines,
     private readonly cwd: string = process.cwd(),
-    private readonly persisted: { list(): Array<{ path: string; name?: string }>; record(path: string, name?: string): Promise<void> } = { list: () => [], record: async () => undefined },
+    private readonly persisted: PersistedWorkspaces = { list: () => [], record: async () => undefined },
   ) {
-    for (const { path, name } of persisted.list()) this.registered.set(path, name || basename(this.machines.parse(path).path));
+    for (const { path, name, confirmedBy } of persisted.list()) this.registered.set(path, { name: name || basename(this.machines.parse(path).path), confirmedBy });
     this.reconfigure(config);
   }
 
-  /** A config reload: roots, names and the default change; directories registered by handovers stay. */
+  /** A config reload: roots, names, the default and the outside-roots policy change; registrations stay. */
   reconfigure(config: BatonConfig["workspaces"]): void {
+    this.outsideRoots = config.allow_outside_roots;
     this.machines.local.setRoots(config.roots);
     this.fallback = this.normalize(config.default ?? this.cwd);
     this.named = new Map(Object.entries(config.named).map(([name, path]) => [name, this.normalize(path)]));
@@ -53,22 +63,40 @@ export class Workspaces implements WorkspacesApi {
 
   list(): Array<{ name: string; path: string }> {
     const out = [{ name: "default", path: this.fallback }, ...[...this.named].map(([name, path]) => ({ name, path }))];
-    for (const [path, name] of this.registered) if (!out.some((w) => w.path === path)) out.push({ name, path });
+    for (const [path, { name }] of this.registered) if (!out.some((w) => w.path === path)) out.push({ name, path });
     for (const name of this.machines.names()) {
       for (const root of this.machines.get(name)!.configuredRoots) out.push({ name: `${name}:`, path: this.machines.format(name, root) });
     }
     return out;
   }
 
-  /** Registers a directory a terminal handed over (it need not be under a root), durably. */
-  async register(workspace: string, name?: string): Promise<string> {
+  /**
+   * Names an allowed directory, durably. `confirmedBy`: the person who confirmed in the chat a
+   * directory outside the roots (it is allowed while `allow_outside_roots` is `confirm`).
+   */
+  async register(workspace: string, name?: string, confirmedBy?: string): Promise<string> {
     const dir = this.normalize(workspace);
-    if (name || !this.registered.has(dir)) {
-      // Kept across restarts when the config would not allow it by itself, or when it is named.
-      if (name || !(await this.isAllowed(dir))) await this.persisted.record(dir, name);
-      this.registered.set(dir, name || basename(this.machines.parse(dir).path));
+    const known = this.registered.get(dir);
+    if (name || confirmedBy || !known) {
+      const entry = { name: name || known?.name || basename(this.machines.parse(dir).path), confirmedBy: confirmedBy ?? known?.confirmedBy };
+      if (name || confirmedBy) await this.persisted.record(dir, entry.name, entry.confirmedBy);
+      this.registered.set(dir, entry);
     }
     return dir;
+  }
+
+  /** Whether a person may confirm a directory outside the roots (`workspaces.allow_outside_roots`). */
+  get confirmsOutsideRoots(): boolean {
+    return this.outsideRoots === "confirm";
+  }
+
+  /** Under the roots of its machine, or named in the config: allowed whatever was registered. */
+  async isWithinConfig(workspace: string): Promise<boolean> {
+    const dir = this.normalize(workspace);
+    if (dir === this.fallback || [...this.named.values()].includes(dir)) return true;
+    const { machine, path } = this.locateInput(dir);
+    const inside = machine.name === LOCAL_MACHINE ? isInside : isInsidePosix;
+    return (await machine.roots()).some((root) => inside(path, root));
   }
 
   async directory(workspace: string): Promise<string | undefined> {
@@ -79,10 +107,9 @@ export class Workspaces implements WorkspacesApi {
 
   async isAllowed(workspace: string): Promise<boolean> {
     const dir = this.normalize(workspace);
-    if (dir === this.fallback || this.registered.has(dir) || [...this.named.values()].includes(dir)) return true;
-    const { machine, path } = this.locateInput(dir);
-    const inside = machine.name === LOCAL_MACHINE ? isInside : isInsidePosix;
-    return (await machine.roots()).some((root) => inside(path, root));
+    // A registration outside the roots counts only when a person confirmed it and the config allows that.
+    if (this.confirmsOutsideRoots && this.registered.get(dir)?.confirmedBy) return true;
+    return this.isWithinConfig(dir);
   }
 
   describeRoots(workspace?: string): string {
@@ -101,7 +128,7 @@ export class Workspaces implements WorkspacesApi {
   }
 
   async resolve(nameOrPath: string): Promise<string> {
-    const registeredName = [...this.registered].find(([, name]) => name === nameOrPath)?.[0];
+    const registeredName = [...this.registered].find(([, entry]) => entry.name === nameOrPath)?.[0];
     const named = this.named.get(nameOrPath) ?? registeredName ?? (nameOrPath === "default" ? this.fallback : undefined);
     // A machine's name alone (`build`) means its first root.
     const text = named ?? (this.machines.names().includes(nameOrPath) ? `${nameOrPath}:` : nameOrPath);

@@ -28,7 +28,8 @@ export async function attachExternalSession(deps: AttachDeps, payload: HandoverP
   // Never resume somewhere else: the agent's context is about that directory (on that machine).
   const dir = await deps.workspaces.directory(cwd);
   if (!dir) throw new PickupError(`The session's directory \`${cwd}\` no longer exists, so it was not picked up and nothing was resumed elsewhere.`);
-  const workspace = await deps.workspaces.register(dir);
+  // Allowed when the code was made; the config may have changed since.
+  const workspace = await deps.workspaces.requireAllowed(dir);
   const found = await lookupSession(deps.agents, agent, workspace, payload.session);
   const previous = deps.threads.forRoute(route);
   const open = deps.threads.findOpenBySession(agent, found.id);

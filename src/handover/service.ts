@@ -12,6 +12,7 @@ import { LaunchRegistry, type LaunchRecord } from "./launch/registry.js";
 import { requireAgentKind, requireDirectory, resolveSession, type HandoverAgents } from "./sessions.js";
 import type { GetSessionIdArgs, HandoverTools, PrepareHandoverArgs, RegisterWorkspaceArgs, ToolReply } from "./mcp/tools.js";
 import type { SubagentTools } from "./mcp/subagent-tools.js";
+import type { McpCaller } from "./mcp/host-tokens.js";
 import type { HandoverKv } from "./kv.js";
 import { LOCAL_MACHINE } from "../agents/machines/refs.js";
 
@@ -26,6 +27,8 @@ export interface HandoverCore {
   audit(body: AuditBody, threadId?: string): Promise<void>;
   /** The subagent tools for the agents of chat threads. */
   subagents?: SubagentTools;
+  /** A thread's agent asking for a workspace: named inside the roots, else a proposal a person confirms (or refused). */
+  proposals: { request(threadId: string, dir: string, name: string): Promise<ToolReply> };
 }
 
 export interface HandoverServiceOptions {
@@ -108,8 +111,7 @@ export class HandoverService implements HandoverApi, HandoverTools {
     if (!(await this.core.workspaces.isAllowed(cwd))) {
       throw new PickupError(
         `\`${args.cwd}\` is outside Baton's allowed workspaces (${this.core.workspaces.describeRoots(cwd)}), so chat cannot run the agent there. ` +
-          `To allow it: with the user's consent call register_workspace with this cwd (Baton keeps it across restarts), ` +
-          `or add it to ${caller === LOCAL_MACHINE ? "workspaces.roots" : `machines.${caller}.roots`} in the Baton config and restart Baton. Then call prepare_handover again.`,
+          `An agent cannot allow it: the user adds it to ${caller === LOCAL_MACHINE ? "workspaces.roots" : `machines.${caller}.roots`} in the Baton config and reloads Baton. Then call prepare_handover again.`,
       );
     }
     const profile = args.profile ? this.core.agents.resolveHost([agent, args.profile]).profile : undefined;
@@ -130,14 +132,23 @@ export class HandoverService implements HandoverApi, HandoverTools {
     };
   }
 
-  async registerWorkspace(args: RegisterWorkspaceArgs, caller: string = LOCAL_MACHINE): Promise<ToolReply> {
-    const cwd = await requireDirectory(this.core.workspaces, caller, args.cwd);
+  /**
+   * Names an allowed directory; never allows one the config does not. A thread's agent proposes
+   * the others to its chat (when the config lets it); a terminal is told to use the config.
+   */
+  async registerWorkspace(args: RegisterWorkspaceArgs, caller: McpCaller = { machine: LOCAL_MACHINE }): Promise<ToolReply> {
+    const cwd = await requireDirectory(this.core.workspaces, caller.machine, args.cwd);
     const name = args.name?.trim() || basename(this.core.workspaces.machineOf(cwd).path);
+    if (caller.thread) return this.core.proposals.request(caller.thread, cwd, name);
+    if (!(await this.core.workspaces.isAllowed(cwd))) {
+      const key = caller.machine === LOCAL_MACHINE ? "workspaces.roots" : `machines.${caller.machine}.roots`;
+      throw new PickupError(`\`${args.cwd}\` is outside Baton's allowed workspaces (${this.core.workspaces.describeRoots(cwd)}). An agent cannot allow it: the user adds it to ${key} in the Baton config.`);
+    }
     const path = await this.core.workspaces.register(cwd, name);
-    this.options.log.info({ path, name }, "workspace registered over MCP");
+    this.options.log.info({ path, name }, "workspace named over MCP");
     return {
-      text: `Registered ${path} as workspace "${name}" (\`/workspace --switch ${name}\` in chat); Baton keeps it across restarts.`,
-      data: { cwd: path, name },
+      text: `Named ${path} "${name}" (\`/workspace --switch ${name}\` in chat); Baton keeps the name across restarts.`,
+      data: { cwd: path, name, status: "registered" },
     };
   }
 

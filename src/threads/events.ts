@@ -30,7 +30,7 @@ const EVENT_SCHEMA = z.discriminatedUnion("type", [
   z.object({ ...base, type: z.literal("host_changed"), agent: text, profile: z.string().optional() }),
   z.object({ ...base, type: z.literal("thread_closed"), reason: z.string() }),
   z.object({ ...base, type: z.literal("context_transfer"), fromRuntime: text, fromSession: text, briefPath: text }),
-  z.object({ ...base, type: z.literal("workspace_registered"), path: text, name: z.string().optional() }),
+  z.object({ ...base, type: z.literal("workspace_registered"), path: text, name: z.string().optional(), confirmed_by: z.string().optional() }),
   z.object({ ...base, type: z.literal("prompt_queued"), queued: text, prompt: z.array(z.unknown()) }),
   z.object({ ...base, type: z.literal("prompt_taken"), queued: text, why: z.enum(["started", "dropped"]) }),
   z.object({ ...base, type: z.literal("settings_changed"), mode: text.optional(), model: text.optional() }),
@@ -69,7 +69,7 @@ export type ThreadEventBody =
   | { type: "thread_closed"; reason: string }
   | { type: "context_transfer"; fromRuntime: string; fromSession: string; briefPath: string }
   /** A directory outside the configured roots that a terminal handover made a workspace (kept across restarts). */
-  | { type: "workspace_registered"; path: string; name?: string }
+  | { type: "workspace_registered"; path: string; name?: string; confirmed_by?: string }
   | { type: "prompt_queued"; queued: string; prompt: unknown[] }
   | { type: "prompt_taken"; queued: string; why: "started" | "dropped" }
   /** The mode or model chosen in chat; applied again whenever the session is opened on a new host. */

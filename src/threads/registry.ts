@@ -14,8 +14,8 @@ export * from "./records.js";
 export class ThreadRegistry {
   private readonly threads = new Map<string, ThreadRecord>();
   private readonly routeToThread = new Map<string, string>();
-  /** Directories registered as workspaces by terminal handovers, with their names. */
-  private readonly registered = new Map<string, string | undefined>();
+  /** Directories registered as workspaces, with their names and who confirmed one outside the roots. */
+  private readonly registered = new Map<string, { name?: string; confirmedBy?: string }>();
   /** Schedules made in chat, by id. */
   private readonly scheduleBook = new Map<string, StoredSchedule>();
 
@@ -111,13 +111,14 @@ export class ThreadRegistry {
   }
 
   /** Records a directory a terminal handover made a workspace, so it stays allowed after a restart. */
-  async registerWorkspace(path: string, name?: string): Promise<void> {
-    if (this.registered.has(path) && (name === undefined || this.registered.get(path) === name)) return;
-    await this.record([["-", { type: "workspace_registered", path, name }]]);
+  async registerWorkspace(path: string, name?: string, confirmedBy?: string): Promise<void> {
+    const known = this.registered.get(path);
+    if (known && (name === undefined || known.name === name) && (confirmedBy === undefined || known.confirmedBy === confirmedBy)) return;
+    await this.record([["-", { type: "workspace_registered", path, name, confirmed_by: confirmedBy }]]);
   }
 
-  registeredWorkspaces(): Array<{ path: string; name?: string }> {
-    return [...this.registered].map(([path, name]) => ({ path, name }));
+  registeredWorkspaces(): Array<{ path: string; name?: string; confirmedBy?: string }> {
+    return [...this.registered].map(([path, { name, confirmedBy }]) => (confirmedBy ? { path, name, confirmedBy } : { path, name }));
   }
 
   /** Adds subagents (state queued) to a thread's multi-agent turn `run`. */
@@ -173,7 +174,8 @@ export class ThreadRegistry {
 
   private apply(event: ThreadEvent): void {
     if (event.type === "workspace_registered") {
-      this.registered.set(event.path, event.name ?? this.registered.get(event.path));
+      const known = this.registered.get(event.path);
+      this.registered.set(event.path, { name: event.name ?? known?.name, confirmedBy: event.confirmed_by ?? known?.confirmedBy });
       return;
     }
     if (event.type === "schedule_added") {
@@ -186,7 +188,7 @@ export class ThreadRegistry {
     }
     if (event.type === "thread_created") {
       // Logs written before workspace_registered existed: a pickup's directory was registered then.
-      if (event.origin === "pickup" && !this.registered.has(event.workspace)) this.registered.set(event.workspace, undefined);
+      if (event.origin === "pickup" && !this.registered.has(event.workspace)) this.registered.set(event.workspace, {});
       this.threads.set(event.thread, {
         id: event.thread,
         workspace: event.workspace,

@@ -1,10 +1,10 @@
 // workspaces.roots holds for every way a chat picks a directory: /workspace --switch and
-// /session --switch alike. A directory a terminal handover registered stays allowed, across restarts.
+// /session --switch alike. A directory a person confirmed outside them stays allowed, across restarts.
 import { realpathSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { startTestBaton, type TestBaton } from "../support/harness.js";
 import { TestPlatform } from "../support/test-platform.js";
-import { removeTempDirs, serviceOf, tempDir, terminalDemoSession } from "../handover/helpers.js";
+import { removeTempDirs, tempDir, terminalDemoSession } from "../handover/helpers.js";
 
 const running: TestBaton[] = [];
 afterEach(async () => {
@@ -12,9 +12,9 @@ afterEach(async () => {
   removeTempDirs();
 });
 
-async function start(root: string, dataDir?: string) {
+async function start(root: string, dataDir?: string, outside: "never" | "confirm" = "never") {
   const platform = new TestPlatform();
-  const baton = await startTestBaton({ adapters: [platform], dataDir, config: { workspaces: { roots: [root], default: root } } });
+  const baton = await startTestBaton({ adapters: [platform], dataDir, config: { workspaces: { roots: [root], default: root, allow_outside_roots: outside } } });
   running.push(baton);
   return { platform, baton, core: baton.daemon.core, route: platform.route("c1") };
 }
@@ -36,17 +36,17 @@ describe("workspace roots", () => {
     expect(core.registry.threadForRoute(route)?.workspace).toBe(realpathSync(root));
   });
 
-  it("a workspace registered by a terminal handover stays allowed after a restart", async () => {
+  it("a workspace a person confirmed outside the roots stays allowed after a restart (allow_outside_roots: confirm)", async () => {
     const root = tempDir("baton-ws-");
     const outside = tempDir("baton-outside-");
-    const first = await start(root);
-    await serviceOf(first.baton).registerWorkspace({ cwd: outside, name: "scratch" });
+    const first = await start(root, undefined, "confirm");
+    await first.core.workspaces.register(outside, "scratch", "test:alice");
     const id = terminalDemoSession(first.baton.dataDir, outside, ["from the terminal"]);
     const dataDir = first.baton.dataDir;
     await first.baton.daemon.stop();
     running.length = 0;
 
-    const { platform, core, route } = await start(root, dataDir);
+    const { platform, core, route } = await start(root, dataDir, "confirm");
     await platform.say(route, "/workspace --switch scratch");
     await platform.waitFor(route, /📁 New thread `th_\w+` in/);
     expect(core.registry.threadForRoute(route)?.workspace).toBe(outside);

@@ -1,6 +1,6 @@
 // Shared pieces of the handover tests: a terminal-made demo session, the official MCP client over
 // stdio (spawning `baton mcp`) and over Streamable HTTP, and reading tool answers.
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -78,4 +78,9 @@ export function codeIn(text: string): string {
   const m = /\/pickup ([A-Z2-9]{4})\b/.exec(text);
   if (!m) throw new Error(`no /pickup line in: ${text}`);
   return m[1];
+}
+
+/** The audit events of the thread registry's event log. */
+export function auditEvents(dataDir: string): Array<Record<string, string>> {
+  return readFileSync(join(dataDir, "threads", "events.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.type === "audit");
 }

@@ -1,13 +1,13 @@
 // Terminal → chat over the real path: the official MCP client spawns `baton mcp`, which forwards
 // to the running daemon; /pickup on the test platform then continues the same demo session.
-import { readFileSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { TestPlatform } from "../support/test-platform.js";
 import { startTestBaton, type TestBaton } from "../support/harness.js";
 import { INVALID_CODE_TEXT } from "../../src/handover/service.js";
-import { callTool, codeIn, serviceOf, stdioClient, tempDir, terminalDemoSession, removeTempDirs, AGENT_TURN_MS } from "./helpers.js";
+import { auditEvents, callTool, codeIn, serviceOf, stdioClient, tempDir, terminalDemoSession, removeTempDirs, AGENT_TURN_MS } from "./helpers.js";
 
 // These tests drive real agent and CLI processes; a machine busy with other test runs is slow.
 vi.setConfig({ testTimeout: 90_000 });
@@ -26,10 +26,6 @@ async function start(root: string) {
   const platform = new TestPlatform();
   baton = await startTestBaton({ adapters: [platform], config: { workspaces: { roots: [root], default: root } } });
   return platform;
-}
-
-function auditEvents(dataDir: string): Array<Record<string, string>> {
-  return readFileSync(join(dataDir, "threads", "events.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.type === "audit");
 }
 
 describe("terminal → chat handover through `baton mcp`", () => {
@@ -103,26 +99,33 @@ describe("terminal → chat handover through `baton mcp`", () => {
     const refused = await callTool(client, "prepare_handover", { cwd: outside, agent_kind: "demo" });
     expect(refused.isError).toBe(true);
     expect(refused.text).toContain("outside Baton's allowed workspaces");
-    expect(refused.text).toContain("register_workspace");
+    expect(refused.text).toContain("An agent cannot allow it");
     expect(refused.text).toContain("workspaces.roots");
+    expect((await callTool(client, "prepare_handover", { cwd: root, agent_kind: "demo" })).isError).toBe(false);
     expect((await callTool(client, "prepare_handover", { cwd: root, agent_kind: "nope" })).text).toContain('Unknown agent kind "nope"');
 
-    const registered = await callTool(client, "register_workspace", { cwd: outside, name: "scratch" });
+    // A terminal's agent cannot widen the roots either; inside them it names a directory.
+    const outsideAsked = await callTool(client, "register_workspace", { cwd: outside, name: "scratch" });
+    expect(outsideAsked.isError).toBe(true);
+    expect(outsideAsked.text).toContain("workspaces.roots");
+    const inner = join(root, "scratch");
+    mkdirSync(inner);
+    const registered = await callTool(client, "register_workspace", { cwd: inner, name: "scratch" });
     expect(registered.isError).toBe(false);
-    expect(registered.data).toMatchObject({ cwd: outside, name: "scratch" });
+    expect(registered.data).toMatchObject({ cwd: inner, name: "scratch" });
     // The name works in chat too.
     const desk = platform.route("desk");
     await platform.say(desk, "/workspace");
     await platform.waitFor(desk, /\*\*scratch\*\* `[^`]*`/);
     await platform.say(desk, "/workspace --switch scratch");
     await platform.waitFor(desk, /📁 New thread `th_\w+` in `[^`]*`/);
-    expect(baton!.daemon.core.registry.threadForRoute(desk)!.workspace).toBe(outside);
-    terminalDemoSession(baton!.dataDir, outside, ["elsewhere"]);
-    const prepared = await callTool(client, "prepare_handover", { cwd: outside, agent_kind: "demo" });
+    expect(baton!.daemon.core.registry.threadForRoute(desk)!.workspace).toBe(inner);
+    terminalDemoSession(baton!.dataDir, inner, ["elsewhere"]);
+    const prepared = await callTool(client, "prepare_handover", { cwd: inner, agent_kind: "demo" });
     expect(prepared.isError).toBe(false);
 
     // The directory disappears before the pickup: nothing is resumed anywhere else.
-    rmSync(outside, { recursive: true });
+    rmSync(inner, { recursive: true });
     const route = platform.route("phone");
     await platform.say(route, `/pickup ${codeIn(prepared.text)}`);
     await platform.waitFor(route, /no longer exists, so it was not picked up and nothing was resumed elsewhere/);

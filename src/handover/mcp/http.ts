@@ -9,6 +9,7 @@ import { parseListenAddress } from "../../kernel/listen.js";
 import type { Logger } from "../../kernel/log.js";
 import type { HostTokens, McpCaller } from "./host-tokens.js";
 import { newHandoverMcpServer, type ToolCall } from "./tools.js";
+import { tokenKindOf } from "./access.js";
 
 export const MCP_PATH = "/mcp";
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
@@ -72,7 +73,7 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
     // Stateless: no server-initiated streams (GET) and no sessions to delete.
     if (req.method !== "POST") return void res.writeHead(405, { allow: "POST", "content-type": "text/plain" }).end("POST only\n");
     const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js");
-    const mcp = await newHandoverMcpServer((name, args, _caller, signal) => options.call(name, args, caller, signal), options.version, { subagents: !!caller.thread && !caller.subagent });
+    const mcp = await newHandoverMcpServer((name, args, _caller, signal) => options.call(name, args, caller, signal), options.version, tokenKindOf(caller));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on("close", () => {
       void transport.close();

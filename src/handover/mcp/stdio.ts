@@ -61,7 +61,9 @@ export async function runMcpStdio(ctx: ForwarderContext): Promise<void> {
   if (process.stdin.isTTY) {
     process.stderr.write("baton mcp speaks MCP on stdio for agent CLIs; register it with `baton setup <agent>` or use `baton launch <agent>`. Ctrl-D ends it.\n");
   }
-  const server = await newHandoverMcpServer(forwardingToolCall(ctx), ctx.version, { subagents: ctx.env[SUBAGENT_TOOLS_ENV] === "1" });
+  // The tools offered follow the token's kind; the daemon checks every call against the token itself.
+  const kind = !ctx.env[HOST_TOKEN_ENV] ? "terminal" : ctx.env[SUBAGENT_TOOLS_ENV] === "1" ? "thread" : "subagent";
+  const server = await newHandoverMcpServer(forwardingToolCall(ctx), ctx.version, kind);
   const transport = new StdioServerTransport();
   await server.connect(transport);
   const closed = new Promise<void>((resolve) => (server.server.onclose = resolve));

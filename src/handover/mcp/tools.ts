@@ -5,6 +5,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { userMessageOf } from "../../kernel/errors.js";
 import type { McpCaller } from "./host-tokens.js";
+import { mayCall, tokenKindOf, type TokenKind } from "./access.js";
 import { registerSubagentTools, SUBAGENT_TOOL_NAMES, type CancelSubagentsArgs, type InitializeSubagentsArgs, type SubagentTools, type SubagentToolName, type WaitForSubagentsArgs } from "./subagent-tools.js";
 
 const AGENT_KINDS_TEXT = "claude, codex, gemini, opencode, qwen, goose or demo";
@@ -48,7 +49,8 @@ export interface ToolReply {
 export interface HandoverTools {
   getSessionId(args: GetSessionIdArgs, caller?: string): Promise<ToolReply>;
   prepareHandover(args: PrepareHandoverArgs, caller?: string): Promise<ToolReply>;
-  registerWorkspace(args: RegisterWorkspaceArgs, caller?: string): Promise<ToolReply>;
+  /** `caller` in full: a thread's agent proposes what the config does not allow. */
+  registerWorkspace(args: RegisterWorkspaceArgs, caller?: McpCaller): Promise<ToolReply>;
 }
 
 export const HANDOVER_TOOL_NAMES = ["get_session_id", "prepare_handover", "register_workspace"] as const;
@@ -63,11 +65,17 @@ export type ToolCall = (name: ToolName, args: Record<string, unknown>, caller?: 
 
 /**
  * The MCP SDK loads on the first MCP request, not with the daemon: most daemons never get one.
- * `subagents`: also the subagent tools (for the agent of a chat thread).
+ * `kind`: whose token the client holds; it is offered only the tools that kind may call (access.ts).
  */
-export async function newHandoverMcpServer(call: ToolCall, version: string, options: { subagents?: boolean } = {}): Promise<McpServer> {
+export async function newHandoverMcpServer(call: ToolCall, version: string, kind: TokenKind): Promise<McpServer> {
   const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
   const server = new McpServer({ name: "baton", version });
+  registerHandoverTools(server, call, kind);
+  if (mayCall(kind, "initialize_subagents")) registerSubagentTools(server, call);
+  return server;
+}
+
+function registerHandoverTools(server: McpServer, call: ToolCall, kind: TokenKind): void {
   server.registerTool(
     "get_session_id",
     {
@@ -79,36 +87,37 @@ export async function newHandoverMcpServer(call: ToolCall, version: string, opti
     },
     (args) => call("get_session_id", args),
   );
-  server.registerTool(
+  if (mayCall(kind, "prepare_handover")) server.registerTool(
     "prepare_handover",
     {
       title: "Hand this session over to a chat",
       description:
         "Creates a one-time pickup code so the user can continue THIS session from a chat connected to Baton (Slack, Telegram, the web chat, …). " +
         "Show the user the returned line (`/pickup CODE`) exactly; it works once, within 2 minutes. " +
-        "If the directory is not allowed, ask the user before calling register_workspace for it.",
+        "If the directory is not allowed, tell the user: only Baton's config (workspaces.roots) or a person's confirmation in the chat can allow it.",
       inputSchema: prepareHandoverShape,
     },
     (args) => call("prepare_handover", args),
   );
-  server.registerTool(
+  if (mayCall(kind, "register_workspace")) server.registerTool(
     "register_workspace",
     {
-      title: "Allow a directory as a Baton workspace",
+      title: "Name a Baton workspace, or propose one",
       description:
-        "Allows agents started from chat to run in this directory (Baton keeps it across restarts; workspaces.roots in the Baton config is the other way). " +
-        "Only call it when the user agrees.",
+        "Gives a directory inside Baton's allowed workspaces a name for `/workspace --switch` (Baton keeps it across restarts). " +
+        "A directory outside them is never allowed by this call: from a chat thread it becomes a proposal that a person confirms in the chat " +
+        "(when the Baton config allows that at all); otherwise workspaces.roots in the Baton config is the way.",
       inputSchema: registerWorkspaceShape,
     },
     (args) => call("register_workspace", args),
   );
-  if (options.subagents) registerSubagentTools(server, call);
-  return server;
 }
 
 /** Runs a tool against the backend, turning a BatonError into a tool error the agent can show. */
 export function localToolCall(tools: HandoverTools, subagents?: SubagentTools): ToolCall {
   return async (name, args, caller = { machine: "local" }, signal) => {
+    // The server offers each token only its tools; a call to another is refused here all the same.
+    if (!mayCall(tokenKindOf(caller), name)) return toolError(`${name} is not available to this agent (see Baton's docs/mcp-access.md).`);
     try {
       const reply = await run(name, args, caller, signal);
       return { content: [{ type: "text", text: reply.text }], structuredContent: reply.data };
@@ -124,7 +133,7 @@ export function localToolCall(tools: HandoverTools, subagents?: SubagentTools): 
       case "prepare_handover":
         return tools.prepareHandover(args as PrepareHandoverArgs, caller.machine);
       case "register_workspace":
-        return tools.registerWorkspace(args as RegisterWorkspaceArgs, caller.machine);
+        return tools.registerWorkspace(args as RegisterWorkspaceArgs, caller);
     }
     if (!subagents) throw new Error(`${name} called on a server without the subagent tools`);
     if (name === "initialize_subagents") return subagents.initialize(args as unknown as InitializeSubagentsArgs, caller);
