@@ -11,6 +11,7 @@ import { dirname, join } from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { rolldown } from "rolldown";
+import { checkExternals, checkSubstitutes, recordingExternal, substitutesPlugin } from "./bundle/substitutes.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const outDir = join(root, "dist", "bundle");
@@ -30,28 +31,27 @@ const EXTERNAL = [
   "zlib-sync",
 ];
 /**
- * Packages whose `main` is a UMD build that requires its own files by computed paths, which a
- * bundler cannot follow: their ES module build instead (the same code).
+ * Files the bundle gives importers in place of what Node would. The build fails unless each exports
+ * every name its importers use (read from their source: scripts/bundle/substitutes.mjs).
  */
-const ESM_BUILDS = { "jsonc-parser": "jsonc-parser/lib/esm/main.js" };
-/** The part of undici @slack/socket-mode uses (see the file), given to socket-mode only. */
-const UNDICI_FOR_SOCKET_MODE = join(root, "scripts", "bundle", "undici-for-socket-mode.cjs");
-const SOCKET_MODE = /[\\/]node_modules[\\/]@slack[\\/]socket-mode[\\/]/;
+const SUBSTITUTES = [
+  // A package whose `main` is a UMD build that requires its own files by computed paths, which a
+  // bundler cannot follow: its ES module build instead (the same code).
+  { specifier: "jsonc-parser", file: require.resolve("jsonc-parser/lib/esm/main.js") },
+  // The part of undici @slack/socket-mode uses (see the file), given to socket-mode only.
+  { specifier: "undici", importer: /[\\/]node_modules[\\/]@slack[\\/]socket-mode[\\/]/, file: join(root, "scripts", "bundle", "undici-for-socket-mode.cjs") },
+];
 /** Warnings that say what is expected here: optional packages absent, and eval in discord.js's own debug helper. */
 const EXPECTED_LOGS = new Set(["EVAL", "UNRESOLVED_IMPORT", "CIRCULAR_DEPENDENCY"]);
 
 rmSync(outDir, { recursive: true, force: true });
+const substituted = [];
+const leftToNode = [];
 const bundle = await rolldown({
   input: { cli: join(root, "dist", "bot", "cli.js") },
   platform: "node",
-  external: EXTERNAL,
-  resolve: { alias: Object.fromEntries(Object.entries(ESM_BUILDS).map(([name, file]) => [name, require.resolve(file)])) },
-  plugins: [
-    {
-      name: "undici-for-socket-mode",
-      resolveId: (source, importer) => (source === "undici" && importer && SOCKET_MODE.test(importer) ? UNDICI_FOR_SOCKET_MODE : null),
-    },
-  ],
+  external: recordingExternal(EXTERNAL, leftToNode),
+  plugins: [substitutesPlugin(SUBSTITUTES, substituted)],
   onLog(level, log, handler) {
     if (!EXPECTED_LOGS.has(log.code ?? "")) handler(level, log);
   },
@@ -61,6 +61,13 @@ const bundle = await rolldown({
 const MINIFY = { mangle: false, compress: false, codegen: { removeWhitespace: true } };
 await bundle.write({ dir: outDir, format: "esm", chunkFileNames: "[name]-[hash].js", sourcemap: true, minify: MINIFY });
 await bundle.close();
+const problems = [...checkSubstitutes(substituted, root), ...checkExternals(leftToNode, join(outDir, "cli.js"), root)];
+if (problems.length > 0) {
+  // No bundle rather than one that fails at run time: bin/baton.js says dist/ is missing.
+  rmSync(outDir, { recursive: true, force: true });
+  console.error(`bundle: ${problems.length} import(s) the bundle would break:\n${problems.map((p) => `- ${p}`).join("\n")}`);
+  process.exit(1);
+}
 // tsc's own dist/bot/cli.js is only the bundle's input: removed so that nothing runs the unbundled CLI.
 rmSync(join(root, "dist", "bot", "cli.js"));
 rmSync(join(root, "dist", "bot", "cli.js.map"), { force: true });
