@@ -8,7 +8,7 @@ import { dirname } from "node:path";
 import { which } from "../kernel/process.js";
 import { findConfigFile, loadConfigFile, resolveDataDir, type LoadedConfig } from "../config/load.js";
 import { CommandError, ConfigError } from "../kernel/errors.js";
-import { batonLauncher } from "../handover/setup.js";
+import { batonLauncher } from "../handoff/setup/plan.js";
 import { renderUnit, SERVICE_NAME, unitPath, type ServiceScope } from "./service-unit.js";
 
 export interface ServiceOptions {

@@ -1,8 +1,8 @@
 // The `baton` command line. Each action imports what it needs when it runs, so `baton demo-agent`
 // and `baton handoff list` don't load the daemon, and `baton start` loads only enabled platforms.
 import { Command } from "commander";
-import { registerHandoffCommand } from "../handover/handoff/cli.js";
-import { registerHandoverCommands } from "../handover/cli.js";
+import { registerHandoffCommand } from "../handoff/sessions/cli.js";
+import { registerHandoverCommands } from "../handoff/cli.js";
 import { exitQuietlyOnBrokenPipe } from "../kernel/process.js";
 import { batonVersion } from "../kernel/install.js";
 

@@ -11,7 +11,7 @@ import { JsonlEventStore, type EventLogStore } from "../threads/store.js";
 import { ThreadRegistry } from "../threads/registry.js";
 import type { LoadedConfig } from "../config/load.js";
 import { BatonCore } from "../core/core.js";
-import { startHandover, type RunningHandover } from "../handover/index.js";
+import { startHandover, type RunningHandover } from "../pickup/index.js";
 import type { Logger } from "../kernel/log.js";
 import { acquireDataDirLock } from "./lock.js";
 import { DEFAULT_OPS_LISTEN } from "../config/schema.js";
@@ -102,7 +102,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   });
   // Subagents that were running when the last daemon stopped resume when their thread's agent starts again.
   await core.subagents.markInterrupted();
-  // Pickup codes, /pickup and the MCP endpoint for terminal agents (src/handover/).
+  // Pickup codes, /pickup and the MCP endpoint for terminal agents (src/pickup/, src/mcp/).
   let handover: RunningHandover;
   try {
     handover = await startHandover({ core, config: loaded.config, dataDir, log });

@@ -208,7 +208,7 @@ export class BatonAgents implements AgentsApi {
   async writeBrief(agent: string, sessionId: string, workspace: string): Promise<BriefWritten> {
     const runtime = this.kind(agent)?.runtime ?? agent;
     const { machine } = this.machines.locate(workspace);
-    const [{ getReader, SessionLookupError }, { writeBrief, writePrivateFile }] = await Promise.all([loadStores(), import("../handover/brief/index.js")]);
+    const [{ getReader, SessionLookupError }, { writeBrief, writePrivateFile }] = await Promise.all([loadStores(), import("../handoff/brief/index.js")]);
     // An agent may write its transcript a moment after the turn ends (Claude Code queues its
     // writes): a session not found yet is looked for again for a short while.
     for (const deadline = Date.now() + STORE_CATCH_UP_MS; getReader(runtime); ) {

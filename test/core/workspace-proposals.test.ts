@@ -2,17 +2,17 @@
 // agent calling Baton's MCP tool with the token Baton gave it) is refused under the default
 // `workspaces.allow_outside_roots: never`, and under `confirm` becomes a proposal in the chat that
 // only an allowed person's button turns into a workspace. Every tool is checked per token kind
-// against the one table (src/handover/mcp/access.ts) at the MCP wire.
+// against the one table (src/mcp/access.ts) at the MCP wire.
 import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { startTestBaton, type TestBaton } from "../support/harness.js";
 import { TestPlatform } from "../support/test-platform.js";
-import { auditEvents, callTool, httpClient, removeTempDirs, tempDir } from "../handover/helpers.js";
-import { TOOL_ACCESS, type TokenKind } from "../../src/handover/mcp/access.js";
-import { TOOL_NAMES } from "../../src/handover/mcp/tools.js";
-import type { McpCaller } from "../../src/handover/mcp/host-tokens.js";
+import { auditEvents, callTool, httpClient, removeTempDirs, tempDir } from "../pickup/helpers.js";
+import { TOOL_ACCESS, type TokenKind } from "../../src/mcp/access.js";
+import { TOOL_NAMES } from "../../src/mcp/tools.js";
+import type { McpCaller } from "../../src/mcp/host-tokens.js";
 
 const TURN_MS = 30_000;
 const running: TestBaton[] = [];

@@ -4,7 +4,7 @@ import { realpathSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { startTestBaton, type TestBaton } from "../support/harness.js";
 import { TestPlatform } from "../support/test-platform.js";
-import { removeTempDirs, tempDir, terminalDemoSession } from "../handover/helpers.js";
+import { removeTempDirs, tempDir, terminalDemoSession } from "../pickup/helpers.js";
 
 const running: TestBaton[] = [];
 afterEach(async () => {

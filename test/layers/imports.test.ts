@@ -17,11 +17,12 @@ const ALLOWED: Record<string, string[]> = {
   platforms: ["kernel", "render"],
   config: ["kernel", "platforms"],
   commands: ["kernel", "threads", "agents", "platforms", "render"],
-  handover: ["kernel", "threads", "agents", "commands", "config", "render"],
-  core: ["kernel", "threads", "agents", "platforms", "render", "commands", "config", "handover"],
-  bench: ["kernel", "agents"],
+  mcp: ["kernel", "threads", "agents"],
+  handoff: ["kernel", "agents", "config", "mcp"],
+  pickup: ["kernel", "threads", "agents", "commands", "config", "mcp", "handoff"],
+  core: ["kernel", "threads", "agents", "platforms", "render", "commands", "config", "mcp", "handoff", "pickup"],
   ops: ["kernel", "platforms"],
-  bot: ["kernel", "threads", "agents", "platforms", "render", "commands", "config", "core", "handover", "ops"],
+  bot: ["kernel", "threads", "agents", "platforms", "render", "commands", "config", "mcp", "handoff", "pickup", "core", "ops"],
 };
 
 /** Files of platforms/ every adapter may use: the contract and the shared kit. */
@@ -58,8 +59,28 @@ const layerOf = (path: string) => path.split("/")[0];
 /** `platforms/telegram/x.ts` → `telegram`; shared platform files → undefined. */
 const adapterOf = (path: string) => (path.startsWith("platforms/") && !PLATFORM_SHARED.test(path) ? path.split("/")[1] : undefined);
 
+/** The layer table, bottom layer first: what each layer may import and what it does import now. */
+export function layerTable(edges: ImportEdge[]): string {
+  const used = new Map<string, Set<string>>();
+  for (const e of edges) {
+    const [from, to] = [layerOf(e.from), layerOf(e.to)];
+    if (from !== to) used.set(from, (used.get(from) ?? new Set()).add(to));
+  }
+  const rows = Object.entries(ALLOWED).map(([layer, allowed]) => {
+    const unused = allowed.filter((l) => !used.get(layer)?.has(l));
+    return `| ${layer} | ${allowed.join(", ") || "(nothing)"} | ${unused.join(", ") || "-"} |`;
+  });
+  return ["| layer | may import | allowed but unused |", "|---|---|---|", ...rows].join("\n");
+}
+
 describe("import rule", () => {
   const edges = importEdges();
+
+  it("prints the layer table (bottom layer first)", () => {
+    const table = layerTable(edges);
+    console.log(`Layer table of src/ (each layer imports only the ones listed):\n${table}`);
+    expect(table.split("\n")).toHaveLength(Object.keys(ALLOWED).length + 2);
+  });
 
   it("reads a realistic graph (a broken parser must not pass by finding nothing)", () => {
     expect(edges.length).toBeGreaterThan(300);

@@ -8,7 +8,7 @@ import { stringify } from "yaml";
 import { parseConfigText } from "../../src/config/load.js";
 import { ConfigError } from "../../src/kernel/errors.js";
 import { parseWorkspaceRef } from "../../src/agents/machines/refs.js";
-import { tempDir, removeTempDirs } from "../handover/helpers.js";
+import { tempDir, removeTempDirs } from "../pickup/helpers.js";
 import { startTestSshd, sshdAvailable, type TestSshd } from "../support/sshd.js";
 import { BATON_BIN, REMOTE_BATON } from "./helpers.js";
 

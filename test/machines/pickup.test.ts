@@ -6,7 +6,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { shellQuote } from "../../src/kernel/shell.js";
-import { callTool, codeIn, httpClient } from "../handover/helpers.js";
+import { callTool, codeIn, httpClient } from "../pickup/helpers.js";
 import { freePort, sshdAvailable, type TestSshd } from "../support/sshd.js";
 import { BATON_BIN, REMOTE_TURN_MS, startMachineWorld, stopMachineWorlds, waitUntil, type MachineWorld } from "./helpers.js";
 

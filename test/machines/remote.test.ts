@@ -5,7 +5,7 @@ import { readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { getPriority } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { terminalDemoSession, tempDir, removeTempDirs } from "../handover/helpers.js";
+import { terminalDemoSession, tempDir, removeTempDirs } from "../pickup/helpers.js";
 import { sshdAvailable } from "../support/sshd.js";
 import { BATON_BIN, demoSessionFiles, REMOTE_TURN_MS, startMachineWorld, stopMachineWorlds } from "./helpers.js";
 

@@ -3,7 +3,7 @@
 // its own token; worktrees are made and removed there.
 import { execFileSync } from "node:child_process";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { removeTempDirs } from "../handover/helpers.js";
+import { removeTempDirs } from "../pickup/helpers.js";
 import { sshdAvailable } from "../support/sshd.js";
 import { demoSessionFiles, startMachineWorld, stopMachineWorlds } from "./helpers.js";
 

@@ -3,8 +3,8 @@
 // stdio forwarder (`baton mcp`) with their token in its environment.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { callTool, httpClient } from "../handover/helpers.js";
-import { HostTokens, type McpCaller } from "../../src/handover/mcp/host-tokens.js";
+import { callTool, httpClient } from "../pickup/helpers.js";
+import { HostTokens, type McpCaller } from "../../src/mcp/host-tokens.js";
 import { bootSubagents, cleanup, MULTI_AGENT_MS } from "./helpers.js";
 
 vi.setConfig({ testTimeout: 240_000 });

@@ -5,8 +5,8 @@
 // BATON_CAPTURE_FIXTURES=1 the files become the fixtures of the fast tests.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { findSession, listSessions } from "../../../src/agents/stores/index.js";
-import { briefText } from "../../../src/handover/brief/index.js";
-import { formatList } from "../../../src/handover/handoff/format.js";
+import { briefText } from "../../../src/handoff/brief/index.js";
+import { formatList } from "../../../src/handoff/sessions/format.js";
 import { PLANTED_SECRET } from "../../fakes/stores/common.js";
 import { captureFixtures, capturing } from "./capture.js";
 import { Chat } from "./chat.js";

@@ -1,0 +1,77 @@
+// `baton mcp`, `baton launch` and `baton setup`: the terminal side of the handover. The actions
+// load their modules on first use, so `baton start` pays nothing for them.
+import { homedir } from "node:os";
+import type { Command } from "commander";
+import { BatonError } from "../kernel/errors.js";
+import { batonVersion } from "../kernel/install.js";
+
+interface GlobalOpts {
+  config?: string;
+  dataDir?: string;
+}
+
+async function dataDirOf(program: Command): Promise<string> {
+  const { dataDirForCli } = await import("../config/load.js");
+  return dataDirForCli(program.opts<GlobalOpts>());
+}
+
+/** Prints a BatonError's user message and exits 1; anything else propagates. */
+async function guarded(action: () => Promise<void>): Promise<void> {
+  try {
+    await action();
+  } catch (error) {
+    if (!(error instanceof BatonError)) throw error;
+    process.stderr.write(`baton: ${error.userMessage}\n`);
+    process.exitCode = 1;
+  }
+}
+
+export function registerHandoverCommands(program: Command): void {
+  program
+    .command("mcp")
+    .description("MCP server on stdio for agent CLIs (handover tools); forwards to the running daemon")
+    .action(async () => {
+      const { runMcpStdio } = await import("../mcp/stdio.js");
+      await runMcpStdio({ dataDir: await dataDirOf(program), env: process.env, cwd: process.cwd(), version: batonVersion() });
+    });
+
+  program
+    .command("launch")
+    .description("run an agent CLI here with Baton's MCP server for this run (claude, codex, gemini, demo)")
+    .argument("<agent>", "claude, codex, gemini or demo")
+    .argument("[args...]", "arguments for the agent CLI, after --")
+    .allowUnknownOption()
+    .action((agent: string, args: string[]) =>
+      guarded(async () => {
+        const { runLaunch } = await import("./launch/run.js");
+        process.exitCode = await runLaunch({ agent, args, dataDir: await dataDirOf(program), version: batonVersion() });
+      }),
+    );
+
+  program
+    .command("setup")
+    .description("register `baton mcp` with an agent (user scope) and install its `handover` command")
+    .argument("<agent>", "claude, codex or gemini")
+    .option("--print", "show what would change, change nothing")
+    .option("--json", "with --print: the plan as JSON")
+    .action((agent: string, opts: { print?: boolean; json?: boolean }) =>
+      guarded(async () => {
+        const { describePlan, mcpCommand, planAsJson, planSetup } = await import("./setup/plan.js");
+        const explicitDataDir = program.opts<GlobalOpts>().dataDir ?? process.env.BATON_DATA_DIR;
+        const ctx = { home: homedir(), env: process.env, dataDir: explicitDataDir ? await dataDirOf(program) : undefined };
+        const steps = planSetup(agent, ctx);
+        const { warning } = mcpCommand(ctx);
+        if (opts.json && !opts.print) throw new BatonError("--json goes with --print: `baton setup " + agent + " --print --json`.");
+        if (opts.print) {
+          process.stdout.write((opts.json ? planAsJson(agent, steps, warning) : describePlan(agent, steps, warning)) + "\n");
+          return;
+        }
+        for (const step of steps) {
+          step.apply();
+          process.stdout.write(`✓ ${step.summary}\n`);
+        }
+        if (warning) process.stderr.write(`baton: ${warning}\n`);
+        process.stdout.write(`Done. In ${agent}, ask it to "hand this over" (or use its /handover command) and type the /pickup line in chat.\n`);
+      }),
+    );
+}
