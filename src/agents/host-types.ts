@@ -1,7 +1,7 @@
 // What a host is given and what it reports: the agent process to spawn, where its updates and
 // requests go, how it reaches another machine, the time-outs of its start, the session it opened.
 import type * as acp from "@agentclientprotocol/sdk";
-import type { AgentKind } from "./kinds/index.js";
+import type { AgentKind } from "./products/index.js";
 
 export interface HostSink {
   /** A session/update from the agent. `replay` is true while session/load replays old history. */

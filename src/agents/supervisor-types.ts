@@ -6,7 +6,7 @@ import type { Logger } from "../kernel/log.js";
 import type { ThreadRecord } from "../threads/registry.js";
 import type { AgentHost, HostTransport, OpenedSession, StartTimeouts } from "./host.js";
 import type { AgentNiceness } from "./host-types.js";
-import type { AgentKind } from "./kinds/index.js";
+import type { AgentKind } from "./products/index.js";
 import type { PromptTokens } from "./usage.js";
 
 export interface LaunchSpec {

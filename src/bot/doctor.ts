@@ -4,7 +4,7 @@
 // when something fails; warnings keep "All good." away but not the exit code.
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { AGENT_KINDS, firstInstalledKind } from "../agents/kinds/index.js";
+import { AGENT_KINDS, firstInstalledKind } from "../agents/products/index.js";
 import { which } from "../kernel/process.js";
 import { PLATFORM_KINDS } from "../platforms/registry.js";
 import { ConfigError } from "../kernel/errors.js";

@@ -1,5 +1,5 @@
 // The agent kinds a config offers: the built-in ones, then each of agents.custom (any ACP agent).
-import { AGENT_KINDS, type AgentKind } from "../agents/kinds/index.js";
+import { AGENT_KINDS, type AgentKind } from "../agents/products/index.js";
 import type { BatonConfig } from "../config/schema.js";
 
 export function kindsOf(config: BatonConfig["agents"]): AgentKind[] {

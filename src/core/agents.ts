@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { AgentsApi, BriefWritten, HostChoice, SessionSummary } from "../commands/context.js";
 import type { ApprovalBroker } from "./approvals.js";
-import { firstInstalledKind, getAgentKind, type AgentKind } from "../agents/kinds/index.js";
+import { firstInstalledKind, getAgentKind, type AgentKind } from "../agents/products/index.js";
 import { kindsOf } from "./agent-kinds.js";
 import type { LaunchSpec, Supervisor } from "../agents/supervisor.js";
 import type { OpenedSession } from "../agents/host.js";

@@ -5,7 +5,7 @@ import { realpathSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type { AgentsApi, SessionSummary, WorkspacesApi } from "../commands/context.js";
 import { formatWorkspaceRef, LOCAL_MACHINE } from "../agents/machines/refs.js";
-import { AGENT_KINDS, type AgentKind } from "../agents/kinds/index.js";
+import { AGENT_KINDS, type AgentKind } from "../agents/products/index.js";
 import { describeBadId, isValidSessionId, sessionIdShape } from "../agents/runtimes/session-ids.js";
 import { CommandError, PickupError } from "../kernel/errors.js";
 import type { LaunchRecord } from "../handoff/launch/registry.js";

@@ -67,7 +67,7 @@ const MUST_SURVIVE = [
   "echo $PASSWORD | docker login --password-stdin -u bob registry.example.com",
   "The password field must not be empty; ask for a token only when needed.",
   "Open http://127.0.0.1:8787/chat or https://example.com:8443/path?q=1#top",
-  "See src/agents/stores/claude.ts and node_modules/@agentclientprotocol/sdk/dist/index.js",
+  "See src/agents/products/claude/store.ts and node_modules/@agentclientprotocol/sdk/dist/index.js",
   "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
   "A sentence with ordinary words, numbers like 1234567890 and a date 2026-11-30T09:00:00Z.",
   "mysql -u root -p appdb",

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { userMessageOf } from "../../kernel/errors.js";
-import type { AgentKind } from "../kinds/index.js";
+import type { AgentKind } from "../products/index.js";
 import { SshMachine } from "./ssh-machine.js";
 import type { MachineSettings } from "./types.js";
 

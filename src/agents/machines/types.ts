@@ -3,7 +3,7 @@
 // with OpenSSH. Only src/agents/machines/ knows which is which.
 import { AgentError } from "../../kernel/errors.js";
 import type { HostTransport } from "../host.js";
-import type { AgentKind } from "../kinds/index.js";
+import type { AgentKind } from "../products/index.js";
 import type { StoredSession, StoreOptions } from "../stores/index.js";
 
 /** The shape of `machines.<name>` in the config (validated there). */

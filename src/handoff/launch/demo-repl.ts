@@ -8,7 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { AgentHost } from "../../agents/host.js";
-import { demo } from "../../agents/kinds/demo.js";
+import { demo } from "../../agents/products/demo/kind.js";
 import { userMessageOf } from "../../kernel/errors.js";
 import type { McpServerSpec } from "./plan.js";
 

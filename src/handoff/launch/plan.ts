@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CommandError } from "../../kernel/errors.js";
-import { geminiHasBatonServer, whyGeminiSkipsSettings } from "./gemini.js";
+import { geminiHasBatonServer, whyGeminiSkipsSettings } from "../../agents/products/gemini/settings.js";
 
 import { BATON_BIN } from "../../kernel/install.js";
 

@@ -5,7 +5,7 @@ import { mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { constants } from "node:os";
 import { dirname } from "node:path";
 import { CommandError } from "../../kernel/errors.js";
-import { getAgentKind } from "../../agents/kinds/index.js";
+import { getAgentKind } from "../../agents/products/index.js";
 import { LaunchRegistry, newLaunchId } from "./registry.js";
 import { findDaemon } from "../../mcp/discovery.js";
 import { batonMcpServer, planLaunch, refuseApprovalBypass, type LaunchContext } from "./plan.js";

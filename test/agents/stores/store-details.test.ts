@@ -103,7 +103,7 @@ describe("DeepSeek Harness", () => {
     const { sessions } = await listSessions({ ...f.opts, runtime: "dsh" });
     const fork = sessions.find((s) => s.id === uuid(4));
     expect(fork?.subagentOf).toBeUndefined();
-    const { decompressFrames } = await import("../../../src/agents/stores/dsh.js");
+    const { decompressFrames } = await import("../../../src/agents/products/dsh/store.js");
     const magic = Buffer.from([0x28, 0xb5, 0x2f, 0xfd]);
     // A stand-in codec: each "frame" is the magic followed by plain text.
     const frames = Buffer.concat([magic, Buffer.from('{"type":"session","id":"x"}\n'), magic, Buffer.from('{"type":"user/message"}\n'), magic, Buffer.from("torn")]);

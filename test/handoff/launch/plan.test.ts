@@ -6,7 +6,7 @@ import type { SessionSummary } from "../../../src/commands/context.js";
 import { planLaunch } from "../../../src/handoff/launch/plan.js";
 import { BATON_BIN } from "../../../src/kernel/install.js";
 import { lookupSession, resolveSession, type HandoverAgents } from "../../../src/pickup/sessions.js";
-import { getAgentKind } from "../../../src/agents/kinds/index.js";
+import { getAgentKind } from "../../../src/agents/products/index.js";
 import { CommandError } from "../../../src/kernel/errors.js";
 import { removeTempDirs, tempDir } from "../../pickup/helpers.js";
 
