@@ -12,6 +12,7 @@ const SRC = resolve(import.meta.dirname, "../../src");
 const ALLOWED: Record<string, string[]> = {
   kernel: [],
   threads: ["kernel"],
+  store: ["kernel", "threads"],
   render: ["kernel"],
   agents: ["kernel", "threads"],
   platforms: ["kernel", "render"],
@@ -22,7 +23,7 @@ const ALLOWED: Record<string, string[]> = {
   pickup: ["kernel", "threads", "agents", "commands", "config", "mcp", "handoff"],
   core: ["kernel", "threads", "agents", "platforms", "render", "commands", "config", "mcp", "handoff", "pickup"],
   ops: ["kernel", "platforms"],
-  bot: ["kernel", "threads", "agents", "platforms", "render", "commands", "config", "mcp", "handoff", "pickup", "core", "ops"],
+  bot: ["kernel", "threads", "store", "agents", "platforms", "render", "commands", "config", "mcp", "handoff", "pickup", "core", "ops"],
 };
 
 /** Files of platforms/ every adapter may use: the contract and the shared kit. */

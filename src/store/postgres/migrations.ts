@@ -1,0 +1,90 @@
+// The PostgreSQL schema, versioned in the package. Each migration runs once, in order, inside one
+// transaction, while the instance holds MIGRATION_LOCK (several instances starting together take
+// turns, and the second finds the work done). Never edit a migration that has shipped: add one.
+import type { ClientBase } from "pg";
+
+/** pg_advisory_xact_lock key for migrations ("baton-mi" as a 64-bit number). */
+const MIGRATION_LOCK = "7089066341296203113";
+
+interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/**
+ * Fencing: every write to a fenced table runs in a transaction that has declared its writer's epoch
+ * (`SELECT set_config('baton.epoch', …, true)`); a statement trigger refuses the write when a newer
+ * epoch has been taken since (SQLSTATE BF001). FOR SHARE waits for a takeover in flight, so a write
+ * can never slip in between a new leader's epoch and its first read.
+ */
+const FENCE = `
+CREATE FUNCTION baton_fence() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  writer bigint := nullif(current_setting('baton.epoch', true), '')::bigint;
+  current_epoch bigint;
+BEGIN
+  SELECT epoch INTO current_epoch FROM baton_leadership FOR SHARE;
+  IF writer IS NULL THEN
+    RAISE EXCEPTION 'a write to % carries no leader epoch', TG_TABLE_NAME USING ERRCODE = 'BF001';
+  END IF;
+  IF writer < current_epoch THEN
+    RAISE EXCEPTION 'epoch % was replaced by epoch %: this instance no longer leads', writer, current_epoch USING ERRCODE = 'BF001';
+  END IF;
+  RETURN NULL;
+END $$;
+`;
+
+export const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: "leadership, thread events, fencing",
+    sql: `
+CREATE TABLE baton_leadership (
+  singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+  epoch bigint NOT NULL DEFAULT 0,
+  leader text,
+  leader_pid integer,
+  lease_until timestamptz,
+  changed_at timestamptz NOT NULL DEFAULT now()
+);
+INSERT INTO baton_leadership DEFAULT VALUES;
+${FENCE}
+CREATE TABLE baton_thread_events (
+  seq bigserial PRIMARY KEY,
+  id text NOT NULL UNIQUE,
+  thread text NOT NULL,
+  body jsonb NOT NULL,
+  epoch bigint NOT NULL
+);
+CREATE TRIGGER baton_thread_events_fence BEFORE INSERT OR UPDATE OR DELETE ON baton_thread_events
+  FOR EACH STATEMENT EXECUTE FUNCTION baton_fence();
+`,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
+
+/** Applies the migrations this database has not seen; returns the versions applied now. */
+export async function migrate(client: ClientBase): Promise<number[]> {
+  await client.query("BEGIN");
+  try {
+    await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+    await client.query("CREATE TABLE IF NOT EXISTS baton_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())");
+    const done = new Set((await client.query<{ version: number }>("SELECT version FROM baton_migrations")).rows.map((r) => r.version));
+    const newer = [...done].filter((v) => v > SCHEMA_VERSION);
+    if (newer.length > 0) throw new Error(`the database has schema version ${Math.max(...newer)}, newer than this Baton's ${SCHEMA_VERSION}: upgrade this instance`);
+    const applied: number[] = [];
+    for (const migration of MIGRATIONS) {
+      if (done.has(migration.version)) continue;
+      await client.query(migration.sql);
+      await client.query("INSERT INTO baton_migrations (version, name) VALUES ($1, $2)", [migration.version, migration.name]);
+      applied.push(migration.version);
+    }
+    await client.query("COMMIT");
+    return applied;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  }
+}
