@@ -5,6 +5,7 @@ import { open } from "node:fs/promises";
 import { dirname } from "node:path";
 import { BatonError } from "../kernel/errors.js";
 import { parseThreadEvent, type ThreadEvent } from "./events.js";
+import { GroupCommit } from "./group-commit.js";
 import { cutTornTail, DEFAULT_READ_CHUNK_BYTES, forEachLine, rewriteLines } from "./jsonl-file.js";
 
 export interface ReplayReport {
@@ -76,9 +77,8 @@ async function openForAppend(path: string): Promise<LogFile> {
 }
 
 /**
- * Append-only JSONL file, one event per line. Appends are group-committed: every append that
- * arrives while a write+fsync is in flight goes into the next single write+fsync, so a burst costs
- * a few fsyncs, not one each, and callers still only resolve once their line is on disk. A write
+ * Append-only JSONL file, one event per line. Appends are group-committed (a burst costs a few
+ * write+fsyncs, not one each; callers resolve once their line is on disk). A write
  * that comes up short or fails (a full disk) is cut back out, so the log stays line-aligned and
  * holds nothing its caller was told had failed.
  */
@@ -88,10 +88,11 @@ export class JsonlEventStore implements EventLogStore {
   private alignedSize = 0;
   /** Set when a failed append could not be cut back out: the next append cuts it first. */
   private cutPending = false;
-  private pending: Array<{ lines: string; resolve: () => void; reject: (e: unknown) => void }> = [];
-  private flushing?: Promise<void>;
-  /** Serialises flushes and compaction. */
-  private queue: Promise<unknown> = Promise.resolve();
+  /** Serialises appends (group-committed) and compaction. */
+  private readonly commits = new GroupCommit<string>(
+    (lines) => this.writeDurably(Buffer.from(lines.join(""), "utf8")),
+    (error) => new EventLogWriteError(error),
+  );
   private closed = false;
   private readonly openFile: (path: string) => Promise<LogFile>;
   private readonly readChunkBytes: number;
@@ -104,7 +105,7 @@ export class JsonlEventStore implements EventLogStore {
 
   async replay(onEvent: (event: ThreadEvent) => void): Promise<ReplayReport> {
     const report: ReplayReport = { events: 0, skipped: [] };
-    await this.queue;
+    await this.commits.idle();
     if (!existsSync(this.path)) return report;
     const torn = cutTornTail(this.path);
     if (torn) report.skipped.push({ line: torn.line, reason: `torn last line (${torn.bytes} bytes) cut` });
@@ -123,7 +124,7 @@ export class JsonlEventStore implements EventLogStore {
   }
 
   compact(keep: (event: ThreadEvent) => boolean): Promise<{ kept: number; dropped: number }> {
-    return this.exclusive(async () => {
+    return this.commits.exclusive(async () => {
       if (!existsSync(this.path)) return { kept: 0, dropped: 0 };
       // The append handle points at the old file; the next append opens the new one.
       await this.file?.close();
@@ -139,35 +140,7 @@ export class JsonlEventStore implements EventLogStore {
   append(events: ThreadEvent[]): Promise<void> {
     if (this.closed) return Promise.reject(new Error("event store is closed"));
     if (events.length === 0) return Promise.resolve();
-    const lines = events.map((e) => JSON.stringify(e)).join("\n") + "\n";
-    return new Promise((resolve, reject) => {
-      this.pending.push({ lines, resolve, reject });
-      this.flushing ??= this.exclusive(() => this.flushLoop());
-    });
-  }
-
-  private exclusive<T>(op: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(op, op);
-    this.queue = run.catch(() => undefined);
-    return run;
-  }
-
-  private async flushLoop(): Promise<void> {
-    try {
-      while (this.pending.length > 0) {
-        const batch = this.pending;
-        this.pending = [];
-        try {
-          await this.writeDurably(Buffer.from(batch.map((b) => b.lines).join(""), "utf8"));
-          for (const b of batch) b.resolve();
-        } catch (error) {
-          const failure = new EventLogWriteError(error);
-          for (const b of batch) b.reject(failure);
-        }
-      }
-    } finally {
-      this.flushing = undefined;
-    }
+    return this.commits.append([events.map((e) => JSON.stringify(e)).join("\n") + "\n"]);
   }
 
   private async writeDurably(data: Buffer): Promise<void> {
@@ -210,7 +183,7 @@ export class JsonlEventStore implements EventLogStore {
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.queue;
+    await this.commits.idle();
     await this.file?.close();
     this.file = undefined;
   }

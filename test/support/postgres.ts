@@ -5,10 +5,10 @@
 // gets a database of its own (`database()`), so tests share one server and never see each other.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { dirname, join } from "node:path";
 import pg from "pg";
+import { freePort } from "./sshd.js";
 
 const READY_TIMEOUT_MS = 20_000;
 const PG_ROOT = "/usr/lib/postgresql";
@@ -36,14 +36,6 @@ export function postgresMissing(): string | undefined {
   const why = `PostgreSQL is not installed (no ${PG_ROOT}/*/bin/postgres): apt-get install postgresql`;
   if (process.env.CI) throw new Error(why);
   return why;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 const asRoot = userInfo().uid === 0;

@@ -4,6 +4,7 @@
 import type { Pool } from "pg";
 import { parseThreadEvent, type ThreadEvent } from "../../threads/events.js";
 import { EventLogWriteError, type EventLogStore, type ReplayReport } from "../../threads/store.js";
+import { GroupCommit } from "../../threads/group-commit.js";
 import { FencedError, fencedTransaction } from "./fence.js";
 
 /** Rows read per query by replay and compaction (keyset pages, so memory stays flat). */
@@ -16,10 +17,11 @@ interface EventRow {
 }
 
 export class PostgresEventStore implements EventLogStore {
-  private pending: Array<{ events: ThreadEvent[]; resolve: () => void; reject: (e: unknown) => void }> = [];
-  private flushing?: Promise<void>;
-  /** Serialises flushes and compaction, so appends land in the order they were made. */
-  private queue: Promise<unknown> = Promise.resolve();
+  /** Serialises appends (group-committed, in the order they were made) and compaction. */
+  private readonly commits = new GroupCommit<ThreadEvent>(
+    (events) => this.insert(events),
+    (error) => (error instanceof FencedError ? error : new EventLogWriteError(error)),
+  );
   private closed = false;
 
   /** `epoch()` is the epoch this instance leads with (it throws when this instance does not lead). */
@@ -31,14 +33,11 @@ export class PostgresEventStore implements EventLogStore {
   append(events: ThreadEvent[]): Promise<void> {
     if (this.closed) return Promise.reject(new Error("event store is closed"));
     if (events.length === 0) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      this.pending.push({ events, resolve, reject });
-      this.flushing ??= this.exclusive(() => this.flushLoop());
-    });
+    return this.commits.append(events);
   }
 
   async replay(onEvent: (event: ThreadEvent) => void): Promise<ReplayReport> {
-    await this.queue;
+    await this.commits.idle();
     const report: ReplayReport = { events: 0, skipped: [] };
     await this.forEachRow((row) => {
       const read = parseThreadEvent(row.body);
@@ -52,7 +51,7 @@ export class PostgresEventStore implements EventLogStore {
   }
 
   compact(keep: (event: ThreadEvent) => boolean): Promise<{ kept: number; dropped: number }> {
-    return this.exclusive(() =>
+    return this.commits.exclusive(() =>
       fencedTransaction(this.pool, this.epoch(), async (client) => {
         const drop: string[] = [];
         let kept = 0;
@@ -77,7 +76,7 @@ export class PostgresEventStore implements EventLogStore {
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.queue;
+    await this.commits.idle();
   }
 
   private async forEachRow(onRow: (row: EventRow) => void): Promise<void> {
@@ -87,31 +86,6 @@ export class PostgresEventStore implements EventLogStore {
       for (const row of rows) onRow(row);
       if (rows.length < PAGE_ROWS) return;
       after = rows[rows.length - 1].seq;
-    }
-  }
-
-  private exclusive<T>(op: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(op, op);
-    this.queue = run.catch(() => undefined);
-    return run;
-  }
-
-  /** Group commit: what arrives while one INSERT is in flight goes into the next, in order. */
-  private async flushLoop(): Promise<void> {
-    try {
-      while (this.pending.length > 0) {
-        const batch = this.pending;
-        this.pending = [];
-        try {
-          await this.insert(batch.flatMap((b) => b.events));
-          for (const b of batch) b.resolve();
-        } catch (error) {
-          const failure = error instanceof FencedError ? error : new EventLogWriteError(error);
-          for (const b of batch) b.reject(failure);
-        }
-      }
-    } finally {
-      this.flushing = undefined;
     }
   }
 
