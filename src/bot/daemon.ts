@@ -5,7 +5,7 @@ import { chmodSync, mkdirSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import type { CommonPlatformSettings, PlatformAdapter, StartInfo } from "../platforms/contract.js";
-import { registerSecretValues } from "../kernel/secrets.js";
+import { registerSecretValues, urlCredentials } from "../kernel/secrets.js";
 import { PLATFORM_KINDS } from "../platforms/registry.js";
 import { JsonlEventStore, type EventLogStore } from "../threads/store.js";
 import { ThreadRegistry } from "../threads/registry.js";
@@ -82,6 +82,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   for (const skip of report.skipped) log.warn({ line: skip.line }, `event log: skipped a line (${skip.reason})`);
   log.info({ events: report.events, threads: registry.openThreads().length, ms: Date.now() - started, compacted: report.compacted }, "thread registry replayed");
 
+  // Passwords inside the config's URLs are secrets Baton knows: no log line or message shows them.
+  registerSecretValues([loaded.config.store.kv, loaded.config.voice.transcription?.url, ...Object.values(loaded.config.machines).map((m) => m.handover_url)].flatMap(urlCredentials));
   const recorder = new MetricsRecorder();
   const core = new BatonCore({ config: loaded.config, dataDir, registry, log, env: options.env, cwd: options.cwd, metrics: recorder });
   let current = loaded;

@@ -3,6 +3,7 @@
 // transcript goes to the agent as the prompt (and back to the chat, so the user sees what was
 // heard). Without an endpoint the audio goes to agents that take audio; other agents cannot hear
 // it, and the user is told how to turn transcription on.
+import { urlForDisplay } from "../kernel/secrets.js";
 import { openAsBlob } from "node:fs";
 import { BatonError } from "../kernel/errors.js";
 import type { LocalFile } from "../commands/context.js";
@@ -33,7 +34,7 @@ export class Transcriber {
       response = await fetch(endpoint, { method: "POST", body: form, headers: apiKey ? { Authorization: `Bearer ${apiKey}` } : {}, signal: AbortSignal.timeout(timeout) });
     } catch (error) {
       const why = error instanceof Error && error.name === "TimeoutError" ? `no answer within ${Math.round(timeout / 1000)} s` : "it could not be reached";
-      throw new TranscriptionError(`The transcription server at ${url} did not transcribe the voice note: ${why}.`, { cause: error });
+      throw new TranscriptionError(`The transcription server at ${urlForDisplay(url)} did not transcribe the voice note: ${why}.`, { cause: error });
     }
     const body = (await response.json().catch(() => undefined)) as { text?: unknown; error?: { message?: unknown } } | undefined;
     if (!response.ok) {

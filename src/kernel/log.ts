@@ -1,8 +1,11 @@
 // One logger for the daemon (pino). Secrets never reach the log: known secret keys are redacted
-// by path, and every line goes through the one secret scrubber (secrets.ts) before it is written.
-import { pino, type Logger } from "pino";
+// by path, every value Baton knows is secret is replaced in every line, and secret shapes are
+// looked for only in what came from outside (fields and errors other than Baton's own): the
+// message (`msg`) and a BatonError's text are Baton's words and keep all of them.
+import { pino, stdSerializers, type Logger } from "pino";
 import { Writable } from "node:stream";
-import { redactSecrets } from "./secrets.js";
+import { BatonError } from "./errors.js";
+import { redactKnownValues, redactSecrets } from "./secrets.js";
 
 export type { Logger } from "pino";
 
@@ -25,12 +28,56 @@ export function createLogger({ level = "info", format = "auto", destination = pr
   const json = resolveLogFormat(format, destination) === "json";
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
-      const line = redactSecrets(chunk.toString("utf8"));
+      const line = scrubLine(chunk.toString("utf8"));
       destination.write(json ? line : prettyLine(line));
       done();
     },
   });
-  return pino({ level, redact: { paths: REDACT_PATHS, censor: "[redacted]" }, base: undefined, timestamp: () => `,"time":"${localTime(new Date())}"` }, sink);
+  return pino({ level, redact: { paths: REDACT_PATHS, censor: "[redacted]" }, serializers: { err: serializeError }, base: undefined, timestamp: () => `,"time":"${localTime(new Date())}"` }, sink);
+}
+
+/** Fields Baton writes itself: never searched for secret shapes (`err` is scrubbed by serializeError). */
+const OWN_FIELDS = new Set(["level", "time", "msg", "err"]);
+/** Nesting searched in a field's value; deeper parts are searched as one string. */
+const MAX_SCRUB_DEPTH = 6;
+
+/** A JSON log line: shapes out of the fields that may hold outside text, then every known secret out of all of it. */
+export function scrubLine(line: string): string {
+  let record: Record<string, unknown>;
+  try {
+    record = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return redactSecrets(line);
+  }
+  for (const [key, value] of Object.entries(record)) if (!OWN_FIELDS.has(key)) record[key] = scrubValue(value, 0);
+  return redactKnownValues(JSON.stringify(record)) + "\n";
+}
+
+function scrubValue(value: unknown, depth: number): unknown {
+  if (typeof value === "string") return redactSecrets(value);
+  if (value === null || typeof value !== "object") return value;
+  if (depth >= MAX_SCRUB_DEPTH) return JSON.parse(redactSecrets(JSON.stringify(value))) as unknown;
+  if (Array.isArray(value)) return value.map((v) => scrubValue(v, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrubValue(v, depth + 1)]));
+}
+
+/**
+ * pino's error serializer, with secret shapes taken out of what is not Baton's: the message and
+ * stack of an error from a library or the platform (and of such a cause), and its other fields.
+ * A BatonError's message is Baton's own words (any outside text in it was scrubbed where it came in).
+ */
+export function serializeError(error: unknown): unknown {
+  const out = stdSerializers.err(error as Error) as unknown as Record<string, unknown>;
+  if (!(error instanceof Error)) return out;
+  const chain: Error[] = [];
+  for (let e: unknown = error; e instanceof Error && chain.length < MAX_SCRUB_DEPTH && !chain.includes(e); e = e.cause) chain.push(e);
+  const words = (e: Error, text: string) => (e instanceof BatonError ? text : redactSecrets(text));
+  out.message = chain.map((e) => words(e, e.message)).join(": ");
+  out.stack = chain.map((e) => words(e, e.stack ?? "")).join("\ncaused by: ");
+  if (!(error instanceof BatonError)) {
+    for (const key of Object.keys(out)) if (key !== "message" && key !== "stack" && key !== "type") out[key] = scrubValue(out[key], 1);
+  }
+  return out;
 }
 
 /** ISO 8601 in the machine's time zone with its offset (`2026-11-30T21:04:05.120+01:00`): a log read later, elsewhere, still says when. */

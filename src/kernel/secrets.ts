@@ -1,114 +1,105 @@
-// The one secret scrubber: logs, briefs, error replies and agent stderr shown in a chat all pass
-// through redactSecrets(). Over-redacting a harmless value is acceptable; letting a token through
-// is not, so the patterns err on the wide side.
-//
-// Every pattern is linear on long lines: each starts at a literal or at the start of a run (a
-// lookbehind), and every open-ended part is bounded, so no pattern retries a long scan at every
-// position of a line (a 1 MB line without a newline is an ordinary agent output).
+// Keeping secrets out of logs, chats and briefs, in two parts:
+// - the values Baton *knows* are secret (tokens and passwords from the config, the codes and
+//   bearer tokens it mints): kept in one registry and replaced exactly, wherever they appear,
+//   Baton's own words included (the log does this to every line);
+// - secret *shapes* (secret-shapes.ts), only for text that came from outside: agent output,
+//   platform errors, transcripts in briefs. Baton's own words are never run through them, so a
+//   log line such as "Telegram check the bot token: HTTP 401 Unauthorized" keeps every word.
+import { REDACTED, redactSecretShapes } from "./secret-shapes.js";
 
-const R = "[REDACTED]";
+export { REDACTED } from "./secret-shapes.js";
 
-type Replacer = string | ((...m: string[]) => string);
+/** Shorter values would redact ordinary words; they are also matched only as whole words. */
+const MIN_KNOWN_SECRET_CHARS = 4;
+/** Values this short (pickup codes) are replaced only where they stand alone, not inside a word. */
+const WHOLE_WORD_BELOW_CHARS = 8;
 
-/** A secret value after a flag or a name: quoted (also JSON-escaped quotes), else up to a delimiter. */
-const VALUE = String.raw`"[^"\n]{0,1024}"|'[^'\n]{0,1024}'|\\"(?:[^"\\\n]|\\[^"\n]){0,1024}\\"|[^\s,;)}\]"'\\]{1,1024}`;
-/** A command-line argument: quoted, else a run that never swallows a JSON string's closing quote. */
-const ARG = String.raw`"[^"\n]{0,1024}"|'[^'\n]{0,1024}'|[^\s"'\\]{1,1024}`;
-/** Where a shell command's own arguments end, for the command-specific rules. */
-const SAME_COMMAND = String.raw`[^\n|;&]{0,300}?`;
+/** Known secret values, each with how many holders registered it (a value two parts hold stays until both let go). */
+const known = new Map<string, number>();
+let knownPattern: RegExp | undefined;
 
-/** Keeps the quotes around a redacted value, so quoted JSON stays JSON. */
-function keepQuotes(value: string): string {
-  const quote = value.startsWith('\\"') ? '\\"' : value.startsWith('"') ? '"' : value.startsWith("'") ? "'" : "";
-  return `${quote}${R}${quote}`;
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** A 40-character run that looks like an AWS secret access key: base64 letters, mixed case and digits. */
-function awsLike(run: string): string {
-  const random = /[a-z]/.test(run) && /[A-Z]/.test(run) && /[0-9]/.test(run) && !run.startsWith("/") && !run.endsWith("/");
-  return random ? R : run;
+/** One alternation of every known value, longest first (a value inside a longer one loses to it). */
+function pattern(): RegExp | undefined {
+  if (known.size === 0) return undefined;
+  knownPattern ??= new RegExp(
+    [...known.keys()]
+      .sort((a, b) => b.length - a.length)
+      .map((v) => (v.length < WHOLE_WORD_BELOW_CHARS ? `(?<![A-Za-z0-9])${escapeRegExp(v)}(?![A-Za-z0-9])` : escapeRegExp(v)))
+      .join("|"),
+    "g",
+  );
+  return knownPattern;
 }
 
-/** Each rule replaces what it matches; order matters (whole blocks before fragments). */
-const RULES: Array<[RegExp, Replacer]> = [
-  // PEM and PGP private keys, whole, including a block cut off before its END line.
-  [/-----BEGIN (?:[A-Z0-9]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]{1,20} ){0,4}PRIVATE KEY(?: BLOCK)?-----|$)/g, "[REDACTED PRIVATE KEY]"],
-  // Telegram (before the generic rules, which would take its first half) bot tokens: <bot id>:<35 chars>, also inside an API URL (`/bot123:abc…/getMe`).
-  [/(?<![0-9])\d{6,12}:[A-Za-z0-9_-]{30,}/g, R],
-  // Authorization headers.
-  [/\b(Bearer|Basic|Token)(\s+)[A-Za-z0-9._~+/=-]{8,}/gi, (_m, scheme, sp) => `${scheme}${sp}${R}`],
-  // Slack bot/user/app tokens and webhooks.
-  [/\bxox[abposre]-[A-Za-z0-9-]{8,}/g, R],
-  [/\bxapp-[A-Za-z0-9-]{8,}/g, R],
-  [/https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]+/g, R],
-  // Matrix access tokens (Synapse syt_, Matrix Authentication Service mct_).
-  [/\b(?:syt|mct)_[A-Za-z0-9_]{16,}/g, R],
-  // Discord bot tokens: the bot's id in base64, a 6-character timestamp, an HMAC.
-  [/\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}\b/g, R],
-  // GitHub and GitLab tokens (personal, deploy, runner, trigger, feed, … tokens).
-  [/\bgh[pousr]_[A-Za-z0-9]{20,}/g, R],
-  [/\bgithub_pat_[A-Za-z0-9_]{20,}/g, R],
-  [/\bgl(?:pat|dt|rt|ptt|cbt|imt|ft|soat|oas|agent|ww)-[A-Za-z0-9_-]{20,}/g, R],
-  // AWS access key ids; the secret key after its name, written bare (`aws_secret_access_key <key>`).
-  [/\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|APKA)[A-Z0-9]{16}\b/g, R],
-  [/\b((?:aws_?)?secret_?access_?key)(\\?["']?\s*[:=]?\s*\\?["']?)([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi, (_m, name, sep) => `${name}${sep}${R}`],
-  // OpenAI / Anthropic / generic sk- keys, Stripe, Hugging Face, Twilio, Google, npm, JWTs.
-  [/\bsk-[A-Za-z0-9_-]{16,}/g, R],
-  [/\b[rsp]k_(?:live|test)_[A-Za-z0-9]{10,}/g, R],
-  [/\bwhsec_[A-Za-z0-9]{20,}/g, R],
-  [/\bhf_[A-Za-z0-9]{30,}/g, R],
-  [/\bSK[0-9a-fA-F]{32}\b/g, R],
-  [/\bAIza[0-9A-Za-z_-]{30,}/g, R],
-  [/\bnpm_[A-Za-z0-9]{30,}/g, R],
-  [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, R],
-  // Credentials inside URLs: scheme://user:password@host. The password runs to the last `@`
-  // before the host, so `user:p@ss@host` loses all of `p@ss`.
-  [/(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@"'<>\\]{1,256}):[^\s/?#"'<>\\]{1,256}@/gi, (_m, pre) => `${pre}:${R}@`],
-  // Tokens in URL query strings.
-  [/([?&](?:token|access_token|key|api_key|apikey|sig|signature)=)[^&\s"'\\]+/gi, (_m, pre) => `${pre}${R}`],
-  // curl-style credentials: -u user:password, --user user:password.
-  [/(\s(?:-u|--user)\s+[^\s:"'\\]{1,256}:)[^\s"'\\]+/g, (_m, pre) => `${pre}${R}`],
-  // Passwords given on a command line: mysql -pSECRET (attached only: `-p db` prompts), registry
-  // logins and sshpass with -p, and any --password / --token / --secret flag with its value.
-  [new RegExp(String.raw`(\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb(?:-dump|-admin)?)\b${SAME_COMMAND}\s-p)(${ARG})`, "g"), (_m, pre) => `${pre}${R}`],
-  [new RegExp(String.raw`(\b(?:docker|podman|nerdctl|buildah|skopeo|helm registry|oras)\s+login\b${SAME_COMMAND}\s-p(?:\s+|=)?)(?!-)(${ARG})`, "g"), (_m, pre) => `${pre}${R}`],
-  [new RegExp(String.raw`(\bsshpass\b${SAME_COMMAND}\s-p\s*)(?!-)(${ARG})`, "g"), (_m, pre) => `${pre}${R}`],
-  [new RegExp(String.raw`((?<![\w-])--?(?:[a-z]{1,20}-){0,3}(?:password|passwd|pwd|token|secret|api-?key)(?:\s+|=))(?!-)(${ARG})`, "gi"), (_m, pre) => `${pre}${R}`],
-  // key=value and "key": "value" where the key names a secret (also inside JSON-escaped JSON);
-  // a value an earlier rule already redacted is left alone (it would end up as "[REDACTED]]").
-  [
-    // Bounded and anchored at a name's start: unbounded runs here were quadratic on long lines.
-    new RegExp(
-      String.raw`((?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]{0,40}(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|account[_-]?key|auth[_-]?key|credential|private[_-]?key)[A-Za-z0-9_.-]{0,40})(\\?["']?\s*[:=]\s*)(?!\[REDACTED)(${VALUE})`,
-      "gi",
-    ),
-    (_m, key, sep, value) => `${key}${sep}${keepQuotes(value)}`,
-  ],
-  // A bare AWS secret access key: exactly 40 base64 characters of mixed case with digits (git
-  // SHAs are lower-case hex, so they survive).
-  [/(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g, awsLike],
-];
-
-/** Secret values known from the config (platform tokens): redacted wherever they appear. */
-const knownSecrets = new Set<string>();
-/** Shorter values would redact ordinary words. */
-const MIN_KNOWN_SECRET_CHARS = 8;
-
+/** Registers values Baton knows are secret (config tokens, minted codes and tokens): redacted wherever they appear. */
 export function registerSecretValues(values: Iterable<string | undefined>): void {
-  for (const value of values) if (value && value.length >= MIN_KNOWN_SECRET_CHARS) knownSecrets.add(value);
+  for (const value of values) {
+    if (!value || value.length < MIN_KNOWN_SECRET_CHARS) continue;
+    known.set(value, (known.get(value) ?? 0) + 1);
+    knownPattern = undefined;
+  }
 }
 
-/** Text with every recognised secret replaced by [REDACTED]. */
+/** Lets go of values registered before (an expired code, a revoked token), so the registry stays bounded. */
+export function forgetSecretValues(values: Iterable<string | undefined>): void {
+  for (const value of values) {
+    const count = value ? known.get(value) : undefined;
+    if (count === undefined) continue;
+    if (count > 1) known.set(value!, count - 1);
+    else known.delete(value!);
+    knownPattern = undefined;
+  }
+}
+
+/** How many distinct values are registered (tests check that minted ones are let go). */
+export function knownSecretCount(): number {
+  return known.size;
+}
+
+/** Text with every known secret value replaced by [REDACTED] and nothing else changed: for Baton's own words. */
+export function redactKnownValues(text: string): string {
+  const re = pattern();
+  return re && text.length >= MIN_KNOWN_SECRET_CHARS ? text.replace(re, REDACTED) : text;
+}
+
+/** Text that came from outside Baton, with every known secret value and every secret shape redacted. */
 export function redactSecrets(text: string): string {
-  let out = text;
-  for (const secret of knownSecrets) if (out.includes(secret)) out = out.split(secret).join(R);
-  for (const [re, rep] of RULES) out = out.replace(re, rep as (substring: string, ...args: string[]) => string);
-  return out;
+  return redactSecretShapes(redactKnownValues(text));
 }
 
-/** Text with the given known secret values (config tokens) and every recognised secret redacted. */
+/** Outside text with the given values (a token not registered yet) and every recognised secret redacted. */
 export function redactKnownSecrets(text: string, secrets: ReadonlyArray<string | undefined>): string {
   let out = text;
-  for (const secret of secrets) if (secret && secret.length >= 4) out = out.split(secret).join(R);
+  for (const secret of secrets) if (secret && secret.length >= MIN_KNOWN_SECRET_CHARS) out = out.split(secret).join(REDACTED);
   return redactSecrets(out);
+}
+
+/**
+ * A URL as Baton shows it to people and logs: without its `user:password@` (`redis://:pw@host`
+ * becomes `redis://host`). Text that is not a URL is returned unchanged.
+ */
+export function urlForDisplay(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]{0,30}:\/\/)[^/?#\s]*@/i, "$1");
+}
+
+/** The password (and user name, when it could be one) inside a URL, to register as known secrets. */
+export function urlCredentials(url: string | undefined): string[] {
+  const m = url ? /^[a-z][a-z0-9+.-]{0,30}:\/\/([^/?#\s]*)@/i.exec(url) : null;
+  if (!m) return [];
+  const [user, ...rest] = m[1].split(":");
+  const password = rest.join(":");
+  const values = [password, password ? undefined : user].filter((v): v is string => !!v);
+  return [...new Set(values.flatMap((v) => [v, safeDecode(v)]))];
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }

@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isProcessAlive } from "../kernel/process.js";
+import { registerSecretValues } from "../kernel/secrets.js";
 import { REMOTE_ENDPOINT_FILE, REMOTE_TOKEN_FILE, type RemoteEndpoint } from "../agents/machines/remote-handover.js";
 import { readEndpointFile, removeEndpointFile, writeEndpointFile, type Endpoint } from "../kernel/endpoint.js";
 
@@ -26,10 +27,12 @@ export function ensureToken(dataDir: string): string {
   const existing = readToken(dataDir);
   if (existing) {
     chmodSync(tokenPath(dataDir), SECRET_FILE_MODE);
+    registerSecretValues([existing]);
     return existing;
   }
   const token = randomBytes(TOKEN_BYTES).toString("base64url");
   writeFileSync(tokenPath(dataDir), token + "\n", { mode: SECRET_FILE_MODE });
+  registerSecretValues([token]);
   return token;
 }
 

@@ -2,6 +2,7 @@
 // gets its own token in the MCP server it is given, and the token says which thread it serves. So
 // one thread's agent cannot reach another thread's subagents, and a token dies with its process.
 import { createHash, randomBytes } from "node:crypto";
+import { forgetSecretValues, registerSecretValues } from "../kernel/secrets.js";
 
 const TOKEN_BYTES = 32;
 
@@ -27,7 +28,13 @@ export class HostTokens {
     const token = randomBytes(TOKEN_BYTES).toString("base64url");
     const digest = digestOf(token);
     this.byDigest.set(digest, { ...caller });
-    return { token, revoke: () => void this.byDigest.delete(digest) };
+    registerSecretValues([token]);
+    return {
+      token,
+      revoke: () => {
+        if (this.byDigest.delete(digest)) forgetSecretValues([token]);
+      },
+    };
   }
 
   lookup(token: string): McpCaller | undefined {

@@ -3,6 +3,7 @@
 // (agent, session, cwd); the conversation itself stays in the agent's own session store.
 import { randomInt } from "node:crypto";
 import type { Keyv } from "keyv";
+import { forgetSecretValues, registerSecretValues } from "../kernel/secrets.js";
 
 export const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 export const CODE_LENGTH = 4;
@@ -63,6 +64,9 @@ export class PickupCodes {
       const expiresAt = this.clock.now() + this.ttlMs;
       // The store's own TTL only purges; validity is decided by expiresAt against our clock.
       await this.store.set(code, { ...payload, expiresAt } satisfies StoredCode, this.ttlMs);
+      // A live code is a secret Baton knows: no log line shows it until it has expired.
+      registerSecretValues([code]);
+      setTimeout(() => forgetSecretValues([code]), this.ttlMs).unref();
       return { code, expiresAt };
     }
     throw new Error("could not find a free pickup code; too many live codes");

@@ -1,6 +1,7 @@
 // The key-value backend behind pickup codes and rate limits: memory by default (a restart clears
 // every code), or Redis when `store.kv` is a redis:// URL (several daemons share codes and limits;
 // codes then outlive a restart until their TTL).
+import { redactSecrets, urlForDisplay } from "../kernel/secrets.js";
 import { Keyv } from "keyv";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import RateLimiterMemory from "rate-limiter-flexible/lib/RateLimiterMemory.js";
@@ -29,7 +30,7 @@ export async function openHandoverKv(url: string, onError: (error: unknown) => v
       close: async () => {},
     };
   }
-  const shown = url.replace(/\/\/[^@/]*@/, "//…@"); // never echo a password
+  const shown = urlForDisplay(url); // never echo a password
   if (!/^rediss?:\/\//.test(url)) throw new ConfigError(`store.kv: expected "memory" or a redis:// URL, got "${shown}"`);
   // Loaded on demand: a memory-only install never pays for the Redis client.
   const [{ default: KeyvRedis, createClient }, { default: RateLimiterRedis }] = await Promise.all([import("@keyv/redis"), import("rate-limiter-flexible/lib/RateLimiterRedis.js")]);
@@ -37,7 +38,7 @@ export async function openHandoverKv(url: string, onError: (error: unknown) => v
   try {
     await client.connect();
   } catch (error) {
-    throw new ConfigError(`store.kv: cannot connect to Redis at ${shown}: ${(error as Error).message}`, { cause: error });
+    throw new ConfigError(`store.kv: cannot connect to Redis at ${shown}: ${redactSecrets((error as Error).message)}`, { cause: error });
   }
   // An EventEmitter "error" without a listener would end the daemon; a Redis hiccup must not.
   client.on("error", onError);

@@ -1,7 +1,7 @@
 // The one secret scrubber: every shape it must catch, the text it must leave alone, and lines long
 // enough that a quadratic pattern would never finish.
 import { describe, expect, it } from "vitest";
-import { redactSecrets } from "../../src/kernel/secrets.js";
+import { forgetSecretValues, knownSecretCount, redactKnownValues, redactSecrets, registerSecretValues, urlCredentials, urlForDisplay } from "../../src/kernel/secrets.js";
 
 // Built by concatenation so this file itself holds no token-shaped literal.
 const AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYEXAMPLEKEY";
@@ -54,6 +54,14 @@ const MUST_REDACT: Array<[string, string, string, string?]> = [
   ["GitHub token", "ghp_" + "ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210", "ghp_" + "ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210"],
   ["OpenAI key", "sk-" + "proj-Abcdefghijklmnopqrstuvwx0123456789", "sk-" + "proj-Abcdefghijklmnopqrstuvwx0123456789"],
   ["Telegram bot token", "123456789" + ":AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawQ", ":AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawQ"],
+  // The five shapes the second hardening round found in a brief (issue 37).
+  ["password in a URL without a user name", "redis://:" + "Hunter2redis" + "@cache.internal:6379/0", "Hunter2redis", "redis://:[REDACTED]@cache.internal:6379/0"],
+  ["curl -u, single-quoted", "curl -u 'admin:" + "Hunter2curl" + "' https://api.example.com/x", "Hunter2curl", "'admin:[REDACTED]' https://api.example.com/x"],
+  ["curl --user, double-quoted", 'curl --user "admin:' + "Hunter2curl" + '" https://api.example.com/x', "Hunter2curl", '"admin:[REDACTED]"'],
+  ["Discord webhook URL", "post to https://discord.com/api/webhooks/" + "1234567890123456789/" + "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcdEFGHijklMNOPqrstUVWXyz01" + " now", "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789", "now"],
+  ["SendGrid key", "SENDGRID " + "SG." + "AbCdEfGhIjKlMnOpQrStUv" + "." + "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-AbCdE", "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-AbCdE", "SENDGRID"],
+  ["SSHPASS in the environment", "SSHPASS=" + "Hunter2sshpass" + " sshpass -e ssh deploy@host", "Hunter2sshpass", "sshpass -e ssh deploy@host"],
+  ["SSHPASS quoted", "export SSHPASS='" + "Hunter2 sshpass" + "'", "Hunter2 sshpass", "export SSHPASS="],
 ];
 
 const MUST_SURVIVE = [
@@ -71,6 +79,16 @@ const MUST_SURVIVE = [
   "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
   "A sentence with ordinary words, numbers like 1234567890 and a date 2026-11-30T09:00:00Z.",
   "mysql -u root -p appdb",
+  // Words after a secret's name are not its value: Baton's own and ordinary prose keep them.
+  "Telegram check the bot token: HTTP 401 Unauthorized",
+  "The web chat needs no token: nothing it answers is secret.",
+  "A code is like a short-lived password: anyone allowed to talk to the bot can use it.",
+  "Settings → Basic Information → App Credentials; Token authentication is off.",
+  '{"usage":{"input_tokens":12,"output_tokens":6,"max_tokens":4096},"fallback_token_limit_override":null}',
+  "    token: ${TELEGRAM_BOT_TOKEN}",
+  "Keep the tokens in the environment (`SLACK_BOT_TOKEN=xoxb-… SLACK_APP_TOKEN=xapp-… baton start`).",
+  "open `http://127.0.0.1:8787/?token=<that>`",
+  "tests pass: 12 of 12; DB_PASS=${DB_PASS} is read from the environment",
 ];
 
 describe("redactSecrets", () => {
@@ -122,4 +140,52 @@ describe("redactSecrets", () => {
   it.each(LONG_LINES)("finishes on a 1 MB line of %s", (_name, line) => {
     expect(typeof redactSecrets(line)).toBe("string");
   }, 20_000);
+});
+
+describe("secret values Baton knows", () => {
+  it("replaces a registered value exactly, wherever it stands, and nothing else", () => {
+    const token = "cfg" + "TokenValue_12345";
+    registerSecretValues([token]);
+    try {
+      expect(redactKnownValues(`GET /bot${token}/getMe failed; check the bot token: HTTP 401`)).toBe("GET /bot[REDACTED]/getMe failed; check the bot token: HTTP 401");
+      expect(redactSecrets(`the token is ${token}.`)).toBe("the token is [REDACTED].");
+    } finally {
+      forgetSecretValues([token]);
+    }
+    expect(redactKnownValues(`still ${token}`)).toBe(`still ${token}`);
+  });
+
+  it("matches a short minted code only as a whole word, and lets it go when forgotten", () => {
+    const before = knownSecretCount();
+    registerSecretValues(["K7QX"]);
+    expect(redactKnownValues("/pickup K7QX issued; K7QXY and aK7QX are other words")).toBe("/pickup [REDACTED] issued; K7QXY and aK7QX are other words");
+    forgetSecretValues(["K7QX"]);
+    expect(knownSecretCount()).toBe(before);
+    expect(redactKnownValues("/pickup K7QX")).toBe("/pickup K7QX");
+  });
+
+  it("keeps a value two holders registered until both let go", () => {
+    registerSecretValues(["shared-Secret-1"]);
+    registerSecretValues(["shared-Secret-1"]);
+    forgetSecretValues(["shared-Secret-1"]);
+    expect(redactKnownValues("shared-Secret-1")).toBe("[REDACTED]");
+    forgetSecretValues(["shared-Secret-1"]);
+    expect(redactKnownValues("shared-Secret-1")).toBe("shared-Secret-1");
+  });
+});
+
+describe("URLs shown to people", () => {
+  it("lose their user:password@, a missing user name included", () => {
+    expect(urlForDisplay("redis://:" + "pw1234@cache:6379/0")).toBe("redis://cache:6379/0");
+    expect(urlForDisplay("http://user:" + "pass@whisper.lan:9000/v1")).toBe("http://whisper.lan:9000/v1");
+    expect(urlForDisplay("https://whisper.lan/v1?x=@y")).toBe("https://whisper.lan/v1?x=@y");
+    expect(urlForDisplay("memory")).toBe("memory");
+  });
+
+  it("give up their password (or a lone user-name token) as known secrets", () => {
+    expect(urlCredentials("redis://:" + "p%40ss@cache:6379")).toEqual(["p%40ss", "p@ss"]);
+    expect(urlCredentials("https://" + "ghTokenOnly123@git.example.com/x")).toEqual(["ghTokenOnly123"]);
+    expect(urlCredentials("https://git.example.com/x")).toEqual([]);
+    expect(urlCredentials(undefined)).toEqual([]);
+  });
 });

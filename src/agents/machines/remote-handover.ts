@@ -4,6 +4,7 @@
 // or a token-protected listener the user opened (`handover.remote_listen`). Each machine has its
 // own token, so the daemon knows which machine a handover comes from, and a machine's token acts
 // for that machine's directories only.
+import { redactSecrets } from "../../kernel/secrets.js";
 import type { ChildProcess } from "node:child_process";
 import type { Logger } from "../../kernel/log.js";
 import { envLine, remoteCommand } from "./remote-sh.js";
@@ -85,7 +86,8 @@ export class RemoteHandover {
       })
       .catch((error: unknown) => {
         if (this.closing) return;
-        const text = error instanceof MachineError ? error.userMessage : String(error);
+        // Baton's own words as they are; a library's message is outside text.
+        const text = error instanceof MachineError ? error.userMessage : redactSecrets(String(error));
         if (this.up || this.retryMs === RETRY_FIRST_MS) this.log.warn({ machine: this.machine.name, retryInMs: this.retryMs }, `terminal handover from ${this.machine.name} is not available: ${text}`);
         this.up = false;
         this.scheduleRetry();

@@ -7,6 +7,7 @@ import { PlatformError } from "../../kernel/errors.js";
 import type { MessageRef, OutboundFile, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, StartInfo } from "../contract.js";
 import { PageAssets } from "./assets.js";
 import { loadOrCreateToken, WebAuth } from "./auth.js";
+import { registerSecretValues } from "../../kernel/secrets.js";
 import type { WebAdapterConfig } from "./config.js";
 import { ConversationHistory, type StoredMessage } from "./history.js";
 import { CONVERSATION_ID_PATTERN, type ClientEvent, type ConversationSummary, type WireMessage } from "./protocol.js";
@@ -63,6 +64,8 @@ export class WebAdapter implements PlatformAdapter {
     this.core = core;
     const listen = parseListen(this.config.listen);
     const token = loadOrCreateToken(this.env.dataDir, this.config.token);
+    // A token created in the data dir is as secret as a configured one: no log line shows it.
+    registerSecretValues([token]);
     const files = new WebFiles(join(this.env.dataDir, "web", this.name));
     files.open();
     this.files = files;

@@ -5,6 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runHandoff } from "./cli-helper.js";
 import { claudeFixture, copilotFixture } from "../../fakes/stores/jsonl-stores.js";
+import { makeBase, T_MAIN, uuid, writeJsonl } from "../../fakes/stores/common.js";
 
 describe("handoff list", () => {
   it("prints JSON newest first, and short lines for people", async () => {
@@ -52,6 +53,37 @@ describe("handoff list", () => {
 });
 
 describe("handoff export", () => {
+  it("--print of a Claude transcript shows none of the five shapes the second hardening round found", async () => {
+    // Built by concatenation so this file itself holds no token-shaped literal.
+    const secrets = {
+      redis: "Hunter2" + "redisPw",
+      curl: "Hunter2" + "curlPw",
+      discord: "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-" + "abcdEFGHijklMNOPqrstUVWXyz0123456789ab",
+      sendgrid: "SG." + "AbCdEfGhIjKlMnOpQrStUv" + "." + "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-AbCdE",
+      sshpass: "Hunter2" + "sshpassPw",
+    };
+    const prompt = [
+      `REDIS_URL=redis://:${secrets.redis}@cache.internal:6379/0`,
+      `curl -u 'admin:${secrets.curl}' https://api.example.com/health`,
+      `notify https://discord.com/api/webhooks/1234567890123456789/${secrets.discord}`,
+      `SENDGRID_API_KEY ${secrets.sendgrid}`,
+      `SSHPASS=${secrets.sshpass} sshpass -e ssh deploy@host`,
+    ].join("\n");
+    const b = makeBase("claude-shapes");
+    const id = uuid(5);
+    const line = (type: string, message: unknown) => ({ type, sessionId: id, cwd: b.cwdA, gitBranch: "main", timestamp: T_MAIN, uuid: `${type}-${JSON.stringify(message).length}`, message });
+    writeJsonl(path.join(b.home, ".claude", "projects", b.cwdA.replace(/[^A-Za-z0-9]/g, "-"), `${id}.jsonl`), [
+      line("user", { role: "user", content: prompt }),
+      line("assistant", { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: `curl -u 'admin:${secrets.curl}' https://api.example.com/health` } }, { type: "text", text: "The health check answered." }] }),
+    ]);
+    const printed = await runHandoff(b.home, ["export", id, "--print"]);
+    expect(printed.code, printed.err).toBe(0);
+    expect(printed.out).toContain("The health check answered.");
+    for (const [name, secret] of Object.entries(secrets)) expect(printed.out, name).not.toContain(secret);
+    // The lines are in the brief, only their secrets are not.
+    for (const kept of ["cache.internal:6379", "api.example.com/health", "SENDGRID_API_KEY", "sshpass -e ssh deploy@host"]) expect(printed.out).toContain(kept);
+  });
+
   it("prints a brief with --print and writes a 0600 file otherwise", async () => {
     const f = claudeFixture();
     const printed = await runHandoff(f.opts.home!, ["export", f.main.id.slice(0, 8), "--print"]);
