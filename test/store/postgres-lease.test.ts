@@ -1,0 +1,120 @@
+// One leader among instances on one PostgreSQL: takeover when the leader's process dies, a leader
+// cut from the database stops itself within its lease, and its late writes are refused by epoch.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeEvent } from "../../src/threads/events.js";
+import { LeaderLease, readLeadership, type LeaseTiming } from "../../src/store/postgres/lease.js";
+import { migrate } from "../../src/store/postgres/migrations.js";
+import { PostgresEventStore } from "../../src/store/postgres/event-store.js";
+import { FencedError } from "../../src/store/postgres/fence.js";
+import { postgresMissing, startTestPostgres, type TestPostgres } from "../support/postgres.js";
+import { startTcpProxy } from "../support/tcp-proxy.js";
+
+const missing = postgresMissing();
+const TIMING: LeaseTiming = { renewMs: 200, leaseMs: 1_500 };
+const DIST_LEASE = pathToFileURL(join(import.meta.dirname, "../../dist/store/postgres/lease.js")).href;
+let server: TestPostgres;
+const cleanups: Array<() => Promise<unknown>> = [];
+
+beforeAll(async () => {
+  if (!missing) server = await startTestPostgres();
+}, 60_000);
+
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+  await server?.close();
+});
+
+async function database(): Promise<{ url: string; pool: pg.Pool }> {
+  const url = await server.database();
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  pool.on("error", () => undefined);
+  cleanups.push(() => pool.end());
+  const client = await pool.connect();
+  await migrate(client).finally(() => client.release());
+  return { url, pool };
+}
+
+function lease(url: string, id: string): LeaderLease {
+  const l = new LeaderLease(url, id, TIMING);
+  cleanups.push(() => l.close());
+  return l;
+}
+
+describe.skipIf(missing)("leader lease on PostgreSQL", () => {
+  it("elects one leader; a standby leads within a second of the leader's process being killed", async () => {
+    const { url, pool } = await database();
+    const holder = spawn(process.execPath, [join(import.meta.dirname, "../support/lease-holder.mjs"), DIST_LEASE, url, "first", String(TIMING.renewMs), String(TIMING.leaseMs)], { stdio: ["ignore", "pipe", "inherit"] });
+    cleanups.push(async () => holder.exitCode === null && holder.kill("SIGKILL"));
+    const [line] = await once(holder.stdout!, "data");
+    expect(String(line)).toBe("leading 1\n");
+    const standby = lease(url, "second");
+    const leading = standby.campaign();
+    await new Promise((resolve) => setTimeout(resolve, 3 * TIMING.renewMs));
+    expect(standby.leading).toBe(false);
+    const killedAt = Date.now();
+    holder.kill("SIGKILL");
+    expect(await leading).toBe(2);
+    expect(Date.now() - killedAt).toBeLessThan(1_000 + TIMING.renewMs);
+    expect(await readLeadership(pool)).toMatchObject({ epoch: 2, leader: "second" });
+  });
+
+  it("a leader cut from the database stops within its lease; the standby leads; the old epoch's writes are refused", async () => {
+    const { url, pool } = await database();
+    const proxy = await startTcpProxy(server.port);
+    cleanups.push(() => proxy.close());
+    const throughProxy = url.replace(`:${server.port}/`, `:${proxy.port}/`);
+    const leader = lease(throughProxy, "cut-off");
+    expect(await leader.campaign()).toBe(1);
+    const oldStore = new PostgresEventStore(pool, () => 1);
+    await oldStore.append([makeEvent("th_1", { type: "route_attached", route: "test:before" })]);
+    const lost = new Promise<{ reason: string; at: number }>((resolve) => leader.onLost((reason) => resolve({ reason, at: Date.now() })));
+    const standby = lease(url, "standby");
+    const standbyLeads = standby.campaign();
+    const cutAt = Date.now();
+    proxy.blackhole();
+    const stopped = await lost;
+    expect(stopped.at - cutAt).toBeLessThanOrEqual(TIMING.leaseMs + TIMING.renewMs + 100);
+    expect(stopped.reason).toMatch(/lease|renew/);
+    expect(await standbyLeads).toBe(2);
+    // The cut-off session still holds the lock on the server until the standby ends it: the standby
+    // may lead only after the lease has run out, which was after the old leader stopped.
+    expect(Date.now() - cutAt).toBeLessThan(10_000);
+    await expect(oldStore.append([makeEvent("th_1", { type: "route_attached", route: "test:late" })])).rejects.toBeInstanceOf(FencedError);
+    const newStore = new PostgresEventStore(pool, () => standby.epoch);
+    await newStore.append([makeEvent("th_1", { type: "route_attached", route: "test:after" })]);
+    const routes: string[] = [];
+    await newStore.replay((e) => e.type === "route_attached" && routes.push(e.route));
+    expect(routes).toEqual(["test:before", "test:after"]);
+  });
+
+  it("steps down at once: the standby leads on its next try, with the next epoch", async () => {
+    const { url } = await database();
+    const first = lease(url, "first");
+    expect(await first.campaign()).toBe(1);
+    const second = lease(url, "second");
+    const leads = second.campaign();
+    const lostReasons: string[] = [];
+    first.onLost((r) => lostReasons.push(r));
+    const steppedAt = Date.now();
+    await first.stepDown();
+    expect(await leads).toBe(2);
+    expect(Date.now() - steppedAt).toBeLessThan(3 * TIMING.renewMs);
+    expect(() => first.epoch).toThrow(/does not lead/);
+    expect(lostReasons).toEqual([]);
+  });
+
+  it("a leader whose epoch was replaced notices at its next renewal", async () => {
+    const { url, pool } = await database();
+    const leader = lease(url, "first");
+    await leader.campaign();
+    const lost = new Promise<string>((resolve) => leader.onLost(resolve));
+    await pool.query("UPDATE baton_leadership SET epoch = epoch + 1");
+    expect(await lost).toMatch(/replaced by a newer leader/);
+    expect(leader.leading).toBe(false);
+  });
+});
