@@ -2,6 +2,7 @@
 // workspace and agent, scheduled prompts, voice notes. Kept apart from schema.ts so each stays short.
 import { Cron } from "croner";
 import { z } from "zod";
+import { refuseUrlCredentials } from "../platforms/kit/config.js";
 
 /** A route or a route glob: `slack:T1/C2*`, `telegram:-1001234567890`, `web:*` (`*` any run of characters, `?` one). */
 const routePattern = z.string().regex(/^[a-z0-9_*?]+:.+$/, "a route or route glob with its platform, such as slack:T1/C2* or web:*");
@@ -60,6 +61,7 @@ export const voiceSchema = z
         timeout: z.number().int().positive().default(120_000).describe("Milliseconds a transcription may take"),
       })
       .strict()
+      .superRefine(refuseUrlCredentials("url", "api_key"))
       .optional()
       .describe("Voice notes are transcribed here and the transcript sent as the prompt; without it they go as audio to agents that take audio"),
   })

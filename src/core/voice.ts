@@ -29,6 +29,12 @@ export class Transcriber {
     form.append("response_format", "json");
     if (language) form.append("language", language);
     const endpoint = `${url.replace(/\/+$/, "")}/audio/transcriptions`;
+    // The config refuses this already; should one get through, its credentials are never shown.
+    if (URL.canParse(endpoint) && (new URL(endpoint).username || new URL(endpoint).password)) {
+      throw new TranscriptionError(
+        "The voice note was not transcribed: voice.transcription.url has a user name or password in it, which Node's fetch refuses, so nothing was sent. Put the secret in voice.transcription.api_key instead.",
+      );
+    }
     let response: Response;
     try {
       response = await fetch(endpoint, { method: "POST", body: form, headers: apiKey ? { Authorization: `Bearer ${apiKey}` } : {}, signal: AbortSignal.timeout(timeout) });

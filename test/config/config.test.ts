@@ -92,6 +92,30 @@ describe("config loading", () => {
     expect(res.stderr).toContain("bad.yaml:2: agents.max_live_hosts");
   });
 
+  it("`config validate` refuses credentials inside a URL that has a key for its secret, naming both keys and never echoing the secret", () => {
+    const file = join(testTempDir("baton-cfg-"), "creds.yaml");
+    writeFileSync(
+      file,
+      [
+        "voice:",
+        "  transcription:",
+        "    url: http://whisper:hunter2pw@127.0.0.1:8000/v1",
+        "",
+      ].join("\n"),
+    );
+    const res = spawnSync(process.execPath, ["bin/baton.js", "config", "validate", file], { encoding: "utf8" });
+    expect(res.status).toBe(1);
+    expect(res.stderr).toMatch(/voice\.transcription\.url: has a user name or password inside it .*`api_key`/);
+    writeFileSync(file, "platforms:\n  discord:\n    token: abc\n    api_url: https://proxy:s3cretpw@discord.example/api\n");
+    const platform = spawnSync(process.execPath, ["bin/baton.js", "config", "validate", file], { encoding: "utf8" });
+    expect(platform.status).toBe(1);
+    expect(platform.stderr).toMatch(/platforms\.discord\.api_url: has a user name or password inside it .*`token`/);
+    expect(res.stderr + res.stdout + platform.stderr + platform.stdout).not.toMatch(/hunter2pw|s3cretpw/);
+    // A URL without credentials is fine.
+    writeFileSync(file, "voice:\n  transcription:\n    url: http://127.0.0.1:8000/v1\n    api_key: sk-x\n");
+    expect(spawnSync(process.execPath, ["bin/baton.js", "config", "validate", file], { encoding: "utf8" }).status).toBe(0);
+  });
+
   it("`baton config schema` prints a JSON Schema that covers the platforms", () => {
     const res = spawnSync(process.execPath, ["bin/baton.js", "config", "schema"], { encoding: "utf8" });
     expect(res.status).toBe(0);

@@ -8,6 +8,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { FakeTranscriptionServer } from "../fakes/transcription/server.js";
 import { TestPlatform } from "../support/test-platform.js";
 import { startTestBaton, type TestBaton } from "../support/harness.js";
+import { Transcriber, TranscriptionError } from "../../src/core/voice.js";
 
 const dir = mkdtempSync(join(tmpdir(), "baton-voice-"));
 const oggPath = join(dir, "voice.ogg");
@@ -43,6 +44,18 @@ describe("voice notes", () => {
     server.failNext = { status: 500, message: "model not loaded" };
     await platform.say(route, "", undefined, { files: [voiceNote] });
     await platform.waitFor(route, /⚠️ Could not transcribe voice\.ogg: The transcription server answered 500: model not loaded\./);
+  });
+
+  it("a URL with credentials that got past the config sends nothing and shows no secret", async () => {
+    server = await new FakeTranscriptionServer("sk-test-key-123456").start();
+    const url = server.url.replace("http://", "http://user:hunter2pw@");
+    const transcriber = new Transcriber({ url, model: "whisper-1", timeout: 5_000 });
+    const error = await transcriber.transcribe(voiceNote).catch((e: unknown) => e as TranscriptionError);
+    expect(error).toBeInstanceOf(TranscriptionError);
+    expect((error as TranscriptionError).userMessage).toContain("Node's fetch refuses, so nothing was sent");
+    expect((error as TranscriptionError).userMessage).toContain("voice.transcription.api_key");
+    expect(`${(error as Error).message} ${(error as TranscriptionError).userMessage}`).not.toContain("hunter2pw");
+    expect(server.received).toEqual([]);
   });
 
   it("go as audio to an agent that takes audio when no endpoint is set", async () => {

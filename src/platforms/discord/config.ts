@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { commonPlatformFields } from "../kit/config.js";
+import { commonPlatformFields, refuseUrlCredentials } from "../kit/config.js";
 import { parseDiscordRoute, SNOWFLAKE_PATTERN } from "./routes.js";
 
 /** Discord's own REST base; discord.js appends the API version (`/v10`). */
@@ -28,6 +28,7 @@ export const discordConfigSchema = z
       .describe("Routes where every message counts as addressed: a channel (its threads too) or one thread"),
     api_url: z.url().optional().describe(`REST base as discord.js takes it (default ${DISCORD_API_URL}), for a proxy; the gateway URL comes from GET /gateway/bot`),
   })
-  .strict();
+  .strict()
+  .superRefine(refuseUrlCredentials("api_url", "token"));
 
 export type DiscordAdapterConfig = z.infer<typeof discordConfigSchema>;

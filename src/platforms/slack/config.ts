@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { commonPlatformFields } from "../kit/config.js";
+import { commonPlatformFields, refuseUrlCredentials } from "../kit/config.js";
 import { parseSlackRoute } from "./routes.js";
 
 // Kept apart from the adapter so the config loader can validate without loading Bolt.
@@ -20,6 +20,7 @@ export const slackConfigSchema = z
   })
   .strict()
   .refine((c) => c.mode !== "socket" || !!c.app_token, { message: "socket mode needs app_token (xapp-…)", path: ["app_token"] })
-  .refine((c) => c.mode !== "http" || !!c.signing_secret, { message: "http mode needs signing_secret", path: ["signing_secret"] });
+  .refine((c) => c.mode !== "http" || !!c.signing_secret, { message: "http mode needs signing_secret", path: ["signing_secret"] })
+  .superRefine(refuseUrlCredentials("api_url", "bot_token"));
 
 export type SlackAdapterConfig = z.infer<typeof slackConfigSchema>;

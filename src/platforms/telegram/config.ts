@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { commonPlatformFields } from "../kit/config.js";
+import { commonPlatformFields, refuseUrlCredentials } from "../kit/config.js";
 
 // Kept apart from the adapter so the config loader can validate without loading grammy.
 export const telegramConfigSchema = z
@@ -25,6 +25,7 @@ export const telegramConfigSchema = z
   .refine((config) => config.mode !== "webhook" || config.webhook !== undefined, {
     path: ["webhook"],
     message: "webhook mode needs webhook.url, webhook.listen and webhook.secret_token",
-  });
+  })
+  .superRefine(refuseUrlCredentials("api_root", "token"));
 
 export type TelegramAdapterConfig = z.infer<typeof telegramConfigSchema>;
