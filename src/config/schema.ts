@@ -197,6 +197,14 @@ const baseConfigSchema = z
       .default({ kv: "memory" }),
     bindings: z.array(bindingSchema).default([]).describe("Routes bound to a workspace and agent: new threads there start so; the first match wins"),
     schedules: z.array(scheduleSchema).default([]).describe("Prompts sent into a route's thread at the times of a cron pattern"),
+    schedule_limits: z
+      .object({
+        min_interval: durationMs.default(60_000).describe("A chat schedule may run at most this often; a cron pattern that runs more often is refused"),
+        per_route: z.number().int().positive().default(20).describe("Chat schedules one chat may have"),
+        per_person: z.number().int().positive().default(50).describe("Chat schedules one person may have, over every chat"),
+      })
+      .strict()
+      .default({ min_interval: 60_000, per_route: 20, per_person: 50 }),
     time_zone: timeZone.optional().describe("Time zone of schedules (default: this machine's)"),
     voice: voiceSchema.default({}),
     platforms: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),

@@ -62,6 +62,7 @@ export function wireChatFeatures(host: FeatureHost): ChatFeatureParts {
   const scheduler = new Scheduler({
     registry,
     config: config.schedules,
+    limits: { minIntervalMs: config.schedule_limits.min_interval, perRoute: config.schedule_limits.per_route, perPerson: config.schedule_limits.per_person },
     defaultTimeZone: config.time_zone,
     hasPlatform: (route) => host.outboxOf(route) !== undefined,
     isAllowed: host.isAllowed,

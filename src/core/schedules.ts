@@ -1,9 +1,10 @@
 // Scheduled prompts: `schedules:` in the config and `/schedule add "<cron>" <prompt>` in chat. At
 // each time of its cron pattern (croner, in the schedule's time zone) a prompt goes into the
-// route's thread. A run is skipped, with a notice, while the previous one is still going; a
-// schedule made in chat never runs once its maker may no longer use the bot. Chat schedules are
-// kept in the thread registry, so a restart brings them back; times missed while Baton was down
-// are not made up.
+// route's thread. A run is skipped while the previous one is still going, with one notice per
+// streak of skipped runs; a schedule made in chat never runs once its maker may no longer use the
+// bot. Chat schedules are bounded (schedule_limits: how often one may run, how many a chat and a
+// person may have) and kept in the thread registry, so a restart brings them back; times missed
+// while Baton was down are not made up.
 import { randomBytes } from "node:crypto";
 import { Cron } from "croner";
 import type { ScheduleInfo } from "../commands/features.js";
@@ -16,9 +17,22 @@ import type { ThreadRecord, ThreadRegistry } from "../threads/registry.js";
 /** A schedule as the chat lists it. */
 export type ScheduleView = ScheduleInfo & { createdBy?: string };
 
+/** Bounds on chat schedules: the least time between two runs (ms), and how many per chat and per person. */
+export interface ScheduleLimits {
+  minIntervalMs: number;
+  perRoute: number;
+  perPerson: number;
+}
+
+/** Runs looked at to find a pattern's shortest gap: enough for any gap a pattern repeats within a year's runs. */
+const RUNS_CHECKED = 60;
+const SECOND_MS = 1000;
+const MINUTE_MS = 60 * SECOND_MS;
+
 export interface SchedulerDeps {
   registry: ThreadRegistry;
   config: ScheduleConfig[];
+  limits: ScheduleLimits;
   defaultTimeZone?: string;
   /** The route's platform is running (a schedule for a platform taken out of the config waits). */
   hasPlatform(route: string): boolean;
@@ -37,6 +51,8 @@ interface Job {
   cron: Cron;
   /** The previous run: done once its thread had nothing more to do. */
   lastRun?: { done: boolean };
+  /** Runs skipped in a row (the chat hears of the first only). */
+  skipped: number;
 }
 
 const ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
@@ -70,6 +86,7 @@ export class Scheduler {
     if (problem) throw new CommandError(`\`${cron}\` is not a cron pattern (${problem}). Example: \`/schedule add "0 9 * * 1-5" summarise yesterday's commits\` runs at 09:00 on weekdays.`);
     if (timeZone && !isTimeZone(timeZone)) throw new CommandError(`\`${timeZone}\` is not a time zone; use an IANA name such as Europe/Berlin or UTC.`);
     if (!prompt.trim()) throw new CommandError('Say what to send: `/schedule add "<cron>" <prompt>`.');
+    this.checkLimits(route, cron, createdBy, timeZone);
     const stored: StoredSchedule = { id: this.newId(), route, cron, prompt: prompt.trim(), timeZone, createdBy, createdAt: new Date().toISOString() };
     await this.deps.registry.addSchedule(stored);
     const job = this.schedule({ ...stored, source: "chat" });
@@ -86,9 +103,29 @@ export class Scheduler {
     this.jobs.delete(id);
   }
 
+  /** Refuses a chat schedule that would run too often, or one more than a chat or a person may have. */
+  private checkLimits(route: string, cron: string, createdBy: string, timeZone?: string): void {
+    const { minIntervalMs, perRoute, perPerson } = this.deps.limits;
+    const gap = shortestGapMs(cron, timeZone ?? this.deps.defaultTimeZone);
+    if (gap !== undefined && gap < minIntervalMs) {
+      throw new CommandError(
+        `\`${cron}\` would run every ${describeMs(gap)}; a schedule may run at most once every ${describeMs(minIntervalMs)} (schedule_limits.min_interval in the config). ` +
+          "Cron fields: minute hour day month weekday; a sixth field in front is seconds.",
+      );
+    }
+    const chat = [...this.jobs.values()].filter((j) => j.view.source === "chat");
+    if (chat.filter((j) => j.view.route === route).length >= perRoute) {
+      throw new CommandError(`This chat has ${perRoute} schedules, the most one chat may have (schedule_limits.per_route). Remove one first: \`/schedule list\`, \`/schedule rm <id>\`.`);
+    }
+    if (chat.filter((j) => j.view.createdBy === createdBy).length >= perPerson) {
+      throw new CommandError(`You have ${perPerson} schedules, the most one person may have (schedule_limits.per_person). Remove one first with \`/schedule rm <id>\` in its chat.`);
+    }
+  }
+
   private schedule(view: ScheduleView): Job {
     const timezone = view.timeZone ?? this.deps.defaultTimeZone;
     const job: Job = {
+      skipped: 0,
       view,
       cron: new Cron(view.cron, { timezone, unref: true, catch: (error) => this.deps.log.error({ err: error, schedule: view.id }, "a scheduled prompt failed") }, () => this.fire(job)),
     };
@@ -108,9 +145,12 @@ export class Scheduler {
       return;
     }
     if (job.lastRun && !job.lastRun.done) {
-      this.deps.notify(route, `⏭ Skipped schedule \`${id}\` (\`${job.view.cron}\`): its previous run is still going.`);
+      // One notice per streak: a pattern that fires while a long run goes on must not flood the chat.
+      if (job.skipped++ === 0) this.deps.notify(route, `⏭ Skipping schedule \`${id}\` (\`${job.view.cron}\`) while its previous run is still going; it runs again at the first time after that run ends.`);
       return;
     }
+    if (job.skipped > 0) this.deps.log.info({ schedule: id, route, skipped: job.skipped }, "scheduled prompt runs again after skipped runs");
+    job.skipped = 0;
     const thread = await this.deps.threadFor(route);
     const run = { done: false };
     job.lastRun = run;
@@ -126,4 +166,22 @@ export class Scheduler {
       if (!this.jobs.has(id)) return id;
     }
   }
+}
+
+/** The shortest time between two of the pattern's next runs, or undefined when it runs at most once more. */
+export function shortestGapMs(pattern: string, timezone?: string): number | undefined {
+  const cron = new Cron(pattern, { timezone, paused: true });
+  try {
+    const runs = cron.nextRuns(RUNS_CHECKED).map((d) => d.getTime());
+    let shortest: number | undefined;
+    for (let i = 1; i < runs.length; i++) shortest = Math.min(shortest ?? Infinity, runs[i] - runs[i - 1]);
+    return shortest;
+  } finally {
+    cron.stop();
+  }
+}
+
+function describeMs(ms: number): string {
+  if (ms % MINUTE_MS === 0) return `${ms / MINUTE_MS} min`;
+  return `${Math.round(ms / SECOND_MS)} s`;
 }

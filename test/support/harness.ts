@@ -45,6 +45,8 @@ export async function startTestBaton(options: TestBatonOptions): Promise<TestBat
     ops: { listen: "off" },
     // Stopping cancels running turns at once unless a test gives them a grace period.
     shutdown_grace: 0,
+    // Schedule tests use seconds-field patterns to stay short; the default minimum is a minute.
+    schedule_limits: { min_interval: "1s" },
     ...options.config,
   };
   // No spare agent process unless a test asks for one (test/core/spare.test.ts) or BATON_TEST_SPARE=1
