@@ -2,7 +2,7 @@
 // an upload, a file link inside the workspace too, one outside (by `..`, by a symlink, absolute)
 // is refused with the reason, /file fetches a workspace file, and the usage line and totals
 // (the usage_update that carries them taken off the wire before the SDK's schema).
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
@@ -18,6 +18,9 @@ mkdirSync(join(workspace, "docs"));
 writeFileSync(join(workspace, "docs", "notes.md"), "# Notes\nhello");
 writeFileSync(join(workspace, "big.bin"), Buffer.alloc(3000));
 symlinkSync(join(outside, "secret.txt"), join(workspace, "link.txt"));
+// A hard link: inside the workspace by path, the same file as one outside it.
+writeFileSync(join(outside, "passwd"), "root:x:0:0\n");
+linkSync(join(outside, "passwd"), join(workspace, "hard.txt"));
 
 afterEach(async () => {
   for (const b of started.splice(0)) await b.stop({ cleanup: true });
@@ -68,6 +71,11 @@ describe("files from the agent and /file", () => {
     await platform.waitFor(route, /\[upload notes\.md\] `docs\/notes\.md`/);
     await platform.say(route, "/file ../../etc/passwd");
     await platform.waitFor(route, /⚠️ `\.\.\/\.\.\/etc\/passwd` is outside this thread's workspace/);
+    await platform.say(route, "/file hard.txt");
+    await platform.waitFor(route, /⚠️ `hard\.txt` has 2 hard links: its other names may be outside the workspace, so Baton does not send it/);
+    await platform.say(route, "demo:file hard.txt");
+    await platform.waitFor(route, /🚫 Not sent: `[^`]*\/hard\.txt` has 2 hard links/);
+    expect(platform.uploads.map((u) => u.name)).toEqual(["demo-squares.png", "notes.md", "notes.md"]);
   });
 
   it("says where a platform cannot take files", async () => {

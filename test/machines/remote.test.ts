@@ -1,7 +1,7 @@
 // A thread on another machine, end to end through a real sshd on loopback: the demo agent runs
 // there over `ssh -T` with ACP on the session's stdio, its session lands in that machine's store,
 // /session and briefs read that store, and a file from the chat reaches the remote workspace.
-import { readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { getPriority } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -85,11 +85,14 @@ describe.skipIf(!sshdAvailable())("a thread on another machine", () => {
     writeFileSync(outside, "not for the chat\n");
     writeFileSync(join(remoteWorkspace, "report.md"), "# Report from build\n");
     symlinkSync(outside, join(remoteWorkspace, "leak.txt"));
+    linkSync(outside, join(remoteWorkspace, "hard.txt"));
     await platform.say(route, "/file report.md");
     await platform.waitFor(route, /\[upload report\.md\] `report\.md`/, REMOTE_TURN_MS);
     expect(platform.uploads[0].data.toString()).toBe("# Report from build\n");
     await platform.say(route, "/file leak.txt");
     await platform.waitFor(route, /`leak\.txt` is outside this thread's workspace \(`build:.*`\)/, REMOTE_TURN_MS);
+    await platform.say(route, "/file hard.txt");
+    await platform.waitFor(route, /`hard\.txt` has 2 hard links: its other names may be outside the workspace/, REMOTE_TURN_MS);
     await platform.say(route, "/file ../../etc/hostname");
     await platform.waitFor(route, /`\.\.\/\.\.\/etc\/hostname` is outside this thread's workspace/, REMOTE_TURN_MS);
     await platform.say(route, "demo:file report.md");

@@ -8,7 +8,7 @@ import { FileRefusedError } from "../../kernel/errors.js";
 import { CAT_FILE_SCRIPT, envLine, FILE_EXIT, remoteCommand, WORKSPACE_FILE_SCRIPT } from "./remote-sh.js";
 import type { SshMachine } from "./ssh-machine.js";
 import { MachineError } from "./types.js";
-import { outsideText, tooLargeText } from "./workspace-files.js";
+import { hardLinkText, outsideText, tooLargeText } from "./workspace-files.js";
 
 export async function copyRemoteWorkspaceFile(machine: SshMachine, workspace: string, path: string, maxBytes: number, dest: string): Promise<{ size: number; path: string }> {
   await machine.info();
@@ -25,6 +25,8 @@ export async function copyRemoteWorkspaceFile(machine: SshMachine, workspace: st
       throw new FileRefusedError(outsideText(path, where));
     case FILE_EXIT.notFile:
       throw new FileRefusedError(`\`${path}\` is not a file.`);
+    case FILE_EXIT.hardLinked:
+      throw new FileRefusedError(hardLinkText(path, Number(checked.stdout.trim())));
     case FILE_EXIT.tooLarge:
       throw new FileRefusedError(tooLargeText(path, Number(checked.stdout.trim()), maxBytes));
     default:

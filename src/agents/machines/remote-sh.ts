@@ -81,12 +81,12 @@ export const TAR_DIR_SCRIPT = '[ -d "$1" ] || exit 0; cd "$1" && exec tar -cf - 
 export const BATON_SCRIPT = 'exec "$@"';
 
 /** Exit codes of WORKSPACE_FILE_SCRIPT. */
-export const FILE_EXIT = { noWorkspace: 96, missing: 94, outside: 93, notFile: 92, tooLarge: 91 } as const;
+export const FILE_EXIT = { noWorkspace: 96, missing: 94, outside: 93, notFile: 92, tooLarge: 91, hardLinked: 90 } as const;
 
 /**
  * Checks a workspace file for the chat: prints `<size>\t<real path>` when the real path of `$2`
  * (relative to the workspace `$1`, or absolute) is a file inside the workspace's real path and at
- * most `$3` bytes; exits with a FILE_EXIT code otherwise.
+ * most `$3` bytes with no other hard link (its other names may be outside); exits with a FILE_EXIT code otherwise.
  */
 export const WORKSPACE_FILE_SCRIPT = [
   'w=$(home_path "$1"); p=$2; max=$3',
@@ -99,6 +99,9 @@ export const WORKSPACE_FILE_SCRIPT = [
   'real=$(realpath -e -- "$p" 2>/dev/null || readlink -e -- "$p" 2>/dev/null) || exit 94',
   'case $real in "$root"/*) ;; *) exit 93 ;; esac',
   '[ -f "$real" ] || exit 92',
+  // GNU stat, then BSD stat: the link count.
+  'links=$(stat -c %h -- "$real" 2>/dev/null || stat -f %l -- "$real" 2>/dev/null)',
+  '[ "${links:-1}" -le 1 ] || { printf "%s\\n" "$links"; exit 90; }',
   'size=$(wc -c < "$real" | tr -d " ")',
   '[ "$size" -le "$max" ] || { printf "%s\\n" "$size"; exit 91; }',
   'printf "%s\\t%s\\n" "$size" "$real"',
