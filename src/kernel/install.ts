@@ -21,8 +21,8 @@ export const CLI_ENTRY = join(BATON_ROOT, "dist", "bundle", "cli.js");
 /** The `baton` command of this install. */
 export const BATON_BIN = join(BATON_ROOT, "bin", "baton.js");
 
-/** The demo agent's process entry (tsc's output: it is a process of its own, not part of the CLI bundle). */
-export const DEMO_AGENT_ENTRY = join(BATON_ROOT, "dist", "agents", "demo", "main.js");
+/** The demo agent's process entry: a second entry of the bundle (an install has no node_modules for the SDKs it uses). */
+export const DEMO_AGENT_ENTRY = join(BATON_ROOT, "dist", "bundle", "demo-agent.js");
 
 export function batonVersion(): string {
   return readPackageJson().version;

@@ -3,7 +3,6 @@
 // copy, so a live database that has not checkpointed yet is read as its writer sees it.
 
 import { promises as fs } from "node:fs";
-import { createRequire } from "node:module";
 import type { Database, SqlJsStatic } from "sql.js";
 import { StoreReadError } from "./errors.js";
 
@@ -20,10 +19,9 @@ let engine: Promise<SqlJsStatic> | undefined;
 /** Loads sql.js once, on first use (never at import time: `baton start` must stay fast). */
 export async function sqlJs(): Promise<SqlJsStatic> {
   engine ??= (async () => {
+    // Its .wasm is found beside its script (in node_modules/sql.js/dist, or dist/bundle where the build copies both).
     const mod = await import("sql.js");
-    const require = createRequire(import.meta.url);
-    const wasm = require.resolve("sql.js/dist/sql-wasm.wasm");
-    return mod.default({ locateFile: () => wasm });
+    return mod.default();
   })();
   return engine;
 }
