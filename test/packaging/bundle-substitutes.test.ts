@@ -71,14 +71,14 @@ describe("the bundle's substitute check", () => {
   });
 
   it("checks the ES module build given for jsonc-parser against what Baton imports from it", () => {
-    const importer = join(ROOT, "dist/handover/setup-files.js");
+    const importer = join(ROOT, "dist/handoff/setup/files.js");
     const file = require.resolve("jsonc-parser/lib/esm/main.js");
     expect(checkSubstitutes([{ specifier: "jsonc-parser", importer, file }], ROOT)).toEqual([]);
     const dir = testTempDir("baton-bundle-check-");
     const lacking = join(dir, "jsonc.mjs");
     writeFileSync(lacking, "export const parse = () => {};\nexport function modify() {}\nexport { parse as other };\n");
     expect(checkSubstitutes([{ specifier: "jsonc-parser", importer, file: lacking }], ROOT)).toEqual([
-      expect.stringMatching(/^dist\/handover\/setup-files\.js imports "jsonc-parser", which the bundle gives it as .*jsonc\.mjs: that file does not export `applyEdits`, `printParseErrorCode`, which the importer uses\.$/),
+      expect.stringMatching(/^dist\/handoff\/setup\/files\.js imports "jsonc-parser", which the bundle gives it as .*jsonc\.mjs: that file does not export `applyEdits`, `printParseErrorCode`, which the importer uses\.$/),
     ]);
   });
 
