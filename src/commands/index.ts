@@ -23,4 +23,3 @@ export function findCommand(name: string): CommandSpec | undefined {
 
 export type { ChatContext, CommandSpec } from "./context.js";
 export { parseMessage } from "./parse.js";
-export { compose, type Middleware } from "./router.js";

@@ -14,7 +14,7 @@ import { BatonAgents } from "./agents.js";
 import { ApprovalBroker } from "./approvals.js";
 import { Outbox } from "./delivery/outbox.js";
 import { FileCache } from "./files.js";
-import { Inbound, type Platform } from "./inbound.js";
+import { Inbound, type Platform } from "./conversation/inbound.js";
 import type { RouteTarget } from "./stream.js";
 import { ChatTurn, meteredTurn } from "./turn.js";
 import { NO_METRICS, type Metrics } from "../kernel/metrics.js";

@@ -1,6 +1,6 @@
 // Pure pieces: route keys, markdown → mrkdwn, section splitting, Slack text → plain text.
 import { describe, expect, test } from "vitest";
-import { removeMentions } from "../../src/core/addressing.js";
+import { removeMentions } from "../../src/core/conversation/addressing.js";
 import { renderOutbound, splitForSections } from "../../src/platforms/slack/blocks.js";
 import { slackTextToPlain, slashCommandText } from "../../src/platforms/slack/inbound.js";
 import { markdownToMrkdwn } from "../../src/platforms/slack/mrkdwn.js";

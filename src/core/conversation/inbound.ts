@@ -1,17 +1,18 @@
 // Messages and button presses coming in from every platform. One route, one line: a route's
 // messages are handled in arrival order, one at a time, up to the point where a turn is queued
 // (an album of five photos makes one thread, and all five reach it). Nothing here waits for a
-// turn, so `/stop` is never stuck behind the turn it cancels. Access is decided here, with the
-// platform's own authentication where it has one (the web chat's token).
-import type { ChatContext, ChatMessage, LocalFile, ReplyOptions } from "../commands/context.js";
-import { COMMANDS, parseMessage } from "../commands/index.js";
-import { buildPipeline } from "../commands/pipeline.js";
-import { KeyedQueue } from "../kernel/collections.js";
-import type { ActionOutcome, ActionPress, CommonPlatformSettings, InboundMessage, PlatformAdapter, PlatformLogger } from "../platforms/contract.js";
+// turn, so `/stop` is never stuck behind the turn it cancels. Who is allowed is decided here, with
+// the platform's own authentication where it has one (the web chat's token); the steps a message
+// goes through (addressed, access, command or prompt) are in steps.ts.
+import type { ChatContext, ChatMessage, LocalFile, ReplyOptions } from "../../commands/context.js";
+import { COMMANDS } from "../../commands/index.js";
+import { KeyedQueue } from "../../kernel/collections.js";
+import type { ActionOutcome, ActionPress, CommonPlatformSettings, InboundMessage, PlatformAdapter, PlatformLogger } from "../../platforms/contract.js";
+import type { ApprovalBroker } from "../approvals.js";
+import type { Outbox } from "../delivery/outbox.js";
+import type { FileCache } from "../files.js";
 import { decideAddressing } from "./addressing.js";
-import type { ApprovalBroker } from "./approvals.js";
-import type { Outbox } from "./delivery/outbox.js";
-import type { FileCache } from "./files.js";
+import { conversationSteps } from "./steps.js";
 
 const REFUSAL_MEMORY_MAX = 10_000;
 
@@ -40,10 +41,10 @@ export interface InboundDeps {
 export class Inbound {
   private readonly lines = new KeyedQueue();
   private readonly refusedAt = new Map<string, number>();
-  private readonly pipeline: (ctx: ChatContext) => Promise<void>;
+  private readonly steps: (ctx: ChatContext) => Promise<void>;
 
   constructor(private readonly deps: InboundDeps) {
-    this.pipeline = buildPipeline({
+    this.steps = conversationSteps({
       isAllowed: (message) => this.isAllowed(message.user.id, message.route),
       shouldRefuse: (id) => this.shouldRefuse(id),
       log: deps.log,
@@ -77,9 +78,8 @@ export class Inbound {
       this.deps.log.error({ route: inbound.route }, "message from a route of no known platform");
       return;
     }
-    const { addressed, text } = decideAddressing(inbound, platform.listenAllIn);
+    const { addressed, text, parsed } = decideAddressing(inbound, platform.listenAllIn);
     const message: ChatMessage = { route: inbound.route, user: inbound.user, text, messageId: inbound.messageId, direct: inbound.direct, files: inbound.files ?? [] };
-    const parsed = parseMessage(text);
     if (addressed && parsed.kind === "prompt") this.deps.onPrompt(inbound.route, inbound.messageId);
     const ctx: ChatContext = {
       message,
@@ -91,7 +91,7 @@ export class Inbound {
       buttons: platform.adapter.capabilities.buttons,
       commands: COMMANDS,
     };
-    await this.pipeline(ctx);
+    await this.steps(ctx);
   }
 
   private async reply(platform: Platform, message: ChatMessage, text: string, options: ReplyOptions = {}): Promise<void> {

@@ -2,13 +2,15 @@
 // message is; in a group only a mention, a reply to the bot (or a message in its thread), a
 // command, or anything on a route configured to listen to all. The bot's mention is taken out of
 // the text, so the agent reads "fix the test", not "@baton fix the test".
-import { parseMessage } from "../commands/parse.js";
-import type { InboundMessage } from "../platforms/contract.js";
+import { parseMessage, type Parsed } from "../../commands/parse.js";
+import type { InboundMessage } from "../../platforms/contract.js";
 
 export interface Addressing {
   addressed: boolean;
   /** The text without the bot's mentions. */
   text: string;
+  /** That text read once: a command or a prompt (the later steps use this reading). */
+  parsed: Parsed;
 }
 
 export function decideAddressing(message: InboundMessage, listenAllIn: ReadonlySet<string>): Addressing {
@@ -18,7 +20,7 @@ export function decideAddressing(message: InboundMessage, listenAllIn: ReadonlyS
   const command = parsed.kind === "command" && parsed.target === undefined;
   const listens = listenAllIn.has(message.route) || (message.scopes ?? []).some((scope) => listenAllIn.has(scope));
   const addressed = message.direct || (message.mentions?.length ?? 0) > 0 || message.replyToBot === true || command || listens;
-  return { addressed, text };
+  return { addressed, text, parsed };
 }
 
 /** Removes each mention and one space beside it; "@baton: do x" and "@baton, do x" mean "do x". */

@@ -1,0 +1,46 @@
+// The last step of a message that is a prompt: the route's thread (made now for a first message),
+// a number answering a pending approval, files fetched after access, voice notes transcribed, and
+// the prompt queued for the thread's agent.
+import type { ContentBlock } from "@agentclientprotocol/sdk";
+import type { ChatContext } from "../../commands/context.js";
+import type { ThreadRecord } from "../../threads/registry.js";
+import type { Middleware } from "./compose.js";
+
+export const promptStep: Middleware<ChatContext> = async (ctx) => {
+  if (ctx.parsed.kind !== "prompt") return;
+  const thread = await threadFor(ctx, ctx.parsed.text);
+  if (!thread) return;
+  const blocks = await promptBlocks(ctx, thread, ctx.parsed.text);
+  if (blocks.length === 0) return;
+  const ahead = ctx.agents.submit(thread, blocks);
+  if (ctx.agents.restarting?.()) await ctx.reply("⏸ Baton is restarting. Your message is kept and runs once it is back.");
+  else if (ahead > 0) await ctx.reply(`⏳ Queued behind ${ahead} turn${ahead === 1 ? "" : "s"}. /stop cancels the running one.`);
+};
+
+/** The route's thread, made now for a first message; undefined when the text answered an approval instead. */
+async function threadFor(ctx: ChatContext, text: string): Promise<ThreadRecord | undefined> {
+  const { route, user } = ctx.message;
+  const thread = ctx.threads.forRoute(route);
+  if (!thread) return ctx.threads.create(route, { ...(await ctx.features.newThreadSpec(route)), origin: "message" });
+  // A number answers a pending approval on platforms without buttons.
+  const answered = ctx.agents.answerApproval(thread.id, text, user);
+  if (answered === undefined) return thread;
+  if (answered) await ctx.reply(answered);
+  return undefined;
+}
+
+/** The text, transcripts and notes as one text block, then a link per file. */
+async function promptBlocks(ctx: ChatContext, thread: ThreadRecord, typed: string): Promise<ContentBlock[]> {
+  // Files are fetched only now: after the access check, so a stranger's upload never touches the disk.
+  const fetched = await ctx.fetchFiles();
+  const { files, transcripts, problems } = await ctx.features.voiceNotes(thread, fetched.files);
+  for (const transcript of transcripts) await ctx.reply(`🎙️ _${transcript.replace(/[_*`]/g, "\\$&") || "(nothing heard)"}_`);
+  for (const problem of problems) await ctx.reply(`⚠️ ${problem}`);
+  const text = [typed.trim(), ...transcripts, ...fetched.notes].filter((part) => part.length > 0).join("\n");
+  const blocks: ContentBlock[] = [];
+  if (text) blocks.push({ type: "text", text });
+  for (const f of files) {
+    blocks.push({ type: "resource_link", uri: `file://${f.path}`, name: f.name, mimeType: f.mimeType ?? null, size: f.size });
+  }
+  return blocks;
+}

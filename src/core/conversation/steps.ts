@@ -1,0 +1,63 @@
+// The steps of every inbound message, in order: error boundary → addressed? → access → command or
+// prompt. Each step may answer and stop, or pass the message on (`next`).
+import { BatonError, userMessageOf } from "../../kernel/errors.js";
+import { redactSecrets } from "../../kernel/secrets.js";
+import type { PlatformLogger } from "../../platforms/contract.js";
+import type { ChatContext } from "../../commands/context.js";
+import { findCommand } from "../../commands/index.js";
+import { compose, type Middleware } from "./compose.js";
+import { promptStep } from "./prompt.js";
+
+export interface StepDeps {
+  /** The sender may use the bot: listed in access.allow, or authenticated by the platform instance itself. */
+  isAllowed(message: ChatContext["message"]): boolean;
+  /** True when a stranger should get the refusal now (rate-limited per user). */
+  shouldRefuse(userId: string): boolean;
+  log: PlatformLogger;
+}
+
+/** Commands a stranger may use. */
+const PUBLIC_COMMANDS = new Set(["help"]);
+
+export function conversationSteps(deps: StepDeps): (ctx: ChatContext) => Promise<void> {
+  return compose([errorBoundary(deps.log), addressedOnly, access(deps), commandStep, promptStep]);
+}
+
+function errorBoundary(log: PlatformLogger): Middleware<ChatContext> {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      if (!(error instanceof BatonError)) log.error({ route: ctx.message.route, err: error }, "message handling failed");
+      // Error texts can quote what the user typed (an id, a path): scrubbed like every other output.
+      await ctx.reply(`⚠️ ${redactSecrets(userMessageOf(error))}`).catch(() => undefined);
+    }
+  };
+}
+
+/** Unaddressed group chatter never reaches anything, not even a refusal. */
+const addressedOnly: Middleware<ChatContext> = async (ctx, next) => {
+  if (ctx.addressed) await next();
+};
+
+function access(deps: StepDeps): Middleware<ChatContext> {
+  return async (ctx, next) => {
+    const { user } = ctx.message;
+    if (deps.isAllowed(ctx.message)) return next();
+    if (ctx.parsed.kind === "command" && PUBLIC_COMMANDS.has(ctx.parsed.name)) return next();
+    deps.log.info({ user: user.id, route: ctx.message.route }, "refused a user who is not in access.allow");
+    if (deps.shouldRefuse(user.id)) {
+      await ctx.reply(`Sorry, you are not allowed to use this bot. Ask the operator to add \`${user.id}\` to access.allow.`, { onlyToSender: true });
+    }
+  };
+}
+
+const commandStep: Middleware<ChatContext> = async (ctx, next) => {
+  if (ctx.parsed.kind !== "command") return next();
+  const spec = findCommand(ctx.parsed.name);
+  if (!spec) {
+    await ctx.reply(`Unknown command: /${ctx.parsed.name} — try /help`);
+    return;
+  }
+  await spec.run(ctx, [...ctx.parsed.args]);
+};
