@@ -26,6 +26,7 @@ import { AgentMcp } from "./agent-mcp.js";
 import { SubagentManager } from "./subagents/manager.js";
 import { wireChatFeatures, type ChatFeatureParts } from "./features.js";
 import { WorkspaceProposals } from "./workspace-proposals.js";
+import { CUT_OFF_NOTICE, CutTurns } from "./cut-turns.js";
 
 export interface CoreOptions {
   config: BatonConfig;
@@ -66,6 +67,9 @@ export class BatonCore implements PlatformCore {
   private readonly metrics: Metrics;
   /** The platform message id of the last prompt per route (for a reaction while its turn runs). */
   private readonly lastPromptMessage = new Map<string, string | undefined>();
+  /** Threads with a running turn, kept on disk: after a crash their chats are told the answer was cut off. */
+  private readonly cutTurns: CutTurns;
+  private readonly cutBeforeStart: string[];
 
   constructor(private readonly options: CoreOptions) {
     const { config, registry, log } = options;
@@ -73,6 +77,9 @@ export class BatonCore implements PlatformCore {
     this.registry = registry;
     this.metrics = options.metrics ?? NO_METRICS;
     this.allow = new Set(config.access.allow);
+    this.cutTurns = new CutTurns(options.dataDir, log);
+    // Read before any turn of this run can rewrite the file.
+    this.cutBeforeStart = this.cutTurns.takeLeftOver();
     const env = options.env ?? process.env;
     this.machines = new Machines({ machines: config.machines, localRoots: config.workspaces.roots, dataDir: options.dataDir, env, log });
     this.workspaces = new Workspaces(config.workspaces, this.machines, options.cwd, {
@@ -223,6 +230,7 @@ export class BatonCore implements PlatformCore {
     const turn = new ChatTurn(thread.id, () => this.targets(thread), this.streamSettings(), this.approvals, this.log, (route) => this.lastPromptMessage.get(route), () => {
       const current = this.hostTurns.get(thread.id);
       if (current?.turn === turn) current.turn = undefined;
+      this.cutTurns.ended(thread.id);
     }, {
       workspace: thread.workspace,
       files: this.chat.outboundFiles,
@@ -231,6 +239,7 @@ export class BatonCore implements PlatformCore {
       log: this.log,
     });
     this.hostTurns.set(thread.id, { seq: (this.hostTurns.get(thread.id)?.seq ?? 0) + 1, turn });
+    this.cutTurns.started(thread.id);
     return turn;
   }
 
@@ -281,8 +290,15 @@ export class BatonCore implements PlatformCore {
     return out;
   }
 
-  /** After a start: prompts that were queued when Baton last stopped run now, in their order. */
+  /** After a start: turns a crash cut off are marked in their chats; prompts queued when Baton last stopped run now, in their order. */
   async resumeQueued(): Promise<number> {
+    for (const id of this.cutBeforeStart.splice(0)) {
+      const thread = this.registry.get(id);
+      if (thread?.open) {
+        this.log.warn({ thread: id }, "a turn was cut off when Baton last stopped without a clean shutdown");
+        void this.notify(thread, CUT_OFF_NOTICE);
+      }
+    }
     return resumeQueued(this.restartDeps());
   }
 
@@ -291,6 +307,7 @@ export class BatonCore implements PlatformCore {
     // No scheduled prompt starts while Baton drains.
     this.chat.scheduler.stop();
     await drainTurns(this.restartDeps(), graceMs);
+    await this.cutTurns.closeCleanly();
     await this.subagents.shutdown();
     await this.supervisor.stopAll();
     this.files.close();

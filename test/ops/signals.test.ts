@@ -1,6 +1,7 @@
 // The real `baton start` process, with Telegram on its wire fake: SIGHUP adds a user while another
 // user's turn keeps streaming; SIGTERM lets the running turn finish within shutdown_grace, and a
-// prompt queued behind it runs after the next start. `baton status` and `baton reload` ask it.
+// prompt queued behind it runs after the next start; after a kill -9 mid-turn the next start marks
+// the cut-off answer in its chat. `baton status` and `baton reload` ask it.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -139,5 +140,27 @@ describe("signals to a running baton", { timeout: 120_000 }, () => {
     await startBaton();
     await waitFor(() => sentTo(111, /Baton is back: running the message queued/), "the resume notice", TIMEOUT_MS);
     await waitFor(() => sentTo(111, /you said "after the restart"/), "the queued prompt answered", TIMEOUT_MS);
+  });
+
+  it("kill -9 during a turn: after the restart its chat is told the answer was cut off, once", async () => {
+    writeConfig(["telegram:111"]);
+    const first = await startBaton();
+    fake.userSends({ chat: privateChat(alice), from: alice, text: "demo:slow 30" });
+    await waitFor(() => sentTo(111, /step 2/), "the turn streaming", TIMEOUT_MS);
+    first.child.kill("SIGKILL");
+    await first.exited;
+    expect(sentTo(111, /cut off/)).toBeUndefined();
+
+    const second = await startBaton();
+    const notice = await waitFor(() => sentTo(111, /⚠️ Baton restarted; this answer was cut off\./), "the cut-off notice", TIMEOUT_MS);
+    expect(notice).toBeDefined();
+    expect(second.err()).toMatch(/a turn was cut off when Baton last stopped without a clean shutdown/);
+    // A clean stop and start after that marks nothing again.
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
+    await startBaton();
+    fake.userSends({ chat: privateChat(alice), from: alice, text: "still there?" });
+    await waitFor(() => sentTo(111, /you said "still there\?"/), "an answer after the clean restart", TIMEOUT_MS);
+    expect(fake.sentTo(111).filter((m) => /cut off/.test(m.text))).toHaveLength(1);
   });
 });

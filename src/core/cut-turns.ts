@@ -1,0 +1,84 @@
+// Turns cut off by a crash. A clean stop ends every running turn and tells its chats (restart.ts);
+// a `kill -9`, an OOM kill or a power cut tells nobody, and the answer would stay half-written
+// with no word. So the threads with a running turn are kept in a small file in the data dir, and
+// the next start marks each of them in its chats. The file is rewritten off the hot path
+// (coalesced, atomic): a crash in the few milliseconds before a write misses one mark, never
+// invents one.
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { PlatformLogger } from "../platforms/contract.js";
+
+export const CUT_OFF_NOTICE = "⚠️ Baton restarted; this answer was cut off.";
+const FILE_NAME = "running-turns.json";
+const FILE_MODE = 0o600;
+
+export class CutTurns {
+  private readonly running = new Set<string>();
+  private readonly path: string;
+  private writing?: Promise<void>;
+  private again = false;
+
+  constructor(
+    dataDir: string,
+    private readonly log: PlatformLogger,
+  ) {
+    this.path = join(dataDir, FILE_NAME);
+  }
+
+  /** The threads whose turns were running when the last run ended without a clean stop; the file starts empty. */
+  takeLeftOver(): string[] {
+    let ids: string[] = [];
+    try {
+      const parsed: unknown = JSON.parse(readFileSync(this.path, "utf8"));
+      if (Array.isArray(parsed)) ids = parsed.filter((id): id is string => typeof id === "string");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") this.log.warn({ err: error }, "could not read which turns were running before the restart");
+    }
+    rmSync(this.path, { force: true });
+    return ids;
+  }
+
+  started(threadId: string): void {
+    if (this.running.has(threadId)) return;
+    this.running.add(threadId);
+    this.save();
+  }
+
+  ended(threadId: string): void {
+    if (this.running.delete(threadId)) this.save();
+  }
+
+  /** A clean stop: the chats were told what happened to their turns, so nothing is left to mark. */
+  async closeCleanly(): Promise<void> {
+    this.running.clear();
+    this.again = false;
+    await this.writing;
+    try {
+      writeFileSync(`${this.path}.tmp`, "[]", { mode: FILE_MODE });
+      renameSync(`${this.path}.tmp`, this.path);
+    } catch (error) {
+      this.log.warn({ err: error }, "could not record that no turn is running");
+    }
+  }
+
+  /** One write at a time; changes made while one runs are written by the next. */
+  private save(): void {
+    if (this.writing) {
+      this.again = true;
+      return;
+    }
+    const text = JSON.stringify([...this.running]);
+    const temporary = `${this.path}.tmp`;
+    this.writing = writeFile(temporary, text, { mode: FILE_MODE })
+      .then(() => rename(temporary, this.path))
+      .catch((error: unknown) => this.log.warn({ err: error }, "could not record which turns are running"))
+      .finally(() => {
+        this.writing = undefined;
+        if (this.again) {
+          this.again = false;
+          this.save();
+        }
+      });
+  }
+}
