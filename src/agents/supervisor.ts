@@ -7,7 +7,7 @@ import { AgentError } from "../kernel/errors.js";
 import type { ThreadRecord } from "../threads/registry.js";
 import { AgentHost, HostStoppedError } from "./host.js";
 import { liveSink } from "./live-sink.js";
-import { Slots } from "./slots.js";
+import { Slots, type SlotLease } from "./slots.js";
 import { SpareHost, type SpareState } from "./spare.js";
 import { endFailedTurn } from "./turn-errors.js";
 import { TurnQueues } from "./turn-queues.js";
@@ -16,12 +16,19 @@ import type { HostState, LaunchSpec, Live, SupervisorHooks, SupervisorOptions, T
 export type { HostState, LaunchSpec, McpAccess, SupervisorHooks, SupervisorOptions, TurnOutput } from "./supervisor-types.js";
 
 const MAX_CONCURRENT_HOST_STARTS = 4;
+/** A start with no progress for this long (an agent that never answers a step) stops holding its slot. */
+export const START_STALL_MS = 10_000;
+/** A conversation waiting this long for a start slot is told why. */
+const SLOT_WAIT_NOTICE_MS = 2_000;
 
 export class Supervisor {
   /** Live hosts by thread id, in least-recently-used order (Map iteration order). */
   private readonly live = new Map<string, Live>();
   private readonly turns = new TurnQueues((threadId, prompt) => this.runTurn(threadId, prompt), (threadId, id, why) => this.hooks.promptTaken?.(threadId, id, why));
-  private readonly startSlots = new Slots(MAX_CONCURRENT_HOST_STARTS);
+  private readonly startSlots = new Slots(MAX_CONCURRENT_HOST_STARTS, {
+    stallMs: START_STALL_MS,
+    onStall: () => this.hooks.log.warn({ stallMs: START_STALL_MS }, "an agent start made no progress; it gives its start slot to the next (it goes on within its step timeouts)"),
+  });
   /** Threads whose host is starting (or waiting for a start slot); aborting ends the start. */
   private readonly starting = new Map<string, AbortController>();
   /** The start under way per thread: a turn and a start outside a turn (/mode) share it. */
@@ -109,8 +116,8 @@ export class Supervisor {
   }
 
   /** Waits for one of the few agent starts allowed at once; call the result when the start is over. */
-  acquireStartSlot(signal: AbortSignal = new AbortController().signal): Promise<() => void> {
-    return this.startSlots.acquire(signal);
+  async acquireStartSlot(signal: AbortSignal = new AbortController().signal): Promise<() => void> {
+    return (await this.startSlots.acquire(signal)).release;
   }
 
   /**
@@ -216,18 +223,34 @@ export class Supervisor {
       if (existing) await this.stopProcess(thread.id);
       // Agent CLIs are heavy to boot: a burst of first prompts starts them a few at a time, so the
       // daemon (and the machine) stays responsive instead of booting dozens of processes at once.
-      const release = await this.startSlots.acquire(start.signal);
+      const slot = await this.waitForStartSlot(thread, start.signal);
       try {
-        return await this.startHost(thread, notice, spec, profileKey, start.signal);
+        return await this.startHost(thread, notice, spec, profileKey, start.signal, slot);
       } finally {
-        release();
+        slot.release();
       }
     } finally {
       if (this.starting.get(thread.id) === start) this.starting.delete(thread.id);
     }
   }
 
-  private async startHost(thread: ThreadRecord, notice: (text: string) => void, spec: LaunchSpec, profileKey: string, abort: AbortSignal): Promise<Live> {
+  /** A start slot; a conversation that waits more than a moment for one is told why, at once (not with the answer). */
+  private async waitForStartSlot(thread: ThreadRecord, signal: AbortSignal): Promise<SlotLease> {
+    let timer: NodeJS.Timeout | undefined;
+    const onWait = () => {
+      timer = setTimeout(() => {
+        const seconds = Math.round(START_STALL_MS / 1000);
+        this.hooks.notice?.(thread, `⏳ ${MAX_CONCURRENT_HOST_STARTS} other agents are starting at once, the most Baton starts together; this one starts as soon as one of them is up (a start that hangs gives way within ${seconds} s).`);
+      }, SLOT_WAIT_NOTICE_MS);
+    };
+    try {
+      return await this.startSlots.acquire(signal, onWait);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async startHost(thread: ThreadRecord, notice: (text: string) => void, spec: LaunchSpec, profileKey: string, abort: AbortSignal, slot: SlotLease): Promise<Live> {
     const live: Live = { host: undefined as unknown as AgentHost, profileKey, starting: true };
     const sink = liveSink(live, thread, { hooks: this.hooks, isCurrent: () => this.live.get(thread.id) === live, forget: () => this.live.delete(thread.id), gone: () => this.hostGone(live) });
     // The spare becomes this host when it was started for the same launch: the count of processes stays the same.
@@ -243,6 +266,7 @@ export class Supervisor {
     try {
       if (thread.session) await this.hooks.beforeResume?.(thread);
       if (!spare) await live.host.start();
+      slot.progress();
       const mcp = await this.hooks.mcpServers?.(thread, { http: live.host.supportsMcpHttp });
       live.releaseMcp = mcp?.release;
       const opened = await live.host.openSession(thread.session, mcp?.servers);

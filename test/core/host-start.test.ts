@@ -1,5 +1,6 @@
 // An agent that hangs while starting: every step of a start is time-boxed, a hang is reported like
-// a crash and frees its start slot, and /stop ends a starting host (or one waiting for a slot).
+// a crash and frees its start slot, a start that makes no progress for 10 s gives its slot to the
+// next conversation, and /stop ends a starting host (or one waiting for a slot).
 import { afterEach, describe, expect, it } from "vitest";
 import { startTestBaton, waitUntil, type TestBaton } from "../support/harness.js";
 import { TestPlatform } from "../support/test-platform.js";
@@ -43,6 +44,25 @@ describe("a host that hangs while starting", () => {
     }
     expect(core.supervisor.liveCount()).toBe(1);
   }, 90_000);
+
+  it("a fifth conversation behind four starts that hang at initialize is answered within seconds, and told why it waits", async () => {
+    const { platform, core } = await setup({ initialize: "60s", session: "60s" });
+    const hung = Array.from({ length: 4 }, (_, i) => platform.route(`h${i}`));
+    for (const route of hung) {
+      await platform.say(route, "/new demo+hang_init");
+      await platform.say(route, "hello?");
+    }
+    await waitUntil(() => core.supervisor.liveCount() === 4);
+    const asked = Date.now();
+    const fifth = platform.route("fifth");
+    await platform.say(fifth, "are you there?");
+    await platform.waitFor(fifth, /⏳ 4 other agents are starting at once, the most Baton starts together; this one starts as soon as one of them is up \(a start that hangs gives way within 10 s\)/, 10_000);
+    await platform.waitFor(fifth, /you said "are you there\?"/, 20_000);
+    // The four held their slots for at most 10 s without progress, not their 60 s step timeout.
+    expect(Date.now() - asked).toBeLessThan(15_000);
+    // They go on trying within their own timeouts.
+    for (const route of hung) expect(core.supervisor.state(core.registry.threadForRoute(route)!.id).host).toBe("starting");
+  }, 40_000);
 
   it("an agent that never answers initialize is reported and stopped too", async () => {
     const { platform, core } = await setup({ initialize: "2s" });
