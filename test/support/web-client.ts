@@ -16,8 +16,13 @@ export function htmlToText(html: string): string {
 }
 
 export class WebChatClient {
-  /** Messages of the open conversation by id, newest text, in the order first seen. */
+  /** Messages of the open conversation by id, newest text, in the order first seen (live or from its history). */
   readonly messages = new Map<string, string>();
+  /** Baton's heartbeat pings this connection received (ws answers each with a pong). */
+  pings = 0;
+  /** The connection ended without this client closing it. */
+  closedByServer = false;
+  private closing = false;
 
   private constructor(
     private readonly socket: WebSocket,
@@ -26,7 +31,10 @@ export class WebChatClient {
     socket.on("message", (data) => {
       const event = JSON.parse(String(data)) as ServerEvent;
       if (event.type === "message" && event.conversation === conversation) this.messages.set(event.message.id, htmlToText(event.message.html));
+      if (event.type === "history" && event.conversation === conversation) for (const message of event.messages) this.messages.set(message.id, htmlToText(message.html));
     });
+    socket.on("ping", () => (this.pings += 1));
+    socket.on("close", () => (this.closedByServer = !this.closing));
   }
 
   /** Connects with the URL `baton start` printed (it carries the token) and opens `conversation`. */
@@ -62,6 +70,7 @@ export class WebChatClient {
   }
 
   close(): void {
+    this.closing = true;
     this.socket.terminate();
   }
 }

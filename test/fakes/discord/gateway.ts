@@ -11,8 +11,10 @@
 // without MessageContent a guild message's content, attachments and components arrive empty unless
 // it mentions the bot. Several sessions on one token each get every event (that is what a second
 // process on the same token sees).
-// Not covered: zlib/etf, sharding, op 3/4/8 effects (recorded only), heartbeat timeouts on the
-// server side, reconnect requests (op 7) unless a test sends one with `sendOp`.
+// Heartbeats (`expectHeartbeats`): a connection that sends no op 1 within the interval plus a grace
+// is closed with 4000 and counted in `heartbeatTimeouts`, the session left resumable.
+// Not covered: zlib/etf, sharding, op 3/4/8 effects (recorded only), reconnect requests (op 7)
+// unless a test sends one with `sendOp`.
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
@@ -59,6 +61,10 @@ export class FakeGateway {
   identifies = 0;
   resumes = 0;
   private framesToLose = 0;
+  /** Heartbeats received (op 1), and connections closed because one did not come in time. */
+  heartbeats = 0;
+  heartbeatTimeouts = 0;
+  private heartbeatGraceMs?: number;
   private readonly readyWaiters: Array<() => void> = [];
 
   constructor(
@@ -113,6 +119,11 @@ export class FakeGateway {
     for (const socket of this.sockets) this.closeSocket(socket, code, reason);
   }
 
+  /** Closes (4000) a connection whose next heartbeat is later than the interval plus `graceMs`, as Discord does. */
+  expectHeartbeats(graceMs: number): void {
+    this.heartbeatGraceMs = graceMs;
+  }
+
   sendOp(payload: GatewayPayload): void {
     for (const session of this.live) this.send(session.socket!, payload);
   }
@@ -128,6 +139,16 @@ export class FakeGateway {
     this.connections += 1;
     this.sockets.add(ws);
     let session: GatewaySession | undefined;
+    let heartbeatDue: NodeJS.Timeout | undefined;
+    const awaitHeartbeat = () => {
+      clearTimeout(heartbeatDue);
+      if (this.heartbeatGraceMs === undefined) return;
+      heartbeatDue = setTimeout(() => {
+        this.heartbeatTimeouts += 1;
+        this.closeSocket(ws, 4000, "Heartbeat timed out");
+      }, this.heartbeatIntervalMs + this.heartbeatGraceMs);
+    };
+    awaitHeartbeat();
     ws.on("message", (data, isBinary) => {
       if (isBinary) return this.closeSocket(ws, 4002, "Decode error");
       let payload: GatewayPayload;
@@ -137,9 +158,11 @@ export class FakeGateway {
         return this.closeSocket(ws, 4002, "Decode error");
       }
       this.frames.push({ from: "bot", payload });
+      if (payload.op === 1) (this.heartbeats += 1), awaitHeartbeat();
       session = this.onPayload(ws, payload, session);
     });
     ws.on("close", (code) => {
+      clearTimeout(heartbeatDue);
       this.sockets.delete(ws);
       if (!session || session.socket !== ws) return;
       session.socket = undefined;

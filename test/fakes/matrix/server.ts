@@ -9,7 +9,8 @@
 // (upload at /_matrix/media/v3/upload, download at /_matrix/client/v1/media/download/…), and the
 // store-and-forward key endpoints (see keys.ts). An event over 64 KiB is refused with 413
 // M_TOO_LARGE, as Synapse does. `rateLimit()` answers the next matching requests with 429
-// M_LIMIT_EXCEEDED + retry_after_ms (and a Retry-After header); `failNext()` with any other error.
+// M_LIMIT_EXCEEDED + retry_after_ms (and a Retry-After header); `failNext()` with any other error;
+// `dropHeldSyncs()` cuts the connections of the /sync calls being held.
 // Every request is recorded in `calls` with its time; an endpoint it does not know gets 404
 // M_UNRECOGNIZED and lands in `unknownCalls`.
 //
@@ -69,6 +70,9 @@ export class FakeHomeserver {
   private server?: Server;
   private readonly failures: FailureRule[] = [];
   private readonly waiters = new Set<() => void>();
+  private readonly heldSyncs = new Set<ServerResponse>();
+  /** The longest a /sync was held (waiting for something new) before it was answered, in ms. */
+  longestSyncHoldMs = 0;
 
   static async start(): Promise<FakeHomeserver> {
     const fake = new FakeHomeserver();
@@ -115,6 +119,13 @@ export class FakeHomeserver {
   /** Answers the next `times` requests matching `path` (and `method`) with 429 M_LIMIT_EXCEEDED. */
   rateLimit(path: RegExp, retryAfterMs: number, times = 1, method?: string): void {
     this.failNext({ path, method }, { status: 429, errcode: "M_LIMIT_EXCEEDED", error: "Too many requests", retryAfterMs }, times);
+  }
+
+  /** Destroys the connections of the /sync calls being held, as a homeserver (or a proxy) going away mid-poll does. */
+  dropHeldSyncs(): number {
+    const held = [...this.heldSyncs];
+    for (const response of held) response.socket?.destroy();
+    return held.length;
   }
 
   /** Answers the next `times` requests matching with this error instead of handling them. */
@@ -187,6 +198,8 @@ export class FakeHomeserver {
     const timeoutMs = Math.min(Number(ctx.query.timeout ?? 0), MAX_SYNC_HOLD_MS);
     const deadline = Date.now() + timeoutMs;
     let result = buildSync(this.state, ctx.auth.account, ctx.auth.device, since);
+    this.heldSyncs.add(response);
+    response.once("close", () => this.heldSyncs.delete(response));
     while (!result.hasContent && since !== undefined && Date.now() < deadline && this.server?.listening) {
       await new Promise<void>((resolve) => {
         const done = () => {
@@ -202,6 +215,8 @@ export class FakeHomeserver {
       if (response.destroyed) return;
       result = buildSync(this.state, ctx.auth.account, ctx.auth.device, since);
     }
+    this.heldSyncs.delete(response);
+    this.longestSyncHoldMs = Math.max(this.longestSyncHoldMs, Date.now() - (deadline - timeoutMs));
     this.reply(response, call, 200, result.body);
   }
 

@@ -4,8 +4,10 @@
 // events_api / slash_commands / interactive; ack checking (`{envelope_id}` must name an envelope
 // that was sent and not yet acked); redelivery of unacked envelopes on the next connection with
 // retry_attempt + 1, as Slack does; acks lost in transit (`loseAcks`); dropping the connection
-// abruptly; a `disconnect` message.
-// Not covered: Slack's server pings, `accepts_response_payload` responses, several connections at once.
+// abruptly; a `disconnect` message; Slack's liveness (`pingEvery`): a server ping every few seconds,
+// and a connection closed that has not ponged the previous one; client pings are answered (ws
+// answers them) and counted.
+// Not covered: `accepts_response_payload` responses, several connections at once.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
@@ -46,6 +48,9 @@ export class FakeSocketMode {
   /** When each connection opened (monotonicMs, comparable across processes). */
   readonly connectedAt: number[] = [];
   private acksToLose = 0;
+  /** Server pings sent, pongs received, client pings received, connections closed for a missing pong. */
+  readonly liveness = { pings: 0, pongs: 0, clientPings: 0, closedForNoPong: 0 };
+  private pinger?: NodeJS.Timeout;
 
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     this.wss.handleUpgrade(request, socket, head, (ws) => this.onConnection(ws));
@@ -88,11 +93,37 @@ export class FakeSocketMode {
     this.current?.send(JSON.stringify({ type: "disconnect", reason: "refresh_requested" }));
   }
 
+  /**
+   * Pings the open connection every `intervalMs`, as Slack's server does, and closes it (1006-like,
+   * no close frame) when the previous ping got no pong by then.
+   */
+  pingEvery(intervalMs: number): void {
+    clearInterval(this.pinger);
+    let awaiting: WebSocket | undefined;
+    this.pinger = setInterval(() => {
+      const ws = this.current;
+      if (!ws || ws.readyState !== ws.OPEN) return;
+      if (awaiting === ws) {
+        this.liveness.closedForNoPong += 1;
+        this.drop();
+        return;
+      }
+      awaiting = ws;
+      ws.once("pong", () => {
+        this.liveness.pongs += 1;
+        if (awaiting === ws) awaiting = undefined;
+      });
+      this.liveness.pings += 1;
+      ws.ping(Buffer.from(`server ping ${this.liveness.pings}`));
+    }, intervalMs);
+  }
+
   unacked(): Envelope[] {
     return [...this.pending.values()].map((p) => p.envelope);
   }
 
   async close(): Promise<void> {
+    clearInterval(this.pinger);
     for (const client of this.wss.clients) client.terminate();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
@@ -116,6 +147,7 @@ export class FakeSocketMode {
     this.connectedAt.push(monotonicMs());
     this.current = ws;
     ws.on("message", (data) => this.onAck(String(data)));
+    ws.on("ping", () => (this.liveness.clientPings += 1));
     ws.on("close", () => {
       if (this.current === ws) this.current = undefined;
     });

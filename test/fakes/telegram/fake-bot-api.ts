@@ -8,7 +8,8 @@
 // answerCallbackQuery, sendChatAction, getFile + `GET {apiRoot}/file/bot{token}/{path}`. Text with
 // parse_mode HTML is validated (supported tags, balance, entities) and the 4096-character limit is
 // applied to the visible text. A wrong token gets 401. Scripted failures: `failNext(method, error)`
-// answers the next calls with e.g. 429 + `parameters.retry_after`, 400 can't-parse-entities or 409.
+// answers the next calls with e.g. 429 + `parameters.retry_after`, 400 can't-parse-entities or 409;
+// `dropNextDelivery()` cuts off the next getUpdates answer that carries updates (they come again).
 // Users are simulated with `userSends` (entities for /commands and @mentions computed as Telegram
 // does) and `userPresses` (a callback query on a bot message).
 //
@@ -77,6 +78,11 @@ export class FakeBotApi extends FakeChats {
   readonly deliveredAt = new Map<number, number>();
   /** Set to a directory to act as a `--local` Bot API server for files added afterwards. */
   localFileDir?: string;
+  /** getUpdates calls held for their whole `timeout` and answered empty, as Telegram does. */
+  pollsTimedOut = 0;
+  /** getUpdates answers cut off on the wire (see dropNextDelivery). */
+  droppedDeliveries = 0;
+  private deliveriesToDrop = 0;
 
   static async start(bot: Partial<User> = {}): Promise<FakeBotApi> {
     const fake = new FakeBotApi(bot);
@@ -105,6 +111,15 @@ export class FakeBotApi extends FakeChats {
     const queue = this.failures.get(method) ?? [];
     for (let i = 0; i < times; i++) queue.push(error);
     this.failures.set(method, queue);
+  }
+
+  /**
+   * The next getUpdates answer that carries updates is cut off instead (its connection destroyed,
+   * as when the network drops mid-answer): the updates stay unconfirmed, so the next getUpdates
+   * gets them again, as Telegram re-sends what a later `offset` has not confirmed.
+   */
+  dropNextDelivery(): void {
+    this.deliveriesToDrop += 1;
   }
 
   callsOf(method: string): ApiCall[] {
@@ -138,6 +153,12 @@ export class FakeBotApi extends FakeChats {
 
   /** Answers a getUpdates call, noting when each message went out on the wire. */
   private deliver(response: ServerResponse, updates: Update[]): void {
+    if (updates.length > 0 && this.deliveriesToDrop > 0) {
+      this.deliveriesToDrop -= 1;
+      this.droppedDeliveries += 1;
+      response.socket?.destroy();
+      return;
+    }
     const at = monotonicMs();
     for (const update of updates) {
       const messageId = update.message?.message_id;
@@ -189,6 +210,7 @@ export class FakeBotApi extends FakeChats {
     if (ready.length > 0 || timeoutMs === 0) return this.deliver(response, ready);
     const timer = setTimeout(() => {
       if (this.heldPoll?.response === response) this.heldPoll = undefined;
+      this.pollsTimedOut += 1;
       this.reply(response, { ok: true, result: [] });
     }, timeoutMs);
     this.heldPoll = { response, offset, timer };
