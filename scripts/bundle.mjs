@@ -61,7 +61,12 @@ const externalToNode = recordingExternal(EXTERNAL, leftToNode);
 const bundle = await rolldown({
   input: { cli: join(distDir, "bot", "cli.js"), "demo-agent": join(distDir, "agents", "demo", "main.js") },
   platform: "node",
-  external: (source, importer, isResolved) => source === SQL_JS || externalToNode(source, importer, isResolved),
+  external: (source, importer, isResolved) => {
+    if (source !== SQL_JS) return externalToNode(source, importer, isResolved);
+    // Checked like a substitute: the copied file must export what its importer takes from sql.js.
+    if (importer && !isResolved) substituted.push({ specifier: SQL_JS, importer, file: require.resolve("sql.js/dist/sql-wasm.js") });
+    return true;
+  },
   plugins: [substitutesPlugin(SUBSTITUTES, substituted)],
   onLog(level, log, handler) {
     if (!EXPECTED_LOGS.has(log.code ?? "")) handler(level, log);

@@ -82,6 +82,12 @@ describe("the bundle's substitute check", () => {
     ]);
   });
 
+  it("checks sql.js, given as the copy of its sql-wasm.js beside the chunks, against what Baton takes from it", () => {
+    const importer = join(ROOT, "dist/agents/stores/sqlite.js");
+    expect(checkSubstitutes([{ specifier: "sql.js", importer, file: require.resolve("sql.js/dist/sql-wasm.js") }], ROOT)).toEqual([]);
+    expect([...namesUsed(readFileSync(importer, "utf8"), "sql.js", importer).names]).toEqual(["default"]);
+  });
+
   it("fails an external that resolves from the bundle to another copy than from its importer", () => {
     const bundleFile = join(ROOT, "dist/bundle/cli.js");
     // discord.js has its own undici (6.x) under its folder; from dist/bundle/ Node would find undici 7.
