@@ -12,17 +12,19 @@ async function dataDirOf(program: Command): Promise<string> {
   return dataDirForCli(program.opts());
 }
 
-/** Runs a service subcommand; a BatonError becomes its message and exit 1. */
-async function serviceAction(run: (m: typeof import("./cli-service.js")) => Promise<number>): Promise<void> {
-  const [m, { BatonError }] = await Promise.all([import("./cli-service.js"), import("../kernel/errors.js")]);
+/** Runs a subcommand whose refusals are BatonErrors: the message and exit 1. */
+async function exitCodeOf(run: () => Promise<number>): Promise<void> {
+  const { BatonError } = await import("../kernel/errors.js");
   try {
-    process.exitCode = await run(m);
+    process.exitCode = await run();
   } catch (error) {
     if (!(error instanceof BatonError)) throw error;
     process.stderr.write(`baton: ${error.userMessage}\n`);
     process.exitCode = 1;
   }
 }
+
+const serviceAction = (run: (m: typeof import("./cli-service.js")) => Promise<number>) => exitCodeOf(async () => run(await import("./cli-service.js")));
 
 export function buildProgram(): Command {
   const program = new Command("baton")
@@ -108,6 +110,22 @@ export function buildProgram(): Command {
       await connection.closed;
       process.exit(0);
     });
+
+  program
+    .command("backup <file>")
+    .description("write the data dir to a gzipped tar, consistent while Baton runs (threads, sessions, tokens)")
+    .option("--json", "machine-readable output")
+    .action((file: string, opts: { json?: boolean }) => exitCodeOf(async () => (await import("./backup.js")).runBackup(await dataDirOf(program), file, !!opts.json)));
+  program
+    .command("restore <file>")
+    .description("unpack a backup into the data dir (empty, or set aside with --force); Baton must not be running on it")
+    .option("--force", "set the data dir's current content aside (beside it) instead of refusing")
+    .option("--json", "machine-readable output")
+    .action((file: string, opts: { force?: boolean; json?: boolean }) => exitCodeOf(async () => (await import("./backup.js")).runRestore(file, await dataDirOf(program), opts)));
+  program
+    .command("completion <shell>")
+    .description("print the shell completion script for bash, zsh or fish (see the README to install it)")
+    .action((shell: string) => exitCodeOf(async () => (await import("./completion.js")).runCompletion(program, shell)));
 
   const matrix = program.command("matrix").description("Matrix: log the bot's account in once");
   matrix

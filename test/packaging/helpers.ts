@@ -86,8 +86,8 @@ export async function until<T>(probe: () => T | undefined | false, what: string,
   }
 }
 
-/** Speaks to the web chat as the page does: token → cookie → WebSocket → hello → a prompt → the agent's answer. */
-export async function askWebChat(url: string, text: string): Promise<string> {
+/** Speaks to the web chat as the page does: token → cookie → WebSocket → hello → a prompt → the agent's answer (its HTML). */
+export async function askWebChat(url: string, text: string, conversation = `conv-${Date.now()}`): Promise<string> {
   const response = await fetch(url, { redirect: "manual" });
   const cookie = (response.headers.get("set-cookie") ?? "").split(";")[0];
   const { host } = new URL(url);
@@ -97,8 +97,8 @@ export async function askWebChat(url: string, text: string): Promise<string> {
   await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
   try {
     socket.send(JSON.stringify({ type: "hello", browser: "packaging-test" }));
-    socket.send(JSON.stringify({ type: "send", conversation: `conv-${Date.now()}`, text }));
-    const answer = await until(() => events.find((e) => e.type === "message" && e.message.role === "agent" && e.message.html.includes("you said")), `an answer to "${text}"`);
+    socket.send(JSON.stringify({ type: "send", conversation, text }));
+    const answer = await until(() => events.find((e) => e.type === "message" && e.message.role === "agent" && e.message.html.includes("you said") && e.message.html.includes(text)), `an answer to "${text}"`);
     return answer.type === "message" ? answer.message.html : "";
   } finally {
     socket.close();
