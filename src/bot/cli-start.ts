@@ -9,6 +9,7 @@ import { applyStartOverrides } from "../config/overrides.js";
 import { configWarnings } from "../config/warnings.js";
 import { createLogger, type Logger } from "../kernel/log.js";
 import type { Daemon } from "./daemon.js";
+import type { ClusterOptions, RunningCluster } from "./cluster.js";
 import { reloadSummary } from "./reload.js";
 
 export interface GlobalOptions {
@@ -53,6 +54,7 @@ export async function runStart(options: StartOptions): Promise<void> {
   // `npm start` in a clone runs in Baton's own folder: that is no place for an agent to work.
   const ownFolder = !loaded.config.workspaces.default && sameDir(process.cwd(), BATON_ROOT);
   const cwd = ownFolder ? homedir() : process.cwd();
+  if (loaded.config.store.url) return runClustered({ loaded, dataDir, log, cwd, onPlatformStarted: (info) => process.stdout.write(`${info.description}\n`) }, options);
   const { startDaemon } = await import("./daemon.js");
   const startedAt = Date.now();
   let daemon: Daemon;
@@ -66,13 +68,57 @@ export async function runStart(options: StartOptions): Promise<void> {
   // Signals are handled before "ready" is announced: a service manager (or a test) that stops
   // Baton as soon as it reads that line must find the handler in place.
   handleSignals(daemon, options, log);
+  await announceReady(daemon, { loaded, dataDir, ownFolder, ms: Date.now() - startedAt });
+}
+
+async function announceReady(daemon: Daemon, at: { loaded: LoadedConfig; dataDir: string; ownFolder: boolean; ms: number; role?: string }): Promise<void> {
   const host = daemon.core.agents.defaultHost();
   const workspace = await daemon.core.workspaces.default();
   process.stdout.write(
-    `Baton ready in ${Date.now() - startedAt} ms — ${loaded.path ? `config ${loaded.path}` : "no config file, using the embedded default"}; ` +
-      `default agent: ${daemon.core.agents.displayName(host.agent)}; workspace: ${workspace}${ownFolder ? " (the home directory: Baton's own folder is not a workspace)" : ""}; data in ${dataDir}\n`,
+    `Baton ready in ${at.ms} ms${at.role ? ` (${at.role})` : ""} — ${at.loaded.path ? `config ${at.loaded.path}` : "no config file, using the embedded default"}; ` +
+      `default agent: ${daemon.core.agents.displayName(host.agent)}; workspace: ${workspace}${at.ownFolder ? " (the home directory: Baton's own folder is not a workspace)" : ""}; data in ${at.dataDir}\n`,
   );
   if (daemon.opsUrl) process.stdout.write(`Ops: ${daemon.opsUrl}/healthz, /metrics, /status\n`);
+}
+
+/** store.url: stand by until this instance leads; SIGTERM drains and hands over, SIGUSR2 steps down. */
+async function runClustered(daemonOptions: ClusterOptions, options: StartOptions): Promise<void> {
+  const { startCluster, instanceIdOf } = await import("./cluster.js");
+  const { loaded, dataDir, log } = daemonOptions;
+  let startedAt = Date.now();
+  let cluster: RunningCluster;
+  try {
+    cluster = await startCluster({
+      ...daemonOptions,
+      onLeading: (daemon, epoch) => void announceReady(daemon, { loaded, dataDir, ownFolder: false, ms: Date.now() - startedAt, role: `leading, epoch ${epoch}` }),
+      onStandby: () => {
+        startedAt = Date.now();
+      },
+    });
+  } catch (error) {
+    console.error(`baton: could not start: ${userMessageOf(error)}`);
+    if (!(error instanceof ConfigError)) log.error({ err: error }, "start failed");
+    process.exit(1);
+  }
+  process.stdout.write(`Baton standing by as instance ${instanceIdOf(loaded, dataDir)}: it serves once it takes the lead\n`);
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    log.info({ signal }, "shutting down: draining, then handing the lead over");
+    await cluster.stop().catch((error: unknown) => log.error({ err: error }, "shutdown failed"));
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGUSR2", () => void cluster.stepDown());
+  process.on("SIGHUP", () => {
+    const daemon = cluster.daemon();
+    if (!daemon || stopping) return;
+    const report = daemon.reload(() => load(options).loaded);
+    if (!report.ok) log.error({ error: report.error }, "config reload failed; nothing changed");
+    else log.info({ applied: report.applied, restartNeeded: report.restartNeeded }, reloadSummary(report.applied, report.restartNeeded));
+  });
 }
 
 function handleSignals(daemon: Daemon, options: StartOptions, log: Logger): void {

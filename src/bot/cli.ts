@@ -53,6 +53,14 @@ export function buildProgram(): Command {
     });
 
   program
+    .command("step-down")
+    .description("with store.url: the leading instance drains and hands the lead to a standby, then stands by")
+    .action(async () => {
+      const { runStepDown } = await import("./cli-ops.js");
+      process.exitCode = await runStepDown(await dataDirOf(program));
+    });
+
+  program
     .command("reload")
     .description("make the running daemon re-read its config (as SIGHUP does) and say what needs a restart")
     .action(async () => {

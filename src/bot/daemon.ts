@@ -18,7 +18,7 @@ import { DEFAULT_OPS_LISTEN } from "../config/schema.js";
 import { MetricsRecorder } from "../ops/recorder.js";
 import { meteredAdapter, meteredCore } from "../ops/metered.js";
 import { startOps, type RunningOps } from "../ops/server.js";
-import type { DaemonSnapshot, PlatformHealth, ReloadReport } from "../ops/snapshot.js";
+import type { ClusterState, DaemonSnapshot, PlatformHealth, ReloadReport } from "../ops/snapshot.js";
 import { planReload } from "./reload.js";
 import { userMessageOf } from "../kernel/errors.js";
 import { batonVersion } from "../kernel/install.js";
@@ -36,6 +36,8 @@ export interface DaemonOptions {
   store?: EventLogStore;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /** With store.url: this instance's part among several (shown by status and metrics). */
+  cluster?: () => ClusterState;
   /** Called once per started platform with its one-line description. */
   onPlatformStarted?(info: StartInfo & { name: string }): void;
 }
@@ -51,8 +53,8 @@ export interface Daemon {
    * a restart. A config that does not load changes nothing (the report says why).
    */
   reload(load: () => LoadedConfig): ReloadReport;
-  /** Drains (running turns get shutdown_grace), then stops everything. */
-  stop(): Promise<void>;
+  /** Drains (running turns get `graceMs`, default shutdown_grace), then stops everything. */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /** Names this daemon in files it leaves on other machines (so it removes only its own). */
@@ -101,6 +103,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     ...core.counts(),
     spareHost: core.supervisor.spareState(),
     lastReload,
+    cluster: options.cluster?.(),
   });
   // Subagents that were running when the last daemon stopped resume when their thread's agent starts again.
   await core.subagents.markInterrupted();
@@ -121,9 +124,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const adapters: PlatformAdapter[] = [];
   const running: PlatformAdapter[] = [];
   let ops: RunningOps | undefined;
-  const stop = async () => {
+  const stop = async (graceMs = current.config.shutdown_grace) => {
     state = "draining";
-    await core.shutdown(current.config.shutdown_grace);
+    await core.shutdown(graceMs);
     await handover.stop().catch((error: unknown) => log.warn({ err: error }, "handover service did not stop cleanly"));
     await ops?.stop().catch((error: unknown) => log.warn({ err: error }, "ops listener did not stop cleanly"));
     await Promise.all(running.map((a) => a.stop().catch((error: unknown) => log.warn({ platform: a.name, err: error }, "platform did not stop cleanly"))));

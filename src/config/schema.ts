@@ -192,9 +192,23 @@ const baseConfigSchema = z
       .default({})
       .describe("Other machines agents run on, reached with OpenSSH; a workspace names its machine: build:~/code/api"),
     store: z
-      .object({ kv: z.string().default("memory").describe("memory, or redis://host:port for pickup codes and rate limits") })
+      .object({
+        kv: z.string().default("memory").describe("memory, or redis://host:port for pickup codes and rate limits"),
+        url: z
+          .string()
+          .regex(/^postgres(ql)?:\/\//, "a postgres:// URL (postgres://user:password@host:5432/baton)")
+          .optional()
+          .describe("PostgreSQL for several instances: thread events and leadership live there; one instance leads, the others stand by and take over"),
+        lease_ms: z.number().int().min(1_000).default(5_000).describe("With store.url: a leader that cannot renew its lease for this long stops serving, and a standby takes over"),
+        renew_ms: z.number().int().min(100).default(1_000).describe("With store.url: how often the leader renews its lease and a standby tries to take over"),
+      })
       .strict()
-      .default({ kv: "memory" }),
+      .refine((store) => store.renew_ms * 2 <= store.lease_ms, { message: "store.renew_ms must be at most half of store.lease_ms (a lease must survive a missed renewal)", path: ["renew_ms"] })
+      .default({ kv: "memory", lease_ms: 5_000, renew_ms: 1_000 }),
+    instance: z
+      .object({ id: z.string().min(1).max(48).optional().describe("This instance's name among several (store.url); default: host name and data dir") })
+      .strict()
+      .default({}),
     bindings: z.array(bindingSchema).default([]).describe("Routes bound to a workspace and agent: new threads there start so; the first match wins"),
     schedules: z.array(scheduleSchema).default([]).describe("Prompts sent into a route's thread at the times of a cron pattern"),
     schedule_limits: z

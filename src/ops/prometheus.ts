@@ -40,6 +40,17 @@ export function createPrometheusExport(recorder: MetricsRecorder, snapshot: () =
   gauge("baton_approvals_pending", "Permission requests waiting for an answer in a chat", (s) => s.pendingApprovals);
   gauge("baton_threads_open", "Open threads", (s) => s.openThreads);
   gauge("baton_draining", "1 while Baton shuts down and lets running turns finish", (s) => (s.state === "draining" ? 1 : 0));
+  gauge("baton_leader", "1 while this instance leads (serves the platforms); 0 while it stands by (store.url)", (s) => (s.state === "standby" || s.cluster?.role === "standby" ? 0 : 1));
+  new Counter({
+    name: "baton_takeovers_total",
+    help: "Times this instance has taken the lead (store.url); 1 after a first start as leader",
+    registers,
+    collect() {
+      // The count lives in the cluster state (it outlives an ops listener); set, not added to.
+      this.reset();
+      this.inc(read().cluster?.takeovers ?? 0);
+    },
+  });
   new Gauge({
     name: "baton_platform_connected",
     help: "1 when the platform instance is connected",

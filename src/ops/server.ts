@@ -58,8 +58,9 @@ export async function startOps(options: OpsOptions): Promise<RunningOps> {
     if (path === "/healthz") {
       const s = options.snapshot();
       const degraded = s.platforms.some((p) => !p.connected);
-      const up = s.state === "running";
-      const body = { status: !up ? s.state : degraded ? "degraded" : "ok", version: s.version, uptime_s: Math.round((Date.now() - Date.parse(s.startedAt)) / 1000), platforms: s.platforms };
+      // A standby is healthy: it is ready to take over, and serves no platform until then.
+      const up = s.state === "running" || s.state === "standby";
+      const body = { status: !up || s.state === "standby" ? s.state : degraded ? "degraded" : "ok", ...(s.cluster && { role: s.cluster.role, leader: s.cluster.leader, epoch: s.cluster.epoch }), version: s.version, uptime_s: Math.round((Date.now() - Date.parse(s.startedAt)) / 1000), platforms: s.platforms };
       // Starting and draining answer 503, so an orchestrator sends no work here; a platform that cannot
       // be reached is "degraded" but 200: restarting Baton would not bring the network back.
       return send(res, up ? 200 : 503, "application/json", JSON.stringify(body) + "\n");
@@ -68,7 +69,8 @@ export async function startOps(options: OpsOptions): Promise<RunningOps> {
       const s = options.snapshot();
       const r = options.recorder;
       const counts = { messages_in: r.total("messages_in"), messages_out: r.total("messages_out"), turns: r.total("turns"), platform_errors: r.total("platform_errors"), pickups_claimed: r.total("pickups", { outcome: "claimed" }), pickups_refused: r.total("pickups", { outcome: "refused" }) };
-      return send(res, 200, "application/json", JSON.stringify({ ...s, counts }, null, 2) + "\n");
+      const cluster = { role: s.cluster?.role ?? "leader", ...(s.cluster && { leader: s.cluster.leader, epoch: s.cluster.epoch, instance: s.cluster.instance }) };
+      return send(res, 200, "application/json", JSON.stringify({ ...s, ...cluster, counts }, null, 2) + "\n");
     }
     if (path === "/metrics") {
       // prom-client costs a few hundred ms to load: only a daemon that is scraped loads it.

@@ -20,8 +20,24 @@ export interface ReloadReport {
   error?: string;
 }
 
+/** With store.url: this instance's part among several on one PostgreSQL. */
+export interface ClusterState {
+  role: "leader" | "standby";
+  /** This instance's id (instance.id). */
+  instance: string;
+  /** The leading instance's id, as last read from the database. */
+  leader: string | null;
+  /** The leadership epoch (incremented at each takeover). */
+  epoch: number;
+  /** How many times this instance has taken the lead. */
+  takeovers: number;
+  /** Instances seen recently (leader and standbys). */
+  instances: Array<{ id: string; role: string; version: string }>;
+}
+
 export interface DaemonSnapshot {
-  state: "starting" | "running" | "draining";
+  /** "standby": another instance leads (store.url); this one serves no platform until it takes over. */
+  state: "starting" | "running" | "draining" | "standby";
   version: string;
   pid: number;
   startedAt: string;
@@ -35,4 +51,5 @@ export interface DaemonSnapshot {
   pendingApprovals: number;
   openThreads: number;
   lastReload?: ReloadReport;
+  cluster?: ClusterState;
 }

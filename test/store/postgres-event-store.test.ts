@@ -51,7 +51,7 @@ describe.skipIf(missing)("PostgreSQL event store", () => {
       const applied = await Promise.all(clients.map((c) => migrate(c)));
       expect(applied.flat()).toEqual([]);
       const { rows } = await pool.query("SELECT version FROM baton_migrations ORDER BY version");
-      expect(rows.map((r) => r.version)).toEqual([1]);
+      expect(rows.map((r) => r.version)).toEqual([1, 2]);
     } finally {
       for (const c of clients) c.release();
     }

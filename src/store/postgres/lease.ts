@@ -28,6 +28,7 @@ export interface Leadership {
   epoch: number;
   leader: string | null;
   leaseUntil: Date | null;
+  instances: Array<{ id: string; role: string; version: string }>;
 }
 
 
@@ -43,6 +44,8 @@ export class LeaderLease {
     private readonly connectionString: string,
     private readonly instanceId: string,
     private readonly timing: LeaseTiming = DEFAULT_LEASE_TIMING,
+    /** Written with each try and renewal, so `status` can list the instances that are up. */
+    private readonly version = "unknown",
   ) {}
 
   /** The epoch this instance leads with; throws when it does not lead (a write must not go out). */
@@ -103,6 +106,7 @@ export class LeaderLease {
 
   private async tryTakeOver(): Promise<number | undefined> {
     const client = await this.connect();
+    await this.seen(client, "standby");
     const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [LEADER_LOCK]);
     if (!rows[0].locked) {
       await this.endExpiredHolder(client);
@@ -134,11 +138,19 @@ export class LeaderLease {
     try {
       const { rowCount } = await this.client.query("UPDATE baton_leadership SET lease_until = now() + make_interval(secs => $2) WHERE epoch = $1", [epoch, this.timing.leaseMs / 1000]);
       if (this.held !== epoch) return;
-      if (rowCount === 0) this.lose(`epoch ${epoch} was replaced by a newer leader`);
-      else this.armDeadline(startedAt);
+      if (rowCount === 0) return this.lose(`epoch ${epoch} was replaced by a newer leader`);
+      this.armDeadline(startedAt);
+      await this.seen(this.client, "leader");
     } catch (error) {
       this.lose(`the lease could not be renewed: ${(error as Error).message}`);
     }
+  }
+
+  private async seen(client: pg.Client, role: "leader" | "standby"): Promise<void> {
+    await client.query(
+      "INSERT INTO baton_instances (id, role, version, seen_at) VALUES ($1, $2, $3, now()) ON CONFLICT (id) DO UPDATE SET role = EXCLUDED.role, version = EXCLUDED.version, seen_at = now()",
+      [this.instanceId, role, this.version],
+    );
   }
 
   /** The lease runs out `leaseMs` after the renewal that began at `renewedAt`; stop by then. */
@@ -173,8 +185,12 @@ export class LeaderLease {
   }
 }
 
-/** Who leads now, as the database says. */
-export async function readLeadership(pool: pg.Pool): Promise<Leadership> {
-  const { rows } = await pool.query<{ epoch: string; leader: string | null; lease_until: Date | null }>("SELECT epoch, leader, lease_until FROM baton_leadership");
-  return { epoch: Number(rows[0].epoch), leader: rows[0].leader, leaseUntil: rows[0].lease_until };
+/** Who leads now, as the database says, and the instances seen within `recentMs`. */
+export async function readLeadership(pool: pg.Pool, recentMs = 3 * DEFAULT_LEASE_TIMING.leaseMs): Promise<Leadership> {
+  const [lead, seen] = await Promise.all([
+    pool.query<{ epoch: string; leader: string | null; lease_until: Date | null }>("SELECT epoch, leader, lease_until FROM baton_leadership"),
+    pool.query<{ id: string; role: string; version: string }>("SELECT id, role, version FROM baton_instances WHERE seen_at > now() - make_interval(secs => $1) ORDER BY id", [recentMs / 1000]),
+  ]);
+  const row = lead.rows[0];
+  return { epoch: Number(row.epoch), leader: row.leader, leaseUntil: row.lease_until, instances: seen.rows };
 }

@@ -61,6 +61,19 @@ CREATE TRIGGER baton_thread_events_fence BEFORE INSERT OR UPDATE OR DELETE ON ba
   FOR EACH STATEMENT EXECUTE FUNCTION baton_fence();
 `,
   },
+  {
+    version: 2,
+    name: "instances seen",
+    // Not fenced: standbys write here too (who is up, for status), never anything a leader decides on.
+    sql: `
+CREATE TABLE baton_instances (
+  id text PRIMARY KEY,
+  role text NOT NULL,
+  version text NOT NULL,
+  seen_at timestamptz NOT NULL DEFAULT now()
+);
+`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -1,0 +1,37 @@
+// Baton's state on PostgreSQL (store.url): a pool for the event log and status reads, the schema
+// brought up to date at open. The pg client loads only when a store.url is configured.
+import type { Pool } from "pg";
+import { ConfigError } from "../../kernel/errors.js";
+import { migrate } from "./migrations.js";
+
+export interface PostgresState {
+  pool: Pool;
+  /** Migration versions applied by this open (empty when the schema was current). */
+  migrated: number[];
+  close(): Promise<void>;
+}
+
+/** The URL as it may be shown: no password. */
+export function shownUrl(url: string): string {
+  return url.replace(/\/\/([^:@/]*)(:[^@/]*)?@/, (_, user: string) => `//${user ? `${user}@` : ""}`);
+}
+
+export async function openPostgresState(url: string, onError: (error: Error) => void): Promise<PostgresState> {
+  const { default: pg } = await import("pg");
+  const pool = new pg.Pool({ connectionString: url, max: 4, keepAlive: true, application_name: "baton" });
+  // An idle connection the server drops must not end the daemon; the next query opens another.
+  pool.on("error", onError);
+  let migrated: number[];
+  try {
+    const client = await pool.connect();
+    try {
+      migrated = await migrate(client);
+    } finally {
+      client.release();
+    }
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw new ConfigError(`store.url: cannot use PostgreSQL at ${shownUrl(url)}: ${(error as Error).message}`, { cause: error });
+  }
+  return { pool, migrated, close: () => pool.end() };
+}

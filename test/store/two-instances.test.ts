@@ -1,0 +1,124 @@
+// Two `baton start` processes (the shipped CLI) on one PostgreSQL and the Telegram wire fake: one
+// leads and answers, the other stands by; kill -9 of the leader, and the standby leads within 10 s,
+// with the thread the leader had (the event log is in the database) and answering the next message.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FakeBotApi } from "../fakes/telegram/fake-bot-api.js";
+import { privateChat, user } from "../fakes/telegram/fake-chats.js";
+import { waitFor } from "../telegram/helpers.js";
+import { exitOf } from "../support/process.js";
+import { postgresMissing, startTestPostgres, type TestPostgres } from "../support/postgres.js";
+
+const BATON = join(process.cwd(), "bin/baton.js");
+const alice = user(111, "Alice", "alice");
+const TIMEOUT_MS = 30_000;
+const TAKEOVER_TARGET_MS = 10_000;
+const missing = postgresMissing();
+
+let server: TestPostgres;
+let fake: FakeBotApi;
+let dir: string;
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  if (missing) return;
+  server = await startTestPostgres();
+  fake = await FakeBotApi.start({ username: "ha_bot" });
+  dir = mkdtempSync(join(tmpdir(), "baton-ha-"));
+}, 60_000);
+
+afterAll(async () => {
+  for (const child of children) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    const exited = exitOf(child);
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    await exited;
+    clearTimeout(timer);
+  }
+  await fake?.close();
+  await server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+interface Instance {
+  child: ChildProcess;
+  out: () => string;
+  err: () => string;
+  dataDir: string;
+}
+
+function start(id: string, url: string): Instance {
+  const config = join(dir, `${id}.yaml`);
+  writeFileSync(
+    config,
+    [
+      "agents: { default: demo }",
+      "access: { allow: [telegram:111] }",
+      "ops: { listen: 127.0.0.1:0 }",
+      `instance: { id: ${id} }`,
+      `store: { url: "${url}", lease_ms: 2000, renew_ms: 500 }`,
+      `workspaces: { roots: ["${dir}"], default: "${dir}" }`,
+      "platforms:",
+      `  telegram: { token: "${fake.token}", api_root: "${fake.apiRoot}" }`,
+    ].join("\n") + "\n",
+  );
+  const dataDir = join(dir, `data-${id}`);
+  const child = spawn(process.execPath, [BATON, "start", "--config", config, "--data-dir", dataDir], { stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  let out = "";
+  let err = "";
+  child.stdout!.setEncoding("utf8").on("data", (d: string) => (out += d));
+  child.stderr!.setEncoding("utf8").on("data", (d: string) => (err += d));
+  return { child, out: () => out, err: () => err, dataDir };
+}
+
+const status = (i: Instance) => {
+  const run = spawnSync(process.execPath, [BATON, "status", "--json", "--data-dir", i.dataDir], { encoding: "utf8" });
+  expect(run.status, run.stderr).toBe(0);
+  return JSON.parse(run.stdout);
+};
+const answered = (pattern: RegExp) => fake.sentTo(111).filter((m) => pattern.test(m.text));
+const threadIdOf = (text: string) => /th_[a-z0-9]+/i.exec(text)?.[0];
+
+describe.skipIf(missing)("two instances on one PostgreSQL", { timeout: 120_000 }, () => {
+  it("the standby takes over within 10 s of the leader's kill -9 and continues its thread", async () => {
+    const url = await server.database();
+    const a = start("alpha", url);
+    await waitFor(() => (a.out().includes("Baton ready") ? true : undefined), "alpha leading", TIMEOUT_MS).catch((e) => {
+      throw new Error(`${e.message}\n${a.out()}\n${a.err()}`);
+    });
+    expect(a.out()).toMatch(/leading, epoch 1/);
+    const b = start("beta", url);
+    await waitFor(() => (b.out().includes("standing by") ? true : undefined), "beta standing by", TIMEOUT_MS);
+
+    fake.userSends({ chat: privateChat(alice), from: alice, text: "before the crash" });
+    await waitFor(() => answered(/you said "before the crash"/)[0], "answered by alpha", TIMEOUT_MS);
+    fake.userSends({ chat: privateChat(alice), from: alice, text: "/status" });
+    const before = threadIdOf((await waitFor(() => answered(/th_/)[0], "status before", TIMEOUT_MS)).text);
+    expect(before).toBeDefined();
+    await waitFor(() => (status(b).cluster?.instances?.length === 2 ? true : undefined), "both instances seen", TIMEOUT_MS);
+    expect(status(b)).toMatchObject({ state: "standby", role: "standby", leader: "alpha", epoch: 1 });
+    expect(status(a)).toMatchObject({ state: "running", role: "leader", leader: "alpha", epoch: 1 });
+
+    const killedAt = Date.now();
+    a.child.kill("SIGKILL");
+    await waitFor(() => (b.out().includes("Baton ready") ? true : undefined), "beta leading", TIMEOUT_MS);
+    const takeoverMs = Date.now() - killedAt;
+    expect(takeoverMs).toBeLessThan(TAKEOVER_TARGET_MS);
+    expect(b.out()).toMatch(/leading, epoch 2/);
+    expect(status(b)).toMatchObject({ state: "running", role: "leader", leader: "beta", epoch: 2 });
+
+    fake.userSends({ chat: privateChat(alice), from: alice, text: "after the crash" });
+    await waitFor(() => answered(/you said "after the crash"/)[0], "answered by beta", TIMEOUT_MS);
+    expect(answered(/you said "after the crash"/)).toHaveLength(1);
+    expect(answered(/you said "before the crash"/)).toHaveLength(1);
+    fake.userSends({ chat: privateChat(alice), from: alice, text: "/status" });
+    const after = await waitFor(() => answered(/th_/)[1], "status after", TIMEOUT_MS);
+    expect(threadIdOf(after.text)).toBe(before);
+    console.log(`takeover after kill -9: ${takeoverMs} ms`);
+  });
+});
