@@ -4,7 +4,7 @@
 // when something fails; warnings keep "All good." away but not the exit code.
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { AGENT_KINDS, firstInstalledKind } from "../agents/products/index.js";
+import { agentKinds, firstInstalledKind } from "../agents/products/index.js";
 import { which } from "../kernel/process.js";
 import { PLATFORM_KINDS } from "../platforms/registry.js";
 import { ConfigError } from "../kernel/errors.js";
@@ -48,9 +48,9 @@ export async function runDoctor(options: { config?: string; dataDir?: string; js
   if (loaded && Object.keys(loaded.config.machines).length > 0) {
     const configured = configuredAgents(loaded);
     const { checkMachine } = await import("../agents/machines/doctor.js");
-    const used = AGENT_KINDS.filter((k) => configured.has(k.id) || (k.id === firstInstalledKind().id && loaded!.config.agents.default === "auto"));
+    const used = agentKinds().filter((k) => configured.has(k.id) || (k.id === firstInstalledKind().id && loaded!.config.agents.default === "auto"));
     for (const [name, machine] of Object.entries(loaded.config.machines)) {
-      const overridden = AGENT_KINDS.filter((k) => machine.agents[k.id] && !used.includes(k));
+      const overridden = agentKinds().filter((k) => machine.agents[k.id] && !used.includes(k));
       checks.push(...(await checkMachine(name, machine, [...used, ...overridden])));
     }
   }
@@ -90,7 +90,7 @@ function agentChecks(loaded: LoadedConfig | undefined): Check[] {
   const checks: Check[] = [];
   const configured = configuredAgents(loaded);
   let real = 0;
-  for (const kind of AGENT_KINDS) {
+  for (const kind of agentKinds()) {
     if (kind.id === "demo") continue;
     const acp = kind.acpCommand().command;
     const found = which(acp);

@@ -1,9 +1,9 @@
 // The agent kinds a config offers: the built-in ones, then each of agents.custom (any ACP agent).
-import { AGENT_KINDS, type AgentKind } from "../agents/products/index.js";
+import { agentKinds, type AgentKind } from "../agents/products/index.js";
 import type { BatonConfig } from "../config/schema.js";
 
 export function kindsOf(config: BatonConfig["agents"]): AgentKind[] {
-  return [...AGENT_KINDS, ...Object.entries(config.custom).map(([id, c]) => customKind(id, c))];
+  return [...agentKinds(), ...Object.entries(config.custom).map(([id, c]) => customKind(id, c))];
 }
 
 function customKind(id: string, c: BatonConfig["agents"]["custom"][string]): AgentKind {

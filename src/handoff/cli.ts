@@ -4,6 +4,7 @@ import { homedir } from "node:os";
 import type { Command } from "commander";
 import { BatonError } from "../kernel/errors.js";
 import { batonVersion } from "../kernel/install.js";
+import { launchableProducts, setupProducts } from "../agents/products/index.js";
 
 interface GlobalOpts {
   config?: string;
@@ -13,6 +14,11 @@ interface GlobalOpts {
 async function dataDirOf(program: Command): Promise<string> {
   const { dataDirForCli } = await import("../config/load.js");
   return dataDirForCli(program.opts<GlobalOpts>());
+}
+
+/** "a, b or c" */
+function oneOf(ids: string[]): string {
+  return ids.length > 1 ? `${ids.slice(0, -1).join(", ")} or ${ids[ids.length - 1]}` : (ids[0] ?? "");
 }
 
 /** Prints a BatonError's user message and exits 1; anything else propagates. */
@@ -27,6 +33,8 @@ async function guarded(action: () => Promise<void>): Promise<void> {
 }
 
 export function registerHandoverCommands(program: Command): void {
+  const launchable = launchableProducts().map((p) => p.id);
+  const settable = setupProducts().map((p) => p.id);
   program
     .command("mcp")
     .description("MCP server on stdio for agent CLIs (handover tools); forwards to the running daemon")
@@ -37,8 +45,8 @@ export function registerHandoverCommands(program: Command): void {
 
   program
     .command("launch")
-    .description("run an agent CLI here with Baton's MCP server for this run (claude, codex, gemini, demo)")
-    .argument("<agent>", "claude, codex, gemini or demo")
+    .description(`run an agent CLI here with Baton's MCP server for this run (${launchable.join(", ")})`)
+    .argument("<agent>", oneOf(launchable))
     .argument("[args...]", "arguments for the agent CLI, after --")
     .allowUnknownOption()
     .action((agent: string, args: string[]) =>
@@ -51,7 +59,7 @@ export function registerHandoverCommands(program: Command): void {
   program
     .command("setup")
     .description("register `baton mcp` with an agent (user scope) and install its `handover` command")
-    .argument("<agent>", "claude, codex or gemini")
+    .argument("<agent>", oneOf(settable))
     .option("--print", "show what would change, change nothing")
     .option("--json", "with --print: the plan as JSON")
     .action((agent: string, opts: { print?: boolean; json?: boolean }) =>
@@ -59,7 +67,7 @@ export function registerHandoverCommands(program: Command): void {
         const { describePlan, mcpCommand, planAsJson, planSetup } = await import("./setup/plan.js");
         const explicitDataDir = program.opts<GlobalOpts>().dataDir ?? process.env.BATON_DATA_DIR;
         const ctx = { home: homedir(), env: process.env, dataDir: explicitDataDir ? await dataDirOf(program) : undefined };
-        const steps = planSetup(agent, ctx);
+        const steps = await planSetup(agent, ctx);
         const { warning } = mcpCommand(ctx);
         if (opts.json && !opts.print) throw new BatonError("--json goes with --print: `baton setup " + agent + " --print --json`.");
         if (opts.print) {

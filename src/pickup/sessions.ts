@@ -5,7 +5,7 @@ import { realpathSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type { AgentsApi, SessionSummary, WorkspacesApi } from "../commands/context.js";
 import { formatWorkspaceRef, LOCAL_MACHINE } from "../agents/machines/refs.js";
-import { AGENT_KINDS, type AgentKind } from "../agents/products/index.js";
+import { agentKinds, type AgentKind } from "../agents/products/index.js";
 import { describeBadId, isValidSessionId, sessionIdShape } from "../agents/runtimes/session-ids.js";
 import { CommandError, PickupError } from "../kernel/errors.js";
 import type { LaunchRecord } from "../handoff/launch/registry.js";
@@ -23,7 +23,7 @@ export interface ResolvedSession {
 export type HandoverAgents = AgentsApi & { kind(id: string): AgentKind | undefined };
 
 export function requireAgentKind(agents: HandoverAgents, agent: string | undefined): string {
-  const known = `${AGENT_KINDS.map((k) => k.id).join(", ")}, or an agent from agents.custom in the Baton config`;
+  const known = `${agentKinds().map((k) => k.id).join(", ")}, or an agent from agents.custom in the Baton config`;
   if (!agent) throw new PickupError(`Say which agent this is (agent_kind): ${known}.`);
   if (!agents.kind(agent)) throw new PickupError(`Unknown agent kind "${agent}". Known: ${known}.`);
   return agent;

@@ -1,12 +1,11 @@
-// What Baton knows about one agent product: how to start its ACP server, how to find it, and how
-// to help a user who has not installed it. Terminal commands (native resume, new session from a
-// prompt) live with the session-store runtimes in src/agents/runtimes/.
+// An agent Baton drives in chat, as the supervisor and host see it: a product's chat side
+// (products/<id>/index.ts) or one of the config's agents.custom.
 import { which } from "../../kernel/process.js";
 
 export interface AgentKind {
   id: string;
   displayName: string;
-  /** The runtime id of src/agents/runtimes/ and the handoff CLI (claude, codex, gemini, …). */
+  /** The product id of its sessions: its runtime for /handover and the handoff CLI (claude, codex, gemini, …). */
   runtime: string;
   /** ACP server launch: executable and arguments. Never an approval-bypass flag. */
   acpCommand(): { command: string; args: string[] };
@@ -14,7 +13,7 @@ export interface AgentKind {
   cliCommand?: string;
   /** How to install what is missing. */
   installHint: string;
-  /** Environment variables removed before spawning, because they would turn approvals off. */
+  /** Environment variables removed before spawning, because they would turn approvals off (the product's unsafeEnv). */
   unsafeEnv?: string[];
   /** Environment set at spawn so the agent asks the user before acting (its own default may not). */
   askEnv?: Record<string, string>;

@@ -9,11 +9,9 @@ import { shellQuote } from "../../kernel/shell.js";
 
 export { shellQuote };
 import type { StoredSession } from "../stores/types.js";
-import { RUNTIMES, type RuntimeSpec } from "./table.js";
-import { canonicalRuntimeId, describeBadId, isSafeSessionRef, isValidSessionId, sessionIdShape } from "./session-ids.js";
+import { getProduct, PRODUCTS, type AgentProduct } from "../products/index.js";
+import { describeBadId, isSafeSessionRef, isValidSessionId, sessionIdShape } from "./session-ids.js";
 
-export type { RuntimeSpec } from "./table.js";
-export { promptHash } from "./table.js";
 export { canonicalRuntimeId } from "./session-ids.js";
 
 /** What to run: the exact argument vector (never a shell string) and environment changes. */
@@ -28,39 +26,40 @@ export interface LaunchCommand {
 /** A runtime cannot do what was asked; the message says what would work instead. */
 export class RuntimeRefusal extends BatonError {}
 
-export function listRuntimes(): RuntimeSpec[] {
-  return RUNTIMES;
+export function listRuntimes(): AgentProduct[] {
+  return PRODUCTS;
 }
 
-export function getRuntime(id: string): RuntimeSpec | undefined {
-  const key = canonicalRuntimeId(id);
-  return RUNTIMES.find((r) => r.id === key);
+export function getRuntime(id: string): AgentProduct | undefined {
+  return getProduct(id);
 }
 
-export function requireRuntime(id: string): RuntimeSpec {
+export function requireRuntime(id: string): AgentProduct {
   const rt = getRuntime(id);
-  if (!rt) throw new RuntimeRefusal(`Unknown runtime "${id}". Known: ${RUNTIMES.map((r) => r.id).join(", ")}.`);
+  if (!rt) throw new RuntimeRefusal(`Unknown runtime "${id}". Known: ${PRODUCTS.map((r) => r.id).join(", ")}.`);
   return rt;
 }
 
-function envFor(rt: RuntimeSpec): Record<string, string | null> {
+/** The product's one approval-safety list removed, its asking modes set. */
+function envFor(rt: AgentProduct): Record<string, string | null> {
   const env: Record<string, string | null> = {};
-  for (const name of rt.envRemove ?? []) env[name] = null;
-  Object.assign(env, rt.envSet ?? {});
+  for (const name of rt.unsafeEnv ?? []) env[name] = null;
+  Object.assign(env, rt.askEnv ?? {});
   return env;
 }
 
 /** True when the runtime's CLI has a command that reopens a session of its own. */
 export function canResumeNatively(runtimeId: string): boolean {
   const rt = getRuntime(runtimeId);
-  return !!rt && !rt.notStartable && !!rt.resumeArgs;
+  return !!rt && !rt.terminal.notStartable && !!rt.terminal.resumeArgs;
 }
 
 /** The command that reopens `session` in its own runtime, in `dir` (default: its recorded cwd). */
 export function nativeResumeCommand(session: StoredSession, dir?: string): LaunchCommand {
   const rt = requireRuntime(session.runtime);
-  if (rt.notStartable) throw new RuntimeRefusal(`Baton cannot start ${rt.label}: ${rt.notStartable}.`);
-  if (!rt.resumeArgs) throw new RuntimeRefusal(`${rt.label} has no command that reopens a session.`);
+  const { notStartable, resumeArgs } = rt.terminal;
+  if (notStartable) throw new RuntimeRefusal(`Baton cannot start ${rt.label}: ${notStartable}.`);
+  if (!resumeArgs) throw new RuntimeRefusal(`${rt.label} has no command that reopens a session.`);
   if (session.native && !session.native.ok) throw new RuntimeRefusal(`This ${rt.label} session cannot be reopened natively: ${session.native.reason ?? "its CLI cannot load it"}.`);
   // The id (and reference) become arguments: never one that a CLI could read as an option.
   if (!isValidSessionId(rt.id, session.id, { subagent: !!session.subagentOf })) {
@@ -71,7 +70,7 @@ export function nativeResumeCommand(session: StoredSession, dir?: string): Launc
   }
   const where = dir ?? session.cwd;
   if (!where) throw new RuntimeRefusal(`The ${rt.label} session ${session.id} records no directory; pass --cwd.`);
-  return { executable: rt.executable, args: rt.resumeArgs(session), env: envFor(rt), dir: where };
+  return { executable: rt.executable, args: resumeArgs(session), env: envFor(rt), dir: where };
 }
 
 /**
@@ -80,10 +79,11 @@ export function nativeResumeCommand(session: StoredSession, dir?: string): Launc
  */
 export function newSessionCommand(runtimeId: string, prompt: string, dir: string, readDirs: string[] = []): LaunchCommand {
   const rt = requireRuntime(runtimeId);
-  if (rt.notStartable) throw new RuntimeRefusal(`Baton cannot start ${rt.label}: ${rt.notStartable}.`);
-  if (!rt.newArgs) throw new RuntimeRefusal(`${rt.noNewSession ?? `${rt.label} cannot start a session from a prompt`}.`);
+  const { notStartable, newArgs, noNewSession, readArgs } = rt.terminal;
+  if (notStartable) throw new RuntimeRefusal(`Baton cannot start ${rt.label}: ${notStartable}.`);
+  if (!newArgs) throw new RuntimeRefusal(`${noNewSession ?? `${rt.label} cannot start a session from a prompt`}.`);
   const outside = readDirs.filter((d) => !within(d, dir));
-  return { executable: rt.executable, args: [...(outside.length && rt.readArgs ? rt.readArgs(outside) : []), ...rt.newArgs(prompt)], env: envFor(rt), dir };
+  return { executable: rt.executable, args: [...(outside.length && readArgs ? readArgs(outside) : []), ...newArgs(prompt)], env: envFor(rt), dir };
 }
 
 function within(child: string, parent: string): boolean {

@@ -2,33 +2,20 @@
 // log) that anyone with write access to them can shape, and they end up as command-line arguments
 // (`claude --resume <id>`): an id like `--dangerously-skip-permissions` must never get that far.
 
-/** Seed names that are accepted as aliases of our ids (telemetry-style names). */
-const ALIASES: Record<string, string> = { claude_code: "claude", "claude-code": "claude", "cursor-agent": "cursor", "prime-agent": "prime", factory: "droid", "kiro-cli": "kiro" };
+import { getProduct } from "../products/index.js";
 
 /**
- * Our id for a runtime name, accepting the seed's telemetry-style aliases. Here, not with the
- * launch commands, so listing sessions does not load those.
+ * Our id for a runtime name, accepting the products' aliases (the seed's telemetry-style names).
+ * Here, not with the launch commands, so listing sessions does not load those.
  */
 export function canonicalRuntimeId(id: string): string {
-  return ALIASES[id] ?? id;
+  return getProduct(id)?.id ?? id;
 }
 
-/** The 8-4-4-4-12 shape of a UUID (letters allowed: some stores and tests write UUID-shaped names). */
-const UUID = /^[0-9A-Za-z]{8}-[0-9A-Za-z]{4}-[0-9A-Za-z]{4}-[0-9A-Za-z]{4}-[0-9A-Za-z]{12}$/;
 /** An id no CLI reads as an option and no shell splits: a letter or digit first, then a safe run. */
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._:@+=-]{0,255}$/;
 /** A session file as a reference (Pi reopens a session by its file): an absolute path, one line. */
 const SAFE_PATH = /^\/[^\0-\x1f]{1,4095}$/;
-
-const FORMATS: Record<string, { pattern: RegExp; shape: string }> = {
-  claude: { pattern: UUID, shape: "a UUID" },
-  codex: { pattern: UUID, shape: "a UUID" },
-  gemini: { pattern: UUID, shape: "a UUID" },
-  qwen: { pattern: UUID, shape: "a UUID" },
-  copilot: { pattern: UUID, shape: "a UUID" },
-  demo: { pattern: UUID, shape: "a UUID" },
-  opencode: { pattern: /^ses_[A-Za-z0-9]{1,128}$/, shape: "ses_ followed by letters and digits" },
-};
 
 const GENERIC = { pattern: SAFE_ID, shape: "letters, digits and . _ : @ + = - (not starting with -)" };
 
@@ -37,13 +24,19 @@ const GENERIC = { pattern: SAFE_ID, shape: "letters, digits and . _ : @ + = - (n
  * subagents (Claude Code names them after their file), so it gets the generic rule.
  */
 export function isValidSessionId(runtime: string, id: string, options: { subagent?: boolean } = {}): boolean {
-  const format = options.subagent ? GENERIC : (FORMATS[runtime] ?? GENERIC);
+  const format = options.subagent ? GENERIC : formatOf(runtime);
   return format.pattern.test(id);
 }
 
 /** What a valid id of this runtime looks like, for an error message. */
 export function sessionIdShape(runtime: string): string {
-  return (FORMATS[runtime] ?? GENERIC).shape;
+  return formatOf(runtime).shape;
+}
+
+/** The product's own id format (its id exactly, not an alias), else the generic rule. */
+function formatOf(runtime: string): { pattern: RegExp; shape: string } {
+  const product = getProduct(runtime);
+  return (product?.id === runtime ? product.sessionId : undefined) ?? GENERIC;
 }
 
 /** Whether a native reference (an id, an OpenClaw session key, a session file) is safe as an argument. */

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import type { ReaderContext, StoredSession, StoreInfo, StoreReader } from "./types.js";
 import { MIN_PREFIX_CHARS, SessionLookupError } from "./errors.js";
-import { STORES, type StoreEntry } from "./registry.js";
+import { stores, type StoreEntry } from "./registry.js";
 import { NewestWindow } from "./newest.js";
 import { canonicalRuntimeId, describeBadId, isSafeSessionRef, isValidSessionId, sessionIdShape } from "../runtimes/session-ids.js";
 
@@ -37,13 +37,13 @@ export interface ListOptions extends StoreOptions {
 }
 
 export function listReaders(): StoreEntry[] {
-  return STORES;
+  return stores();
 }
 
 /** The store of a runtime Baton can read, its reader not loaded yet (`load()`, or loadReader). */
 export function getReader(runtime: string): StoreEntry | undefined {
   const id = canonicalRuntimeId(runtime);
-  return STORES.find((r) => r.runtime === id);
+  return stores().find((r) => r.runtime === id);
 }
 
 export async function loadReader(runtime: string): Promise<StoreReader | undefined> {
@@ -54,10 +54,9 @@ export async function loadReader(runtime: string): Promise<StoreReader | undefin
 export function storeDirFor(reader: StoreInfo, opts: StoreOptions): string {
   const override = opts.storeDirs?.[reader.runtime] ?? Object.entries(opts.storeDirs ?? {}).find(([k]) => canonicalRuntimeId(k) === reader.runtime)?.[1];
   if (override) return path.resolve(override);
-  const env = opts.env ?? process.env;
-  const home = homeOf(opts);
-  if (reader.runtime === "demo" && opts.dataDir) return path.join(opts.dataDir, "demo-agent", "sessions");
-  return reader.defaultDir(env, home);
+  // Baton's own data dir (where the demo agent keeps its sessions) as its products read it.
+  const env = opts.dataDir ? { ...(opts.env ?? process.env), BATON_DATA_DIR: opts.dataDir } : (opts.env ?? process.env);
+  return reader.defaultDir(env, homeOf(opts));
 }
 
 export function contextFor(reader: StoreInfo, opts: StoreOptions & { includeSubagents?: boolean }, warnings: string[]): ReaderContext {
@@ -79,10 +78,10 @@ function homeOf(opts: StoreOptions): string {
 }
 
 function selectStores(runtime: string | undefined): StoreEntry[] {
-  if (!runtime) return STORES;
+  if (!runtime) return stores();
   const store = getReader(runtime);
   if (!store) {
-    throw new SessionLookupError("not_found", `Unknown runtime "${runtime}". Readable runtimes: ${STORES.map((r) => r.runtime).join(", ")}.`);
+    throw new SessionLookupError("not_found", `Unknown runtime "${runtime}". Readable runtimes: ${stores().map((r) => r.runtime).join(", ")}.`);
   }
   return [store];
 }

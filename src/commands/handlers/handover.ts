@@ -1,9 +1,7 @@
 import type { CommandSpec } from "../context.js";
 import { shellQuote } from "../../kernel/shell.js";
 import { describeBadId, isValidSessionId } from "../../agents/runtimes/session-ids.js";
-
-/** Agents `baton launch` runs with Baton's MCP server, so the terminal can hand back to chat. */
-const LAUNCHABLE = new Set(["claude", "codex", "gemini"]);
+import { getProduct } from "../../agents/products/index.js";
 
 export const handover: CommandSpec = {
   name: "handover",
@@ -32,7 +30,8 @@ export const handover: CommandSpec = {
       return;
     }
     // The same command under `baton launch` also gives the agent the tools to hand back to chat.
-    const viaLaunch = LAUNCHABLE.has(thread.agent) && command.startsWith(`${thread.agent} `) ? `\nWith Baton's handover tools: \`baton launch ${thread.agent} -- ${command.slice(thread.agent.length + 1)}\`` : "";
+    const launchable = getProduct(thread.agent)?.id === thread.agent && !!getProduct(thread.agent)?.launch;
+    const viaLaunch = launchable && command.startsWith(`${thread.agent} `) ? `\nWith Baton's handover tools: \`baton launch ${thread.agent} -- ${command.slice(thread.agent.length + 1)}\`` : "";
     await ctx.reply(`${intro}\n\`\`\`\ncd ${shellQuote(cwd)} && ${command}\n\`\`\`${viaLaunch}${note ? `\n${note}` : ""}`);
   },
 };

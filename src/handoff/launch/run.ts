@@ -5,10 +5,10 @@ import { mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { constants } from "node:os";
 import { dirname } from "node:path";
 import { CommandError } from "../../kernel/errors.js";
-import { getAgentKind } from "../../agents/products/index.js";
+import { getProduct } from "../../agents/products/index.js";
 import { LaunchRegistry, newLaunchId } from "./registry.js";
 import { findDaemon } from "../../mcp/discovery.js";
-import { batonMcpServer, planLaunch, refuseApprovalBypass, type LaunchContext } from "./plan.js";
+import { planInBatonLaunch, planLaunch, refuseApprovalBypass, type LaunchContext } from "./plan.js";
 
 export interface RunLaunchOptions {
   agent: string;
@@ -24,21 +24,18 @@ export async function runLaunch(options: RunLaunchOptions): Promise<number> {
   const env = options.env ?? process.env;
   const cwd = realpathSync(options.cwd ?? process.cwd());
   const ctx: LaunchContext = { dataDir: options.dataDir, launchId: newLaunchId(), env };
-  if (options.agent !== "demo") refuseApprovalBypass(options.agent, options.args);
+  refuseApprovalBypass(options.agent, options.args);
   const registry = new LaunchRegistry(options.dataDir);
   if (!findDaemon(options.dataDir)) {
     process.stderr.write(`baton: no daemon runs for ${options.dataDir}; the handover tools answer "not running" until you run \`baton start\`.\n`);
   }
   const record = (pid: number) => registry.record({ launchId: ctx.launchId, pid, agent: options.agent, cwd, startedAt: new Date().toISOString() });
 
-  if (options.agent === "demo") {
-    const resumeAt = options.args.indexOf("--resume");
-    const rest = options.args.filter((_, i) => resumeAt < 0 || (i !== resumeAt && i !== resumeAt + 1));
-    if (rest.length > 0) throw new CommandError(`\`baton launch demo\` takes only \`--resume <session id>\`, not: ${rest.join(" ")}`);
-    const { runDemoRepl } = await import("./demo-repl.js");
+  const inBaton = planInBatonLaunch(options.agent, options.args, ctx);
+  if (inBaton) {
     record(process.pid);
     try {
-      await runDemoRepl({ cwd, env, mcp: batonMcpServer("demo", ctx), resume: resumeAt >= 0 ? options.args[resumeAt + 1] : undefined, input: process.stdin, output: process.stdout, version: options.version });
+      await inBaton({ cwd, env, input: process.stdin, output: process.stdout, version: options.version });
       return 0;
     } finally {
       registry.remove(ctx.launchId);
@@ -66,8 +63,8 @@ export async function runLaunch(options: RunLaunchOptions): Promise<number> {
       child.once("spawn", () => record(child.pid!));
       child.once("error", (error: NodeJS.ErrnoException) => {
         if (error.code !== "ENOENT") return reject(error);
-        const kind = getAgentKind(options.agent);
-        reject(new CommandError(`\`${plan.command}\` was not found on PATH.${kind ? ` Install ${kind.displayName}: ${kind.installHint}` : ""}`));
+        const product = getProduct(options.agent);
+        reject(new CommandError(`\`${plan.command}\` was not found on PATH.${product?.installHint ? ` Install ${product.label}: ${product.installHint}` : ""}`));
       });
       child.once("exit", (code, signal) => resolve(code ?? 128 + (signal ? constants.signals[signal] : 0)));
     });

@@ -2,6 +2,7 @@
 // readers, sql.js included) load on first use, so `baton start` pays nothing for them.
 
 import { Command, Option } from "commander";
+import { PRODUCTS } from "../../agents/products/index.js";
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -9,14 +10,12 @@ function collect(value: string, previous: string[] = []): string[] {
 
 /** Flags shared by every subcommand that reads stores. */
 function storeFlags(cmd: Command): Command {
-  return cmd
-    .option("--harness <runtime>", "only this runtime (claude, codex, opencode, cline, pi, prime, droid, copilot, hermes, dsh, fx, grok, openclaw, cursor, gemini, qwen, demo)")
-    .option("--store-dir <runtime=path>", "read a runtime's store from a non-default location (repeatable)", collect)
-    .option("--claude-projects-dir <path>", "Claude Code projects directory")
-    .option("--codex-dir <path>", "Codex sessions directory")
-    .option("--opencode-dir <path>", "OpenCode data directory")
-    .option("--cline-dir <path>", "Cline data directory")
-    .addOption(new Option("--data-dir <path>", "Baton data directory").hideHelp());
+  const readable = PRODUCTS.filter((p) => p.store);
+  cmd
+    .option("--harness <runtime>", `only this runtime (${readable.map((p) => p.id).join(", ")})`)
+    .option("--store-dir <runtime=path>", "read a runtime's store from a non-default location (repeatable)", collect);
+  for (const flag of readable.flatMap((p) => p.store?.dirFlag ?? [])) cmd.option(`--${flag.name} <path>`, flag.description);
+  return cmd.addOption(new Option("--data-dir <path>", "Baton data directory").hideHelp());
 }
 
 export function registerHandoffCommand(program: Command): void {

@@ -5,16 +5,18 @@ import path from "node:path";
 import type { Command } from "commander";
 import { BatonError } from "../../kernel/errors.js";
 import type { StoreOptions } from "../../agents/stores/index.js";
+import { PRODUCTS } from "../../agents/products/index.js";
 
 export interface StoreFlags {
   harness?: string;
   storeDir?: string[];
-  claudeProjectsDir?: string;
-  codexDir?: string;
-  opencodeDir?: string;
-  clineDir?: string;
   dataDir?: string;
+  /** A product's own location flag (`--codex-dir` → codexDir). */
+  [dirFlag: string]: string | string[] | undefined;
 }
+
+/** commander's name for `--some-flag`'s value: someFlag. */
+const camel = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /** Store options from the shared flags; each `--*-dir` wins over `--store-dir` for its runtime. */
 export function storeOptions(flags: StoreFlags): StoreOptions {
@@ -24,13 +26,10 @@ export function storeOptions(flags: StoreFlags): StoreOptions {
     if (eq <= 0 || eq === pair.length - 1) throw new BatonError(`--store-dir takes <runtime>=<path>, not "${pair}".`);
     storeDirs[pair.slice(0, eq)] = path.resolve(pair.slice(eq + 1));
   }
-  const specific: Array<[string, string | undefined]> = [
-    ["claude", flags.claudeProjectsDir],
-    ["codex", flags.codexDir],
-    ["opencode", flags.opencodeDir],
-    ["cline", flags.clineDir],
-  ];
-  for (const [rt, dir] of specific) if (dir) storeDirs[rt] = path.resolve(dir);
+  for (const p of PRODUCTS) {
+    const dir = p.store?.dirFlag && flags[camel(p.store.dirFlag.name)];
+    if (typeof dir === "string") storeDirs[p.id] = path.resolve(dir);
+  }
   return { runtime: flags.harness, storeDirs, ...(flags.dataDir ? { dataDir: path.resolve(flags.dataDir) } : {}) };
 }
 

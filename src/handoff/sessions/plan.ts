@@ -35,9 +35,9 @@ export function planResume(session: StoredSession, req: ResumeRequest, checks: R
   const target = requireRuntime(req.agent ?? session.runtime);
   const sameRuntime = target.id === source.id;
 
-  if (target.notStartable) {
-    if (!req.agent) throw new RuntimeRefusal(`Baton cannot start ${source.label}: ${source.notStartable}.`);
-    throw new RuntimeRefusal(`--agent ${target.id} is refused: ${target.notStartable}.`);
+  if (target.terminal.notStartable) {
+    if (!req.agent) throw new RuntimeRefusal(`Baton cannot start ${source.label}: ${source.terminal.notStartable}.`);
+    throw new RuntimeRefusal(`--agent ${target.id} is refused: ${target.terminal.notStartable}.`);
   }
 
   const dir = req.cwd ? path.resolve(req.cwd) : session.cwd;
@@ -50,24 +50,26 @@ export function planResume(session: StoredSession, req: ResumeRequest, checks: R
   const fileThere = checks.fileExists(session.file);
   const otherDir = !!req.cwd && !!session.cwd && path.resolve(req.cwd) !== path.resolve(session.cwd);
 
-  // fx looks sessions up within its workspace and cannot start from a prompt: only a native reopen works.
-  if (source.id === "fx" && sameRuntime) {
-    if (req.new) throw new RuntimeRefusal("fx cannot start a new session from a brief (`fx ask` runs one request and exits). Continue it in another runtime with --agent.");
-    if (!fileThere) throw new RuntimeRefusal(`The fx session's files are gone (${session.file}); continue it in another runtime with --agent.`);
-    if (otherDir) throw new RuntimeRefusal(`fx finds a session only in its own workspace (${session.cwd}); --cwd ${dir} cannot work.`);
+  // A runtime that looks sessions up within their workspace and cannot start from a prompt (fx):
+  // only a native reopen works.
+  const nativeOnly = source.terminal.nativeOnly;
+  if (nativeOnly && sameRuntime) {
+    if (req.new) throw new RuntimeRefusal(`${source.label} cannot start a new session from a brief (${nativeOnly}). Continue it in another runtime with --agent.`);
+    if (!fileThere) throw new RuntimeRefusal(`The ${source.label} session's files are gone (${session.file}); continue it in another runtime with --agent.`);
+    if (otherDir) throw new RuntimeRefusal(`${source.label} finds a session only in its own workspace (${session.cwd}); --cwd ${dir} cannot work.`);
   }
-  if (target.id === "fx" && !sameRuntime) {
-    throw new RuntimeRefusal("--agent fx is refused: fx has no interactive session that starts from a prompt, so it cannot continue another runtime's session.");
+  if (target.terminal.nativeOnly && !sameRuntime) {
+    throw new RuntimeRefusal(`--agent ${target.id} is refused: ${target.label} has no interactive session that starts from a prompt, so it cannot continue another runtime's session.`);
   }
 
-  const blocker = nativeBlocker(session, { sameRuntime, isNew: !!req.new, fileThere, otherDir, resumeNeedsRecordedDir: !!target.resumeNeedsRecordedDir, hasResume: !!target.resumeArgs });
+  const blocker = nativeBlocker(session, { sameRuntime, isNew: !!req.new, fileThere, otherDir, resumeNeedsRecordedDir: !!target.terminal.resumeNeedsRecordedDir, hasResume: !!target.terminal.resumeArgs });
   if (!blocker) {
     return { mode: "native", reason: `${target.label} reopens the session with its full context`, target: target.id, ...nativeResumeCommand(session, dir), brief_path: null, session };
   }
 
-  if (!target.newArgs) {
-    if (sameRuntime) throw new RuntimeRefusal(`${blocker}, and ${target.noNewSession ?? `${target.label} cannot start from a brief`}. Continue it in another runtime with --agent.`);
-    throw new RuntimeRefusal(`--agent ${target.id} is refused: ${target.noNewSession ?? `${target.label} cannot start from a brief`}; it reopens only its own sessions.`);
+  if (!target.terminal.newArgs) {
+    if (sameRuntime) throw new RuntimeRefusal(`${blocker}, and ${target.terminal.noNewSession ?? `${target.label} cannot start from a brief`}. Continue it in another runtime with --agent.`);
+    throw new RuntimeRefusal(`--agent ${target.id} is refused: ${target.terminal.noNewSession ?? `${target.label} cannot start from a brief`}; it reopens only its own sessions.`);
   }
   const briefPath = path.join(req.outputDir, briefFileName(session, req.now));
   const prompt = handoffPrompt(briefPath, session.runtime, session.id);

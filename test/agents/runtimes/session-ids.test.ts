@@ -40,7 +40,7 @@ describe("session ids from files", () => {
   });
 
   it("no runtime's resume command takes an id or reference that reads as an option", () => {
-    for (const rt of listRuntimes().filter((r) => r.resumeArgs && !r.notStartable)) {
+    for (const rt of listRuntimes().filter((r) => r.terminal.resumeArgs && !r.terminal.notStartable)) {
       expect(() => nativeResumeCommand(stored(rt.id, EVIL)), rt.id).toThrow(/not a valid/);
       expect(() => nativeResumeCommand(stored(rt.id, "0192f4a1-7c3e-7a51-9b2d-4f6e8a1c2b3d", { native: { ok: true, ref: "-rf" } })), rt.id).toThrow(/not a valid/);
     }

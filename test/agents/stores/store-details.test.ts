@@ -226,7 +226,7 @@ describe("Gemini CLI legacy sessions", () => {
 
 describe("Hermes Agent home", () => {
   it("follows $HERMES_HOME, else a sticky active profile, else ~/.hermes", async () => {
-    const { hermesHome } = await import("../../../src/agents/stores/locations.js");
+    const { hermesHome } = await import("../../../src/agents/products/hermes/index.js");
     const b = makeBase("hermes-home");
     expect(hermesHome({ HERMES_HOME: "/custom/hermes" }, b.home)).toBe("/custom/hermes");
     expect(hermesHome({}, b.home)).toBe(path.join(b.home, ".hermes"));

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { parse as parseJsonc } from "jsonc-parser";
 import { afterEach, describe, expect, it } from "vitest";
-import { setJsoncValue, setTomlTable } from "../../../src/handoff/setup/files.js";
+import { setJsoncValue, setTomlTable } from "../../../src/agents/products/kit/config-files.js";
 import { batonLauncher } from "../../../src/handoff/setup/plan.js";
 import { BATON_BIN, tempDir, removeTempDirs } from "../../pickup/helpers.js";
 

@@ -4,7 +4,8 @@
 
 import path from "node:path";
 import type { SessionStep, StoreReader, StoredSession } from "../../stores/types.js";
-import { CLAUDE_STORE } from "../../stores/locations.js";
+import { storeInfo } from "../product.js";
+import { claude } from "./index.js";
 import { entries, entryPath, findFiles, LIST_CONCURRENCY } from "../../stores/files.js";
 import { mapNewestFirst } from "../../stores/newest.js";
 import { type Interpret, type RecordInfo, sessionFrom, streamJsonlSteps, summarizeJsonl, TitleRank } from "../../stores/jsonl.js";
@@ -104,7 +105,7 @@ async function listFile(file: string, parentFromDir: string | undefined): Promis
 }
 
 export const claudeReader: StoreReader = {
-  ...CLAUDE_STORE,
+  ...storeInfo(claude),
   async list(ctx) {
     const jobs: Array<{ file: string; parent?: string }> = [];
     for (const project of await entries(ctx.dir)) {

@@ -8,7 +8,8 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { ReaderContext, SessionStep, StoreReader, StoredSession } from "../../stores/types.js";
-import { CLINE_STORE } from "../../stores/locations.js";
+import { storeInfo } from "../product.js";
+import { cline } from "./index.js";
 import { entries, exists, readHeadTail, readJsonFile } from "../../stores/files.js";
 import { arr, brief, clip, contentText, iso, num, obj, str, titleOf } from "../../stores/text.js";
 
@@ -187,7 +188,7 @@ function sameTask(taskId: string, sessionIds: Set<string>, prefixes: Set<string>
 }
 
 export const clineReader: StoreReader = {
-  ...CLINE_STORE,
+  ...storeInfo(cline),
   async list(ctx) {
     const sessions = await listCliSessions(ctx);
     const ids = new Set(sessions.map((s) => s.id));

@@ -4,7 +4,8 @@
 
 import path from "node:path";
 import type { SessionStep, StoreReader, StoredSession } from "../../stores/types.js";
-import { CODEX_STORE } from "../../stores/locations.js";
+import { storeInfo } from "../product.js";
+import { codex } from "./index.js";
 import { findFiles, LIST_CONCURRENCY, readSmallJsonl } from "../../stores/files.js";
 import { mapNewestFirst } from "../../stores/newest.js";
 import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl } from "../../stores/jsonl.js";
@@ -152,7 +153,7 @@ function threadNames(codexHome: string): Map<string, string> {
 }
 
 export const codexReader: StoreReader = {
-  ...CODEX_STORE,
+  ...storeInfo(codex),
   async list(ctx) {
     const files = await findFiles(ctx.dir, (n) => n.startsWith("rollout-") && n.endsWith(".jsonl"), 3);
     const names = threadNames(path.dirname(ctx.dir));

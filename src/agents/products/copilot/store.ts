@@ -5,7 +5,8 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { SessionStep, StoreReader } from "../../stores/types.js";
-import { COPILOT_STORE } from "../../stores/locations.js";
+import { storeInfo } from "../product.js";
+import { copilot } from "./index.js";
 import { entries, LIST_CONCURRENCY, mapLimit } from "../../stores/files.js";
 import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl } from "../../stores/jsonl.js";
 import { brief, clip, obj, str, titleOf } from "../../stores/text.js";
@@ -63,7 +64,7 @@ const interpret: Interpret = (rec) => {
 };
 
 export const copilotReader: StoreReader = {
-  ...COPILOT_STORE,
+  ...storeInfo(copilot),
   async list(ctx) {
     const root = path.join(ctx.dir, "session-state");
     const jobs: Array<{ file: string; id: string; yaml?: string }> = [];

@@ -7,7 +7,8 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 import type { ReaderContext, SessionStep, StoreReader, StoredSession } from "../../stores/types.js";
-import { CURSOR_STORE, cursorChatsRoot, cursorGlobalDb } from "../../stores/locations.js";
+import { storeInfo } from "../product.js";
+import { cursor, cursorChatsRoot, cursorGlobalDb } from "./index.js";
 import { entries, exists, findFiles, LIST_CONCURRENCY, mapLimit, resolveLossyPath } from "../../stores/files.js";
 import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl } from "../../stores/jsonl.js";
 import { openSqlite } from "../../stores/sqlite.js";
@@ -154,7 +155,7 @@ async function composerSteps(session: StoredSession, emit: (s: SessionStep) => v
 }
 
 export const cursorReader: StoreReader = {
-  ...CURSOR_STORE,
+  ...storeInfo(cursor),
   async list(ctx) {
     const transcripts = await listTranscripts(ctx);
     let composers: StoredSession[] = [];

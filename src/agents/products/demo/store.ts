@@ -3,7 +3,8 @@
 
 import path from "node:path";
 import type { StoreReader } from "../../stores/types.js";
-import { DEMO_STORE } from "../../stores/locations.js";
+import { storeInfo } from "../product.js";
+import { demo } from "./index.js";
 import { findFiles, mapLimit, LIST_CONCURRENCY } from "../../stores/files.js";
 import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl, TitleRank } from "../../stores/jsonl.js";
 import { clip, str } from "../../stores/text.js";
@@ -27,7 +28,7 @@ const interpret: Interpret = (rec) => {
 };
 
 export const demoReader: StoreReader = {
-  ...DEMO_STORE,
+  ...storeInfo(demo),
   async list(ctx) {
     const files = await findFiles(ctx.dir, (n) => n.endsWith(".jsonl"), 0);
     return mapLimit(

@@ -4,7 +4,8 @@
 
 import path from "node:path";
 import type { SessionStep, StoreReader } from "../../stores/types.js";
-import { DROID_STORE } from "../../stores/locations.js";
+import { storeInfo } from "../product.js";
+import { droid } from "./index.js";
 import { findFiles, LIST_CONCURRENCY, mapLimit } from "../../stores/files.js";
 import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl, TitleRank } from "../../stores/jsonl.js";
 import { arr, brief, clip, contentText, obj, str } from "../../stores/text.js";
@@ -46,7 +47,7 @@ const interpret: Interpret = (rec) => {
 };
 
 export const droidReader: StoreReader = {
-  ...DROID_STORE,
+  ...storeInfo(droid),
   async list(ctx) {
     const files = await findFiles(ctx.dir, (n) => n.endsWith(".jsonl"), 1);
     return mapLimit(

@@ -7,7 +7,8 @@
 
 import path from "node:path";
 import type { SessionStep, StoreReader } from "../../stores/types.js";
-import { FX_STORE } from "../../stores/locations.js";
+import { storeInfo } from "../product.js";
+import { fx } from "./index.js";
 import { entries, exists, LIST_CONCURRENCY, mapLimit, readJsonFile } from "../../stores/files.js";
 import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl } from "../../stores/jsonl.js";
 import { arr, brief, clip, iso, num, obj, str } from "../../stores/text.js";
@@ -81,7 +82,7 @@ const interpret: Interpret = (rec) => {
 };
 
 export const fxReader: StoreReader = {
-  ...FX_STORE,
+  ...storeInfo(fx),
   async list(ctx) {
     const dirs: string[] = [];
     for (const ent of await entries(ctx.dir)) {

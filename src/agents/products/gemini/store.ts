@@ -11,7 +11,8 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { SessionStep, StoreReader, StoredSession } from "../../stores/types.js";
-import { GEMINI_STORE } from "../../stores/locations.js";
+import { storeInfo } from "../product.js";
+import { gemini } from "./index.js";
 import { entries, findFiles, forEachJsonLine, LIST_CONCURRENCY, mapLimit } from "../../stores/files.js";
 import { type Interpret, type RecordInfo, sessionFrom, summarizeJsonl, summarizeLines, type Summary, TitleRank } from "../../stores/jsonl.js";
 import { arr, brief, clip, obj, str } from "../../stores/text.js";
@@ -136,7 +137,7 @@ function mergeSession(files: FileSummary[], fallbackId: string): StoredSession |
 }
 
 export const geminiReader: StoreReader = {
-  ...GEMINI_STORE,
+  ...storeInfo(gemini),
   async list(ctx) {
     const jobs: Array<{ file: string; root: string | null }> = [];
     for (const project of await entries(ctx.dir)) {

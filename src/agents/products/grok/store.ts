@@ -8,7 +8,8 @@
 
 import path from "node:path";
 import type { SessionStep, StoreReader, StoredSession } from "../../stores/types.js";
-import { GROK_STORE } from "../../stores/locations.js";
+import { storeInfo } from "../product.js";
+import { grok } from "./index.js";
 import { entries, exists, LIST_CONCURRENCY, mapLimit, readJsonFile } from "../../stores/files.js";
 import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl } from "../../stores/jsonl.js";
 import { arr, brief, clip, contentText, iso, obj, str, titleOf } from "../../stores/text.js";
@@ -68,7 +69,7 @@ function cwdFromFolder(name: string): string | undefined {
 }
 
 export const grokReader: StoreReader = {
-  ...GROK_STORE,
+  ...storeInfo(grok),
   async list(ctx) {
     const jobs: Array<{ dir: string; folder: string }> = [];
     for (const project of await entries(ctx.dir)) {

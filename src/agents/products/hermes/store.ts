@@ -6,7 +6,8 @@
 
 import path from "node:path";
 import type { SessionStep, StoreReader, StoredSession } from "../../stores/types.js";
-import { HERMES_STORE } from "../../stores/locations.js";
+import { storeInfo } from "../product.js";
+import { hermes } from "./index.js";
 import { exists } from "../../stores/files.js";
 import { columns, openSqlite, type SqliteFile } from "../../stores/sqlite.js";
 import { arr, brief, clip, iso, obj, str, titleOf } from "../../stores/text.js";
@@ -90,7 +91,7 @@ export function hermesMessageSteps(role: string, content: string | null, toolCal
 }
 
 export const hermesReader: StoreReader = {
-  ...HERMES_STORE,
+  ...storeInfo(hermes),
   async list(ctx) {
     if (!(await exists(ctx.dir))) return [];
     const db = await openSqlite(ctx.dir);

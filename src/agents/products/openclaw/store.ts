@@ -6,7 +6,8 @@
 
 import path from "node:path";
 import type { StoreReader, StoredSession } from "../../stores/types.js";
-import { OPENCLAW_STORE } from "../../stores/locations.js";
+import { storeInfo } from "../product.js";
+import { openclaw } from "./index.js";
 import { entries, findFiles, LIST_CONCURRENCY, mapLimit, readJsonFile } from "../../stores/files.js";
 import { sessionFrom, streamJsonlSteps, summarizeJsonl } from "../../stores/jsonl.js";
 import { piInterpret } from "../pi/store.js";
@@ -38,7 +39,7 @@ async function readIndex(file: string): Promise<{ byId: Map<string, IndexEntry>;
 }
 
 export const openclawReader: StoreReader = {
-  ...OPENCLAW_STORE,
+  ...storeInfo(openclaw),
   async list(ctx) {
     const out: StoredSession[] = [];
     for (const agent of await entries(path.join(ctx.dir, "agents"))) {

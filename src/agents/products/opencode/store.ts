@@ -6,7 +6,8 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { ReaderContext, SessionStep, StoreReader, StoredSession } from "../../stores/types.js";
-import { OPENCODE_STORE, opencodeDbPath } from "../../stores/locations.js";
+import { storeInfo } from "../product.js";
+import { opencode, opencodeDbPath } from "./index.js";
 import { entries, exists, findFiles, readJsonFile } from "../../stores/files.js";
 import { columns, openSqlite } from "../../stores/sqlite.js";
 import { brief, clip, iso, obj, str, titleOf } from "../../stores/text.js";
@@ -145,7 +146,7 @@ async function listLegacy(storage: string, ctx: ReaderContext): Promise<StoredSe
 }
 
 export const opencodeReader: StoreReader = {
-  ...OPENCODE_STORE,
+  ...storeInfo(opencode),
   async list(ctx) {
     const db = opencodeDbPath(ctx);
     const fromDb = (await exists(db)) ? await listSqlite(db) : [];

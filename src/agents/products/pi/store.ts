@@ -8,7 +8,9 @@
 
 import path from "node:path";
 import type { SessionStep, StoreReader, StoredSession } from "../../stores/types.js";
-import { PI_STORE, PRIME_STORE } from "../../stores/locations.js";
+import { storeInfo } from "../product.js";
+import { pi } from "./index.js";
+import { prime } from "../prime/index.js";
 import { findFiles, LIST_CONCURRENCY, mapLimit } from "../../stores/files.js";
 import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl, TitleRank } from "../../stores/jsonl.js";
 import { arr, brief, clip, contentText, num, obj, str, iso } from "../../stores/text.js";
@@ -65,7 +67,7 @@ function piSession(runtime: string, label: string, file: string, summary: Awaite
 }
 
 export const piReader: StoreReader = {
-  ...PI_STORE,
+  ...storeInfo(pi),
   async list(ctx) {
     const files = await findFiles(ctx.dir, (n) => n.endsWith(".jsonl"), 1);
     return mapLimit(files, LIST_CONCURRENCY, async (f) => piSession("pi", "Pi", f, await summarizeJsonl(f, piInterpret)), (f, e) => ctx.warn(`Pi: cannot read ${f}: ${(e as Error).message}`));
@@ -74,7 +76,7 @@ export const piReader: StoreReader = {
 };
 
 export const primeReader: StoreReader = {
-  ...PRIME_STORE,
+  ...storeInfo(prime),
   async list(ctx) {
     const jobs: Array<{ file: string; parent?: string }> = (await findFiles(path.join(ctx.dir, "sessions"), (n) => n.endsWith(".jsonl"), 1)).map((file) => ({ file }));
     if (ctx.includeSubagents) {

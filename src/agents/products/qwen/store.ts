@@ -4,7 +4,8 @@
 
 import path from "node:path";
 import type { SessionStep, StoreReader } from "../../stores/types.js";
-import { QWEN_STORE } from "../../stores/locations.js";
+import { storeInfo } from "../product.js";
+import { qwen } from "./index.js";
 import { entries, findFiles, LIST_CONCURRENCY, mapLimit } from "../../stores/files.js";
 import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl, TitleRank } from "../../stores/jsonl.js";
 import { arr, brief, clip, contentText, obj, str } from "../../stores/text.js";
@@ -35,7 +36,7 @@ const qwenInterpret: Interpret = (rec) => {
 };
 
 export const qwenReader: StoreReader = {
-  ...QWEN_STORE,
+  ...storeInfo(qwen),
   async list(ctx) {
     const files: string[] = [];
     for (const project of await entries(ctx.dir)) {

@@ -5,7 +5,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { applyEdits, modify, parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { parse as parseToml, stringify as stringifyToml } from "smol-toml";
-import { CommandError } from "../../kernel/errors.js";
+import { CommandError } from "../../../kernel/errors.js";
 
 const JSONC_OPTIONS = { allowTrailingComma: true, disallowComments: false };
 

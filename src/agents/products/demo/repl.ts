@@ -7,10 +7,11 @@ import type { Readable, Writable } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { AgentHost } from "../../agents/host.js";
-import { demo } from "../../agents/products/demo/kind.js";
-import { userMessageOf } from "../../kernel/errors.js";
-import type { McpServerSpec } from "./plan.js";
+import { AgentHost } from "../../host.js";
+import { userMessageOf } from "../../../kernel/errors.js";
+import type { McpServerSpec } from "../kit/launch.js";
+import { kindOf } from "../kinds.js";
+import { demo as product } from "./index.js";
 
 export interface DemoReplOptions {
   cwd: string;
@@ -25,6 +26,7 @@ export interface DemoReplOptions {
 
 export async function runDemoRepl(options: DemoReplOptions): Promise<void> {
   const { output } = options;
+  const demo = kindOf(product);
   const launch = demo.acpCommand();
   const host = new AgentHost({
     kind: demo,
