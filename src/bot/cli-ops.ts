@@ -1,6 +1,7 @@
 // `baton status` and `baton reload`: ask the daemon running on this data dir, through the ops
 // listener it published in <data_dir>/ops.json. Reload is a SIGHUP to that daemon; its answer is
 // read back from /status.
+import type { Endpoint } from "../kernel/endpoint.js";
 import { findOpsEndpoint } from "../ops/server.js";
 import type { ClusterState, DaemonSnapshot, ReloadReport } from "../ops/snapshot.js";
 import { reloadSummary } from "./reload.js";
@@ -17,8 +18,9 @@ function notRunning(dataDir: string): number {
   return 3; // "not running", as `systemctl status` says it
 }
 
-async function fetchStatus(url: string): Promise<Status> {
-  const response = await fetch(`${url}/status`, { signal: AbortSignal.timeout(5_000) });
+async function fetchStatus(endpoint: Endpoint): Promise<Status> {
+  const headers: Record<string, string> = endpoint.token ? { authorization: `Bearer ${endpoint.token}` } : {};
+  const response = await fetch(`${endpoint.url}/status`, { headers, signal: AbortSignal.timeout(5_000) });
   if (!response.ok) throw new Error(`the daemon answered ${response.status}`);
   return (await response.json()) as Status;
 }
@@ -26,7 +28,7 @@ async function fetchStatus(url: string): Promise<Status> {
 export async function runStatus(dataDir: string, json: boolean): Promise<number> {
   const endpoint = findOpsEndpoint(dataDir);
   if (!endpoint) return notRunning(dataDir);
-  const s = await fetchStatus(endpoint.url);
+  const s = await fetchStatus(endpoint);
   if (json) {
     process.stdout.write(JSON.stringify(s, null, 2) + "\n");
     return 0;
@@ -47,12 +49,12 @@ export async function runStatus(dataDir: string, json: boolean): Promise<number>
 export async function runReload(dataDir: string): Promise<number> {
   const endpoint = findOpsEndpoint(dataDir);
   if (!endpoint) return notRunning(dataDir);
-  const before = (await fetchStatus(endpoint.url)).lastReload?.at;
+  const before = (await fetchStatus(endpoint)).lastReload?.at;
   process.kill(endpoint.pid, "SIGHUP");
   let report: ReloadReport | undefined;
   for (let waited = 0; waited < RELOAD_WAIT_MS && !report; waited += POLL_MS) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    const latest = (await fetchStatus(endpoint.url)).lastReload;
+    const latest = (await fetchStatus(endpoint)).lastReload;
     if (latest && latest.at !== before) report = latest;
   }
   if (!report) {

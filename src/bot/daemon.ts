@@ -135,7 +135,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   };
   try {
     const env = { dataDir };
-    ops = await startOps({ listen: loaded.config.ops.listen ?? DEFAULT_OPS_LISTEN, isDefault: loaded.config.ops.listen === undefined, dataDir, recorder, snapshot, log });
+    ops = await startOps({ listen: loaded.config.ops.listen ?? DEFAULT_OPS_LISTEN, isDefault: loaded.config.ops.listen === undefined, token: loaded.config.ops.token, dataDir, recorder, snapshot, log });
     // The core sees each adapter counted (messages out, errors by reason, reachability); the adapter sees a core that counts what comes in.
     const add = (adapter: PlatformAdapter, settings: Parameters<BatonCore["addAdapter"]>[1]): PlatformHealth => {
       const h: PlatformHealth = { name: adapter.name, kind: adapter.kind, connected: false, detail: "starting" };

@@ -40,7 +40,7 @@ export async function runDoctor(options: { config?: string; dataDir?: string; js
 
   checks.push(...agentChecks(loaded));
   if (loaded) {
-    for (const w of configWarnings(loaded)) checks.push({ area: "workspace", status: "warn", message: w.message });
+    for (const w of configWarnings(loaded)) checks.push({ area: w.key.startsWith("ops.") ? "ops" : "workspace", status: "warn", message: w.message });
     checks.push(...accessChecks(loaded));
   }
 

@@ -122,6 +122,11 @@ const baseConfigSchema = z
     ops: z
       .object({
         listen: z.string().optional().describe(`host:port (or a port) of /healthz, /metrics and /status; "off" to disable. Default ${DEFAULT_OPS_LISTEN}, else a free port`),
+        token: z
+          .string()
+          .min(16, "at least 16 characters")
+          .optional()
+          .describe("Bearer token /metrics and /status then require (Authorization: Bearer <token>); set it when ops.listen is not a loopback address"),
       })
       .strict()
       .default({}),

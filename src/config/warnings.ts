@@ -1,9 +1,10 @@
-// What is allowed but probably wrong: a configured workspace that does not exist, or agents.nice:
-// idle on a Linux without chrt to set it. `config validate`, `doctor` and `start` warn about it
+// What is allowed but probably wrong: a configured workspace that does not exist, agents.nice:
+// idle on a Linux without chrt to set it, an ops listener open to a network without a token. `config validate`, `doctor` and `start` warn about it
 // instead of failing, so a config written for a machine still loads on another.
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { which } from "../kernel/process.js";
+import { parseListenAddress } from "../kernel/listen.js";
 import { expandHome, type LoadedConfig } from "./load.js";
 
 export interface ConfigWarning {
@@ -33,9 +34,21 @@ export function configWarnings(loaded: LoadedConfig): ConfigWarning[] {
     const dir = resolve(expandHome(path));
     if (!isDirectory(dir)) out.push({ key, message: `${key}: ${dir} does not exist (create it, or change the config; a thread there cannot start)` });
   }
+  const ops = loaded.config.ops;
+  const opsAddress = ops.listen && ops.listen.trim().toLowerCase() !== "off" ? parseListenAddress(ops.listen) : undefined;
+  if (opsAddress && !isLoopback(opsAddress.host) && !ops.token) {
+    out.push({
+      key: "ops.listen",
+      message: `ops.listen: ${opsAddress.host} is not a loopback address and ops.token is not set: anyone who reaches port ${opsAddress.port} reads /status and /metrics. Set ops.token, or listen on 127.0.0.1`,
+    });
+  }
   // Elsewhere there is no idle class, and the lowest nice value is what idle means.
   if (loaded.config.agents.nice === "idle" && process.platform === "linux" && !which("chrt")) {
     out.push({ key: "agents.nice", message: "agents.nice: idle needs chrt (util-linux), which is not on PATH: agents run at the lowest nice value instead (install util-linux, or set a number)" });
   }
   return out;
+}
+
+function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127\./.test(host) || host === "::ffff:127.0.0.1";
 }

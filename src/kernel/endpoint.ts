@@ -8,6 +8,8 @@ const ENDPOINT_FILE_MODE = 0o600;
 export interface Endpoint {
   url: string;
   pid: number;
+  /** A bearer token the listener requires (the ops listener with ops.token); the file is 0600. */
+  token?: string;
 }
 
 export function writeEndpointFile(path: string, endpoint: Endpoint): void {
@@ -18,7 +20,8 @@ export function writeEndpointFile(path: string, endpoint: Endpoint): void {
 export function readEndpointFile(path: string): Endpoint | undefined {
   try {
     const parsed = JSON.parse(readFileSync(path, "utf8")) as Partial<Endpoint>;
-    return typeof parsed.url === "string" && typeof parsed.pid === "number" ? { url: parsed.url, pid: parsed.pid } : undefined;
+    if (typeof parsed.url !== "string" || typeof parsed.pid !== "number") return undefined;
+    return typeof parsed.token === "string" ? { url: parsed.url, pid: parsed.pid, token: parsed.token } : { url: parsed.url, pid: parsed.pid };
   } catch {
     return undefined;
   }

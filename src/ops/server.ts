@@ -1,6 +1,9 @@
 // The ops listener: GET /healthz (up, draining, platforms connected), GET /metrics (Prometheus) and
 // GET /status (what `baton status` prints). Separate from the web chat, loopback by default, with
-// no secrets in any answer, so it can stay open to a scraper. Its URL goes to <data_dir>/ops.json.
+// no secrets in any answer. With `ops.token`, /metrics and /status need it as a bearer token
+// (/healthz stays open for health checks: it says only up or not). Its URL (and the token, for
+// `baton status`) goes to <data_dir>/ops.json, 0600.
+import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -19,6 +22,8 @@ export interface OpsOptions {
   listen: string;
   /** The listen address was not configured: a busy port falls back to a free one instead of failing. */
   isDefault: boolean;
+  /** Bearer token /metrics and /status require (ops.token). */
+  token?: string;
   dataDir: string;
   recorder: MetricsRecorder;
   snapshot(): DaemonSnapshot;
@@ -65,6 +70,9 @@ export async function startOps(options: OpsOptions): Promise<RunningOps> {
       // be reached is "degraded" but 200: restarting Baton would not bring the network back.
       return send(res, up ? 200 : 503, "application/json", JSON.stringify(body) + "\n");
     }
+    if ((path === "/status" || path === "/metrics") && !authorized(req.headers.authorization, options.token)) {
+      return send(res, 401, "text/plain", "missing or wrong bearer token (ops.token)\n", { "www-authenticate": 'Bearer realm="baton-ops"' });
+    }
     if (path === "/status") {
       const s = options.snapshot();
       const r = options.recorder;
@@ -91,7 +99,7 @@ export async function startOps(options: OpsOptions): Promise<RunningOps> {
   });
   const host = bound.address.includes(":") ? `[${bound.address}]` : bound.address;
   const url = `http://${host}:${bound.port}`;
-  writeEndpointFile(opsEndpointPath(options.dataDir), { url, pid: process.pid });
+  writeEndpointFile(opsEndpointPath(options.dataDir), { url, pid: process.pid, token: options.token });
   options.log.info({ url }, "ops listener ready (/healthz, /metrics, /status)");
   return {
     url,
@@ -117,4 +125,11 @@ function listen(server: Server, host: string, port: number): Promise<AddressInfo
 function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { "content-type": type, "cache-control": "no-store", ...headers });
   res.end(body);
+}
+
+/** Compared as digests in constant time: neither the token's length nor its bytes leak through timing. */
+function authorized(header: string | undefined, token: string | undefined): boolean {
+  if (token === undefined) return true;
+  const digest = (text: string) => createHash("sha256").update(text).digest();
+  return timingSafeEqual(digest(header ?? ""), digest(`Bearer ${token}`));
 }

@@ -90,6 +90,16 @@ describe("baton doctor", () => {
     expect(res.status).toBe(0);
   });
 
+  it("warns for an ops listener on a non-loopback address without ops.token (and `baton start` logs the same)", async () => {
+    const open = await doctor(`workspaces: { default: "${dir}" }\nops: { listen: "0.0.0.0:0" }\n`);
+    expect(check(open.report, "ops")).toMatchObject({ status: "warn", message: expect.stringMatching(/^ops\.listen: 0\.0\.0\.0 is not a loopback address and ops\.token is not set: .*Set ops\.token, or listen on 127\.0\.0\.1/) });
+    expect(open.out).not.toContain("All good.");
+    const guarded = await doctor(`workspaces: { default: "${dir}" }\nops: { listen: "0.0.0.0:0", token: "a-long-enough-ops-token" }\n`);
+    expect(check(guarded.report, "ops")).toBeUndefined();
+    const loopback = await doctor(`workspaces: { default: "${dir}" }\nops: { listen: "127.0.0.1:0" }\n`);
+    expect(check(loopback.report, "ops")).toBeUndefined();
+  });
+
   it("keeps 'cannot reach' (a warning) apart from 'token rejected' (a failure)", async () => {
     const port = await closedPort();
     const unreachable = await doctor(`access: { allow: [telegram:1] }\nplatforms:\n  telegram: { token: "${fake.token}", api_root: "http://127.0.0.1:${port}" }\n`);

@@ -44,6 +44,23 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
 }
 
 describe("the ops listener", () => {
+  it("with ops.token, /metrics and /status need the bearer token; /healthz stays open", async () => {
+    const token = "ops-token-0123456789abcdef";
+    const baton = await startTestBaton({ adapters: [new TestPlatform()], config: { ops: { listen: "127.0.0.1:0", token } } });
+    running.push(baton);
+    const ops = baton.daemon.opsUrl!;
+    for (const path of ["/metrics", "/status"]) {
+      const refused = await fetch(`${ops}${path}`);
+      expect({ path, status: refused.status }).toEqual({ path, status: 401 });
+      expect(refused.headers.get("www-authenticate")).toBe('Bearer realm="baton-ops"');
+      expect((await fetch(`${ops}${path}`, { headers: { authorization: "Bearer wrong-token-0123456789" } })).status).toBe(401);
+      expect((await fetch(`${ops}${path}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    }
+    expect((await fetch(`${ops}/healthz`)).status).toBe(200);
+    // `baton status` finds the token beside the URL, in the 0600 endpoint file.
+    expect(JSON.parse(readFileSync(join(baton.dataDir, "ops.json"), "utf8"))).toMatchObject({ url: ops, token });
+  });
+
   it("serves /healthz and /metrics during a turn, with the counters moving", async () => {
     const platform = new TestPlatform();
     const { baton, ops } = await start(platform);

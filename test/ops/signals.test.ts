@@ -58,7 +58,8 @@ function writeConfig(allow: string[]): string {
       "agents: { default: demo }",
       `access: { allow: [${allow.join(", ")}] }`,
       "shutdown_grace: 20s",
-      "ops: { listen: 127.0.0.1:0 }",
+      // With a token: `baton status` and `baton reload` must send it.
+      "ops: { listen: 127.0.0.1:0, token: signals-ops-token-0123456789 }",
       `workspaces: { roots: ["${dir}"], default: "${dir}" }`,
       "platforms:",
       `  telegram: { token: "${fake.token}", api_root: "${fake.apiRoot}" }`,
