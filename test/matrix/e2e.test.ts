@@ -6,7 +6,7 @@ import { createCipheriv, createHash, randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type * as sdk from "matrix-js-sdk";
-import { sendEvent } from "../fakes/matrix/rooms.js";
+import { createRoom, join as joinRoom, sendEvent } from "../fakes/matrix/rooms.js";
 import { ALLOWED_TEST_USERS, startTestBaton, type TestBaton } from "../support/harness.js";
 import { createEncryptedDm, startSdkUser, waitForMember, type SdkUser } from "./sdk-user.js";
 import { startWorld, until, type MatrixWorld } from "./helpers.js";
@@ -27,8 +27,8 @@ afterEach(async () => {
   await world.close();
 });
 
-async function startBaton(dataDir?: string): Promise<MatrixAdapter> {
-  const adapter = world.adapter({ undecryptableGraceMs: 300 });
+async function startBaton(dataDir?: string, settings?: Record<string, unknown>): Promise<MatrixAdapter> {
+  const adapter = world.adapter({ undecryptableGraceMs: 300 }, settings);
   baton = await startTestBaton({ adapters: [adapter], dataDir, config: { access: { allow: [...ALLOWED_TEST_USERS, `matrix:${world.alice}`] } } });
   return adapter;
 }
@@ -118,3 +118,34 @@ it("an encrypted file is fetched for the allowed user, decrypted into Baton's ca
   const cached = readdirSync(cache, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
   expect(cached.map((e) => readFileSync(join(e.parentPath, e.name)))).toEqual([plain]);
 }, 90_000);
+
+it("require_encryption: a message in an unencrypted room is refused with the reason and reaches no agent; an encrypted one is answered", async () => {
+  await startBaton(undefined, { require_encryption: true });
+  const plainRoom = createRoom(world.fake.state, world.alice, { invite: [world.bot] });
+  joinRoom(world.fake.state, plainRoom, world.bot);
+  sendEvent(world.fake.state, plainRoom, world.alice, "m.room.message", { msgtype: "m.text", body: "hello in the clear" });
+  const botPlain = () => plainRoom.timeline.map((s) => s.event).filter((e) => e.sender === world.bot && e.type === "m.room.message");
+  const refusal = await until(() => botPlain().find((e) => /only take end-to-end encrypted messages here \(platforms\.matrix\.require_encryption\)/.test(String(e.content.body))), "the refusal");
+  expect(refusal.content.body).toContain("Nothing was passed to an agent");
+  await new Promise((r) => setTimeout(r, 500));
+  expect(botPlain().some((e) => /you said/.test(String(e.content.body)))).toBe(false);
+
+  const roomId = await encryptedDm();
+  await alice!.client.sendTextMessage(roomId, "hello encrypted");
+  await botSays(roomId, /you said "hello encrypted"/);
+}, 90_000);
+
+it("require_verified_devices: a device its owner has not verified is refused; once cross-signed, its messages are answered", async () => {
+  await startBaton(undefined, { require_verified_devices: true });
+  const roomId = await encryptedDm();
+  await alice!.client.sendTextMessage(roomId, "from an unverified device");
+  const refusal = await botSays(roomId, /came from a device you have not verified.*require_verified_devices/);
+  expect(refusal.event.isEncrypted()).toBe(true);
+  expect(botMessages(roomId).some((m) => /you said/.test(m.content.body ?? ""))).toBe(false);
+
+  // Alice sets up cross-signing: her own keys sign this device.
+  await alice!.client.getCrypto()!.bootstrapCrossSigning({ authUploadDeviceSigningKeys: async (makeRequest) => void (await makeRequest({})) });
+  await new Promise((r) => setTimeout(r, 1_000));
+  await alice!.client.sendTextMessage(roomId, "from a cross-signed device");
+  await botSays(roomId, /you said "from a cross-signed device"/);
+}, 120_000);

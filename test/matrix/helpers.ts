@@ -19,8 +19,8 @@ export interface MatrixWorld {
   bot: string;
   alice: string;
   mallory: string;
-  /** An adapter for the bot's account, on this data dir (the same device every time). */
-  adapter(tuning?: MatrixTuning): MatrixAdapter;
+  /** An adapter for the bot's account, on this data dir (the same device every time); `settings`: more config keys. */
+  adapter(tuning?: MatrixTuning, settings?: Record<string, unknown>): MatrixAdapter;
   close(): Promise<void>;
 }
 
@@ -29,14 +29,14 @@ export async function startWorld(): Promise<MatrixWorld> {
   const dataDir = mkdtempSync(join(tmpdir(), "baton-matrix-"));
   const { password } = fake.register("baton", undefined, "Baton");
   const bot = `@baton:${fake.serverName}`;
-  const config = matrixConfigSchema.parse({ homeserver: fake.baseUrl, user_id: bot, password });
+  const config = (settings: Record<string, unknown> = {}) => matrixConfigSchema.parse({ homeserver: fake.baseUrl, user_id: bot, password, ...settings });
   return {
     fake,
     dataDir,
     bot,
     alice: fake.register("alice", undefined, "Alice").userId,
     mallory: fake.register("mallory", undefined, "Mallory").userId,
-    adapter: (tuning) => new MatrixAdapter("matrix", config, { dataDir }, tuning),
+    adapter: (tuning, settings) => new MatrixAdapter("matrix", config(settings), { dataDir }, tuning),
     async close() {
       await fake.stop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -9,7 +9,8 @@ import { uploadMedia } from "./uploads.js";
 import type { MatrixAdapterConfig } from "./config.js";
 import { MatrixConnection } from "./client.js";
 import { toPlatformError } from "./errors.js";
-import { MatrixInbound, UNDECRYPTABLE_GRACE_MS, type Reaction, type Undecryptable } from "./inbound.js";
+import { MatrixInbound, UNDECRYPTABLE_GRACE_MS, type Distrusted, type Reaction, type Undecryptable } from "./inbound.js";
+import { distrustText, type TrustPolicy } from "./trust.js";
 import { editContent, messageContent, reactionContent, renderMessage } from "./outbound.js";
 import { OpenApprovals, reactionChoices } from "./approvals.js";
 import { parseMatrixRoute, type MatrixRoute } from "./routes.js";
@@ -39,7 +40,8 @@ export class MatrixAdapter implements PlatformAdapter {
   private core?: PlatformCore;
   private inbound?: MatrixInbound;
   private readonly approvals = new OpenApprovals();
-  private readonly undecryptableNoticeAt = new Map<string, number>();
+  private readonly noticeAt = new Map<string, number>();
+  private readonly trust: TrustPolicy;
 
   constructor(
     readonly name: string,
@@ -50,6 +52,7 @@ export class MatrixAdapter implements PlatformAdapter {
     // Reactions stand in for buttons: one click on a pill in Element answers (see approvals.ts).
     this.capabilities = { maxMessageLength: MATRIX_MAX_MARKDOWN_CHARS, edits: true, buttons: true, typingIntervalMs: TYPING_INTERVAL_MS, minEditGapMs: config.min_edit_gap_ms };
     this.connection = new MatrixConnection(config, { instance: name, dataDir: env.dataDir });
+    this.trust = { requireEncryption: config.require_encryption, requireVerifiedDevices: config.require_verified_devices };
   }
 
   private get client(): MatrixClient {
@@ -69,8 +72,10 @@ export class MatrixAdapter implements PlatformAdapter {
       core,
       media: { homeserver, accessToken },
       undecryptableGraceMs: this.tuning.undecryptableGraceMs,
+      trust: this.trust,
       onReaction: (reaction) => void this.onReaction(reaction).catch((error: unknown) => log.error({ err: error }, `${this.name}: a reaction could not be handled`)),
       onUndecryptable: (event) => void this.onUndecryptable(event).catch((error: unknown) => log.warn({ err: error }, `${this.name}: the undecryptable-message notice could not be sent`)),
+      onDistrusted: (event) => void this.onDistrusted(event).catch((error: unknown) => log.warn({ err: error }, `${this.name}: the refusal notice could not be sent`)),
     });
     this.inbound.attach();
     return { description: `${this.name}: connected to ${homeserver} as ${userId} (device ${deviceId}, end-to-end encryption on)` };
@@ -181,20 +186,27 @@ export class MatrixAdapter implements PlatformAdapter {
   }
 
   private async onUndecryptable(event: Undecryptable): Promise<void> {
-    const core = this.core!;
-    core.log.warn({ route: event.route, user: event.userId, event: event.eventId, reason: event.reason }, `${this.name}: could not decrypt a message`);
-    // A stranger's message would be refused anyway; telling the room about each of theirs is noise.
-    if (core.isAllowed && !core.isAllowed(`matrix:${event.userId}`, event.route)) return;
-    const key = `${event.route}\u0000${event.userId}`;
-    const now = Date.now();
-    if (now - (this.undecryptableNoticeAt.get(key) ?? 0) < UNDECRYPTABLE_NOTICE_INTERVAL_MS) return;
-    this.undecryptableNoticeAt.set(key, now);
+    this.core!.log.warn({ route: event.route, user: event.userId, event: event.eventId, reason: event.reason }, `${this.name}: could not decrypt a message`);
     const device = this.connection.session.device_id;
-    await this.send(event.route, {
-      text: `⚠️ I could not decrypt a message from ${event.userId}: its key did not reach my device (${device}). Please send it again; if this keeps happening, verify my device (see the Matrix setup guide).`,
-      format: "plain",
-      kind: "notice",
-    });
+    await this.noticeOnce(event.route, event.userId, `⚠️ I could not decrypt a message from ${event.userId}: its key did not reach my device (${device}). Please send it again; if this keeps happening, verify my device (see the Matrix setup guide).`);
+  }
+
+  private async onDistrusted(event: Distrusted): Promise<void> {
+    const key = event.why === "unencrypted" ? "require_encryption" : "require_verified_devices";
+    this.core!.log.warn({ route: event.route, user: event.userId, event: event.eventId, detail: event.detail }, `${this.name}: refused a message (platforms.${this.name}.${key})`);
+    await this.noticeOnce(event.route, event.userId, distrustText(event.why));
+  }
+
+  /** A notice to an allowed sender, at most once per sender and room in a while. */
+  private async noticeOnce(route: string, userId: string, text: string): Promise<void> {
+    const core = this.core!;
+    // A stranger's message would be refused anyway; telling the room about each of theirs is noise.
+    if (core.isAllowed && !core.isAllowed(`matrix:${userId}`, route)) return;
+    const key = `${route}\u0000${userId}\u0000${text.slice(0, 2)}`;
+    const now = Date.now();
+    if (now - (this.noticeAt.get(key) ?? 0) < UNDECRYPTABLE_NOTICE_INTERVAL_MS) return;
+    this.noticeAt.set(key, now);
+    await this.send(route, { text, format: "plain", kind: "notice" });
   }
 
   private target(route: string): MatrixRoute {

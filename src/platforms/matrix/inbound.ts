@@ -9,6 +9,7 @@ import type { PlatformCore } from "../contract.js";
 import { formatMatrixRoute } from "./routes.js";
 import { messageFacts, type BotIdentity } from "./parse.js";
 import { matrixFile, type MediaAccess } from "./media.js";
+import { distrustOf, type Distrust, type TrustPolicy } from "./trust.js";
 
 /** A late room key often arrives within seconds (to-device messages trail the event); then the message is read after all. */
 export const UNDECRYPTABLE_GRACE_MS = 5_000;
@@ -32,14 +33,25 @@ export interface Undecryptable {
   reason: string;
 }
 
+/** A message refused by the trust policy (trust.ts). */
+export interface Distrusted {
+  route: string;
+  userId: string;
+  eventId: string;
+  why: Distrust;
+  detail: string;
+}
+
 export interface InboundOptions {
   instance: string;
   bot: BotIdentity;
   core: PlatformCore;
   media: MediaAccess;
   undecryptableGraceMs: number;
+  trust: TrustPolicy;
   onReaction(reaction: Reaction): void;
   onUndecryptable(event: Undecryptable): void;
+  onDistrusted(event: Distrusted): void;
 }
 
 export class MatrixInbound {
@@ -69,7 +81,7 @@ export class MatrixInbound {
       clearTimeout(this.pendingDecryption.get(id));
       this.pendingDecryption.delete(id);
       const room = client.getRoom(event.getRoomId());
-      if (room) this.dispatch(event, room);
+      if (room) void this.admit(event, room);
     };
     const onMembership = (event: MatrixEvent | undefined, member: RoomMember) => {
       if (member.userId === this.options.bot.userId && member.membership === "invite") void this.onInvite(member.roomId, event?.getSender());
@@ -122,6 +134,25 @@ export class MatrixInbound {
           this.options.onUndecryptable({ route: this.route(room.roomId, threadRoot), userId: event.getSender()!, eventId: id, reason: String(event.decryptionFailureReason ?? "unknown") });
         }, this.options.undecryptableGraceMs);
         this.pendingDecryption.set(id, timer);
+        return;
+      }
+    }
+    await this.admit(event, room);
+  }
+
+  /** Hands the event over unless the trust policy refuses it (then the adapter says why). */
+  private async admit(event: MatrixEvent, room: Room): Promise<void> {
+    const type = event.getType();
+    if (type === "m.room.message" || type === "m.reaction") {
+      const distrust = await distrustOf(this.client, event, this.options.trust).catch((error: unknown) => {
+        this.options.core.log.warn({ err: error, event: event.getId() }, `${this.options.instance}: could not check a message's device; refused`);
+        return { why: "unverified_device" as const, detail: "the check failed" };
+      });
+      if (distrust) {
+        const relation = event.getContent()["m.relates_to"];
+        const threadRoot = relation?.rel_type === "m.thread" ? relation.event_id : undefined;
+        // A refused reaction says nothing in the room: its message was refused or answered already.
+        if (type === "m.room.message") this.options.onDistrusted({ route: this.route(room.roomId, threadRoot), userId: event.getSender()!, eventId: event.getId()!, ...distrust });
         return;
       }
     }
