@@ -79,7 +79,7 @@ function clusterLine(c: ClusterState): string {
 export async function runStepDown(dataDir: string): Promise<number> {
   const endpoint = findOpsEndpoint(dataDir);
   if (!endpoint) return notRunning(dataDir);
-  const before = await fetchStatus(endpoint.url);
+  const before = await fetchStatus(endpoint);
   if (before.cluster?.role !== "leader") {
     process.stderr.write(before.cluster ? "baton: this instance is not leading; nothing to hand over.\n" : "baton: this Baton runs alone (no store.url); there is no standby to hand over to.\n");
     return 1;
@@ -88,7 +88,7 @@ export async function runStepDown(dataDir: string): Promise<number> {
   for (let waited = 0; waited < STEP_DOWN_WAIT_MS; waited += POLL_MS) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     const now = findOpsEndpoint(dataDir);
-    const s = now && (await fetchStatus(now.url).catch(() => undefined));
+    const s = now && (await fetchStatus(now).catch(() => undefined));
     if (s?.cluster?.role === "standby") {
       process.stdout.write(`Stepped down: instance ${s.cluster.instance} stands by${s.cluster.leader && s.cluster.leader !== s.cluster.instance ? `; ${s.cluster.leader} leads (epoch ${s.cluster.epoch})` : ""}\n`);
       return 0;
