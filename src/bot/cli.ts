@@ -68,12 +68,13 @@ export function buildProgram(): Command {
       process.exitCode = await runReload(await dataDirOf(program));
     });
 
-  const service = program.command("service").description("run Baton as a systemd service: install, status, logs, uninstall");
+  const service = program.command("service").description("run Baton as a service (systemd; a launchd agent on macOS): install, status, logs, uninstall");
   const scoped = (cmd: Command) => cmd.option("--user", "a user service (default unless root)").option("--system", "a system service (default for root)");
   scoped(service.command("install"))
     .description("write the unit (this config, data dir and PATH), then enable and start it")
     .option("--print", "print the unit, change nothing")
-    .action((opts: { user?: boolean; system?: boolean; print?: boolean }) =>
+    .option("--user-name <name>", "a system service: the account it runs as (else the one that ran sudo)")
+    .action((opts: { user?: boolean; system?: boolean; print?: boolean; userName?: string }) =>
       serviceAction(async (m) => m.runServiceInstall({ ...program.opts(), ...opts })),
     );
   scoped(service.command("status")).description("systemctl status of the service").action((opts: { user?: boolean; system?: boolean }) => serviceAction(async (m) => m.runServiceTool("status", opts)));

@@ -46,8 +46,8 @@ export function renderUnit(spec: UnitSpec): string {
     "# Baton: coding agents in team chat. Written by `baton service install`; `baton service uninstall` removes it.",
     "[Unit]",
     "Description=Baton: coding agents in team chat",
-    "After=network-online.target",
-    "Wants=network-online.target",
+    // The system manager has network-online.target; a user manager has no such unit (it would only be ignored).
+    ...(system ? ["After=network-online.target", "Wants=network-online.target"] : []),
     "",
     "[Service]",
     "Type=exec",

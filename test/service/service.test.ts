@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { parse } from "yaml";
 import { afterEach, describe, expect, it } from "vitest";
 import { renderUnit, systemdWord } from "../../src/bot/service-unit.js";
-import { verifyUnitFile } from "../../src/bot/cli-service.js";
+import { accountNamed, planUnit, runServiceInstall, runServiceUninstall, verifyUnitFile } from "../../src/bot/cli-service.js";
 
 const REPO = process.cwd();
 const BATON = join(REPO, "bin", "baton.js");
@@ -52,6 +52,9 @@ describe("baton service (systemd)", () => {
       expect(out).not.toMatch(/ProtectHome|PrivateUsers|PrivateTmp|MemoryDenyWriteExecute|RestrictNamespaces/); // agents need these
       if (scope === "--system") expect(out).toMatch(/^User=\S+$/m);
       if (scope === "--system") expect(out).toContain("ProtectSystem=full");
+      // A user manager has no network-online.target; the system manager does.
+      if (scope === "--user") expect(out).not.toContain("network-online");
+      else expect(out).toContain("After=network-online.target");
       const unit = join(home, `baton${scope}.service`.replace("--", "-"));
       writeFileSync(unit, out);
       const verified = verifyUnitFile(unit);
@@ -96,6 +99,78 @@ describe("baton service (systemd)", () => {
     const res = spawnSync(process.execPath, [BATON, "service", "install", "--user", "--config", broken], { env, encoding: "utf8" });
     expect(res.status).toBe(1);
     expect(res.stderr).toMatch(/Fix the config first: .*broken\.yaml:2: agents\.defualt: unknown key "defualt" \(did you mean "default"\?\)/);
+  });
+});
+
+/** A real account other than root with a home, to run a system service as (the test runs as root in CI). */
+const otherAccount = (() => {
+  const line = readFileSync("/etc/passwd", "utf8").split("\n").find((l) => { const f = l.split(":"); return f[0] !== "root" && Number(f[2]) >= 1 && f[5] && f[5] !== "/"; });
+  return line ? { name: line.split(":")[0], home: line.split(":")[5] } : undefined;
+})();
+const asRoot = process.getuid?.() === 0;
+
+describe.skipIf(!asRoot || !otherAccount)("a system service installed as root", () => {
+  it("under sudo: runs as the account that ran sudo, in its home, with its data dir (not root's)", () => {
+    const { env, config } = sandbox();
+    const plan = planUnit({ system: true, config }, { ...env, HOME: "/root", SUDO_USER: otherAccount!.name });
+    expect(plan.text).toContain(`User=${otherAccount!.name}\n`);
+    expect(plan.text).toContain(`WorkingDirectory=${otherAccount!.home}\n`);
+    expect(plan.text).toContain(`Environment=HOME=${otherAccount!.home}\n`);
+    expect(plan.text).toContain(`--data-dir ${join(otherAccount!.home, ".baton")}`);
+    expect(plan.text).not.toContain("/root");
+    expect(plan.warnings.filter((w) => /root/.test(w))).toEqual([]);
+  });
+
+  it("as root itself: a warning naming --user-name; --user-name runs it as that account", () => {
+    const { env, config } = sandbox();
+    const plain = { ...env, HOME: "/root", SUDO_USER: undefined };
+    const res = spawnSync(process.execPath, [BATON, "service", "install", "--system", "--print", "--config", config], { env: plain, encoding: "utf8" });
+    expect(res.status).toBe(0);
+    expect(res.stdout).toContain("User=root\n");
+    expect(res.stderr).toContain("baton: This service would run Baton, and every agent it starts, as root. Run it as another account: --user-name <name>");
+    const named = spawnSync(process.execPath, [BATON, "service", "install", "--system", "--print", "--config", config, "--user-name", otherAccount!.name], { env: plain, encoding: "utf8" });
+    expect(named.stdout).toContain(`User=${otherAccount!.name}\n`);
+    expect(named.stdout).toContain(`--data-dir ${join(otherAccount!.home, ".baton")}`);
+    expect(named.stderr).not.toMatch(/as root/);
+    const unknown = spawnSync(process.execPath, [BATON, "service", "install", "--system", "--print", "--user-name", "no-such-account-here"], { env: plain, encoding: "utf8" });
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toBe('baton: There is no account named "no-such-account-here" on this machine.\n');
+    expect(accountNamed("root").home).toBe("/root");
+  });
+});
+
+describe("baton service on macOS (launchd)", () => {
+  /** The plist as a real parser reads it (Python's plistlib), as JSON. */
+  function parsePlist(path: string): Record<string, any> {
+    return JSON.parse(execFileSync("python3", ["-c", "import json,plistlib,sys; print(json.dumps(plistlib.load(open(sys.argv[1],'rb'))))", path], { encoding: "utf8" }));
+  }
+
+  it.skipIf(spawnSync("python3", ["-c", "import plistlib"]).status !== 0)("install writes a launchd agent plist and bootstraps it; uninstall boots it out and removes it", () => {
+    const { env, config, home } = sandbox();
+    const bin = join(home, "bin");
+    const log = join(home, "launchctl.log");
+    writeFileSync(join(bin, "launchctl"), `#!/bin/sh\necho "$*" >> ${log}\n`);
+    chmodSync(join(bin, "launchctl"), 0o755);
+    const data = join(home, "my data & more");
+    expect(runServiceInstall({ config, dataDir: data }, env, "darwin")).toBe(0);
+    const path = join(home, "Library", "LaunchAgents", "baton.plist");
+    const plist = parsePlist(path);
+    expect(plist.Label).toBe("baton");
+    expect(plist.ProgramArguments).toEqual([BATON, "start", "--config", config, "--data-dir", data]);
+    expect(plist.EnvironmentVariables).toEqual({ HOME: home, PATH: env.PATH, NODE_ENV: "production" });
+    expect(plist.WorkingDirectory).toBe(home);
+    expect(plist.RunAtLoad).toBe(true);
+    expect(plist.KeepAlive).toEqual({ SuccessfulExit: false }); // restarted when it fails, not after a clean stop
+    expect(plist.ExitTimeOut).toBe(75); // shutdown_grace 60 s + time for the agents to stop, before SIGKILL
+    expect(plist.Umask).toBe(0o077);
+    expect(plist.StandardErrorPath).toBe(join(home, "Library", "Logs", "baton", "baton.err.log"));
+    expect(existsSync(join(home, "Library", "Logs", "baton"))).toBe(true);
+    const uid = process.getuid!();
+    expect(readFileSync(log, "utf8").trim().split("\n")).toEqual([`bootout gui/${uid}/baton`, `bootstrap gui/${uid} ${path}`]);
+    expect(runServiceUninstall({}, env, "darwin")).toBe(0);
+    expect(existsSync(path)).toBe(false);
+    expect(readFileSync(log, "utf8").trim().split("\n").at(-1)).toBe(`bootout gui/${uid}/baton`);
+    expect(() => planUnit({ system: true }, env, "darwin")).toThrow(/launchd agent for your user/);
   });
 });
 
