@@ -36,7 +36,7 @@ export async function runStatus(dataDir: string, json: boolean): Promise<number>
   const uptime = Math.round((Date.now() - Date.parse(s.startedAt)) / 1000);
   const lines = [
     `Baton ${s.version}, pid ${s.pid}: ${s.state}, up ${uptime} s (ops ${endpoint.url})`,
-    ...s.platforms.map((p) => `  ${p.connected ? "✓" : "✗"} ${p.name} (${p.kind})${p.detail ? `: ${p.detail}` : ""}`),
+    ...s.platforms.map(platformLine),
     `  threads open ${s.openThreads}; turns running ${s.turnsRunning}; agent hosts ${s.liveHosts}/${s.maxLiveHosts}${s.spareHost ? ` + a spare (${s.spareHost.agent}, pid ${s.spareHost.pid ?? "?"}, ${s.spareHost.state})` : ""}; queued prompts ${s.queuedPrompts}; approvals pending ${s.pendingApprovals}`,
     `  messages in ${s.counts.messages_in}, out ${s.counts.messages_out}; turns ${s.counts.turns}; platform errors ${s.counts.platform_errors}; pickups ${s.counts.pickups_claimed} claimed, ${s.counts.pickups_refused} refused`,
   ];
@@ -44,6 +44,15 @@ export async function runStatus(dataDir: string, json: boolean): Promise<number>
   if (s.lastReload) lines.push(`  last reload ${s.lastReload.at}: ${s.lastReload.ok ? reloadSummary(s.lastReload.applied, s.lastReload.restartNeeded) : `failed: ${s.lastReload.error}`}`);
   process.stdout.write(lines.join("\n") + "\n");
   return 0;
+}
+
+/** `✓ web (web)`, or `✗ telegram (telegram): degraded — Telegram could not be reached … (attempt 3, next in 8 s)`. */
+function platformLine(p: Status["platforms"][number]): string {
+  const state = p.state ?? (p.connected ? "connected" : "degraded");
+  if (state === "connected") return `  ✓ ${p.name} (${p.kind})`;
+  const next = p.nextAttemptAt ? Math.max(0, Math.round((Date.parse(p.nextAttemptAt) - Date.now()) / 1000)) : undefined;
+  const retry = p.attempts ? ` (attempt ${p.attempts}${next === undefined ? "" : `, next in ${next} s`})` : "";
+  return `  ${state === "starting" ? "…" : "✗"} ${p.name} (${p.kind}): ${state}${p.detail ? ` — ${p.detail}` : ""}${retry}`;
 }
 
 export async function runReload(dataDir: string): Promise<number> {

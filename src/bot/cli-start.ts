@@ -54,12 +54,22 @@ export async function runStart(options: StartOptions): Promise<void> {
   // `npm start` in a clone runs in Baton's own folder: that is no place for an agent to work.
   const ownFolder = !loaded.config.workspaces.default && sameDir(process.cwd(), BATON_ROOT);
   const cwd = ownFolder ? homedir() : process.cwd();
-  if (loaded.config.store.url) return runClustered({ loaded, dataDir, log, cwd, onPlatformStarted: (info) => process.stdout.write(`${info.description}\n`) }, options);
+  const announce = {
+    onPlatformStarted: (info: { description: string }) => process.stdout.write(`${info.description}\n`),
+    onPlatformDegraded: ({ name, problem }: { name: string; problem: string }) => process.stdout.write(`${name}: ${problem} Baton keeps trying and connects it when it answers (\`baton status\` shows it as degraded meanwhile).\n`),
+  };
+  if (loaded.config.store.url) return runClustered({ loaded, dataDir, log, cwd, ...announce }, options);
   const { startDaemon } = await import("./daemon.js");
   const startedAt = Date.now();
   let daemon: Daemon;
   try {
-    daemon = await startDaemon({ loaded, dataDir, log, cwd, onPlatformStarted: (info) => process.stdout.write(`${info.description}\n`) });
+    daemon = await startDaemon({
+      loaded,
+      dataDir,
+      log,
+      cwd,
+      ...announce,
+    });
   } catch (error) {
     console.error(`baton: could not start: ${userMessageOf(error)}`);
     if (!(error instanceof ConfigError)) log.error({ err: error }, "start failed");

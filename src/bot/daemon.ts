@@ -20,6 +20,7 @@ import { meteredAdapter, meteredCore } from "../ops/metered.js";
 import { startOps, type RunningOps } from "../ops/server.js";
 import type { ClusterState, DaemonSnapshot, PlatformHealth, ReloadReport } from "../ops/snapshot.js";
 import { planReload } from "./reload.js";
+import { PlatformStarter } from "./platform-start.js";
 import { userMessageOf } from "../kernel/errors.js";
 import { batonVersion } from "../kernel/install.js";
 import { loadMarkdown } from "../render/markdown.js";
@@ -38,8 +39,10 @@ export interface DaemonOptions {
   cwd?: string;
   /** With store.url: this instance's part among several (shown by status and metrics). */
   cluster?: () => ClusterState;
-  /** Called once per started platform with its one-line description. */
+  /** Called once per started platform with its one-line description (also for one that connects later). */
   onPlatformStarted?(info: StartInfo & { name: string }): void;
+  /** Called for a platform that could not be reached at start: the others serve; it is retried. */
+  onPlatformDegraded?(info: { name: string; problem: string }): void;
 }
 
 export interface Daemon {
@@ -124,8 +127,19 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const adapters: PlatformAdapter[] = [];
   const running: PlatformAdapter[] = [];
   let ops: RunningOps | undefined;
+  const starter = new PlatformStarter({
+    log,
+    coreFor: (adapter) => meteredCore(core, adapter.name, recorder),
+    started: (adapter, info) => {
+      running.push(adapter);
+      log.info({ platform: adapter.name }, info.description);
+      options.onPlatformStarted?.({ ...info, name: adapter.name });
+    },
+    degraded: (adapter, problem) => options.onPlatformDegraded?.({ name: adapter.name, problem }),
+  });
   const stop = async (graceMs = current.config.shutdown_grace) => {
     state = "draining";
+    await starter.stop();
     await core.shutdown(graceMs);
     await handover.stop().catch((error: unknown) => log.warn({ err: error }, "handover service did not stop cleanly"));
     await ops?.stop().catch((error: unknown) => log.warn({ err: error }, "ops listener did not stop cleanly"));
@@ -138,20 +152,16 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     ops = await startOps({ listen: loaded.config.ops.listen ?? DEFAULT_OPS_LISTEN, isDefault: loaded.config.ops.listen === undefined, token: loaded.config.ops.token, dataDir, recorder, snapshot, log });
     // The core sees each adapter counted (messages out, errors by reason, reachability); the adapter sees a core that counts what comes in.
     const add = (adapter: PlatformAdapter, settings: Parameters<BatonCore["addAdapter"]>[1]): PlatformHealth => {
-      const h: PlatformHealth = { name: adapter.name, kind: adapter.kind, connected: false, detail: "starting" };
+      const h: PlatformHealth = { name: adapter.name, kind: adapter.kind, state: "starting", connected: false };
       health.push(h);
-      core.addAdapter(meteredAdapter(adapter, recorder, h), settings);
+      core.addAdapter(meteredAdapter(adapter, recorder, h, () => running.includes(adapter)), settings);
       adapters.push(adapter);
       return h;
     };
-    const start = async (adapter: PlatformAdapter, h: PlatformHealth) => {
-      const info = await adapter.start(meteredCore(core, adapter.name, recorder));
-      Object.assign(h, { connected: true, detail: undefined });
-      running.push(adapter);
-      log.info({ platform: adapter.name }, info.description);
-      options.onPlatformStarted?.({ ...info, name: adapter.name });
-    };
+    const start = (adapter: PlatformAdapter, h: PlatformHealth) => starter.start(adapter, h);
     // Platforms start side by side: one's SDK loads while another waits for its first API answer.
+    // One that cannot be reached is retried in the background (PlatformStarter); one that refuses
+    // Baton stops the start.
     const results = await Promise.allSettled([
       ...loaded.platforms.map(async (p) => {
         const descriptor = PLATFORM_KINDS[p.kind];
@@ -166,7 +176,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     ]);
     const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
     if (failed) throw failed.reason;
-    // Scheduled prompts start once every platform can deliver them.
+    // Scheduled prompts start once every platform that can be reached can deliver them.
     core.chat.scheduler.start();
   } catch (error) {
     // Whatever started (handover, platforms) is stopped again: a failed start leaves nothing running.

@@ -25,23 +25,26 @@ export function errorReason(error: unknown): string {
   return "other";
 }
 
-/** The adapter as the core should see it: counted, with its reachability tracked in `health`. */
-export function meteredAdapter(adapter: PlatformAdapter, metrics: Metrics, health: PlatformHealth): PlatformAdapter {
+/** What a failed call to a running platform leaves in its health. */
+export const UNREACHABLE_DETAIL = "cannot reach the platform";
+
+/**
+ * The adapter as the core should see it: counted, with its reachability tracked in `health` once it
+ * has started (`started()`): until then the start owns the state (a send can get through before
+ * the long poll or socket the platform needs is open).
+ */
+export function meteredAdapter(adapter: PlatformAdapter, metrics: Metrics, health: PlatformHealth, started: () => boolean = () => true): PlatformAdapter {
   const counted = <A extends unknown[], R>(op: "send" | "edit", call: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
       try {
         const result = await call(...args);
         metrics.messageOut(adapter.name, op);
-        health.connected = true;
-        health.detail = undefined;
+        if (started() && health.state === "degraded") Object.assign(health, { state: "connected", connected: true, detail: undefined });
         return result;
       } catch (error) {
         const reason = errorReason(error);
         metrics.platformError(adapter.name, reason);
-        if (reason === "network") {
-          health.connected = false;
-          health.detail = "cannot reach the platform";
-        }
+        if (reason === "network" && started() && health.state === "connected") Object.assign(health, { state: "degraded", connected: false, detail: UNREACHABLE_DETAIL });
         throw error;
       }
     };

@@ -3,7 +3,7 @@
 // metrics add event-loop lag, RSS, heap and GC.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { CounterName, Labels, MetricsRecorder } from "./recorder.js";
-import type { DaemonSnapshot } from "./snapshot.js";
+import { PLATFORM_STATES, type DaemonSnapshot } from "./snapshot.js";
 
 /** Turn durations span a one-line answer to a long agentic task. */
 const TURN_SECONDS_BUCKETS = [0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600];
@@ -59,6 +59,17 @@ export function createPrometheusExport(recorder: MetricsRecorder, snapshot: () =
     collect() {
       this.reset();
       for (const p of read().platforms) this.set({ platform: p.name, kind: p.kind }, p.connected ? 1 : 0);
+    },
+  });
+  // One series per state, 1 for the one the platform is in (alert on state="degraded" or "failed").
+  new Gauge({
+    name: "baton_platform_state",
+    help: "1 for the state each platform instance is in: starting, connected, degraded (cannot reach it; retried), failed (refused; not retried)",
+    labelNames: ["platform", "kind", "state"],
+    registers,
+    collect() {
+      this.reset();
+      for (const p of read().platforms) for (const state of PLATFORM_STATES) this.set({ platform: p.name, kind: p.kind, state }, p.state === state ? 1 : 0);
     },
   });
 

@@ -62,12 +62,14 @@ export async function startOps(options: OpsOptions): Promise<RunningOps> {
     if (req.method !== "GET" && req.method !== "HEAD") return send(res, 405, "text/plain", "only GET\n", { allow: "GET, HEAD" });
     if (path === "/healthz") {
       const s = options.snapshot();
-      const degraded = s.platforms.some((p) => !p.connected);
+      const degraded = s.platforms.some((p) => p.state !== "connected");
+      const noneServes = s.state === "running" && s.platforms.length > 0 && s.platforms.every((p) => p.state !== "connected");
       // A standby is healthy: it is ready to take over, and serves no platform until then.
-      const up = s.state === "running" || s.state === "standby";
-      const body = { status: !up || s.state === "standby" ? s.state : degraded ? "degraded" : "ok", ...(s.cluster && { role: s.cluster.role, leader: s.cluster.leader, epoch: s.cluster.epoch }), version: s.version, uptime_s: Math.round((Date.now() - Date.parse(s.startedAt)) / 1000), platforms: s.platforms };
-      // Starting and draining answer 503, so an orchestrator sends no work here; a platform that cannot
-      // be reached is "degraded" but 200: restarting Baton would not bring the network back.
+      const up = (s.state === "running" && !noneServes) || s.state === "standby";
+      const body = { status: s.state !== "running" ? s.state : noneServes ? "down" : degraded ? "degraded" : "ok", ...(s.cluster && { role: s.cluster.role, leader: s.cluster.leader, epoch: s.cluster.epoch }), version: s.version, uptime_s: Math.round((Date.now() - Date.parse(s.startedAt)) / 1000), platforms: s.platforms };
+      // Starting and draining answer 503, so an orchestrator sends no work here; so does a Baton with
+      // no platform serving. One platform that cannot be reached is "degraded" but 200: the others
+      // serve, and restarting Baton would not bring the network back.
       return send(res, up ? 200 : 503, "application/json", JSON.stringify(body) + "\n");
     }
     if ((path === "/status" || path === "/metrics") && !authorized(req.headers.authorization, options.token)) {

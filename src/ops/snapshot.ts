@@ -1,13 +1,28 @@
 // What the daemon tells the ops listener about itself, read at each request: /healthz, /status
 // and the gauges of /metrics. No secrets: names, counts and states only.
 
+/**
+ * - `starting`: its first connection is being made;
+ * - `connected`: it serves;
+ * - `degraded`: it cannot reach the platform (at start: retried with backoff until it connects;
+ *   later: its last call did not get through);
+ * - `failed`: the platform refused it (a credential revoked while Baton retried); not retried.
+ */
+export type PlatformState = "starting" | "connected" | "degraded" | "failed";
+export const PLATFORM_STATES: readonly PlatformState[] = ["starting", "connected", "degraded", "failed"];
+
 export interface PlatformHealth {
   name: string;
   kind: string;
-  /** Started, and its last platform call did not fail to reach the platform. */
+  state: PlatformState;
+  /** `state === "connected"`, for readers of the first version of /status. */
   connected: boolean;
   /** Why it is not connected (a short reason, never a token). */
   detail?: string;
+  /** Connection attempts made at start, while it is retried. */
+  attempts?: number;
+  /** When the next attempt is due (ISO time), while it is retried. */
+  nextAttemptAt?: string;
 }
 
 export interface ReloadReport {

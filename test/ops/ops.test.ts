@@ -128,9 +128,14 @@ describe("the ops listener", () => {
     });
     expect(sample(text, 'baton_platform_errors_total{platform="test",reason="refused"}')).toBe(1);
     expect(sample(text, 'baton_platform_connected{platform="test",kind="test"}')).toBe(0);
-    const health = (await (await fetch(`${ops}/healthz`)).json()) as { status: string; platforms: Array<{ connected: boolean; detail?: string }> };
-    expect(health.status).toBe("degraded");
-    expect(health.platforms[0]).toMatchObject({ connected: false, detail: "cannot reach the platform" });
+    expect(sample(text, 'baton_platform_state{platform="test",kind="test",state="degraded"}')).toBe(1);
+    expect(sample(text, 'baton_platform_state{platform="test",kind="test",state="connected"}')).toBe(0);
+    // Its only platform out of reach, this Baton serves no one: 503.
+    const response = await fetch(`${ops}/healthz`);
+    expect(response.status).toBe(503);
+    const health = (await response.json()) as { status: string; platforms: Array<{ connected: boolean; detail?: string }> };
+    expect(health.status).toBe("down");
+    expect(health.platforms[0]).toMatchObject({ state: "degraded", connected: false, detail: "cannot reach the platform" });
     // The next call that goes through makes it connected again.
     await platform.say(platform.route("other"), "/help");
     expect(((await (await fetch(`${ops}/healthz`)).json()) as { status: string }).status).toBe("ok");

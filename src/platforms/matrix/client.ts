@@ -1,6 +1,7 @@
 // The Matrix connection: one matrix-js-sdk client with Rust crypto, logged in as the bot's device,
 // its crypto store persisted in the data dir, syncing. The adapter translates its events; this only
 // connects, disconnects and knows the credentials.
+import { toPlatformError } from "./errors.js";
 import type { MatrixClient } from "matrix-js-sdk";
 import { PlatformError } from "../../kernel/errors.js";
 import type { MatrixAdapterConfig } from "./config.js";
@@ -72,8 +73,11 @@ export class MatrixConnection {
       const finish = (error?: Error) => {
         clearTimeout(timer);
         client.off(sdk.ClientEvent.Sync, onSync);
-        if (error) reject(new PlatformError(`Matrix: the first sync with ${this.session.homeserver} failed: ${error.message}`, { reason: "network", cause: error }));
-        else resolve();
+        // A homeserver that answered no (401 M_UNKNOWN_TOKEN: the login was revoked) is a refusal;
+        // no answer, a timeout or 5xx is the network, retried.
+        if (!error) return resolve();
+        const refused = toPlatformError(error, "sync").reason === "refused";
+        reject(new PlatformError(`Matrix: the first sync with ${this.session.homeserver} failed: ${error.message}`, { reason: refused ? "refused" : "network", cause: error }));
       };
       client.on(sdk.ClientEvent.Sync, onSync);
       void client.startClient({ initialSyncLimit: 1 }).catch(finish);

@@ -13,7 +13,7 @@ import type {
   PlatformEnv,
   StartInfo,
 } from "../contract.js";
-import { SlackApi, slackErrorCode, toPlatformError } from "./api.js";
+import { SLACK_TROUBLE_ERRORS, SlackApi, slackErrorCode, toPlatformError } from "./api.js";
 import { buttonIdFromActionId } from "./blocks.js";
 import type { SlackAdapterConfig } from "./config.js";
 import { createSlackConnection } from "./connection.js";
@@ -132,7 +132,7 @@ export class SlackAdapter implements PlatformAdapter {
     } catch (error) {
       await connection.stop().catch(() => undefined);
       const code = slackErrorCode(error);
-      if (code) {
+      if (code && !SLACK_TROUBLE_ERRORS.has(code)) {
         throw new PlatformError(`Slack refused the app token (${code}); check platforms.${this.name}.app_token (xapp-…, scope connections:write)`, { reason: "refused", cause: error });
       }
       throw new PlatformError(`Slack: could not connect (${this.config.mode} mode): ${errorText(error)}`, { reason: "network", cause: error });

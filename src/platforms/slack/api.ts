@@ -60,6 +60,9 @@ interface SlackErrorShape {
   original?: unknown;
 }
 
+/** Error codes with which Slack says the trouble is on its side: worth another try later. */
+export const SLACK_TROUBLE_ERRORS = new Set(["internal_error", "fatal_error", "service_unavailable", "request_timeout"]);
+
 /** The Slack error code (`channel_not_found`, `invalid_blocks`…) of a refused call, if any. */
 export function slackErrorCode(error: unknown): string | undefined {
   if (error instanceof PlatformError) return (error.cause as SlackErrorShape | undefined)?.data?.error;
@@ -79,6 +82,7 @@ export function toPlatformError(method: string, error: unknown): PlatformError {
       const seconds = e.data?.response_metadata?.retryAfter;
       return httpPlatformError("Slack", method, { status: 429, description: code, retryAfterMs: typeof seconds === "number" ? seconds * 1000 : DEFAULT_RETRY_AFTER_MS });
     }
+    if (SLACK_TROUBLE_ERRORS.has(code)) return new PlatformError(`Slack is having trouble (${code}).`, { reason: "unavailable", detail: `slack ${method}: ${code}`, cause: error });
     if (FORMATTING_ERRORS.has(code)) return new FormattingError(`Slack refused the formatting (${code}).`, { detail: `slack ${method}: ${code}`, cause: error });
     return new PlatformError(`Slack refused ${method}: ${code}`, { reason: "refused", detail: `slack ${method}: ${code}`, cause: error });
   }

@@ -83,6 +83,8 @@ export class FakeBotApi extends FakeChats {
   /** getUpdates answers cut off on the wire (see dropNextDelivery). */
   droppedDeliveries = 0;
   private deliveriesToDrop = 0;
+  /** While set, the API cannot be reached: every connection is dropped before an answer (see goOffline). */
+  private offline = false;
 
   static async start(bot: Partial<User> = {}): Promise<FakeBotApi> {
     const fake = new FakeBotApi(bot);
@@ -95,6 +97,9 @@ export class FakeBotApi extends FakeChats {
     // Like Telegram's servers, idle keep-alive connections stay open a while: with Node's 5 s the
     // fake would close sockets Baton is about to reuse, and answer a busy bench with "socket hang up".
     server.keepAliveTimeout = KEEP_ALIVE_MS;
+    server.on("connection", (socket) => {
+      if (this.offline) socket.destroy();
+    });
     this.server = server;
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     this.apiRoot = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -104,6 +109,21 @@ export class FakeBotApi extends FakeChats {
     if (this.heldPoll) clearTimeout(this.heldPoll.timer);
     this.server?.closeAllConnections();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  /**
+   * The API cannot be reached, as when the network or DNS is down: open connections (a held long
+   * poll) are cut and new ones dropped before any answer, until comeBack().
+   */
+  goOffline(): void {
+    this.offline = true;
+    if (this.heldPoll) clearTimeout(this.heldPoll.timer);
+    this.heldPoll = undefined;
+    this.server?.closeAllConnections();
+  }
+
+  comeBack(): void {
+    this.offline = false;
   }
 
   /** The next `times` calls of `method` fail with `error`. */
