@@ -41,12 +41,17 @@ function unquote(value: string): string {
 function couldBeSecret(value: string, after: string): boolean {
   const bare = unquote(value);
   if (!bare) return false;
-  if (/^(?:\$\{?|<|%|\{|\[|`|\.\.\.|\*{3,}|x{3,}$|X{3,}$)/.test(bare) || bare.includes("…")) return false;
+  if (isPlaceholder(bare)) return false;
   if (new RegExp(String.raw`^\d{1,${MAX_PLAIN_NUMBER_DIGITS}}$`).test(bare)) return false;
   if (/^(?:null|true|false|none|undefined|redacted)$/i.test(bare)) return false;
   const quoted = bare !== value;
   if (!quoted && /^[A-Za-z]+$/.test(bare) && /^ +[^\s#]/.test(after)) return false;
   return true;
+}
+
+/** `${TOKEN}`, `<token>`, `%s`, `{{token}}`, `…`, `***`, `xxx`: a place for a secret, not one. */
+function isPlaceholder(bare: string): boolean {
+  return /^(?:\$\{?|<|%|\{|\[|`|\.\.\.|\*{3,}|x{3,}$|X{3,}$)/.test(bare) || bare.includes("…");
 }
 
 /** An Authorization value, not a word (`Basic Information`, `Token authentication`). */
@@ -82,7 +87,8 @@ const RULES: Array<[RegExp, Replacer]> = [
   // Credentials inside URLs: scheme://user:password@host, the user name possibly empty
   // (`redis://:password@host`). The password runs to the last `@` before the host, so
   // `user:p@ss@host` loses all of `p@ss`.
-  [/(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@"'<>\\]{0,256}):[^\s/?#"'<>\\]{1,256}@/gi, (_m, pre) => `${pre}:${R}@`],
+  // A placeholder (`postgres://baton:${PG_PASSWORD}@db`) is left as it is.
+  [/(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@"'<>\\]{0,256}):([^\s/?#"'<>\\]{1,256})@/gi, (m, pre, password) => (isPlaceholder(password) ? m : `${pre}:${R}@`)],
   // Tokens in URL query strings.
   [/([?&](?:token|access_token|key|api_key|apikey|sig|signature)=)([^&\s"'\\]+)/gi, (m, pre, value) => (couldBeSecret(value, "") ? `${pre}${R}` : m)],
   // curl-style credentials: -u user:password, --user user:password, also quoted (`-u 'admin:pw'`).

@@ -55,6 +55,7 @@ const MUST_REDACT: Array<[string, string, string, string?]> = [
   ["OpenAI key", "sk-" + "proj-Abcdefghijklmnopqrstuvwx0123456789", "sk-" + "proj-Abcdefghijklmnopqrstuvwx0123456789"],
   ["Telegram bot token", "123456789" + ":AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawQ", ":AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawQ"],
   // The five shapes the second hardening round found in a brief (issue 37).
+  ["digits as a password in a URL", "redis://:" + "12345678" + "@cache:6379", "12345678", "redis://:[REDACTED]@cache:6379"],
   ["password in a URL without a user name", "redis://:" + "Hunter2redis" + "@cache.internal:6379/0", "Hunter2redis", "redis://:[REDACTED]@cache.internal:6379/0"],
   ["curl -u, single-quoted", "curl -u 'admin:" + "Hunter2curl" + "' https://api.example.com/x", "Hunter2curl", "'admin:[REDACTED]' https://api.example.com/x"],
   ["curl --user, double-quoted", 'curl --user "admin:' + "Hunter2curl" + '" https://api.example.com/x', "Hunter2curl", '"admin:[REDACTED]"'],
@@ -88,6 +89,7 @@ const MUST_SURVIVE = [
   "    token: ${TELEGRAM_BOT_TOKEN}",
   "Keep the tokens in the environment (`SLACK_BOT_TOKEN=xoxb-… SLACK_APP_TOKEN=xapp-… baton start`).",
   "open `http://127.0.0.1:8787/?token=<that>`",
+  "  # url: postgres://baton:${BATON_PG_PASSWORD}@db.internal:5432/baton",
   "tests pass: 12 of 12; DB_PASS=${DB_PASS} is read from the environment",
 ];
 
