@@ -1,23 +1,28 @@
-// End to end: the real Baton core with the bundled demo agent, through the Discord adapter, against
-// the fake Discord with Discord's own message buckets (5 per 5 s per channel). What a Discord user sees.
+// End to end: `baton start` as a user runs it (bin/baton.js, the shipped bundle) with the demo agent,
+// against the fake Discord with Discord's own message buckets (5 per 5 s per channel). What a
+// Discord user sees. Each test ends with nothing logged at error or above and no token in the log.
 import { afterEach, describe, expect, test } from "vitest";
-import { eventually, startDiscordBed, type DiscordBed } from "./helpers.js";
+import { discordAdapter, eventually, startShippedDiscordBed, type ShippedDiscordBed } from "./helpers.js";
 import { ChannelType, MessageFlag } from "../fakes/discord/index.js";
 
 const E2E_TIMEOUT_MS = 20_000;
 
-let bed: DiscordBed | undefined;
+let bed: ShippedDiscordBed | undefined;
 afterEach(async () => {
-  await bed?.stop();
+  const stopped = bed;
   bed = undefined;
+  await stopped?.stop();
+  if (!stopped) return;
+  expect(stopped.baton.problems()).toEqual([]);
+  expect(stopped.baton.log().map((l) => JSON.stringify(l)).join("\n")).not.toContain(stopped.fake.token);
 });
 
 describe("Discord end to end with the demo agent", () => {
   test("a mention in a channel starts a thread from it; the answer streams there by edits; a follow-up needs no mention", async () => {
-    bed = await startDiscordBed();
-    // Discord's typing indicator lasts about 10 s: the core repeats it every 8 s while a turn runs.
-    expect(bed.adapter.capabilities.typingIntervalMs).toBe(8000);
+    bed = await startShippedDiscordBed();
     const { fake, alice } = bed;
+    // Discord's typing indicator lasts about 10 s: the core repeats it every 8 s while a turn runs.
+    expect(discordAdapter(fake).capabilities.typingIntervalMs).toBe(8000);
     const prompt = fake.say(alice, fake.general, "demo:slow", { mention: true });
     const thread = await eventually(() => fake.threadOf(prompt), E2E_TIMEOUT_MS, "the thread");
     expect(thread).toMatchObject({ id: prompt.id, parentId: fake.general.id, name: "demo:slow" });
@@ -36,7 +41,7 @@ describe("Discord end to end with the demo agent", () => {
   });
 
   test("with `threads: off` the channel is the conversation: a mention, then a reply to the bot without one", async () => {
-    bed = await startDiscordBed({ config: { threads: "off" } });
+    bed = await startShippedDiscordBed({ config: () => ({ threads: "off" }) });
     const { fake, alice } = bed;
     fake.say(alice, fake.general, "first", { mention: true });
     const answer = await eventually(() => bed!.find(fake.general.id, /you said "first"/), E2E_TIMEOUT_MS, "the answer in the channel");
@@ -48,7 +53,7 @@ describe("Discord end to end with the demo agent", () => {
   });
 
   test("`listen_all_in` on a channel covers the threads people start in it (looked up when discord.js has not seen them)", async () => {
-    bed = await startDiscordBed({ config: (fake) => ({ listen_all_in: [`discord:${fake.general.id}`] }) });
+    bed = await startShippedDiscordBed({ config: (fake) => ({ listen_all_in: [`discord:${fake.general.id}`] }) });
     const { fake, alice } = bed;
     const theirs = fake.world.addChannel({ type: ChannelType.PublicThread, name: "alice's thread", guildId: fake.guild.id, parentId: fake.general.id, ownerId: alice.id });
     fake.say(alice, theirs, "in a thread of alice's");
@@ -57,7 +62,7 @@ describe("Discord end to end with the demo agent", () => {
   });
 
   test("a DM is answered in the DM, and chatter in a channel without a mention is left alone", async () => {
-    bed = await startDiscordBed();
+    bed = await startShippedDiscordBed();
     const { fake, alice } = bed;
     fake.say(alice, fake.general, "just chatting");
     fake.dm(alice, "hello");
@@ -67,7 +72,7 @@ describe("Discord end to end with the demo agent", () => {
   });
 
   test("a 6 KB answer arrives as several messages under 2,000 characters, in order, no code block cut open", async () => {
-    bed = await startDiscordBed();
+    bed = await startShippedDiscordBed();
     const { fake, alice } = bed;
     const dm = fake.dmChannel(alice).id;
     fake.dm(alice, "demo:long 6");
@@ -85,7 +90,7 @@ describe("Discord end to end with the demo agent", () => {
   });
 
   test("a 429: the send is made again only after retry_after", async () => {
-    bed = await startDiscordBed();
+    bed = await startShippedDiscordBed();
     const { fake, alice } = bed;
     fake.rateLimitNext("POST /channels/:channel/messages", 1.5);
     fake.dm(alice, "paced");
@@ -97,7 +102,7 @@ describe("Discord end to end with the demo agent", () => {
   });
 
   test("an approval by button: a stranger's press gets an ephemeral no naming their id; the user's press decides", async () => {
-    bed = await startDiscordBed();
+    bed = await startShippedDiscordBed();
     const { fake, alice, mallory } = bed;
     const prompt = fake.say(alice, fake.general, "demo:permission", { mention: true });
     const thread = await eventually(() => fake.threadOf(prompt), E2E_TIMEOUT_MS, "the thread");
@@ -121,7 +126,7 @@ describe("Discord end to end with the demo agent", () => {
   });
 
   test("an attachment is fetched after the access check and handed to the agent", async () => {
-    bed = await startDiscordBed();
+    bed = await startShippedDiscordBed();
     const { fake, alice } = bed;
     fake.dm(alice, "see this", { files: [{ name: "notes.txt", content: "hello", contentType: "text/plain" }] });
     await eventually(() => bed!.find(fake.dmChannel(alice).id, /you said "see this \[file notes\.txt, 5 bytes\]"/), E2E_TIMEOUT_MS, "the answer naming the file");
@@ -129,7 +134,7 @@ describe("Discord end to end with the demo agent", () => {
   });
 
   test("an image goes inline to an agent that takes images", async () => {
-    bed = await startDiscordBed({ env: { BATON_DEMO_IMAGES: "1" } });
+    bed = await startShippedDiscordBed({ env: { BATON_DEMO_IMAGES: "1" } });
     const { fake, alice } = bed;
     const png = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
     fake.dm(alice, "what is this", { files: [{ name: "shot.png", content: png, contentType: "image/png" }] });
@@ -137,12 +142,12 @@ describe("Discord end to end with the demo agent", () => {
   });
 
   test("a dropped gateway is resumed: a message lost in flight and one sent while down are answered once each", async () => {
-    bed = await startDiscordBed();
-    const { fake, alice, baton } = bed;
+    bed = await startShippedDiscordBed();
+    const { fake, alice } = bed;
     const dm = fake.dmChannel(alice).id;
     fake.dm(alice, "one");
-    await eventually(() => bed!.find(dm, /you said "one"/), E2E_TIMEOUT_MS, "the first answer");
-    await baton.daemon.core.supervisor.drained(baton.daemon.core.registry.threadForRoute(`discord:${dm}`)!.id);
+    // The whole answer (the demo agent's one line), so the turn is over before the gateway drops.
+    await eventually(() => bed!.find(dm, /^Turn 1 of session .*: you said "one"$/), E2E_TIMEOUT_MS, "the first answer");
 
     fake.gateway.loseNextFrames(1);
     fake.dm(alice, "two");

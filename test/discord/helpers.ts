@@ -6,6 +6,7 @@ import { discordConfigSchema, type DiscordAdapterConfig } from "../../src/platfo
 import { discordPlatform } from "../../src/platforms/discord/descriptor.js";
 import { FakeDiscord, visibleText, type FakeDiscordOptions, type FakeMessage, type FakeUser } from "../fakes/discord/index.js";
 import { startTestBaton, type TestBaton } from "../support/harness.js";
+import { shippedConfig, startShippedBaton, type ShippedBaton } from "../support/shipped-baton.js";
 
 export { eventually } from "../slack/helpers.js";
 
@@ -46,6 +47,36 @@ export async function startDiscordBed(options: { fake?: FakeDiscordOptions; conf
     find: (channelId, pattern) => fake.botMessages(channelId).find((m) => pattern.test(visibleText(m.content))),
     async stop() {
       await baton.stop({ cleanup: true });
+      await fake.stop();
+    },
+  };
+}
+
+export interface ShippedDiscordBed extends Omit<DiscordBed, "adapter" | "baton"> {
+  baton: ShippedBaton;
+}
+
+/** The fake Discord with `baton start` (bin/baton.js, the shipped bundle) connected to it; alice allowed. */
+export async function startShippedDiscordBed(options: { fake?: FakeDiscordOptions; config?: (fake: FakeDiscord) => Record<string, unknown>; env?: NodeJS.ProcessEnv } = {}): Promise<ShippedDiscordBed> {
+  const fake = await new FakeDiscord(options.fake).start();
+  const alice = fake.addUser("alice");
+  const mallory = fake.addUser("mallory");
+  const discord = { token: fake.token, api_url: fake.apiUrl, ...options.config?.(fake) };
+  let baton: ShippedBaton;
+  try {
+    baton = await startShippedBaton(shippedConfig({ access: { allow: [`discord:${alice.id}`] }, platforms: { discord } }), { env: options.env, prefix: "baton-discord-e2e-" });
+  } catch (error) {
+    await fake.stop();
+    throw error;
+  }
+  return {
+    fake,
+    baton,
+    alice,
+    mallory,
+    find: (channelId, pattern) => fake.botMessages(channelId).find((m) => pattern.test(visibleText(m.content))),
+    async stop() {
+      await baton.stop();
       await fake.stop();
     },
   };

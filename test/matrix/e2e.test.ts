@@ -1,19 +1,19 @@
-// End to end: the real Baton core with the demo agent, the Matrix adapter on a bot device with Rust
-// crypto, and a second real matrix-js-sdk client with Rust crypto playing the user in an encrypted
-// DM, as Element would.
+// End to end: `baton start` as a user runs it (bin/baton.js, the shipped bundle) with the demo agent
+// and Matrix on a bot device with Rust crypto, and a second real matrix-js-sdk client with Rust
+// crypto playing the user in an encrypted DM, as Element would. Each test ends with nothing logged
+// at error or above.
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { createCipheriv, createHash, randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type * as sdk from "matrix-js-sdk";
 import { createRoom, join as joinRoom, sendEvent } from "../fakes/matrix/rooms.js";
-import { ALLOWED_TEST_USERS, startTestBaton, type TestBaton } from "../support/harness.js";
+import { shippedConfig, startShippedBaton, type ShippedBaton } from "../support/shipped-baton.js";
 import { createEncryptedDm, startSdkUser, waitForMember, type SdkUser } from "./sdk-user.js";
 import { startWorld, until, type MatrixWorld } from "./helpers.js";
-import type { MatrixAdapter } from "../../src/platforms/matrix/index.js";
 
 let world: MatrixWorld;
-let baton: TestBaton | undefined;
+let baton: ShippedBaton | undefined;
 let alice: SdkUser | undefined;
 
 beforeEach(async () => {
@@ -22,15 +22,23 @@ beforeEach(async () => {
 afterEach(async () => {
   await alice?.stop();
   alice = undefined;
-  await baton?.stop({ cleanup: true });
+  const stopped = baton;
   baton = undefined;
+  await stopped?.stop();
   await world.close();
+  expect(stopped?.problems() ?? []).toEqual([]);
 });
 
-async function startBaton(dataDir?: string, settings?: Record<string, unknown>): Promise<MatrixAdapter> {
-  const adapter = world.adapter({ undecryptableGraceMs: 300 }, settings);
-  baton = await startTestBaton({ adapters: [adapter], dataDir, config: { access: { allow: [...ALLOWED_TEST_USERS, `matrix:${world.alice}`] } } });
-  return adapter;
+/**
+ * `baton start` with Matrix on the bot's account (`settings`: more keys of its config); `dir` restarts
+ * the Baton that ran there. Returns the bot's device id.
+ */
+async function startBaton(dir?: string, settings: Record<string, unknown> = {}): Promise<string> {
+  const password = world.fake.state.accounts.get(world.bot)!.password;
+  const matrix = { homeserver: world.fake.baseUrl, user_id: world.bot, password: "${MATRIX_PASSWORD}", ...settings };
+  baton = await startShippedBaton(shippedConfig({ access: { allow: [`matrix:${world.alice}`] }, platforms: { matrix } }), { dir, prefix: "baton-matrix-e2e-", env: { MATRIX_PASSWORD: password } });
+  const session = JSON.parse(readFileSync(join(baton.dir, "data", "matrix", "matrix", "session.json"), "utf8")) as { device_id: string };
+  return session.device_id;
 }
 
 /** Alice in an encrypted DM with the bot, the bot joined. */
@@ -51,8 +59,7 @@ function botMessages(roomId: string): Array<{ event: sdk.MatrixEvent; content: R
 const botSays = (roomId: string, pattern: RegExp) => until(() => botMessages(roomId).find((m) => pattern.test(m.content.body ?? "")), `the bot saying ${pattern}`);
 
 it("E2EE through Baton: an encrypted DM is answered by the demo agent, encrypted, in HTML, streamed by edits, and again after a restart with the same device", async () => {
-  let adapter = await startBaton();
-  const device = adapter.connection.session.device_id;
+  const device = await startBaton();
   const roomId = await encryptedDm();
 
   await alice!.client.sendTextMessage(roomId, "hello there");
@@ -71,10 +78,10 @@ it("E2EE through Baton: an encrypted DM is answered by the demo agent, encrypted
   await alice!.client.sendTextMessage(roomId, "/stop");
   await botSays(roomId, /Stopped/);
 
-  const dataDir = baton!.dataDir;
-  await baton!.stop();
-  adapter = await startBaton(dataDir);
-  expect(adapter.connection.session.device_id).toBe(device);
+  const dir = baton!.dir;
+  expect(await baton!.stop()).toBe(0);
+  expect(baton!.problems()).toEqual([]);
+  expect(await startBaton(dir)).toBe(device);
   await alice!.client.sendTextMessage(roomId, "still there?");
   await botSays(roomId, /you said "still there\?"/);
   expect(world.fake.unknownCalls).toEqual([]);
@@ -92,6 +99,7 @@ it("a message whose room key never reached the bot gets a notice, encrypted, onc
   const notice = await botSays(roomId, /could not decrypt a message from @alice/);
   expect(notice.content.msgtype).toBe("m.notice");
   expect(notice.event.isEncrypted()).toBe(true);
+  // The notice waits 5 s for a late key (UNDECRYPTABLE_GRACE_MS): once, for the two messages.
   await new Promise((r) => setTimeout(r, 800));
   expect(botMessages(roomId).filter((m) => /could not decrypt/.test(m.content.body))).toHaveLength(1);
 }, 90_000);
@@ -114,7 +122,7 @@ it("an encrypted file is fetched for the allowed user, decrypted into Baton's ca
   };
   await alice!.client.sendMessage(roomId, { msgtype: "m.file", body: "read this", filename: "plan.txt", file, info: { mimetype: "text/plain", size: plain.length } } as never);
   await botSays(roomId, new RegExp(`you said "read this \\[file plan\\.txt, ${plain.length} bytes\\]"`));
-  const cache = join(baton!.dataDir, "cache");
+  const cache = join(baton!.dir, "data", "cache");
   const cached = readdirSync(cache, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
   expect(cached.map((e) => readFileSync(join(e.parentPath, e.name)))).toEqual([plain]);
 }, 90_000);

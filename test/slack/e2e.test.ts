@@ -1,32 +1,34 @@
-// End to end: the real Baton core with the bundled demo ACP agent, talking through the Slack
-// adapter to the fake Slack over Socket Mode. What a Slack user would see, beyond the shared
+// End to end: `baton start` as a user runs it (bin/baton.js, the shipped bundle) with the demo ACP
+// agent, talking to the fake Slack over Socket Mode. What a Slack user would see, beyond the shared
 // platform contract (test/platforms/slack.contract.test.ts): threads, the working reaction, /baton.
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { createSlackAdapter, type SlackAdapter } from "../../src/platforms/slack/index.js";
-import { slackConfigSchema } from "../../src/platforms/slack/config.js";
 import { FakeSlack, visibleText, type FakeMessage } from "../fakes/slack/index.js";
-import { startTestBaton, type TestBaton } from "../support/harness.js";
+import { shippedConfig, startShippedBaton, type ShippedBaton } from "../support/shipped-baton.js";
 import { eventually } from "./helpers.js";
 
-const ALICE = "U111"; // in the harness's access.allow as slack:U111
+const ALICE = "U111";
 const CHANNEL = "C0GENERAL";
 const E2E_TIMEOUT_MS = 20_000;
 
 let fake: FakeSlack;
-let adapter: SlackAdapter;
-let baton: TestBaton | undefined;
+let baton: ShippedBaton | undefined;
 
 beforeEach(async () => {
   fake = await new FakeSlack().start();
-  const config = slackConfigSchema.parse({ bot_token: fake.options.botToken, app_token: fake.options.appToken, api_url: fake.apiUrl, min_edit_gap_ms: 100 });
-  adapter = createSlackAdapter("slack", config, { dataDir: "/nonexistent" }, { retryConfig: { retries: 0 }, channelGapMs: 50 });
-  baton = await startTestBaton({ adapters: [adapter] });
+  const slack = { bot_token: fake.options.botToken, app_token: fake.options.appToken, api_url: fake.apiUrl, min_edit_gap_ms: 100 };
+  baton = await startShippedBaton(shippedConfig({ access: { allow: [`slack:${ALICE}`] }, platforms: { slack } }), { prefix: "baton-slack-e2e-" });
 });
 
 afterEach(async () => {
-  await baton?.stop({ cleanup: true });
+  const stopped = baton;
   baton = undefined;
+  await stopped?.stop();
   await fake.stop();
+  // Nothing went wrong on the way, and no token reached the log.
+  expect(stopped?.problems()).toEqual([]);
+  const logged = stopped?.log().map((l) => JSON.stringify(l)).join("\n") ?? "";
+  expect(logged).not.toContain(fake.options.botToken);
+  expect(logged).not.toContain(fake.options.appToken);
 });
 
 const find = (channel: string, pattern: RegExp, threadTs?: string): FakeMessage | undefined =>
@@ -41,8 +43,9 @@ function mention(text: string, user = ALICE): string {
 describe("slack end to end with the demo agent", () => {
   test("a mention gets an answer in its thread, streamed by chat.update; follow-ups there need no mention", async () => {
     const mentionTs = mention("demo:slow");
-    // The slow demo turn writes a line every 500 ms: one message, edited as it grows.
-    const reply = await eventually(() => find(CHANNEL, /step 3/, mentionTs), E2E_TIMEOUT_MS, "three streamed steps");
+    // The slow demo turn writes a line every 500 ms: one message, edited as it grows (at most one
+    // call a second in a channel, Slack's pace for posts).
+    const reply = await eventually(() => find(CHANNEL, /step 5/, mentionTs), E2E_TIMEOUT_MS, "five streamed steps");
     expect(reply.history.length).toBeGreaterThanOrEqual(3);
     for (const earlier of reply.history.slice(0, -1)) expect(visibleText(reply).startsWith(earlier.replace(/…$/, ""))).toBe(true);
     expect(fake.callsTo("chat.update").filter((c) => c.params.ts === reply.ts).length).toBeGreaterThanOrEqual(2);

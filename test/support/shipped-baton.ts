@@ -4,6 +4,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { stringify } from "yaml";
 import { exitOf } from "./process.js";
 import { testTempDir } from "./temp.js";
 
@@ -13,6 +14,23 @@ const READY_MS = 60_000;
 const EXIT_MS = 20_000;
 /** pino's level numbers: error is 50, fatal 60. */
 export const LEVEL_ERROR = 50;
+
+/**
+ * A config for tests, as YAML: `config` over the defaults tests share with the in-process harness
+ * (the demo agent without a spare process, quick rendering, no usage line, no ops listener, turns
+ * cancelled at once on stop). `agents`, `access` and `rendering` merge key by key.
+ */
+export function shippedConfig(config: Record<string, unknown>): string {
+  const merged = (key: string, defaults: Record<string, unknown>) => ({ ...defaults, ...(config[key] as Record<string, unknown> | undefined) });
+  return stringify({
+    ...config,
+    agents: merged("agents", { default: "demo", spare_host: false }),
+    access: merged("access", { allow: [] }),
+    rendering: merged("rendering", { flush_debounce_ms: 50, min_edit_gap_ms: 100, show_usage: false }),
+    ops: { listen: "off" },
+    shutdown_grace: 0,
+  });
+}
 
 export interface LogLine {
   level: number;
@@ -37,10 +55,12 @@ export interface ShippedBaton {
 
 /**
  * Starts `bin/baton.js start` with `configYaml` (a log in JSON at `logLevel` is added) and waits
- * for "Baton ready". `env` is added to this process's environment.
+ * for "Baton ready". `env` is added to this process's environment. The config file is `<dir>/baton.yaml`
+ * and the data dir `<dir>/data`.
  */
-export async function startShippedBaton(configYaml: string, options: { env?: NodeJS.ProcessEnv; logLevel?: string; prefix?: string } = {}): Promise<ShippedBaton> {
-  const dir = testTempDir(options.prefix ?? "baton-shipped-");
+export async function startShippedBaton(configYaml: string, options: { env?: NodeJS.ProcessEnv; logLevel?: string; prefix?: string; dir?: string } = {}): Promise<ShippedBaton> {
+  // A restart passes the folder of the Baton it replaces: the same config file and data dir.
+  const dir = options.dir ?? testTempDir(options.prefix ?? "baton-shipped-");
   const config = join(dir, "baton.yaml");
   writeFileSync(config, `${configYaml.trimEnd()}\nlog: { level: ${options.logLevel ?? "info"}, format: json }\n`);
   const child = spawn(process.execPath, [BATON_ENTRY, "start", "--config", config, "--data-dir", join(dir, "data")], {

@@ -1,33 +1,32 @@
-// End to end: the real Baton core with the bundled demo ACP agent, talking through the Telegram
-// adapter to the fake Bot API. What a Telegram user would see, beyond the shared platform contract
-// (test/platforms/telegram.contract.test.ts): the command menu, pacing kept while streaming, topics.
+// End to end: `baton start` as a user runs it (bin/baton.js, the shipped bundle) with the demo ACP
+// agent, talking to the fake Bot API. What a Telegram user would see, beyond the shared platform
+// contract (test/platforms/telegram.contract.test.ts): the command menu, pacing kept while
+// streaming (Baton's own pacing for Telegram, as shipped), topics.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { TelegramAdapter } from "../../src/platforms/telegram/index.js";
 import { FakeBotApi, type BotMessage } from "../fakes/telegram/fake-bot-api.js";
 import { forumChat, privateChat, user } from "../fakes/telegram/fake-chats.js";
-import { startTestBaton, type TestBaton } from "../support/harness.js";
-import { FAST_TUNING, makeAdapter, waitFor } from "./helpers.js";
+import { shippedConfig, startShippedBaton, type ShippedBaton } from "../support/shipped-baton.js";
+import { waitFor } from "./helpers.js";
 
-const alice = user(111, "Alice", "alice"); // in the harness's access.allow
+const alice = user(111, "Alice", "alice");
 /** Generous: the agent is a real process and the machine may be busy with other test files. */
 const E2E_TIMEOUT_MS = 25_000;
-/** Paced like a slow Telegram chat, so the core's pacing is exercised with the real core streaming. */
-const E2E_TUNING = { ...FAST_TUNING, pacing: { keyGapMs: 100, keyCallsPerMinute: 10_000, callsPerSecond: 30 } };
 
 let fake: FakeBotApi;
-let adapter: TelegramAdapter;
-let baton: TestBaton | undefined;
+let baton: ShippedBaton | undefined;
 
 beforeEach(async () => {
   fake = await FakeBotApi.start();
-  ({ adapter } = await makeAdapter(fake, {}, E2E_TUNING));
-  baton = await startTestBaton({ adapters: [adapter] });
+  baton = await startShippedBaton(shippedConfig({ access: { allow: ["telegram:111"] }, platforms: { telegram: { token: fake.token, api_root: fake.apiRoot } } }), { prefix: "baton-telegram-e2e-" });
 });
 
 afterEach(async () => {
-  await baton?.stop({ cleanup: true });
+  const stopped = baton;
   baton = undefined;
+  await stopped?.stop();
   await fake.close();
+  expect(stopped?.problems()).toEqual([]);
+  expect(stopped?.log().map((l) => JSON.stringify(l)).join("\n")).not.toContain(fake.token.split(":")[1]);
 });
 
 const findSent = (chatId: number, pattern: RegExp, threadId?: number): BotMessage | undefined => fake.sentTo(chatId, threadId).find((m) => pattern.test(m.text));
@@ -49,7 +48,8 @@ describe("telegram end to end with the demo agent", { timeout: 60_000 }, () => {
     fake.userSends({ chat: privateChat(alice), from: alice, text: "/stop" });
     await waitFor(() => fake.sentTo(111).some((m) => /cancel|stopp/i.test(m.text)), "the cancellation notice", E2E_TIMEOUT_MS);
     expect(fake.callsOf("sendMessage").length).toBeLessThan(6);
-    expect(fake.budgetViolations(fake.calls, 100)).toEqual([]);
+    // Telegram's limit, one message a second in a chat, as Baton paces it when shipped.
+    expect(fake.budgetViolations(fake.calls)).toEqual([]);
   });
 
   it("keeps two forum topics apart as two threads", async () => {

@@ -42,7 +42,9 @@ function write(method: string, args: unknown[]): void {
 
 /**
  * The Rust crypto traces to the console, and initRustCrypto turns that on at debug level each time
- * it runs. Every `Tracing.turnOn()` is made to clamp the level to warnings first.
+ * it runs. Every `Tracing.turnOn()` is made to clamp the level to errors first: its warnings (a
+ * message whose room key is missing, two lines each) were raw lines on stderr, outside the JSON
+ * log a service reads, and the adapter reports undecryptable messages itself.
  */
 export async function quietRustCryptoTracing(): Promise<void> {
   const wasm = await import("@matrix-org/matrix-sdk-crypto-wasm");
@@ -50,7 +52,7 @@ export async function quietRustCryptoTracing(): Promise<void> {
   if (proto.__batonQuiet) return;
   const turnOn = proto.turnOn;
   proto.turnOn = function (this: InstanceType<typeof wasm.Tracing>) {
-    this.minLevel = wasm.LoggerLevel.Warn;
+    this.minLevel = wasm.LoggerLevel.Error;
     turnOn.call(this);
   };
   proto.__batonQuiet = true;
