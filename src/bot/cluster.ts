@@ -12,6 +12,7 @@ import type { Logger } from "../kernel/log.js";
 import { MetricsRecorder } from "../ops/recorder.js";
 import { startOps, type RunningOps } from "../ops/server.js";
 import type { ClusterState, DaemonSnapshot } from "../ops/snapshot.js";
+import { PostgresCursors } from "../store/postgres/cursors.js";
 import { PostgresEventStore } from "../store/postgres/event-store.js";
 import { openPostgresState, shownUrl, type PostgresState } from "../store/postgres/index.js";
 import { LeaderLease, readLeadership } from "../store/postgres/lease.js";
@@ -22,7 +23,7 @@ export function instanceIdOf(loaded: LoadedConfig, dataDir: string): string {
   return loaded.config.instance.id ?? `${hostname()}-${createHash("sha256").update(dataDir).digest("hex").slice(0, 6)}`;
 }
 
-export interface ClusterOptions extends Omit<DaemonOptions, "store" | "cluster"> {
+export interface ClusterOptions extends Omit<DaemonOptions, "store" | "cluster" | "cursors"> {
   /** Called each time this instance starts serving (after a takeover too). */
   onLeading?(daemon: Daemon, epoch: number): void;
   /** Called each time this instance stands by again. */
@@ -74,7 +75,8 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
       standbyOps = undefined;
       const lost = new Promise<string>((resolve) => lease.onLost(resolve));
       try {
-        daemon = await startDaemon({ ...options, store: new PostgresEventStore(db.pool, () => lease.epoch), cluster: () => state });
+        const cursors = new PostgresCursors(db.pool, () => lease.epoch, (key, error) => log.warn({ key, err: userMessageOf(error) }, "could not save a platform's read position"));
+        daemon = await startDaemon({ ...options, store: new PostgresEventStore(db.pool, () => lease.epoch), cursors, cluster: () => state });
       } catch (error) {
         log.error({ err: userMessageOf(error) }, "could not start serving after taking the lead; handing it over");
         await lease.stepDown();

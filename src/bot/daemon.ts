@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import type { CommonPlatformSettings, PlatformAdapter, StartInfo } from "../platforms/contract.js";
+import type { CommonPlatformSettings, PlatformAdapter, PlatformCursors, StartInfo } from "../platforms/contract.js";
 import { registerSecretValues, urlCredentials } from "../kernel/secrets.js";
 import { PLATFORM_KINDS } from "../platforms/registry.js";
 import { JsonlEventStore, type EventLogStore } from "../threads/store.js";
@@ -37,6 +37,8 @@ export interface DaemonOptions {
   store?: EventLogStore;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /** With store.url: where platforms keep how far they have read, for the next leader. */
+  cursors?: PlatformCursors;
   /** With store.url: this instance's part among several (shown by status and metrics). */
   cluster?: () => ClusterState;
   /** Called once per started platform with its one-line description (also for one that connects later). */
@@ -148,7 +150,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     releaseLock();
   };
   try {
-    const env = { dataDir };
+    const env = { dataDir, cursors: options.cursors };
     ops = await startOps({ listen: loaded.config.ops.listen ?? DEFAULT_OPS_LISTEN, isDefault: loaded.config.ops.listen === undefined, token: loaded.config.ops.token, dataDir, recorder, snapshot, log });
     // The core sees each adapter counted (messages out, errors by reason, reachability); the adapter sees a core that counts what comes in.
     const add = (adapter: PlatformAdapter, settings: Parameters<BatonCore["addAdapter"]>[1]): PlatformHealth => {

@@ -205,4 +205,15 @@ export type PlatformFactory<C = unknown> = (name: string, config: C, env: Platfo
 /** What `bot/` hands a factory besides its own config section. */
 export interface PlatformEnv {
   dataDir: string;
+  /**
+   * Where a platform keeps how far it has read (Telegram's update offset, …) so that another
+   * instance taking over continues from there; present with store.url.
+   */
+  cursors?: PlatformCursors;
+}
+
+export interface PlatformCursors {
+  get(key: string): Promise<string | undefined>;
+  /** Saves in the background (the latest value wins); a failure is logged, never thrown. */
+  set(key: string, value: string): void;
 }

@@ -12,7 +12,7 @@ const SRC = resolve(import.meta.dirname, "../../src");
 const ALLOWED: Record<string, string[]> = {
   kernel: [],
   threads: ["kernel"],
-  store: ["kernel", "threads"],
+  store: ["kernel", "threads", "platforms"],
   render: ["kernel"],
   agents: ["kernel", "threads"],
   platforms: ["kernel", "render"],

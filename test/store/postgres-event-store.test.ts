@@ -3,7 +3,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeEvent } from "../../src/threads/events.js";
-import { migrate } from "../../src/store/postgres/migrations.js";
+import { MIGRATIONS, migrate } from "../../src/store/postgres/migrations.js";
 import { PostgresEventStore } from "../../src/store/postgres/event-store.js";
 import { FencedError } from "../../src/store/postgres/fence.js";
 import { runEventStoreContract } from "../threads/store-contract.js";
@@ -51,7 +51,7 @@ describe.skipIf(missing)("PostgreSQL event store", () => {
       const applied = await Promise.all(clients.map((c) => migrate(c)));
       expect(applied.flat()).toEqual([]);
       const { rows } = await pool.query("SELECT version FROM baton_migrations ORDER BY version");
-      expect(rows.map((r) => r.version)).toEqual([1, 2]);
+      expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
     } finally {
       for (const c of clients) c.release();
     }

@@ -1,6 +1,7 @@
 // Two `baton start` processes (the shipped CLI) on one PostgreSQL and the Telegram wire fake: one
 // leads and answers, the other stands by; kill -9 of the leader, and the standby leads within 10 s,
-// with the thread the leader had (the event log is in the database) and answering the next message.
+// with the thread the leader had (the event log is in the database), reading Telegram on from the
+// offset the leader stored: a message sent meanwhile is answered once, none before it again.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -106,6 +107,8 @@ describe.skipIf(missing)("two instances on one PostgreSQL", { timeout: 120_000 }
 
     const killedAt = Date.now();
     a.child.kill("SIGKILL");
+    // Sent while nobody leads: the next leader reads on from the offset the last one stored.
+    fake.userSends({ chat: privateChat(alice), from: alice, text: "during the takeover" });
     await waitFor(() => (b.out().includes("Baton ready") ? true : undefined), "beta leading", TIMEOUT_MS);
     const takeoverMs = Date.now() - killedAt;
     expect(takeoverMs).toBeLessThan(TAKEOVER_TARGET_MS);
@@ -116,6 +119,8 @@ describe.skipIf(missing)("two instances on one PostgreSQL", { timeout: 120_000 }
     await waitFor(() => answered(/you said "after the crash"/)[0], "answered by beta", TIMEOUT_MS);
     expect(answered(/you said "after the crash"/)).toHaveLength(1);
     expect(answered(/you said "before the crash"/)).toHaveLength(1);
+    await waitFor(() => answered(/you said "during the takeover"/)[0], "the message sent meanwhile answered", TIMEOUT_MS);
+    expect(answered(/you said "during the takeover"/)).toHaveLength(1);
     fake.userSends({ chat: privateChat(alice), from: alice, text: "/status" });
     const after = await waitFor(() => answered(/th_/)[1], "status after", TIMEOUT_MS);
     expect(threadIdOf(after.text)).toBe(before);

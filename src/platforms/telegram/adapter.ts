@@ -9,7 +9,7 @@ import type { TelegramAdapterConfig } from "./config.js";
 import { describeError, toPlatformError } from "./errors.js";
 import { InboundHandler } from "./inbound.js";
 import { TelegramOutbound } from "./outbound.js";
-import { DEFAULT_POLLER_OPTIONS, UpdatePoller, type PollerOptions } from "./poller.js";
+import { DEFAULT_POLLER_OPTIONS, UpdatePoller, type OffsetCursor, type PollerOptions } from "./poller.js";
 import { isGroupChatId, parseTelegramRoute } from "./routes.js";
 import { buildCommandMenu } from "./commands.js";
 import { WebhookServer } from "./webhook.js";
@@ -94,11 +94,18 @@ export class TelegramAdapter implements PlatformAdapter {
     if (this.config.mode === "webhook") await this.startWebhook();
     else {
       await this.call(() => this.api.deleteWebhook(), "switch from a webhook to polling");
-      this.poller = new UpdatePoller(this.pollApi, this.name, this.config.token, core.log, (update) => this.inbound?.onUpdate(update), this.tuning.poller);
+      this.poller = new UpdatePoller(this.pollApi, this.name, this.config.token, core.log, (update) => this.inbound?.onUpdate(update), this.tuning.poller, this.offsetCursor());
       this.poller.start();
     }
     // The daemon logs and prints this line once for every platform.
     return { description: `${this.name}: connected as @${this.botInfo.username}` };
+  }
+
+  private offsetCursor(): OffsetCursor | undefined {
+    const cursors = this.env.cursors;
+    if (!cursors) return undefined;
+    const key = `telegram:${this.name}:${this.botInfo?.id}:offset`;
+    return { load: async () => Number((await cursors.get(key)) ?? 0) || undefined, save: (offset) => cursors.set(key, String(offset)) };
   }
 
   async stop(): Promise<void> {

@@ -74,6 +74,20 @@ CREATE TABLE baton_instances (
 );
 `,
   },
+  {
+    version: 3,
+    name: "platform cursors",
+    sql: `
+CREATE TABLE baton_cursors (
+  key text PRIMARY KEY,
+  value text NOT NULL,
+  epoch bigint NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TRIGGER baton_cursors_fence BEFORE INSERT OR UPDATE OR DELETE ON baton_cursors
+  FOR EACH STATEMENT EXECUTE FUNCTION baton_fence();
+`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
