@@ -147,5 +147,5 @@ function startStandbyOps(options: ClusterOptions, cluster: ClusterState): Promis
     openThreads: 0,
     cluster: { ...cluster },
   });
-  return startOps({ listen: loaded.config.ops.listen ?? DEFAULT_OPS_LISTEN, isDefault: loaded.config.ops.listen === undefined, dataDir, recorder: new MetricsRecorder(), snapshot, log });
+  return startOps({ listen: loaded.config.ops.listen ?? DEFAULT_OPS_LISTEN, isDefault: loaded.config.ops.listen === undefined, token: loaded.config.ops.token, dataDir, recorder: new MetricsRecorder(), snapshot, log });
 }
