@@ -3,6 +3,18 @@ import { shellQuote } from "../../kernel/shell.js";
 import { describeBadId, isValidSessionId } from "../../agents/runtimes/session-ids.js";
 import { getProduct } from "../../agents/products/index.js";
 
+/**
+ * The arguments of a product's resume command (`[env …] <executable> <args>`), when `baton launch`
+ * runs that product: the same command under it also gives the agent the tools to hand back to chat.
+ */
+function launchArgs(agent: string, command: string): string | undefined {
+  const product = getProduct(agent);
+  if (product?.id !== agent || !product.launch) return undefined;
+  const word = ` ${product.executable} `;
+  const at = command.startsWith(word.trimStart()) ? word.length - 1 : command.indexOf(word) + word.length;
+  return at >= word.length - 1 ? command.slice(at) : undefined;
+}
+
 export const handover: CommandSpec = {
   name: "handover",
   usage: "/handover",
@@ -30,8 +42,8 @@ export const handover: CommandSpec = {
       return;
     }
     // The same command under `baton launch` also gives the agent the tools to hand back to chat.
-    const launchable = getProduct(thread.agent)?.id === thread.agent && !!getProduct(thread.agent)?.launch;
-    const viaLaunch = launchable && command.startsWith(`${thread.agent} `) ? `\nWith Baton's handover tools: \`baton launch ${thread.agent} -- ${command.slice(thread.agent.length + 1)}\`` : "";
+    const args = launchArgs(thread.agent, command);
+    const viaLaunch = args !== undefined ? `\nWith Baton's handover tools: \`baton launch ${thread.agent} -- ${args}\`` : "";
     await ctx.reply(`${intro}\n\`\`\`\ncd ${shellQuote(cwd)} && ${command}\n\`\`\`${viaLaunch}${note ? `\n${note}` : ""}`);
   },
 };

@@ -20,9 +20,13 @@ function unknownAgent(agent: string): CommandError {
 /** The plan to spawn the agent's CLI, or Baton's own terminal for it (`inBaton`). */
 export function planLaunch(agent: string, userArgs: string[], ctx: LaunchContext): LaunchPlan {
   refuseApprovalBypass(agent, userArgs);
-  const launch = getProduct(agent)?.launch;
-  if (!launch) throw unknownAgent(agent);
-  return launch(userArgs, ctx);
+  const product = getProduct(agent);
+  if (!product?.launch) throw unknownAgent(agent);
+  const plan = product.launch(userArgs, ctx);
+  // The product's one approval-safety list, as in chat and in every terminal command.
+  const ask = product.askEnv ?? {};
+  const unsetEnv = (product.unsafeEnv ?? []).filter((name) => !(name in ask));
+  return { ...plan, env: { ...ask, ...plan.env }, ...(unsetEnv.length ? { unsetEnv } : {}) };
 }
 
 /** A launch Baton runs in its own process (the demo agent), when the product has one. */

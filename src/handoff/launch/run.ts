@@ -51,7 +51,9 @@ export async function runLaunch(options: RunLaunchOptions): Promise<number> {
     registry.remove(ctx.launchId);
     for (const file of plan.files) rmSync(file.path, { force: true });
   };
-  const child = spawn(plan.command, plan.args, { cwd, env: { ...env, ...plan.env }, stdio: "inherit" });
+  const childEnv: NodeJS.ProcessEnv = { ...env, ...plan.env };
+  for (const name of plan.unsetEnv ?? []) delete childEnv[name];
+  const child = spawn(plan.command, plan.args, { cwd, env: childEnv, stdio: "inherit" });
   // Ctrl-C reaches the agent through the terminal; this process stays to clean up after it.
   const ignore = () => undefined;
   const forward = (signal: NodeJS.Signals) => () => child.kill(signal);

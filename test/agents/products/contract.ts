@@ -198,6 +198,8 @@ export function runProductContract(product: AgentProduct, fixtures: ProductFixtu
       expect(plan.args.at(-1)).toBe("--user-arg");
       expect(hasBypass(product, plan.args)).toBe(false);
       expect(plan.env.BATON_AGENT_KIND).toBe(product.id);
+      for (const [name, value] of Object.entries(product.askEnv ?? {})) expect(plan.env[name], name).toBe(value);
+      for (const name of product.unsafeEnv ?? []) expect(name in (product.askEnv ?? {}) || plan.unsetEnv?.includes(name), name).toBe(true);
       expect(plan.files.every((f) => f.path.startsWith(dataDir))).toBe(true);
       expect([...plan.args, ...plan.files.map((f) => f.content)].join("\n")).toContain("mcp");
     });

@@ -24,6 +24,8 @@ export interface LaunchPlan {
   env: Record<string, string>;
   /** Per-run files (0600, in the data dir), removed when the launch ends. */
   files: Array<{ path: string; content: string }>;
+  /** Variables removed from the agent's environment (the product's unsafe list, set by planLaunch). */
+  unsetEnv?: string[];
 }
 
 export function batonEnv(agent: string, ctx: LaunchContext): Record<string, string> {
