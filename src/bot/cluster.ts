@@ -11,6 +11,7 @@ import { batonVersion } from "../kernel/install.js";
 import type { Logger } from "../kernel/log.js";
 import { MetricsRecorder } from "../ops/recorder.js";
 import { startOps, type RunningOps } from "../ops/server.js";
+import type { RunningTurnsStore } from "../core/cut-turns.js";
 import type { ClusterState, DaemonSnapshot } from "../ops/snapshot.js";
 import { PostgresCursors } from "../store/postgres/cursors.js";
 import { PostgresEventStore } from "../store/postgres/event-store.js";
@@ -76,7 +77,8 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
       const lost = new Promise<string>((resolve) => lease.onLost(resolve));
       try {
         const cursors = new PostgresCursors(db.pool, () => lease.epoch, (key, error) => log.warn({ key, err: userMessageOf(error) }, "could not save a platform's read position"));
-        daemon = await startDaemon({ ...options, store: new PostgresEventStore(db.pool, () => lease.epoch), cursors, cluster: () => state });
+        const runningTurns = await runningTurnsOn(cursors, id);
+        daemon = await startDaemon({ ...options, store: new PostgresEventStore(db.pool, () => lease.epoch), cursors, runningTurns, cluster: () => state });
       } catch (error) {
         log.error({ err: userMessageOf(error) }, "could not start serving after taking the lead; handing it over");
         await lease.stepDown();
@@ -116,6 +118,22 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
       await standbyOps?.stop();
       await db.close();
     },
+  };
+}
+
+const RUNNING_TURNS_KEY = "core:running-turns";
+
+/** The running turns kept in the database: the last leader's are marked cut off by this one. */
+async function runningTurnsOn(cursors: PostgresCursors, instance: string): Promise<RunningTurnsStore> {
+  let left: { instance?: string; threads?: string[] } = {};
+  try {
+    left = JSON.parse((await cursors.get(RUNNING_TURNS_KEY)) ?? "{}");
+  } catch {
+    // unreadable: nothing to mark
+  }
+  return {
+    leftOver: { threads: Array.isArray(left.threads) ? left.threads : [], otherInstance: left.instance !== undefined && left.instance !== instance },
+    save: (threads) => cursors.write(RUNNING_TURNS_KEY, JSON.stringify({ instance, threads })),
   };
 }
 

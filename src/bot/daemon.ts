@@ -11,6 +11,7 @@ import { JsonlEventStore, type EventLogStore } from "../threads/store.js";
 import { ThreadRegistry } from "../threads/registry.js";
 import type { LoadedConfig } from "../config/load.js";
 import { BatonCore } from "../core/core.js";
+import type { RunningTurnsStore } from "../core/cut-turns.js";
 import { startHandover, type RunningHandover } from "../pickup/index.js";
 import type { Logger } from "../kernel/log.js";
 import { acquireDataDirLock } from "./lock.js";
@@ -39,6 +40,8 @@ export interface DaemonOptions {
   cwd?: string;
   /** With store.url: where platforms keep how far they have read, for the next leader. */
   cursors?: PlatformCursors;
+  /** With store.url: where running turns are kept, for the next leader to mark them cut off. */
+  runningTurns?: RunningTurnsStore;
   /** With store.url: this instance's part among several (shown by status and metrics). */
   cluster?: () => ClusterState;
   /** Called once per started platform with its one-line description (also for one that connects later). */
@@ -92,7 +95,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   // Passwords inside the config's URLs are secrets Baton knows: no log line or message shows them.
   registerSecretValues([loaded.config.store.kv, loaded.config.voice.transcription?.url, ...Object.values(loaded.config.machines).map((m) => m.handover_url)].flatMap(urlCredentials));
   const recorder = new MetricsRecorder();
-  const core = new BatonCore({ config: loaded.config, dataDir, registry, log, env: options.env, cwd: options.cwd, metrics: recorder });
+  const core = new BatonCore({ config: loaded.config, dataDir, registry, log, env: options.env, cwd: options.cwd, metrics: recorder, runningTurns: options.runningTurns });
   let current = loaded;
   let state: DaemonSnapshot["state"] = "starting";
   let lastReload: ReloadReport | undefined;

@@ -26,7 +26,7 @@ import { AgentMcp } from "./agent-mcp.js";
 import { SubagentManager } from "./subagents/manager.js";
 import { wireChatFeatures, type ChatFeatureParts } from "./features.js";
 import { WorkspaceProposals } from "./workspace-proposals.js";
-import { CUT_OFF_NOTICE, CutTurns } from "./cut-turns.js";
+import { CutTurns, type RunningTurnsStore } from "./cut-turns.js";
 
 export interface CoreOptions {
   config: BatonConfig;
@@ -37,6 +37,8 @@ export interface CoreOptions {
   cwd?: string;
   /** Counts turns and pickups (the ops module's recorder); nothing is counted when absent. */
   metrics?: Metrics;
+  /** With store.url: running turns are kept there, not in the data dir (the next leader may be elsewhere). */
+  runningTurns?: RunningTurnsStore;
 }
 
 export class BatonCore implements PlatformCore {
@@ -69,7 +71,7 @@ export class BatonCore implements PlatformCore {
   private readonly lastPromptMessage = new Map<string, string | undefined>();
   /** Threads with a running turn, kept on disk: after a crash their chats are told the answer was cut off. */
   private readonly cutTurns: CutTurns;
-  private readonly cutBeforeStart: string[];
+  private readonly cutBeforeStart: { threads: string[]; notice: string };
 
   constructor(private readonly options: CoreOptions) {
     const { config, registry, log } = options;
@@ -77,7 +79,7 @@ export class BatonCore implements PlatformCore {
     this.registry = registry;
     this.metrics = options.metrics ?? NO_METRICS;
     this.allow = new Set(config.access.allow);
-    this.cutTurns = new CutTurns(options.dataDir, log);
+    this.cutTurns = new CutTurns(options.dataDir, log, options.runningTurns);
     // Read before any turn of this run can rewrite the file.
     this.cutBeforeStart = this.cutTurns.takeLeftOver();
     const env = options.env ?? process.env;
@@ -292,11 +294,11 @@ export class BatonCore implements PlatformCore {
 
   /** After a start: turns a crash cut off are marked in their chats; prompts queued when Baton last stopped run now, in their order. */
   async resumeQueued(): Promise<number> {
-    for (const id of this.cutBeforeStart.splice(0)) {
+    for (const id of this.cutBeforeStart.threads.splice(0)) {
       const thread = this.registry.get(id);
       if (thread?.open) {
         this.log.warn({ thread: id }, "a turn was cut off when Baton last stopped without a clean shutdown");
-        void this.notify(thread, CUT_OFF_NOTICE);
+        void this.notify(thread, this.cutBeforeStart.notice);
       }
     }
     return resumeQueued(this.restartDeps());

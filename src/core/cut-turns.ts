@@ -10,6 +10,17 @@ import { join } from "node:path";
 import type { PlatformLogger } from "../platforms/contract.js";
 
 export const CUT_OFF_NOTICE = "⚠️ Baton restarted; this answer was cut off.";
+export const MOVED_NOTICE = "⚠️ Baton moved to another machine; the last turn was cut off.";
+
+/**
+ * Where the running turns are kept instead of the data dir's file, when several instances share
+ * state (store.url): the next leader, on another machine, reads what the last one left.
+ */
+export interface RunningTurnsStore {
+  /** What the last run left: its threads, and whether that run was another instance. */
+  leftOver: { threads: string[]; otherInstance: boolean };
+  save(threads: string[]): Promise<void>;
+}
 const FILE_NAME = "running-turns.json";
 const FILE_MODE = 0o600;
 
@@ -22,12 +33,22 @@ export class CutTurns {
   constructor(
     dataDir: string,
     private readonly log: PlatformLogger,
+    private readonly store?: RunningTurnsStore,
   ) {
     this.path = join(dataDir, FILE_NAME);
   }
 
-  /** The threads whose turns were running when the last run ended without a clean stop; the file starts empty. */
-  takeLeftOver(): string[] {
+  /** The threads whose turns were running when the last run ended without a clean stop, with the notice for their chats. */
+  takeLeftOver(): { threads: string[]; notice: string } {
+    if (this.store) {
+      const { threads, otherInstance } = this.store.leftOver;
+      this.save();
+      return { threads, notice: otherInstance ? MOVED_NOTICE : CUT_OFF_NOTICE };
+    }
+    return { threads: this.takeLeftOverFile(), notice: CUT_OFF_NOTICE };
+  }
+
+  private takeLeftOverFile(): string[] {
     let ids: string[] = [];
     try {
       const parsed: unknown = JSON.parse(readFileSync(this.path, "utf8"));
@@ -54,6 +75,7 @@ export class CutTurns {
     this.running.clear();
     this.again = false;
     await this.writing;
+    if (this.store) return this.store.save([]).catch((error: unknown) => this.log.warn({ err: error }, "could not record that no turn is running"));
     try {
       writeFileSync(`${this.path}.tmp`, "[]", { mode: FILE_MODE });
       renameSync(`${this.path}.tmp`, this.path);
@@ -70,8 +92,8 @@ export class CutTurns {
     }
     const text = JSON.stringify([...this.running]);
     const temporary = `${this.path}.tmp`;
-    this.writing = writeFile(temporary, text, { mode: FILE_MODE })
-      .then(() => rename(temporary, this.path))
+    const write = this.store ? this.store.save([...this.running]) : writeFile(temporary, text, { mode: FILE_MODE }).then(() => rename(temporary, this.path));
+    this.writing = write
       .catch((error: unknown) => this.log.warn({ err: error }, "could not record which turns are running"))
       .finally(() => {
         this.writing = undefined;

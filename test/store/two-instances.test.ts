@@ -1,7 +1,8 @@
 // Two `baton start` processes (the shipped CLI) on one PostgreSQL and the Telegram wire fake: one
 // leads and answers, the other stands by; kill -9 of the leader, and the standby leads within 10 s,
 // with the thread the leader had (the event log is in the database), reading Telegram on from the
-// offset the leader stored: a message sent meanwhile is answered once, none before it again.
+// offset the leader stored: a message sent meanwhile is answered once, none before it again; the
+// turn that was streaming on the dead leader is marked cut off in its chat.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -105,6 +106,9 @@ describe.skipIf(missing)("two instances on one PostgreSQL", { timeout: 120_000 }
     expect(status(b)).toMatchObject({ state: "standby", role: "standby", leader: "alpha", epoch: 1 });
     expect(status(a)).toMatchObject({ state: "running", role: "leader", leader: "alpha", epoch: 1 });
 
+    // A turn still streaming on the leader when it dies: the next leader says it was cut off.
+    fake.userSends({ chat: privateChat(alice), from: alice, text: "demo:slow 30" });
+    await waitFor(() => answered(/step 1/)[0], "a slow turn streaming on alpha", TIMEOUT_MS);
     const killedAt = Date.now();
     a.child.kill("SIGKILL");
     // Sent while nobody leads: the next leader reads on from the offset the last one stored.
@@ -114,6 +118,7 @@ describe.skipIf(missing)("two instances on one PostgreSQL", { timeout: 120_000 }
     expect(takeoverMs).toBeLessThan(TAKEOVER_TARGET_MS);
     expect(b.out()).toMatch(/leading, epoch 2/);
     expect(status(b)).toMatchObject({ state: "running", role: "leader", leader: "beta", epoch: 2 });
+    await waitFor(() => answered(/Baton moved to another machine; the last turn was cut off/)[0], "the cut-off turn marked", TIMEOUT_MS);
 
     fake.userSends({ chat: privateChat(alice), from: alice, text: "after the crash" });
     await waitFor(() => answered(/you said "after the crash"/)[0], "answered by beta", TIMEOUT_MS);

@@ -25,9 +25,12 @@ export class PostgresCursors implements PlatformCursors {
     if (!this.writing.has(key)) void this.drain(key);
   }
 
-  /** Resolves once every value set so far is written (or failed). */
-  async flushed(): Promise<void> {
-    while (this.writing.size > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  /** Writes now (fenced); rejects when the write is refused or fails. */
+  async write(key: string, value: string): Promise<void> {
+    const epoch = this.epoch();
+    await fencedTransaction(this.pool, epoch, (client) =>
+      client.query("INSERT INTO baton_cursors (key, value, epoch) VALUES ($1, $2, $3) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, epoch = EXCLUDED.epoch, updated_at = now()", [key, value, epoch]),
+    );
   }
 
   private async drain(key: string): Promise<void> {
@@ -36,10 +39,7 @@ export class PostgresCursors implements PlatformCursors {
       for (let value = this.waiting.get(key); value !== undefined; value = this.waiting.get(key)) {
         this.waiting.delete(key);
         try {
-          const epoch = this.epoch();
-          await fencedTransaction(this.pool, epoch, (client) =>
-            client.query("INSERT INTO baton_cursors (key, value, epoch) VALUES ($1, $2, $3) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, epoch = EXCLUDED.epoch, updated_at = now()", [key, value, epoch]),
-          );
+          await this.write(key, value);
         } catch (error) {
           this.onError(key, error);
         }
