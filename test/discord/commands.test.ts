@@ -1,16 +1,19 @@
-// Slash commands end to end: registered on start (per server when `guilds` is set, else global),
-// acknowledged at once with a deferred reply only the user sees, then answered by editing it.
+// Slash commands end to end, through `baton start` (bin/baton.js, the shipped bundle): registered on
+// start (per server when `guilds` is set, else global), acknowledged at once with a deferred reply
+// only the user sees, then answered by editing it.
 import { afterEach, describe, expect, test } from "vitest";
-import { eventually, startDiscordBed, type DiscordBed } from "./helpers.js";
+import { eventually, startShippedDiscordBed, type ShippedDiscordBed } from "./helpers.js";
 import { MessageFlag, type FakeInteraction } from "../fakes/discord/index.js";
 
 const TIMEOUT_MS = 20_000;
 const COMMAND_NAMES = ["baton", "status", "new", "stop", "pickup", "switch"];
 
-let bed: DiscordBed | undefined;
+let bed: ShippedDiscordBed | undefined;
 afterEach(async () => {
-  await bed?.stop();
+  const stopped = bed;
   bed = undefined;
+  await stopped?.stop();
+  expect(stopped?.baton.problems() ?? []).toEqual([]);
 });
 
 const answered = (interaction: FakeInteraction, pattern: RegExp) =>
@@ -18,13 +21,13 @@ const answered = (interaction: FakeInteraction, pattern: RegExp) =>
 
 describe("Discord slash commands", () => {
   test("without `guilds` the commands are registered globally", async () => {
-    bed = await startDiscordBed();
+    bed = await startShippedDiscordBed();
     expect(bed.fake.rest.commands.get("global")?.map((c) => c.name)).toEqual(COMMAND_NAMES);
     expect([...bed.fake.rest.commands.keys()]).toEqual(["global"]);
   });
 
   test("per server with `guilds`; /status deferred at once (type 5, only its user sees it) then answered by PATCH @original", async () => {
-    bed = await startDiscordBed({ config: (fake) => ({ guilds: [fake.guild.id] }) });
+    bed = await startShippedDiscordBed({ config: (fake) => ({ guilds: [fake.guild.id] }) });
     const { fake, alice } = bed;
     expect(fake.rest.commands.get(fake.guild.id)?.map((c) => c.name)).toEqual(COMMAND_NAMES);
     expect(fake.rest.commands.has("global")).toBe(false);
@@ -41,7 +44,7 @@ describe("Discord slash commands", () => {
   });
 
   test("/baton <command> [args] and /pickup code: mean the chat commands", async () => {
-    bed = await startDiscordBed();
+    bed = await startShippedDiscordBed();
     const { fake, alice } = bed;
     await answered(fake.slashCommand(alice, fake.general, "baton", { command: "pickup", args: "ZZZZ" }), /Handover code is invalid or expired/);
     await answered(fake.slashCommand(alice, fake.general, "pickup", { code: "ZZZZ" }), /Handover code is invalid or expired/);
@@ -49,7 +52,7 @@ describe("Discord slash commands", () => {
   });
 
   test("/new and /switch agent: act on the conversation they are typed in", async () => {
-    bed = await startDiscordBed();
+    bed = await startShippedDiscordBed();
     const { fake, alice } = bed;
     const dm = fake.dmChannel(alice);
     fake.dm(alice, "hello");
@@ -59,7 +62,7 @@ describe("Discord slash commands", () => {
   });
 
   test("a stranger's command gets an ephemeral refusal naming their id", async () => {
-    bed = await startDiscordBed();
+    bed = await startShippedDiscordBed();
     const { fake, mallory } = bed;
     const refused = fake.slashCommand(mallory, fake.general, "status");
     await answered(refused, new RegExp(`not allowed.*discord:${mallory.id}`));

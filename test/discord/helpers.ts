@@ -1,19 +1,17 @@
-// Shared setup for the Discord tests: the fake Discord, an adapter pointed at it, the real core
-// with the demo agent (test/support/harness.ts), and two people: alice (allowed) and mallory.
+// Shared setup for the Discord tests: the fake Discord, an adapter pointed at it (for tests of the
+// adapter alone), `baton start` connected to it (the end-to-end tests), and two people: alice
+// (allowed) and mallory.
 import type { PlatformCore, PlatformLogger } from "../../src/platforms/contract.js";
 import { createDiscordAdapter, type DiscordAdapter } from "../../src/platforms/discord/index.js";
 import { discordConfigSchema, type DiscordAdapterConfig } from "../../src/platforms/discord/config.js";
-import { discordPlatform } from "../../src/platforms/discord/descriptor.js";
 import { FakeDiscord, visibleText, type FakeDiscordOptions, type FakeMessage, type FakeUser } from "../fakes/discord/index.js";
-import { startTestBaton, type TestBaton } from "../support/harness.js";
 import { shippedConfig, startShippedBaton, type ShippedBaton } from "../support/shipped-baton.js";
 
 export { eventually } from "../slack/helpers.js";
 
-export interface DiscordBed {
+export interface ShippedDiscordBed {
   fake: FakeDiscord;
-  adapter: DiscordAdapter;
-  baton: TestBaton;
+  baton: ShippedBaton;
   alice: FakeUser;
   mallory: FakeUser;
   /** The bot's message in a channel or thread whose text, as Discord shows it, matches. */
@@ -27,33 +25,6 @@ export function discordConfig(fake: FakeDiscord, config: Record<string, unknown>
 
 export function discordAdapter(fake: FakeDiscord, config: Record<string, unknown> = {}): DiscordAdapter {
   return createDiscordAdapter("discord", discordConfig(fake, config), { dataDir: "/nonexistent" });
-}
-
-/** `config` may be a function of the fake (its guild and channel ids exist only once it does). */
-export async function startDiscordBed(options: { fake?: FakeDiscordOptions; config?: Record<string, unknown> | ((fake: FakeDiscord) => Record<string, unknown>); env?: NodeJS.ProcessEnv } = {}): Promise<DiscordBed> {
-  const fake = await new FakeDiscord(options.fake).start();
-  const alice = fake.addUser("alice");
-  const mallory = fake.addUser("mallory");
-  const config = discordConfig(fake, typeof options.config === "function" ? options.config(fake) : options.config);
-  const adapter = createDiscordAdapter("discord", config, { dataDir: "/nonexistent" });
-  // The settings the core applies (listen_all_in, max_file_bytes), as the daemon reads them from the descriptor.
-  const baton = await startTestBaton({ adapters: [{ adapter, settings: discordPlatform.common(config) }], config: { access: { allow: [`discord:${alice.id}`] }, rendering: { flush_debounce_ms: 50, min_edit_gap_ms: 100 } }, env: options.env });
-  return {
-    fake,
-    adapter,
-    baton,
-    alice,
-    mallory,
-    find: (channelId, pattern) => fake.botMessages(channelId).find((m) => pattern.test(visibleText(m.content))),
-    async stop() {
-      await baton.stop({ cleanup: true });
-      await fake.stop();
-    },
-  };
-}
-
-export interface ShippedDiscordBed extends Omit<DiscordBed, "adapter" | "baton"> {
-  baton: ShippedBaton;
 }
 
 /** The fake Discord with `baton start` (bin/baton.js, the shipped bundle) connected to it; alice allowed. */

@@ -1,5 +1,9 @@
 // Runs the real Baton core in-process with the given adapters and the bundled demo agent (a real
 // ACP process), on a fresh data dir. What tests of every platform build on.
+// In-process on purpose, from src: the tests that use it reach what the CLI does not expose (the
+// test platform, an adapter under contract, the supervisor, a damaged event log, a store or fake
+// injected). The end-to-end tests, what a user runs, start bin/baton.js instead
+// (test/support/shipped-baton.ts).
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import type { CommonPlatformSettings, PlatformAdapter } from "../../src/platforms/contract.js";

@@ -17,8 +17,9 @@ export const LEVEL_ERROR = 50;
 
 /**
  * A config for tests, as YAML: `config` over the defaults tests share with the in-process harness
- * (the demo agent without a spare process, quick rendering, no usage line, no ops listener, turns
- * cancelled at once on stop). `agents`, `access` and `rendering` merge key by key.
+ * (the demo agent without a spare process, quick rendering, no usage line, schedules as often as
+ * every second, no ops listener, turns cancelled at once on stop). `agents`, `access`, `rendering`
+ * and `schedule_limits` merge key by key.
  */
 export function shippedConfig(config: Record<string, unknown>): string {
   const merged = (key: string, defaults: Record<string, unknown>) => ({ ...defaults, ...(config[key] as Record<string, unknown> | undefined) });
@@ -27,6 +28,8 @@ export function shippedConfig(config: Record<string, unknown>): string {
     agents: merged("agents", { default: "demo", spare_host: false }),
     access: merged("access", { allow: [] }),
     rendering: merged("rendering", { flush_debounce_ms: 50, min_edit_gap_ms: 100, show_usage: false }),
+    // Schedule tests use seconds-field patterns to stay short; the default minimum is a minute.
+    schedule_limits: merged("schedule_limits", { min_interval: "1s" }),
     ops: { listen: "off" },
     shutdown_grace: 0,
   });

@@ -1,27 +1,25 @@
 // The web chat's newer parts in a real browser (Debian's Chromium): a file attached on the page
 // reaches the agent, the agent's image shows inline (loaded from Baton behind the cookie), /mode
 // offers buttons that switch the session, the usage line, and a schedule made on the page fires
-// again after a restart of the daemon.
+// again after a restart of the daemon. Baton runs as `baton start` (bin/baton.js, the shipped bundle).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rmSync } from "node:fs";
 import type { Page } from "playwright-core";
-import { launchBrowser, saveScreenshot, startWebBaton, type Browser, type WebBaton } from "./helpers.js";
+import { launchBrowser, saveScreenshot, startShippedWebBaton, type Browser, type ShippedWebBaton } from "./helpers.js";
 
 const STEP_TIMEOUT_MS = 15_000;
 const TEST_TIMEOUT_MS = 120_000;
 
-let web: WebBaton | undefined;
+let web: ShippedWebBaton | undefined;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
-  web = await startWebBaton({ config: { rendering: { flush_debounce_ms: 50, min_edit_gap_ms: 100, show_usage: true } } });
+  web = await startShippedWebBaton({ config: { rendering: { show_usage: true } } });
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await web?.baton.stop({ cleanup: true });
-  if (web) rmSync(web.baton.dataDir, { recursive: true, force: true });
+  await web?.baton.stop();
 });
 
 async function step<T>(name: string, run: (page: Page) => Promise<T>): Promise<T> {
@@ -86,16 +84,18 @@ describe("the web chat's files, modes, usage and schedules in Chromium", () => {
     });
 
     const { port } = web!;
-    const dataDir = web!.baton.dataDir;
+    const dir = web!.baton.dir;
     await step("restart", async (page) => {
-      await web!.baton.stop();
+      expect(await web!.baton.stop()).toBe(0);
+      expect(web!.baton.problems()).toEqual([]);
       await page.locator("#connection[data-state=closed]").waitFor({ timeout: STEP_TIMEOUT_MS });
       const before = await page.locator("#messages .message.agent", { hasText: 'you said "scheduled hello"' }).count();
-      web = await startWebBaton({ dataDir, port, config: { rendering: { show_usage: true } } });
+      web = await startShippedWebBaton({ dir, port, config: { rendering: { show_usage: true } } });
       await page.locator("#connection[data-state=open]").waitFor({ timeout: STEP_TIMEOUT_MS });
       await page.waitForFunction((n) => document.querySelectorAll("#messages .message.agent").length > 0 && [...document.querySelectorAll("#messages .message.agent")].filter((m) => m.textContent?.includes('you said "scheduled hello"')).length > n, before, { timeout: STEP_TIMEOUT_MS });
       await send(page, "demo:whoami");
       await agentMessage(page, "text", "mode=plan").waitFor({ timeout: STEP_TIMEOUT_MS });
     });
+    expect(web!.baton.problems()).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { createWebAdapter, webConfigSchema, type WebAdapter } from "../../src/platforms/web/index.js";
 import { startTestBaton, type TestBaton } from "../support/harness.js";
+import { shippedConfig, startShippedBaton, type ShippedBaton } from "../support/shipped-baton.js";
 
 export const CHROMIUM_PATH = process.env.BATON_CHROMIUM ?? "/usr/bin/chromium";
 export const ARTIFACTS_DIR = join(process.cwd(), "test", "artifacts");
@@ -20,7 +21,10 @@ export interface WebBaton {
   port: number;
 }
 
-/** Starts Baton with only the web chat; `port` 0 picks a free one, a fixed one serves restarts. */
+/**
+ * Starts Baton in-process (see test/support/harness.ts for why) with only the web chat; `port` 0
+ * picks a free one, a fixed one serves restarts. The browser tests use startShippedWebBaton.
+ */
 export async function startWebBaton(options: { dataDir?: string; port?: number; token?: string; config?: Record<string, unknown>; web?: Record<string, unknown> } = {}): Promise<WebBaton> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "baton-web-"));
   const config = webConfigSchema.parse({ listen: `127.0.0.1:${options.port ?? 0}`, token: options.token, ...options.web });
@@ -30,6 +34,29 @@ export async function startWebBaton(options: { dataDir?: string; port?: number; 
   const url = /^Web chat: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/.exec(description)?.[1];
   if (!url) throw new Error(`unexpected start line: ${description}`);
   return { baton, adapter, description, url, port: Number(new URL(url).port) };
+}
+
+export interface ShippedWebBaton {
+  baton: ShippedBaton;
+  /** The address `baton start` printed for the web chat (it carries the token). */
+  url: string;
+  port: number;
+}
+
+/**
+ * `baton start` (bin/baton.js, the shipped bundle) with only the web chat on loopback (`config`: more
+ * of the config, see shippedConfig). `port` 0 picks a free one; a restart passes the port and the
+ * folder (`dir`) of the Baton it replaces.
+ */
+export async function startShippedWebBaton(options: { dir?: string; port?: number; config?: Record<string, unknown> } = {}): Promise<ShippedWebBaton> {
+  const config = shippedConfig({ ...options.config, platforms: { web: { listen: `127.0.0.1:${options.port ?? 0}` } } });
+  const baton = await startShippedBaton(config, { dir: options.dir, prefix: "baton-web-e2e-" });
+  const url = /^Web chat: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m.exec(baton.stdout())?.[1];
+  if (!url) {
+    await baton.stop();
+    throw new Error(`no web chat line in what baton start printed:\n${baton.stdout()}`);
+  }
+  return { baton, url, port: Number(new URL(url).port) };
 }
 
 export interface Browser {
