@@ -8,7 +8,8 @@ import type { z } from "zod";
 import { ConfigError } from "../kernel/errors.js";
 import { expandHome } from "../kernel/paths.js";
 import { configSchema, platformKindOf, type BatonConfig } from "./schema.js";
-import { suggestKey } from "./suggest.js";
+import { isRecordAt, sectionsWithKey, suggestKey } from "./suggest.js";
+import { describeYamlError } from "./yaml-errors.js";
 import { PLATFORM_KINDS } from "../platforms/registry.js";
 
 export interface LoadedConfig {
@@ -78,13 +79,12 @@ export function parseConfigText(text: string, source: string, env: NodeJS.Proces
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const where = (path: PropertyKey[]) => `${source}:${lineOf(doc, lines, path)}`;
   if (doc.errors.length > 0) {
-    const err = doc.errors[0];
-    const line = lines.linePos(err.pos[0]).line;
-    throw new ConfigError(`${source}:${line}: the YAML does not parse: ${err.message.split("\n")[0]}`);
+    const problem = describeYamlError(doc.errors[0], text, lines);
+    throw new ConfigError(`${source}:${problem.line}: ${problem.message}`);
   }
   const raw = normalizeListenKeys(interpolateConfig(doc.toJS() ?? {}, env, where));
   const parsed = configSchema.safeParse(raw);
-  if (!parsed.success) throw zodToConfigError(parsed.error, [], where, configSchema);
+  if (!parsed.success) throw zodToConfigError(parsed.error, [], where, configSchema, raw);
   const config = parsed.data;
 
   const platforms: LoadedConfig["platforms"] = [];
@@ -95,7 +95,7 @@ export function parseConfigText(text: string, source: string, env: NodeJS.Proces
       throw new ConfigError(`${where(["platforms", name])}: platforms.${name}: unknown platform; name it after a kind (${kinds}) or add kind: <one of them>`);
     }
     const result = PLATFORM_KINDS[kind].schema.safeParse(section);
-    if (!result.success) throw zodToConfigError(result.error, ["platforms", name], where, PLATFORM_KINDS[kind].schema);
+    if (!result.success) throw zodToConfigError(result.error, ["platforms", name], where, PLATFORM_KINDS[kind].schema, raw);
     const value = result.data as Record<string, unknown>;
     if (value.enabled !== false) platforms.push({ name, kind, config: value });
   }
@@ -163,7 +163,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return !!value && typeof value === "object" && !Array.isArray(value);
 }
 
-function zodToConfigError(error: z.ZodError, prefix: PropertyKey[], where: Where, schema: z.ZodType): ConfigError {
+function zodToConfigError(error: z.ZodError, prefix: PropertyKey[], where: Where, schema: z.ZodType, raw: unknown): ConfigError {
   // A typo in a key name usually also makes a required key "missing": name the typo first.
   const issue = error.issues.find((i) => i.code === "unrecognized_keys") ?? error.issues[0];
   let path = [...prefix, ...issue.path];
@@ -171,11 +171,58 @@ function zodToConfigError(error: z.ZodError, prefix: PropertyKey[], where: Where
   if (issue.code === "unrecognized_keys") {
     const key = issue.keys[0];
     path = [...path, key];
-    const guess = suggestKey(schema, issue.path, key);
-    message = `unknown key "${key}"${guess ? ` (did you mean "${guess}"?)` : ""}`;
+    message = unknownKeyMessage(schema, issue.path, key, formatPath([...prefix, ...issue.path]));
+  } else if (issue.code === "invalid_type") {
+    message = wrongTypeMessage(issue.expected, path, raw);
   }
   const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more)` : "";
   return new ConfigError(`${where(path)}: ${formatPath(path) || "(top level)"}: ${message}${more}`);
+}
+
+function unknownKeyMessage(schema: z.ZodType, at: PropertyKey[], key: string, section: string): string {
+  const guess = suggestKey(schema, at, key);
+  if (guess) return `unknown key "${key}" (did you mean "${guess}"?)`;
+  // A key of another section, written at this level: say where it goes.
+  const homes = sectionsWithKey(configSchema, key).filter((home) => home !== section);
+  return homes.length > 0 ? `"${key}" does not go ${section ? `in ${section}` : "at the top level"}; it is a key of ${homes.slice(0, 2).join(" or ")} (indent it under that section)` : `unknown key "${key}"`;
+}
+
+const EXPECTED_WORDS: Record<string, string> = {
+  object: "a section (keys indented under it)",
+  record: "a section (keys indented under it)",
+  array: "a list ([a, b], or `- item` lines)",
+  string: "text",
+  number: "a number",
+  int: "a whole number",
+  boolean: "true or false",
+};
+
+function describeValue(value: unknown): string {
+  if (value === undefined || value === null) return "nothing";
+  if (typeof value === "string") return `the text "${value.length > 40 ? `${value.slice(0, 37)}…` : value}"`;
+  if (typeof value === "number" || typeof value === "boolean") return `${typeof value === "number" ? "the number" : ""} ${value}`.trim();
+  return Array.isArray(value) ? "a list" : "a section";
+}
+
+function valueAt(raw: unknown, path: PropertyKey[]): unknown {
+  return path.reduce<unknown>((v, step) => (isRecord(v) || Array.isArray(v) ? (v as Record<PropertyKey, unknown>)[step] : undefined), raw);
+}
+
+/** "expected object, received string" in words; a setting one level too high is named as such. */
+function wrongTypeMessage(expected: string, path: PropertyKey[], raw: unknown): string {
+  const value = valueAt(raw, path);
+  const wanted = EXPECTED_WORDS[expected] ?? expected;
+  const key = path.at(-1);
+  const parent = valueAt(raw, path.slice(0, -1));
+  const sectionExpected = expected === "object" || expected === "record";
+  if (sectionExpected && typeof key === "string" && isRecord(parent) && value !== null && typeof value !== "object" && isRecordAt(configSchema, path.slice(0, -1))) {
+    // `platforms: { telegram: {…}, mode: polling }`: each key under platforms starts a section.
+    const siblings = Object.keys(parent);
+    const above = siblings.slice(0, siblings.indexOf(key)).reverse().find((k) => isRecord(parent[k]));
+    const hint = above ? `; if it is a setting of "${above}" (above it), indent it under "${above}"` : "";
+    return `"${key}: ${String(value)}" sits directly under "${formatPath(path.slice(0, -1))}", where each key starts a section of its own${hint}`;
+  }
+  return `expected ${wanted}, got ${describeValue(value)}`;
 }
 
 function formatPath(path: PropertyKey[]): string {

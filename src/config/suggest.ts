@@ -44,3 +44,24 @@ export function suggestKey(schema: z.ZodType, path: readonly PropertyKey[], key:
   const best = closest(key, keys);
   return distance(key, best) <= Math.min(MAX_EDITS, Math.max(1, Math.floor(best.length / 2))) ? best : undefined;
 }
+
+/** The sections (dotted paths) whose schema has `key`, for a key written at the wrong level. */
+export function sectionsWithKey(schema: z.ZodType, key: string, path: string[] = [], depth = 3): string[] {
+  const def = defOf(unwrap(schema));
+  if (def.type !== "object" || !def.shape) return [];
+  const here = path.length > 0 && key in def.shape ? [path.join(".")] : [];
+  if (depth === 0) return here;
+  return [...here, ...Object.entries(def.shape).flatMap(([name, inner]) => sectionsWithKey(inner, key, [...path, name], depth - 1))];
+}
+
+/** Whether the schema at `path` is a record: every key under it names a section of its own (`platforms`). */
+export function isRecordAt(schema: z.ZodType, path: readonly PropertyKey[]): boolean {
+  let current = unwrap(schema);
+  for (const step of path) {
+    const def = defOf(current);
+    if (def.type === "object" && def.shape && typeof step === "string" && def.shape[step]) current = unwrap(def.shape[step]);
+    else if (def.type === "record" && def.valueType) current = unwrap(def.valueType);
+    else return false;
+  }
+  return defOf(current).type === "record";
+}

@@ -4,7 +4,8 @@ import { homedir } from "node:os";
 import type { Command } from "commander";
 import { BatonError } from "../kernel/errors.js";
 import { batonVersion } from "../kernel/install.js";
-import { launchableProducts, setupProducts } from "../agents/products/index.js";
+import { getProduct, launchableProducts, setupProducts } from "../agents/products/index.js";
+import { which } from "../kernel/process.js";
 
 interface GlobalOpts {
   config?: string;
@@ -62,7 +63,8 @@ export function registerHandoverCommands(program: Command): void {
     .argument("<agent>", oneOf(settable))
     .option("--print", "show what would change, change nothing")
     .option("--json", "with --print: the plan as JSON")
-    .action((agent: string, opts: { print?: boolean; json?: boolean }) =>
+    .option("--force", "set it up even though the agent's CLI is not installed here")
+    .action((agent: string, opts: { print?: boolean; json?: boolean; force?: boolean }) =>
       guarded(async () => {
         const { describePlan, mcpCommand, planAsJson, planSetup } = await import("./setup/plan.js");
         const explicitDataDir = program.opts<GlobalOpts>().dataDir ?? process.env.BATON_DATA_DIR;
@@ -74,12 +76,18 @@ export function registerHandoverCommands(program: Command): void {
           process.stdout.write((opts.json ? planAsJson(agent, steps, warning) : describePlan(agent, steps, warning)) + "\n");
           return;
         }
+        // Settings for an agent that is not installed would do nothing; most likely the wrong machine or user.
+        const product = getProduct(agent);
+        if (product && !opts.force && !which(product.executable, process.env)) {
+          const install = product.installHint ? ` Install it first (${product.installHint}),` : " Install it first,";
+          throw new BatonError(`${product.label} is not installed here (no \`${product.executable}\` on PATH).${install} or add --force to write its settings anyway.`);
+        }
         for (const step of steps) {
           step.apply();
           process.stdout.write(`✓ ${step.summary}\n`);
         }
         if (warning) process.stderr.write(`baton: ${warning}\n`);
-        process.stdout.write(`Done. In ${agent}, ask it to "hand this over" (or use its /handover command) and type the /pickup line in chat.\n`);
+        process.stdout.write(`Done. In ${agent}, ask it to "hand this over" (or type ${product?.handoverCommand ?? "/handover"}) and type the /pickup line in chat.\n`);
       }),
     );
 }

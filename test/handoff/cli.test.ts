@@ -1,6 +1,6 @@
 // `baton launch` and `baton setup` as a user runs them (the compiled CLI), with HOME, PATH and the
 // data dir pointed at temporary directories; no real agent CLI is needed.
-import { spawn, execFileSync, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { spawn, spawnSync, execFileSync, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -164,10 +164,17 @@ describe("baton setup", () => {
     writeFileSync(join(home, ".codex", "config.toml"), 'model = "o3"\n\n[mcp_servers.baton]\ncommand = "old"\n\n[mcp_servers.other]\ncommand = "x"\n');
     mkdirSync(join(home, ".gemini"));
     writeFileSync(join(home, ".gemini", "settings.json"), JSON.stringify({ theme: "Dark", mcpServers: { other: { command: "x" } } }));
-    const env = { ...process.env, HOME: home, PATH: "/usr/bin:/bin", CODEX_HOME: "" };
+    // Both CLIs "installed": executables of those names on PATH.
+    const bin = join(home, "bin");
+    mkdirSync(bin);
+    for (const cli of ["codex", "gemini"]) writeFileSync(join(bin, cli), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+    const env = { ...process.env, HOME: home, PATH: `${bin}:/usr/bin:/bin`, CODEX_HOME: "" };
     for (let i = 0; i < 2; i++) {
-      execFileSync(process.execPath, [BATON_BIN, "setup", "codex"], { env, stdio: "pipe" });
-      execFileSync(process.execPath, [BATON_BIN, "setup", "gemini"], { env, stdio: "pipe" });
+      const codex = execFileSync(process.execPath, [BATON_BIN, "setup", "codex"], { env, encoding: "utf8", stdio: "pipe" });
+      // Codex puts custom prompts under /prompts:, so that is how its handover command is typed.
+      expect(codex).toContain('Done. In codex, ask it to "hand this over" (or type /prompts:handover)');
+      const gemini = execFileSync(process.execPath, [BATON_BIN, "setup", "gemini"], { env, encoding: "utf8", stdio: "pipe" });
+      expect(gemini).toContain("(or type /handover)");
     }
     const toml = readFileSync(join(home, ".codex", "config.toml"), "utf8");
     expect(toml.match(/\[mcp_servers\.baton\]/g)).toHaveLength(1);
@@ -181,5 +188,19 @@ describe("baton setup", () => {
     expect(settings).toMatchObject({ theme: "Dark", mcpServers: { other: { command: "x" }, baton: { command: BATON_BIN, args: ["mcp"] } } });
     expect(readFileSync(join(home, ".gemini", "commands", "handover.toml"), "utf8")).toMatch(/^description = .*\nprompt = """\n[\s\S]*prepare_handover[\s\S]*"""\n$/);
     expect(existsSync(join(home, ".claude"))).toBe(false);
+  });
+
+  it("refuses when the agent's CLI is not installed, changing nothing; --force sets it up anyway", () => {
+    const home = tempDir("baton-home-");
+    const env = { ...process.env, HOME: home, PATH: "/usr/bin:/bin", CODEX_HOME: "", GEMINI_CLI_HOME: "" };
+    for (const agent of ["codex", "gemini"]) {
+      const refused = spawnSync(process.execPath, [BATON_BIN, "setup", agent], { env, encoding: "utf8" });
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toMatch(new RegExp(`is not installed here \\(no \`${agent}\` on PATH\\)\\. Install it first \\(npm install -g .*\\), or add --force to write its settings anyway\\.`));
+    }
+    expect(readdirSync(home)).toEqual([]);
+    const forced = spawnSync(process.execPath, [BATON_BIN, "setup", "codex", "--force"], { env, encoding: "utf8" });
+    expect(forced.status, forced.stderr).toBe(0);
+    expect(existsSync(join(home, ".codex", "prompts", "handover.md"))).toBe(true);
   });
 });

@@ -94,6 +94,8 @@ export interface AgentProduct {
   launchInBaton?(userArgs: string[], ctx: LaunchContext): InBatonLaunch;
   /** `baton setup <id>`: register `baton mcp` and install a `handover` command, at user scope. */
   setup?(ctx: SetupContext): Promise<SetupStep[]>;
+  /** How that command is typed in the agent, when not `/handover` (Codex puts custom prompts under `/prompts:`). */
+  handoverCommand?: string;
 }
 
 /** The store as known without loading its reader (what every reader spreads into itself). */

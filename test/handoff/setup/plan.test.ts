@@ -85,11 +85,12 @@ describe("gemini: settings.json with comments", () => {
     const settings = join(home, ".gemini", "settings.json");
     writeFileSync(settings, '{\n  // keep me\n  "theme": "Dark"\n}\n');
     const env = { ...process.env, HOME: home, PATH: "/usr/bin:/bin" };
-    execFileSync(process.execPath, [BATON_BIN, "setup", "gemini"], { env, stdio: "pipe" });
+    // --force: no gemini on this PATH; what is tested here is the file's editing.
+    execFileSync(process.execPath, [BATON_BIN, "setup", "gemini", "--force"], { env, stdio: "pipe" });
     expect(readFileSync(settings, "utf8")).toContain("// keep me");
     expect(parseJsonc(readFileSync(settings, "utf8"))).toMatchObject({ theme: "Dark", mcpServers: { baton: { command: BATON_BIN, args: ["mcp"] } } });
     writeFileSync(settings, "{ broken");
-    const res = spawnSync(process.execPath, [BATON_BIN, "setup", "gemini"], { env, encoding: "utf8" });
+    const res = spawnSync(process.execPath, [BATON_BIN, "setup", "gemini", "--force"], { env, encoding: "utf8" });
     expect(res.status).toBe(1);
     expect(res.stderr).toMatch(/settings\.json:1: not valid JSON/);
     expect(readFileSync(settings, "utf8")).toBe("{ broken");
@@ -116,7 +117,7 @@ describe("claude: its own `claude mcp add`", () => {
 
     const missing = spawnSync(process.execPath, [BATON_BIN, "setup", "claude"], { env: { ...env, PATH: "/usr/bin:/bin" }, encoding: "utf8" });
     expect(missing.status).toBe(1);
-    expect(missing.stderr).toMatch(/`claude` is not on PATH; install it first/);
+    expect(missing.stderr).toMatch(/Claude Code is not installed here \(no `claude` on PATH\)\. Install it first/);
   });
 });
 

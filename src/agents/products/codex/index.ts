@@ -33,4 +33,5 @@ export const codex: AgentProduct = {
     return { command: "codex", args: [...overrides.flatMap((o) => ["-c", o]), ...userArgs], env: batonEnv("codex", ctx), files: [] };
   },
   setup: async (ctx) => (await import("./setup.js")).codexSetup(ctx),
+  handoverCommand: "/prompts:handover",
 };

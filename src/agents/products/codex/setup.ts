@@ -1,5 +1,5 @@
 // `baton setup codex`: `[mcp_servers.baton]` in Codex's config.toml (only that table's lines change)
-// and a /handover prompt in its user prompts.
+// and a handover prompt in its user prompts (typed `/prompts:handover` in Codex).
 import { join } from "node:path";
 import { markdownCommand, mcpCommand, tomlTableStep, writeFileStep, type SetupContext, type SetupStep } from "../kit/setup.js";
 
