@@ -68,7 +68,7 @@ export function batonConfig(fakes: Fakes, options: ConfigOptions = {}): string {
 }
 
 /** Telegram user ids of the bench's simulated people start here (chat id = user id in a private chat). */
-export const FIRST_BENCH_USER = 7_000_000;
+const FIRST_BENCH_USER = 7_000_000;
 
 /** A person in a private chat with the bot, writing through the fake. */
 export function telegramUser(fake: FakeBotApi, index: number): { chatId: number; send(text: string): Message } {

@@ -19,7 +19,7 @@ export interface Figure {
 }
 
 /** Median and tail of samples; throws when there are none, so a broken probe never reads as 0. */
-export function summarize(samples: number[], what: string): Pick<Figure, "n" | "median" | "tail" | "tailKind"> {
+function summarize(samples: number[], what: string): Pick<Figure, "n" | "median" | "tail" | "tailKind"> {
   const valid = samples.filter((s) => Number.isFinite(s));
   if (valid.length === 0) throw new Error(`bench: no samples for ${what}`);
   if (valid.length < samples.length) throw new Error(`bench: ${samples.length - valid.length} of ${samples.length} samples for ${what} are not numbers`);

@@ -10,7 +10,7 @@ import { BatonProcess, sleep } from "./baton.js";
 import { batonConfig, startFakes, TextCalls, type ConfigOptions } from "./fakes.js";
 
 /** The id a probe's text carries, found again in the prompt line and in the agent's report. */
-export const PROBE_ID = /\b(ping|probe|busy)-(\d+)\b/;
+const PROBE_ID = /\b(ping|probe|busy)-(\d+)\b/;
 
 export interface TelegramRun {
   tg: FakeBotApi;

@@ -1,7 +1,6 @@
 // One ACP agent process serving one thread: spawn → initialize → session new/resume/load → prompts.
 // The host is ephemeral; the thread and the agent's own session store outlive it.
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFile } from "node:fs/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type * as acp from "@agentclientprotocol/sdk";
 import { acpWire } from "./acp-wire.js";
@@ -20,7 +19,7 @@ import type { PromptTokens } from "./usage.js";
 
 import { DEFAULT_START_TIMEOUTS, type HostSpec, type OpenedSession, type StartTimeouts } from "./host-types.js";
 
-export { HostExitedError, HostStartTimeoutError, HostStoppedError } from "./host-errors.js";
+export { HostStoppedError } from "./host-errors.js";
 export * from "./host-types.js";
 
 const STOP_GRACE_MS = 2_000;

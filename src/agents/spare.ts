@@ -209,7 +209,7 @@ export class SpareHost {
 }
 
 /** The same process would be started: kind, command, arguments, directory and environment (the thread id aside), on this machine. */
-export function sameLaunch(a: LaunchSpec, b: LaunchSpec): boolean {
+function sameLaunch(a: LaunchSpec, b: LaunchSpec): boolean {
   if (a.transport || b.transport) return false;
   if (a.kind.id !== b.kind.id || a.command !== b.command || a.cwd !== b.cwd || a.args.length !== b.args.length || a.args.some((arg, i) => arg !== b.args[i])) return false;
   const keys = new Set([...Object.keys(a.env), ...Object.keys(b.env)]);

@@ -91,7 +91,7 @@ export interface Live {
   releaseMcp?: () => void;
 }
 
-export interface QueuedPrompt {
+interface QueuedPrompt {
   prompt: ContentBlock[];
   /** Set for prompts the caller keeps elsewhere (persisted), so it hears when they leave the queue. */
   id?: string;

@@ -12,7 +12,7 @@ import type { Daemon } from "./daemon.js";
 import type { ClusterOptions, RunningCluster } from "./cluster.js";
 import { reloadSummary } from "./reload.js";
 
-export interface GlobalOptions {
+interface GlobalOptions {
   config?: string;
   dataDir?: string;
 }

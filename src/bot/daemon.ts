@@ -26,7 +26,7 @@ import { userMessageOf } from "../kernel/errors.js";
 import { batonVersion } from "../kernel/install.js";
 import { loadMarkdown } from "../render/markdown.js";
 
-export const DATA_DIR_MODE = 0o700;
+const DATA_DIR_MODE = 0o700;
 
 export interface DaemonOptions {
   loaded: LoadedConfig;
@@ -70,7 +70,7 @@ function daemonOwnerId(dataDir: string): string {
   return createHash("sha256").update(`${hostname()}\0${dataDir}`).digest("hex").slice(0, 16);
 }
 
-export function ensureDataDir(dataDir: string): void {
+function ensureDataDir(dataDir: string): void {
   mkdirSync(dataDir, { recursive: true, mode: DATA_DIR_MODE });
   chmodSync(dataDir, DATA_DIR_MODE);
 }

@@ -1,5 +1,5 @@
 // What a command handler sees: the message, a way to answer, and the small interfaces through
-// which it reaches threads and agents. bot/ implements these; commands never import bot/ code.
+// which it reaches threads and agents. core/ and handover/ implement these; commands import neither.
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { Button, InboundFile, PlatformUser } from "../platforms/contract.js";
 import type { ThreadRecord } from "../threads/registry.js";

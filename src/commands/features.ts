@@ -31,7 +31,7 @@ export interface ScheduleInfo {
   next?: Date;
 }
 
-export interface SettingMenu {
+interface SettingMenu {
   text: string;
   buttons?: Button[][];
   /** Hands over a way to replace the menu's message once a choice was made. */

@@ -21,5 +21,5 @@ export function findCommand(name: string): CommandSpec | undefined {
   return COMMANDS.find((c) => c.name === name || c.aliases?.includes(name));
 }
 
-export type { ChatContext, CommandSpec } from "./context.js";
+export type { CommandSpec } from "./context.js";
 export { parseMessage } from "./parse.js";

@@ -13,7 +13,7 @@ const DURATION_UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h:
 /** The ops listener's address when `ops.listen` is unset (a busy port falls back to a free one). */
 export const DEFAULT_OPS_LISTEN = "127.0.0.1:8788";
 
-export function parseDuration(text: string): number {
+function parseDuration(text: string): number {
   const m = /^(\d+)(ms|s|m|h|d)$/.exec(text);
   if (!m) throw new Error(`not a duration: ${text}`);
   return Number(m[1]) * DURATION_UNIT_MS[m[2]];
@@ -47,7 +47,7 @@ const machineAgentSchema = z
   .strict();
 
 /** A machine name: `build` in `build:~/code/api`. `local` is this machine. */
-export const MACHINE_NAME = /^[a-z][a-z0-9_-]*$/;
+const MACHINE_NAME = /^[a-z][a-z0-9_-]*$/;
 
 const machineSchema = z
   .object({
@@ -241,8 +241,6 @@ export const configSchema = baseConfigSchema.superRefine((config, ctx) => {
 });
 
 export type BatonConfig = z.output<typeof configSchema>;
-export type MachineConfig = z.output<typeof machineSchema>;
-export type ProfileConfig = z.output<typeof profileSchema>;
 
 /** Resolves the platform kind of an instance: its `kind` key, else its name (`slack_acme` needs `kind: slack`). */
 export function platformKindOf(name: string, section: Record<string, unknown>): string | undefined {

@@ -26,7 +26,7 @@ function unwrap(schema: z.ZodType): z.ZodType {
 }
 
 /** Keys the schema knows at `path` (record keys are skipped: any name is fine there). */
-export function knownKeys(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+function knownKeys(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
   let current = unwrap(schema);
   for (const step of path) {
     const def = defOf(current);

@@ -9,7 +9,7 @@ import type { McpAccess } from "../agents/supervisor.js";
 import { HOST_TOKEN_ENV, SUBAGENT_TOOLS_ENV, type HostTokens } from "../pickup/index.js";
 import type { Logger } from "../kernel/log.js";
 
-export const MCP_SERVER_NAME = "baton";
+const MCP_SERVER_NAME = "baton";
 
 const NONE: McpAccess = { servers: [], release: () => undefined };
 

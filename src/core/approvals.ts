@@ -10,7 +10,7 @@ import type { ActionOutcome, Button, OutboundMessage, PlatformUser } from "../pl
 import type { MessageSlot } from "./delivery/slot.js";
 import type { RouteTarget, TurnStream } from "./stream.js";
 
-export const APPROVAL_ACTION_PREFIX = "ap:";
+const APPROVAL_ACTION_PREFIX = "ap:";
 
 /** The turn a request belongs to. */
 export interface ApprovalTurn {

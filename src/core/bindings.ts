@@ -48,7 +48,7 @@ function hostOf(binding: BindingConfig, index: number, hosts: BindingHosts): Hos
   }
 }
 
-export function globToRegExp(glob: string): RegExp {
+function globToRegExp(glob: string): RegExp {
   const source = [...glob].map((c) => (c === "*" ? ".*" : c === "?" ? "." : c.replace(/[.+^${}()|[\]\\]/g, "\\$&"))).join("");
   return new RegExp(`^${source}$`);
 }

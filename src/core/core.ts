@@ -304,7 +304,7 @@ export class BatonCore implements PlatformCore {
     return resumeQueued(this.restartDeps());
   }
 
-  /** Daemon shutdown: running turns get `graceMs` to finish (see drain.ts); hosts stop; threads stay open. */
+  /** Daemon shutdown: running turns get `graceMs` to finish (drainTurns in restart.ts); hosts stop; threads stay open. */
   async shutdown(graceMs = 0): Promise<void> {
     // No scheduled prompt starts while Baton drains.
     this.chat.scheduler.stop();

@@ -94,7 +94,7 @@ export function wireChatFeatures(host: FeatureHost): ChatFeatureParts {
   return { outboundFiles, settings, scheduler, features, recordUsage };
 }
 
-export interface FeatureDeps {
+interface FeatureDeps {
   bindings: Bindings;
   workspaces: WorkspacesApi;
   agents: Pick<AgentsApi, "defaultHost">;
@@ -107,7 +107,7 @@ export interface FeatureDeps {
   log: PlatformLogger;
 }
 
-export function chatFeatures(deps: FeatureDeps): ChatFeatures {
+function chatFeatures(deps: FeatureDeps): ChatFeatures {
   const { bindings, settings, scheduler } = deps;
   return {
     binding: (route) => bindings.forRoute(route),

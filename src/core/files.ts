@@ -138,7 +138,7 @@ export class FileCache {
 }
 
 /** One folder per route, named so no route can reach outside the cache. */
-export function routeDirName(route: string): string {
+function routeDirName(route: string): string {
   return route.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "_").slice(0, 150);
 }
 

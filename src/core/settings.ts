@@ -10,7 +10,7 @@ import { CommandError, userMessageOf } from "../kernel/errors.js";
 import type { ActionOutcome, ActionPress, Button } from "../platforms/contract.js";
 import type { ThreadRecord, ThreadRegistry } from "../threads/registry.js";
 
-export const SETTING_ACTION_PREFIX = "st:";
+const SETTING_ACTION_PREFIX = "st:";
 /** Menus remembered for their buttons; the oldest are forgotten first. */
 const MAX_MENUS = 1_000;
 const BUTTONS_PER_ROW = 3;

@@ -12,7 +12,7 @@ import type { Outbox } from "./delivery/outbox.js";
 import type { MessageSlot } from "./delivery/slot.js";
 
 /** Past this many characters waiting to be sent on a route, new pieces of an answer are left out there. */
-export const MAX_ROUTE_BACKLOG_CHARS = 256 * 1024;
+const MAX_ROUTE_BACKLOG_CHARS = 256 * 1024;
 /**
  * A block that grew this much since its last flush is flushed at once instead of at the debounce:
  * a fast agent would otherwise pile megabytes into it between flushes, text that outlives V8's young

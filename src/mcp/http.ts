@@ -11,7 +11,7 @@ import type { HostTokens, McpCaller } from "./host-tokens.js";
 import { newHandoverMcpServer, type ToolCall } from "./tools.js";
 import { tokenKindOf } from "./access.js";
 
-export const MCP_PATH = "/mcp";
+const MCP_PATH = "/mcp";
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
 export interface McpHttpServer {
@@ -20,7 +20,7 @@ export interface McpHttpServer {
 }
 
 /** `network`: the opt-in listener for other machines (handover.remote_listen), which may face a network. */
-export function parseListen(listen: string, key = "handover.mcp_listen", network = false): { host: string; port: number } {
+function parseListen(listen: string, key = "handover.mcp_listen", network = false): { host: string; port: number } {
   const address = parseListenAddress(listen);
   if (!address) throw new ConfigError(`${key}: expected host:port such as 127.0.0.1:0, got "${listen}"`);
   // The MCP tools register workspaces and hand sessions out: never on a network interface unless asked.

@@ -22,7 +22,7 @@ export interface ForwarderContext {
 }
 
 /** Fills what the agent left out from the `baton launch` environment and the working directory. */
-export function withLaunchDefaults(name: ToolName, args: Record<string, unknown>, ctx: ForwarderContext): Record<string, unknown> {
+function withLaunchDefaults(name: ToolName, args: Record<string, unknown>, ctx: ForwarderContext): Record<string, unknown> {
   if (name !== "get_session_id" && name !== "prepare_handover") return args;
   const out = { ...args };
   out.agent_kind ??= ctx.env.BATON_AGENT_KIND || undefined;
@@ -32,7 +32,7 @@ export function withLaunchDefaults(name: ToolName, args: Record<string, unknown>
   return out;
 }
 
-export function forwardingToolCall(ctx: ForwarderContext): ToolCall {
+function forwardingToolCall(ctx: ForwarderContext): ToolCall {
   return async (name, args, _caller, signal) => {
     const notRunning = toolError(
       `Baton is not running (no daemon found for the data dir ${ctx.dataDir}). Start it with \`baton start\` in another terminal, then try again.`,

@@ -6,13 +6,13 @@ import { SUBAGENT_MODES, type SubagentMode } from "../threads/subagents.js";
 import type { McpCaller } from "./host-tokens.js";
 import type { ToolCall, ToolReply } from "./tools.js";
 
-export const SUBAGENT_TOOL_NAMES = ["initialize_subagents", "wait_for_subagents", "cancel_subagents"] as const;
+const SUBAGENT_TOOL_NAMES = ["initialize_subagents", "wait_for_subagents", "cancel_subagents"] as const;
 export type SubagentToolName = (typeof SUBAGENT_TOOL_NAMES)[number];
 
 export const MAX_WAIT_S = 3_600;
-export const MAX_ROUNDS = 5;
+const MAX_ROUNDS = 5;
 
-export const initializeSubagentsShape = {
+const initializeSubagentsShape = {
   mode: z
     .enum(SUBAGENT_MODES)
     .describe(
@@ -38,12 +38,12 @@ export const initializeSubagentsShape = {
   rounds: z.number().int().min(1).max(MAX_ROUNDS).optional().describe("collaboration: how many rounds (default 2)."),
 };
 
-export const waitForSubagentsShape = {
+const waitForSubagentsShape = {
   names: z.array(z.string()).optional().describe("The subagents to wait for; default: all of this thread's."),
   timeout_s: z.number().positive().max(MAX_WAIT_S).optional().describe("Give up waiting after this many seconds (default 45) and report who is still running; call again to keep waiting."),
 };
 
-export const cancelSubagentsShape = {
+const cancelSubagentsShape = {
   names: z.array(z.string()).optional().describe("The subagents to cancel; default: every one still queued or running."),
 };
 

@@ -17,14 +17,14 @@ const launchId = z
   .optional()
   .describe("Filled in by `baton mcp` from BATON_LAUNCH_ID when the agent runs under `baton launch`; leave it out.");
 
-export const getSessionIdShape = {
+const getSessionIdShape = {
   agent_kind: z.string().optional().describe(`Which agent you are: ${AGENT_KINDS_TEXT}. Defaults to BATON_AGENT_KIND under \`baton launch\`.`),
   cwd: z.string().optional().describe("Absolute path of the directory the session runs in (your current working directory)."),
   session_id: z.string().optional().describe("Your session id if you know it (full id or a unique prefix of at least 6 characters); Baton checks it against the agent's session store."),
   launch_id: launchId,
 };
 
-export const prepareHandoverShape = {
+const prepareHandoverShape = {
   cwd: z.string().describe("Absolute path of the directory this session runs in (your current working directory)."),
   agent_kind: z.string().describe(`Which agent you are: ${AGENT_KINDS_TEXT}.`),
   session_id: z.string().optional().describe("This session's id, if you know it. Leave it out and Baton picks the newest session of this agent in this directory."),
@@ -32,7 +32,7 @@ export const prepareHandoverShape = {
   launch_id: launchId,
 };
 
-export const registerWorkspaceShape = {
+const registerWorkspaceShape = {
   cwd: z.string().describe("Absolute path of the directory to allow as a Baton workspace."),
   name: z.string().optional().describe("A short name to show for it (default: the directory's name)."),
 };
@@ -55,8 +55,7 @@ export interface HandoverTools {
   registerWorkspace(args: RegisterWorkspaceArgs, caller?: McpCaller): Promise<ToolReply>;
 }
 
-export const HANDOVER_TOOL_NAMES = ["get_session_id", "prepare_handover", "register_workspace"] as const;
-export const TOOL_NAMES = [...HANDOVER_TOOL_NAMES, ...SUBAGENT_TOOL_NAMES] as const;
+const HANDOVER_TOOL_NAMES = ["get_session_id", "prepare_handover", "register_workspace"] as const;
 export type ToolName = (typeof HANDOVER_TOOL_NAMES)[number] | SubagentToolName;
 
 /**

@@ -20,7 +20,7 @@ function intercept<T extends object>(target: T, overrides: Partial<T>): T {
   });
 }
 
-export function errorReason(error: unknown): string {
+function errorReason(error: unknown): string {
   if (error instanceof PlatformError) return error.reason;
   return "other";
 }

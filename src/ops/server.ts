@@ -15,7 +15,7 @@ import type { MetricsRecorder } from "./recorder.js";
 import type { DaemonSnapshot } from "./snapshot.js";
 import type { PrometheusExport } from "./prometheus.js";
 
-export const OPS_ENDPOINT_FILE = "ops.json";
+const OPS_ENDPOINT_FILE = "ops.json";
 
 export interface OpsOptions {
   /** `host:port` or a port; `off` disables the listener. */
@@ -35,7 +35,7 @@ export interface RunningOps {
   stop(): Promise<void>;
 }
 
-export function opsEndpointPath(dataDir: string): string {
+function opsEndpointPath(dataDir: string): string {
   return join(dataDir, OPS_ENDPOINT_FILE);
 }
 

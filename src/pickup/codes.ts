@@ -6,8 +6,8 @@ import type { Keyv } from "keyv";
 import { forgetSecretValues, registerSecretValues } from "../kernel/secrets.js";
 
 export const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-export const CODE_LENGTH = 4;
-export const DEFAULT_CODE_TTL_MS = 120_000;
+const CODE_LENGTH = 4;
+const DEFAULT_CODE_TTL_MS = 120_000;
 /** Issuing retries this often when a fresh code collides with a live one (1 in 2^20 per try). */
 const ISSUE_ATTEMPTS = 8;
 
@@ -15,7 +15,7 @@ export interface Clock {
   now(): number;
 }
 
-export function systemClock(): Clock {
+function systemClock(): Clock {
   return { now: () => Date.now() };
 }
 

@@ -9,7 +9,7 @@ import { ConfigError } from "../kernel/errors.js";
 
 const NAMESPACE = "baton:pickup";
 
-export interface LimiterSpec {
+interface LimiterSpec {
   keyPrefix: string;
   points: number;
   durationSec: number;

@@ -14,9 +14,9 @@ import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import RateLimiterRes from "rate-limiter-flexible/lib/RateLimiterRes.js";
 import type { HandoverKv } from "./kv.js";
 
-export const LIMIT_WINDOW_SEC = 60;
+const LIMIT_WINDOW_SEC = 60;
 /** How long a failure made while the total was spent counts against its sender. */
-export const LOCKDOWN_WINDOW_SEC = 600;
+const LOCKDOWN_WINDOW_SEC = 600;
 const TOTAL_KEY = "all";
 
 export type Admission =

@@ -2,7 +2,7 @@
 // message (or several when it outgrows the limit), sent once and then edited as it grows.
 import type { SessionUpdate, ToolCallStatus, PlanEntry } from "@agentclientprotocol/sdk";
 
-export type BlockKind = "text" | "thought" | "tool" | "plan";
+type BlockKind = "text" | "thought" | "tool" | "plan";
 
 export interface Block {
   kind: BlockKind;

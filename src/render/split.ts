@@ -126,7 +126,7 @@ function hardWrap(line: string, width: number): string[] {
 }
 
 /** Moves a cut off the middle of a surrogate pair, so an emoji is never split in two. */
-export function safeCut(text: string, at: number): number {
+function safeCut(text: string, at: number): number {
   const code = text.charCodeAt(at);
   return code >= 0xdc00 && code <= 0xdfff && at > 1 ? at - 1 : at;
 }

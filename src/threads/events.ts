@@ -6,7 +6,7 @@ import { z } from "zod";
 import { subagentEventSchemas, type SubagentEventBody } from "./subagents.js";
 import type { StoredSchedule, TurnUsage } from "./chat-state.js";
 
-export const EVENT_SCHEMA_VERSION = 1;
+const EVENT_SCHEMA_VERSION = 1;
 
 const text = z.string().min(1);
 const base = { v: z.number().int().positive(), id: text, at: z.iso.datetime(), thread: text };
@@ -90,7 +90,7 @@ export function parseThreadEvent(value: unknown): { event: ThreadEvent } | { pro
   return { problem: `not a valid event (${fields.join(", ")}: ${result.error.issues[0].message.toLowerCase()})` };
 }
 
-export function newEventId(): string {
+function newEventId(): string {
   return `ev_${Date.now().toString(36)}${randomHex(4)}`;
 }
 

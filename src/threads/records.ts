@@ -32,7 +32,7 @@ export interface ThreadRecord {
   usage: UsageTotals;
 }
 
-export interface QueuedPromptRecord {
+interface QueuedPromptRecord {
   id: string;
   /** ACP content blocks, as they were submitted. */
   prompt: unknown[];

@@ -7,7 +7,7 @@ import type { EventLogStore, ReplayReport } from "./store.js";
 import { RetentionTally } from "./retention.js";
 import { applySubagentEvent, type SubagentAddedBody, type SubagentUpdatedBody } from "./subagents.js";
 import { addUsage, emptyTotals, type StoredSchedule, type TurnUsage } from "./chat-state.js";
-import { COMPACT_MIN_DROPPED, type AuditBody, type NewThread, type QueuedPromptRecord, type RegistryOptions, type ThreadRecord } from "./records.js";
+import { COMPACT_MIN_DROPPED, type AuditBody, type NewThread, type RegistryOptions, type ThreadRecord } from "./records.js";
 
 export * from "./records.js";
 

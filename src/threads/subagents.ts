@@ -8,7 +8,7 @@ import { z } from "zod";
 export const SUBAGENT_MODES = ["parallel", "collaboration", "brainstorming"] as const;
 export type SubagentMode = (typeof SUBAGENT_MODES)[number];
 
-export const SUBAGENT_STATES = ["queued", "running", "done", "failed", "cancelled", "interrupted"] as const;
+const SUBAGENT_STATES = ["queued", "running", "done", "failed", "cancelled", "interrupted"] as const;
 export type SubagentState = (typeof SUBAGENT_STATES)[number];
 
 /** States a subagent never leaves (an interrupted one may still be resumed, see `recovery`). */

@@ -19,7 +19,7 @@ export interface ShippedDiscordBed {
   stop(): Promise<void>;
 }
 
-export function discordConfig(fake: FakeDiscord, config: Record<string, unknown> = {}): DiscordAdapterConfig {
+function discordConfig(fake: FakeDiscord, config: Record<string, unknown> = {}): DiscordAdapterConfig {
   return discordConfigSchema.parse({ token: fake.token, api_url: fake.apiUrl, ...config });
 }
 

@@ -39,12 +39,12 @@ function sourceFiles(dir: string): string[] {
 
 const SPECIFIER = /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s*["'](\.{1,2}\/[^"']+)["']|\bimport\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
 
-export interface ImportEdge {
+interface ImportEdge {
   from: string;
   to: string;
 }
 
-export function importEdges(): ImportEdge[] {
+function importEdges(): ImportEdge[] {
   const edges: ImportEdge[] = [];
   for (const file of sourceFiles(SRC)) {
     const text = readFileSync(file, "utf8");

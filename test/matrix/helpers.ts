@@ -11,7 +11,7 @@ import type { MatrixTuning } from "../../src/platforms/matrix/adapter.js";
 import { FakeHomeserver } from "../fakes/matrix/server.js";
 
 /** Generous: the machine may be busy with other tests. */
-export const WAIT_MS = 40_000;
+const WAIT_MS = 40_000;
 
 export interface MatrixWorld {
   fake: FakeHomeserver;

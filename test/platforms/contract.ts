@@ -23,7 +23,7 @@ export interface ShownMessage {
 
 export type ScriptedFailure = { kind: "rate_limited"; retryAfterMs: number } | { kind: "refused" } | { kind: "formatting" };
 
-export interface SayOptions {
+interface SayOptions {
   stranger?: boolean;
   /** Mentions the bot (in a group). */
   mention?: boolean;

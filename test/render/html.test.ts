@@ -173,6 +173,9 @@ describe("markdown → HTML: what each profile emits", () => {
       expect(HTML_SCHEMAS[profile].required).toEqual({});
     }
     expect(HTML_SCHEMAS.matrix.tagNames!.filter((tag) => !MATRIX_SPEC_TAGS.has(tag))).toEqual([]);
+    // Every attribute the Matrix profile keeps is one the spec allows on that tag (hast's className is HTML's class).
+    const kept = Object.entries(HTML_SCHEMAS.matrix.attributes ?? {}).flatMap(([tag, attrs]) => attrs.map((a) => [tag, (typeof a === "string" ? a : a[0]).replace("className", "class")] as const));
+    expect(kept.filter(([tag, attr]) => !MATRIX_SPEC_ATTRIBUTES[tag]?.includes(attr))).toEqual([]);
   });
 
   it("links: http(s) and mailto stay, percent-encoded, scheme case folded; anything else is text", () => {

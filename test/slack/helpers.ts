@@ -8,7 +8,7 @@ import { slackConfigSchema } from "../../src/platforms/slack/config.js";
 import { FakeSlack } from "../fakes/slack/index.js";
 import { testTempDir } from "../support/temp.js";
 
-export const silentLog: PlatformLogger & { lines: string[] } = {
+const silentLog: PlatformLogger & { lines: string[] } = {
   lines: [],
   debug(obj, msg) {
     silentLog.lines.push(`${JSON.stringify(obj)} ${msg ?? ""}`);

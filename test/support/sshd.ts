@@ -8,7 +8,7 @@ import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 
-export const SSHD = "/usr/sbin/sshd";
+const SSHD = "/usr/sbin/sshd";
 /** sshd's privilege-separation directory; the package's service creates it at boot, tests when missing. */
 const PRIVSEP_DIR = "/run/sshd";
 const READY_TIMEOUT_MS = 10_000;

@@ -6,7 +6,7 @@ import type { ServerEvent } from "../../src/platforms/web/protocol.js";
 
 const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&#x27;": "'" };
 
-export function htmlToText(html: string): string {
+function htmlToText(html: string): string {
   return html
     .replace(/<br\s*\/?>/g, "\n")
     .replace(/<\/(p|li|h\d|pre|div)>/g, "\n")

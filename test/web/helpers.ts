@@ -8,8 +8,8 @@ import { createWebAdapter, webConfigSchema, type WebAdapter } from "../../src/pl
 import { startTestBaton, type TestBaton } from "../support/harness.js";
 import { shippedConfig, startShippedBaton, type ShippedBaton } from "../support/shipped-baton.js";
 
-export const CHROMIUM_PATH = process.env.BATON_CHROMIUM ?? "/usr/bin/chromium";
-export const ARTIFACTS_DIR = join(process.cwd(), "test", "artifacts");
+const CHROMIUM_PATH = process.env.BATON_CHROMIUM ?? "/usr/bin/chromium";
+const ARTIFACTS_DIR = join(process.cwd(), "test", "artifacts");
 const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 export interface WebBaton {

@@ -8,12 +8,12 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import * as acp from "@agentclientprotocol/sdk";
 
-export const DEMO_MODES = [
+const DEMO_MODES = [
   { id: "ask", name: "Ask", description: "answers questions, changes nothing" },
   { id: "code", name: "Code", description: "reads and writes code" },
   { id: "plan", name: "Plan", description: "plans before it acts" },
 ];
-export const DEMO_MODELS = [
+const DEMO_MODELS = [
   { value: "demo-small", name: "Demo Small" },
   { value: "demo-large", name: "Demo Large" },
 ];
@@ -21,7 +21,7 @@ const DEFAULT_MODE = "code";
 const DEFAULT_MODEL = "demo-small";
 const CONTEXT_SIZE = 200_000;
 /** Dollars a turn costs, so the cost the chat shows can be checked. */
-export const DEMO_COST_PER_TURN = 0.0012;
+const DEMO_COST_PER_TURN = 0.0012;
 /** A 2×2 PNG: red, green, blue, black. */
 export const DEMO_PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEUlEQVR4nGP4z8DwnwGMgRQAH+4D/dJQfRoAAAAASUVORK5CYII=";
 

@@ -65,7 +65,7 @@ async function burnTurn(turn: LoadTurn, ms: number, processes: number): Promise<
   return "end_turn";
 }
 
-export interface StreamRequest {
+interface StreamRequest {
   bytes: number;
   chunkBytes: number;
   intervalMs: number;
@@ -76,7 +76,7 @@ const DEFAULT_STREAM_INTERVAL_MS = 25;
 const SIZE_UNITS: Record<string, number> = { "": 1, k: 1024, m: 1024 * 1024 };
 
 /** Parses `demo:stream 50m 65536 0`; undefined when the prompt is not one. */
-export function parseStreamRequest(text: string): StreamRequest | undefined {
+function parseStreamRequest(text: string): StreamRequest | undefined {
   const match = /^demo:stream\s+(\d+)([km]?)(?:\s+(\d+)([km]?))?(?:\s+(\d+))?$/i.exec(text.trim());
   if (!match) return undefined;
   const size = (n: string, unit: string) => Number(n) * SIZE_UNITS[unit.toLowerCase()];
@@ -92,7 +92,7 @@ export function parseStreamRequest(text: string): StreamRequest | undefined {
  * (the session): answers streaming side by side differ, as real ones do, so no cache keyed by the
  * text can serve one chat with the work done for another.
  */
-export function* streamChunks(request: StreamRequest, source: string): Generator<string> {
+function* streamChunks(request: StreamRequest, source: string): Generator<string> {
   const paragraph = (n: number) => `Paragraph ${n} of ${source}: the agent keeps writing so that a benchmark has a long answer to deliver, with **bold**, \`code\` and plain words.\n\n`;
   let buffered = "";
   let paragraphs = 0;

@@ -4,7 +4,7 @@
 // demo simple; the SDK loads only when a prompt needs it.
 import type * as acp from "@agentclientprotocol/sdk";
 
-export interface ToolResult {
+interface ToolResult {
   text: string;
   data: Record<string, unknown>;
   isError: boolean;

@@ -112,7 +112,7 @@ interface SubagentPrompt {
 }
 
 /** The parts of Baton's subagent prompt (its headings are fixed). */
-export function parseSubagentPrompt(text: string): SubagentPrompt {
+function parseSubagentPrompt(text: string): SubagentPrompt {
   const name = /You are "([^"]+)"/.exec(text)?.[1] ?? "subagent";
   const section = (heading: RegExp) => {
     const m = heading.exec(text);

@@ -11,9 +11,9 @@ import { RemoteHandover, type HandoverEndpoint } from "./remote-handover.js";
 import { SshMachine } from "./ssh-machine.js";
 import type { Machine, MachineSettings } from "./types.js";
 
-export { LOCAL_MACHINE, formatWorkspaceRef, parseWorkspaceRef, type WorkspaceRef } from "./refs.js";
-export { MachineError, type Machine, type MachineSettings, type AgentLaunchRequest, type MachineLaunch, type BriefRenderer, type ExecResult } from "./types.js";
-export { REMOTE_ENDPOINT_FILE, REMOTE_TOKEN_FILE, type RemoteEndpoint, type HandoverEndpoint } from "./remote-handover.js";
+export { LOCAL_MACHINE, type WorkspaceRef } from "./refs.js";
+export { MachineError, type Machine } from "./types.js";
+export { type HandoverEndpoint } from "./remote-handover.js";
 
 /** Unix socket paths are limited to about 104 bytes; ssh's %C adds 40 hex characters. */
 const MAX_CONTROL_DIR_LENGTH = 60;
@@ -105,7 +105,7 @@ export class Machines {
 }
 
 /** `<data dir>/ssh` when short enough for socket paths, else a private directory in the temp dir. */
-export function controlDirFor(dataDir: string): string {
+function controlDirFor(dataDir: string): string {
   const preferred = join(dataDir, "ssh");
   if (preferred.length <= MAX_CONTROL_DIR_LENGTH) return preferred;
   return join(tmpdir(), `baton-ssh-${createHash("sha256").update(dataDir).digest("hex").slice(0, 12)}`);

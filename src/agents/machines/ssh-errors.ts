@@ -25,7 +25,7 @@ export function lastLine(stderr: string): string {
 }
 
 /** Why ssh could not connect or authenticate, with the fix; undefined when the output says neither. */
-export function describeConnectFailure(target: SshTarget, stderr: string): string | undefined {
+function describeConnectFailure(target: SshTarget, stderr: string): string | undefined {
   const { name } = target;
   const hostSpec = target.port ? `[host]:${target.port}` : "host";
   const knownHosts = target.knownHosts ?? "~/.ssh/known_hosts";

@@ -7,7 +7,6 @@ import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { BatonError } from "../../kernel/errors.js";
 import { shellQuote } from "../../kernel/shell.js";
 
-export { shellQuote };
 import type { StoredSession } from "../stores/types.js";
 import { getProduct, PRODUCTS, type AgentProduct } from "../products/index.js";
 import { describeBadId, isSafeSessionRef, isValidSessionId, sessionIdShape } from "./session-ids.js";
@@ -92,14 +91,8 @@ function within(child: string, parent: string): boolean {
 }
 
 /** The marker that links a new session to the one it continues. A claim in text, not an identity. */
-export function handoffMarker(fromRuntime: string, sessionId: string): string {
+function handoffMarker(fromRuntime: string, sessionId: string): string {
   return `[baton-handoff from=${fromRuntime} session=${sessionId}]`;
-}
-
-/** Parses a handoff marker out of a prompt, if it carries one. */
-export function parseHandoffMarker(text: string): { fromRuntime: string; sessionId: string } | undefined {
-  const m = /\[baton-handoff from=([\w.-]+) session=([\w.:@-]+)\]\s*$/.exec(text);
-  return m ? { fromRuntime: m[1], sessionId: m[2] } : undefined;
 }
 
 /**

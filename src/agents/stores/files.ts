@@ -5,11 +5,11 @@ import { closeSync, createReadStream, fstatSync, openSync, promises as fs, readd
 import path from "node:path";
 
 /** Bytes read from the start of a transcript when listing: metadata and the first prompt, usually. */
-export const HEAD_BYTES = 16 * 1024;
+const HEAD_BYTES = 16 * 1024;
 /** Head read again, once, when the first one held no title or directory (a big first record). */
 export const WIDE_HEAD_BYTES = 256 * 1024;
 /** Bytes read from the end of a transcript when listing: the latest activity and appended titles. */
-export const TAIL_BYTES = 8 * 1024;
+const TAIL_BYTES = 8 * 1024;
 /** Files read in parallel while listing; more only adds seek contention. */
 export const LIST_CONCURRENCY = 32;
 
@@ -73,7 +73,7 @@ function splitLines(text: string, dropFirst: boolean, dropLast: boolean): string
 }
 
 /** Parses one JSON line; a torn or invalid line gives undefined (never fatal). */
-export function parseLine(line: string): Record<string, unknown> | undefined {
+function parseLine(line: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(line);
     return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;

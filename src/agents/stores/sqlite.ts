@@ -7,7 +7,7 @@ import type { Database, SqlJsStatic } from "sql.js";
 import { StoreReadError } from "./errors.js";
 
 /** Largest database read: sql.js holds the whole file (and its WAL) in memory. */
-export const SQLITE_MAX_BYTES = 512 * 1024 * 1024;
+const SQLITE_MAX_BYTES = 512 * 1024 * 1024;
 const WAL_HEADER_BYTES = 32;
 const WAL_FRAME_HEADER_BYTES = 24;
 /** Offsets of the file-format read/write version bytes; 2 means WAL mode. */
@@ -17,7 +17,7 @@ const READ_VERSION_OFFSET = 19;
 let engine: Promise<SqlJsStatic> | undefined;
 
 /** Loads sql.js once, on first use (never at import time: `baton start` must stay fast). */
-export async function sqlJs(): Promise<SqlJsStatic> {
+async function sqlJs(): Promise<SqlJsStatic> {
   engine ??= (async () => {
     // Its .wasm is found beside its script (in node_modules/sql.js/dist, or dist/bundle where the build copies both).
     const mod = await import("sql.js");
@@ -27,7 +27,7 @@ export async function sqlJs(): Promise<SqlJsStatic> {
 }
 
 /** Applies committed WAL frames of the current generation to a copy of the database. */
-export function applyWal(db: Buffer, wal: Buffer): Buffer {
+function applyWal(db: Buffer, wal: Buffer): Buffer {
   if (wal.length < WAL_HEADER_BYTES) return db;
   const magic = wal.readUInt32BE(0);
   if (magic !== 0x377f0682 && magic !== 0x377f0683) return db;

@@ -3,9 +3,9 @@
 import { redactSecrets } from "../../kernel/secrets.js";
 
 /** Longest title shown; titles are one line. */
-export const TITLE_MAX_CHARS = 80;
+const TITLE_MAX_CHARS = 80;
 /** Raw step text kept before redaction and the brief's own cut; bounds memory on huge messages. */
-export const STEP_RAW_MAX_CHARS = 8 * 1024;
+const STEP_RAW_MAX_CHARS = 8 * 1024;
 
 export function str(v: unknown): string | undefined {
   return typeof v === "string" && v.length > 0 ? v : undefined;

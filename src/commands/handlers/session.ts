@@ -40,7 +40,7 @@ export const session: CommandSpec = {
   },
 };
 
-export function age(iso?: string): string {
+function age(iso?: string): string {
   if (!iso) return "unknown age";
   const seconds = Math.max(0, (Date.now() - Date.parse(iso)) / 1000);
   if (seconds < 60) return "just now";

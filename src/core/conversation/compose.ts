@@ -1,6 +1,6 @@
 // A tiny (ctx, next) middleware chain, as in grammY/Koa: each step may answer and stop, or pass on.
 
-export type Next = () => Promise<void>;
+type Next = () => Promise<void>;
 export type Middleware<C> = (ctx: C, next: Next) => Promise<void>;
 
 export function compose<C>(middlewares: Middleware<C>[]): (ctx: C) => Promise<void> {

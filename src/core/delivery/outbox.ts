@@ -16,7 +16,7 @@ import { TypingIndicators } from "./typing.js";
 /** Attempts of one call that failed on the network or a 5xx, the first included. */
 export const MAX_NETWORK_ATTEMPTS = 4;
 /** 429 answers one call may get before it is given up. */
-export const MAX_RATE_LIMITED_ATTEMPTS = 6;
+const MAX_RATE_LIMITED_ATTEMPTS = 6;
 const FIRST_BACKOFF_MS = 500;
 /** A 429 without a retry-after still waits this long. */
 const DEFAULT_RETRY_AFTER_MS = 1_000;

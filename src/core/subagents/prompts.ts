@@ -4,7 +4,7 @@
 import type { SubagentMode } from "../../threads/subagents.js";
 
 /** The first words of every subagent prompt. */
-export const SUBAGENT_PROMPT_MARK = "[Baton subagent]";
+const SUBAGENT_PROMPT_MARK = "[Baton subagent]";
 
 export interface SubagentPromptInput {
   name: string;

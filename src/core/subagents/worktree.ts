@@ -43,7 +43,7 @@ function oneAtATime<T>(machine: Machine, top: string, op: () => Promise<T>): Pro
 }
 
 /** Thread ids, run ids and subagent names are plain already: fit for branch and directory names. */
-export function branchName(threadId: string, run: string, name: string): string {
+function branchName(threadId: string, run: string, name: string): string {
   return `baton/${threadId}/${name}-${run}`;
 }
 

@@ -5,15 +5,15 @@ import type { SessionStep } from "../../agents/stores/types.js";
 import { redactSecrets } from "../../kernel/secrets.js";
 
 /** Characters kept of one step. */
-export const STEP_MAX_CHARS = 1200;
+const STEP_MAX_CHARS = 1200;
 /** Steps shown under "Recent activity". */
-export const RECENT_STEPS = 30;
+const RECENT_STEPS = 30;
 /** Commands shown under "Recent commands". */
-export const RECENT_COMMANDS = 10;
+const RECENT_COMMANDS = 10;
 /** Changed files listed; more are summarised as a count. */
-export const MAX_FILES = 50;
+const MAX_FILES = 50;
 /** Characters kept of one file path. */
-export const PATH_MAX_CHARS = 300;
+const PATH_MAX_CHARS = 300;
 
 export interface BriefDigest {
   firstPrompt?: SessionStep;
@@ -26,12 +26,12 @@ export interface BriefDigest {
   totalSteps: number;
 }
 
-export function cut(text: string, max = STEP_MAX_CHARS): string {
+function cut(text: string, max = STEP_MAX_CHARS): string {
   return text.length > max ? `${text.slice(0, max)}… [cut]` : text;
 }
 
 /** Redact first, then cut: a secret straddling the cut must not leave a readable half. */
-export function clean(step: SessionStep): SessionStep {
+function clean(step: SessionStep): SessionStep {
   const out: SessionStep = { ...step, text: cut(redactSecrets(step.text)) };
   if (step.path) out.path = cut(redactSecrets(step.path), PATH_MAX_CHARS);
   return out;

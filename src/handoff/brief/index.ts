@@ -9,12 +9,11 @@ import type { StoredSession } from "../../agents/stores/types.js";
 import { type BriefDigest, DigestBuilder } from "./digest.js";
 import { renderBrief } from "./render.js";
 
-export { renderBrief, BRIEF_MAX_BYTES, fence } from "./render.js";
-export { STEP_MAX_CHARS, RECENT_STEPS, type BriefDigest } from "./digest.js";
+export { renderBrief, BRIEF_MAX_BYTES } from "./render.js";
 
 /** Briefs carry prompt text and command output: private directory and files. */
-export const BRIEF_DIR_MODE = 0o700;
-export const BRIEF_FILE_MODE = 0o600;
+const BRIEF_DIR_MODE = 0o700;
+const BRIEF_FILE_MODE = 0o600;
 
 export function defaultBriefDir(opts: { dataDir?: string; env?: NodeJS.ProcessEnv; home?: string } = {}): string {
   const env = opts.env ?? process.env;
@@ -23,7 +22,7 @@ export function defaultBriefDir(opts: { dataDir?: string; env?: NodeJS.ProcessEn
 }
 
 /** Reads a session's steps through its reader into the digest a brief shows. */
-export async function digestSession(session: StoredSession, opts: StoreOptions = {}, warnings: string[] = []): Promise<BriefDigest> {
+async function digestSession(session: StoredSession, opts: StoreOptions = {}, warnings: string[] = []): Promise<BriefDigest> {
   const reader = await loadReader(session.runtime);
   if (!reader) throw new StoreReadError(`Baton has no reader for ${session.runtime} sessions.`);
   const builder = new DigestBuilder();

@@ -15,7 +15,7 @@ export interface BriefInput {
   generatedAt: string;
 }
 
-export function fence(text: string, info = ""): string {
+function fence(text: string, info = ""): string {
   const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
   const f = "`".repeat(Math.max(3, longest + 1));
   return `${f}${info}\n${text}\n${f}`;

@@ -71,7 +71,7 @@ function isDir(p: string): boolean {
   }
 }
 
-export function describePlan(plan: ResumePlan): string {
+function describePlan(plan: ResumePlan): string {
   const s: StoredSession = plan.session;
   const how = plan.mode === "native" ? `Reopen ${s.runtime} session ${s.id} natively` : `Start a new ${plan.target} session from a brief of ${s.runtime} session ${s.id}`;
   return [

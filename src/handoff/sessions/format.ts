@@ -7,7 +7,7 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
 
-export function age(iso: string, now = Date.now()): string {
+function age(iso: string, now = Date.now()): string {
   const ms = Math.max(0, now - Date.parse(iso));
   if (ms < HOUR_MS) return `${Math.round(ms / MINUTE_MS)}m`;
   if (ms < DAY_MS) return `${Math.round(ms / HOUR_MS)}h`;

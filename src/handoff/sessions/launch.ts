@@ -10,7 +10,7 @@ import { awaitConfirmation, specFromCommand, writeSpec } from "./spec.js";
 
 export type LaunchMode = "current" | "auto" | "new-terminal" | "tmux";
 
-export class LaunchError extends BatonError {}
+class LaunchError extends BatonError {}
 
 export interface LaunchResult {
   message: string;
@@ -35,7 +35,7 @@ function trampolineArgv(specPath: string): string[] {
   return [process.execPath, entry, "handoff", "__trampoline", specPath];
 }
 
-export function tmuxSessionName(plan: { session: { id: string } }): string {
+function tmuxSessionName(plan: { session: { id: string } }): string {
   return `baton-handoff-${plan.session.id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 40)}`;
 }
 

@@ -9,15 +9,15 @@ import type { LaunchCommand } from "../../agents/runtimes/index.js";
 import { writePrivateFile } from "../brief/index.js";
 
 /** How long the caller waits for the runtime to confirm it started. */
-export const CONFIRM_TIMEOUT_MS = 15_000;
+const CONFIRM_TIMEOUT_MS = 15_000;
 /** How often the caller looks for the confirmation. */
-export const CONFIRM_POLL_MS = 100;
+const CONFIRM_POLL_MS = 100;
 
 /**
  * Variables that locate a runtime's configuration and sessions. A new terminal starts from its own
  * environment, so these are carried; nothing else is (credentials stay out of the spec file).
  */
-export const CARRIED_ENV = [
+const CARRIED_ENV = [
   "CLAUDE_CONFIG_DIR", "CLINE_DIR", "CODEX_HOME", "COPILOT_HOME", "CURSOR_CONFIG_DIR", "GEMINI_CLI_HOME",
   "HERMES_DATA_DIR_SUFFIX", "HERMES_HOME", "KIRO_HOME", "OH_PERSISTENCE_DIR", "OMP_PROFILE", "OPENCLAW_STATE_DIR",
   "OPENCODE_DB", "PI_CODING_AGENT_DIR", "PI_CONFIG_DIR", "PI_PROFILE", "PRIME_AGENT_CODING_AGENT_DIR", "QWEN_HOME",

@@ -24,7 +24,7 @@ export const DISCORD_MAX_MESSAGE_CHARS = 1800;
 /** Discord shows "typing…" for about 10 s; 8 s keeps it on without gaps. */
 export const TYPING_INTERVAL_MS = 8000;
 /** Discord takes files up to 10 MB from a bot in a server without boosts. */
-export const DISCORD_MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+const DISCORD_MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 /** Message ids remembered so a message the gateway delivers twice is handled once. */
 const SEEN_MESSAGES = 10_000;
 const INTERACTION_COMMAND = 2;

@@ -23,7 +23,7 @@ interface FirstClassCommand {
   options: OptionSpec[];
 }
 
-export const FIRST_CLASS_COMMANDS: FirstClassCommand[] = [
+const FIRST_CLASS_COMMANDS: FirstClassCommand[] = [
   { name: "status", description: "Where this conversation stands: thread, agent, session, queue", options: [] },
   {
     name: "new",
@@ -38,7 +38,7 @@ export const FIRST_CLASS_COMMANDS: FirstClassCommand[] = [
   { name: "switch", description: "Move this conversation to another agent or profile", options: [{ name: "agent", description: "agent[+profile], e.g. codex or claude+fast", required: true }] },
 ];
 
-export const BATON_COMMAND = "baton";
+const BATON_COMMAND = "baton";
 
 /** The bulk-overwrite body for `PUT /applications/{app}[/guilds/{guild}]/commands`. */
 export function commandDefinitions(commandList: Array<{ name: string; description: string }>): RESTPutAPIApplicationCommandsJSONBody {

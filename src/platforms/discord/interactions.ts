@@ -11,11 +11,11 @@ import type { DiscordMessageBody } from "./render.js";
 /** Interaction callback types and the ephemeral flag. */
 const DEFERRED_CHANNEL_MESSAGE = 5;
 const DEFERRED_UPDATE_MESSAGE = 6;
-export const EPHEMERAL = 1 << 6;
+const EPHEMERAL = 1 << 6;
 /** An interaction's token works this long after the interaction. */
 const TOKEN_LIFETIME_MS = 15 * 60_000;
 /** A deferred reply nothing filled in (the answer went elsewhere) is removed after this long. */
-export const UNANSWERED_DEFERRAL_MS = 30_000;
+const UNANSWERED_DEFERRAL_MS = 30_000;
 
 interface Deferred {
   token: string;

@@ -19,7 +19,7 @@ export const INVITE_PERMISSIONS = {
   SendMessagesInThreads: 1n << 38n,
 } as const;
 
-export const INVITE_SCOPES = ["bot", "applications.commands"] as const;
+const INVITE_SCOPES = ["bot", "applications.commands"] as const;
 
 /** Application flags: MessageContent switched on (the _LIMITED flag is what bots in < 100 servers get). */
 export const MESSAGE_CONTENT_FLAGS = (1 << 19) | (1 << 18);

@@ -5,7 +5,7 @@ import type { Button, OutboundMessage } from "../contract.js";
 import { markdownToDiscord } from "./markdown.js";
 
 /** Discord refuses a message longer than this many characters. */
-export const DISCORD_MAX_CONTENT_CHARS = 2000;
+const DISCORD_MAX_CONTENT_CHARS = 2000;
 const MAX_ROWS = 5;
 const MAX_BUTTONS_PER_ROW = 5;
 const MAX_LABEL_CHARS = 80;
@@ -17,7 +17,7 @@ const EMPTY_CONTENT = "\u200b";
 
 const BUTTON_STYLE = { primary: 1, default: 2, danger: 4 } as const;
 
-export interface DiscordButton {
+interface DiscordButton {
   type: 2;
   style: number;
   label: string;
@@ -51,7 +51,7 @@ export function renderMessage(message: OutboundMessage): DiscordMessageBody {
 }
 
 /** Rows of buttons → action rows of at most five buttons; Discord takes five rows at most. */
-export function actionRows(rows: Button[][]): DiscordMessageBody["components"] {
+function actionRows(rows: Button[][]): DiscordMessageBody["components"] {
   const out = rows.flatMap((row) => chunk(row, MAX_BUTTONS_PER_ROW)).map((row) => ({ type: 1 as const, components: row.map(discordButton) }));
   if (out.length > MAX_ROWS) throw new Error(`${out.length} rows of buttons; Discord shows ${MAX_ROWS} at most`);
   return out;

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { CommonPlatformSettings } from "../contract.js";
 
-export const DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024;
+const DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024;
 
 /** Spread into each platform's `z.object({...})`. */
 export const commonPlatformFields = {

@@ -4,7 +4,7 @@
 import type { z } from "zod";
 import type { CommonPlatformSettings, PlatformFactory } from "../contract.js";
 
-export interface DoctorReport {
+interface DoctorReport {
   ok: boolean;
   lines: string[];
   /** The platform could not be asked at all: the network, not the credentials (a warning, not a failure). */
@@ -12,7 +12,7 @@ export interface DoctorReport {
 }
 
 /** Where `baton doctor` runs: platforms that keep state in the data dir (Matrix's login and keys) look there. */
-export interface DoctorEnv {
+interface DoctorEnv {
   dataDir: string;
   /** Instance name from config (`matrix`, `slack_acme`). */
   name: string;

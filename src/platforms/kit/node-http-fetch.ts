@@ -12,7 +12,7 @@ import http from "node:http";
 import https from "node:https";
 
 /** Idle keep-alive sockets close after this; under the 5 s most servers (and undici's 4 s default) keep them, so a reused socket is rarely one the server is closing. A server's `Keep-Alive: timeout=` hint shortens it further (Node's Agent reads it). */
-export const IDLE_SOCKET_TIMEOUT_MS = 4_000;
+const IDLE_SOCKET_TIMEOUT_MS = 4_000;
 
 export interface NodeHttpFetch {
   /** Fetch-compatible for the calls API clients make; cast to `typeof fetch` where a client wants it. */

@@ -21,7 +21,7 @@ export interface TxRecord {
   ops: Op[];
 }
 
-export interface StoreDump {
+interface StoreDump {
   name: string;
   keyPath: KeyPath;
   autoIncrement: boolean;

@@ -8,9 +8,9 @@ import { FormattingError, PlatformError } from "../../kernel/errors.js";
 import type { OutboundMessage } from "../contract.js";
 import { markdownToHtml } from "../../render/html.js";
 
-export const HTML_FORMAT = "org.matrix.custom.html";
+const HTML_FORMAT = "org.matrix.custom.html";
 /** 64 KiB per event, less a third for the encryption's base64 and room for the envelope. */
-export const MAX_CONTENT_BYTES = 40_000;
+const MAX_CONTENT_BYTES = 40_000;
 const QUIET_KINDS: ReadonlySet<string> = new Set(["tool", "thought", "plan", "notice"]);
 /** An empty block still needs a visible placeholder. */
 const EMPTY_TEXT_PLACEHOLDER = "…";

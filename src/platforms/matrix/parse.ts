@@ -40,7 +40,7 @@ export function messageFacts(content: Record<string, any>, bot: BotIdentity): Me
 }
 
 /** Old clients quote the replied-to message as `> <@user> …` lines before the answer. */
-export function stripReplyFallback(body: string, isReply: boolean): string {
+function stripReplyFallback(body: string, isReply: boolean): string {
   if (!isReply || !body.startsWith("> ")) return body;
   const lines = body.split("\n");
   let i = 0;

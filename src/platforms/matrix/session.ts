@@ -31,7 +31,7 @@ export function readSession(dataDir: string, instance: string): MatrixSession | 
   return JSON.parse(readFileSync(path, "utf8")) as MatrixSession;
 }
 
-export function writeSession(dataDir: string, instance: string, session: MatrixSession): void {
+function writeSession(dataDir: string, instance: string, session: MatrixSession): void {
   const dir = matrixInstanceDir(dataDir, instance);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);

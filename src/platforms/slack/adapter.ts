@@ -30,7 +30,7 @@ import { botTookPartInThread, ThreadMembership } from "./threads.js";
 import { SLACK_MAX_UPLOAD_BYTES, uploadFile } from "./uploads.js";
 
 /** Markdown per chunk from the core: leaves room for mrkdwn escaping within Slack's 3000-char section. */
-export const SLACK_MAX_MESSAGE_CHARS = 2900;
+const SLACK_MAX_MESSAGE_CHARS = 2900;
 /** chat.update is Tier 3 (~50 a minute per workspace): one edit of a message every 1.5 s at most. */
 export const SLACK_DEFAULT_MIN_EDIT_GAP_MS = 1500;
 /** chat.postMessage allows about one message a second per channel. */

@@ -6,7 +6,7 @@ import { splitMarkdown } from "../../render/split.js";
 import { escapeMrkdwn, markdownToMrkdwn } from "./mrkdwn.js";
 
 /** Slack rejects a section whose text is longer than this. */
-export const SECTION_TEXT_MAX_CHARS = 3000;
+const SECTION_TEXT_MAX_CHARS = 3000;
 /** Slack allows at most 50 blocks in one message. */
 const MESSAGE_MAX_BLOCKS = 50;
 /** Button labels are plain_text of at most 75 characters. */
@@ -21,14 +21,14 @@ export interface SlackMessageBody {
   blocks: SlackBlock[];
 }
 
-export type SlackBlock =
+type SlackBlock =
   | { type: "section"; text: SlackTextObject }
   | { type: "context"; elements: SlackTextObject[] }
   | { type: "actions"; block_id: string; elements: SlackButtonElement[] };
 
-export type SlackTextObject = { type: "mrkdwn"; text: string } | { type: "plain_text"; text: string; emoji: boolean };
+type SlackTextObject = { type: "mrkdwn"; text: string } | { type: "plain_text"; text: string; emoji: boolean };
 
-export interface SlackButtonElement {
+interface SlackButtonElement {
   type: "button";
   action_id: string;
   value: string;
@@ -51,7 +51,7 @@ export function renderOutbound(message: OutboundMessage): SlackMessageBody {
   return { text: fallbackText(message.text), blocks };
 }
 
-export function actionIdFor(button: Button): string {
+function actionIdFor(button: Button): string {
   return ACTION_ID_PREFIX + button.id;
 }
 

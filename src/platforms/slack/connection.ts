@@ -38,7 +38,7 @@ export interface BlockActionPayload {
   actions: Array<{ action_id: string; value?: string; action_ts?: string }>;
 }
 
-export interface SlackConnectionHandlers {
+interface SlackConnectionHandlers {
   onMessage(event: SlackMessageEvent): void;
   onSlashCommand(command: SlashCommandPayload): void;
   onAction(body: BlockActionPayload, actionId: string): void;

@@ -5,7 +5,7 @@
 import { parseMarkdown } from "../../render/markdown.js";
 import { renderedOnce } from "../../render/rendered-once.js";
 import { tableAsText } from "../../render/table.js";
-import type { List, ListItem, Nodes, Parents, PhrasingContent, Root, Table } from "mdast";
+import type { List, ListItem, Nodes, Parents, PhrasingContent, Table } from "mdast";
 
 /** Escapes the three characters Slack treats as control characters in any text field. */
 export function escapeMrkdwn(text: string): string {

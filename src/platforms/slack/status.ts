@@ -8,7 +8,7 @@ import { slackErrorCode } from "./api.js";
 import { parseSlackRoute } from "./routes.js";
 import { ASSISTANT_STATUS_SCOPE } from "./scopes.js";
 
-export const WORKING_REACTION = "hourglass_flowing_sand";
+const WORKING_REACTION = "hourglass_flowing_sand";
 const ASSISTANT_STATUS_TEXT = "is working…";
 /** Errors that mean the assistant status will never work for this app, so stop trying it. */
 const ASSISTANT_UNAVAILABLE_ERRORS = new Set(["missing_scope", "not_allowed_token_type", "unknown_method", "method_deprecated", "feature_not_enabled"]);

@@ -16,7 +16,7 @@ import { WebhookServer } from "./webhook.js";
 import { TELEGRAM_MAX_UPLOAD_BYTES, uploadFile } from "./uploads.js";
 import { createNodeHttpFetch, type NodeHttpFetch } from "../kit/node-http-fetch.js";
 
-export const DEFAULT_API_ROOT = "https://api.telegram.org";
+const DEFAULT_API_ROOT = "https://api.telegram.org";
 /** Markdown characters per chunk: leaves room under Telegram's 4096 for bullets and table padding. */
 export const TELEGRAM_MAX_MARKDOWN_CHARS = 3500;
 /** Telegram shows "typing…" for about 5 s; 4 s keeps it on without gaps. */
@@ -45,7 +45,6 @@ export class TelegramAdapter implements PlatformAdapter {
   private readonly apiRoot: string;
   private readonly tuning: TelegramTuning;
   private readonly outbound: TelegramOutbound;
-  private core?: PlatformCore;
   private botInfo?: UserFromGetMe;
   private poller?: UpdatePoller;
   private webhook?: WebhookServer;
@@ -54,7 +53,7 @@ export class TelegramAdapter implements PlatformAdapter {
   constructor(
     readonly name: string,
     private readonly config: TelegramAdapterConfig,
-    private readonly env: PlatformEnv,
+    _env: PlatformEnv,
     tuning: Partial<TelegramTuning> = {},
   ) {
     this.tuning = { pacing: TELEGRAM_PACING, poller: DEFAULT_POLLER_OPTIONS, ...tuning };
@@ -79,7 +78,6 @@ export class TelegramAdapter implements PlatformAdapter {
   }
 
   async start(core: PlatformCore): Promise<StartInfo> {
-    this.core = core;
     this.botInfo ??= await this.call(() => this.api.getMe(), "check the bot token");
     this.inbound = new InboundHandler({
       instance: this.name,

@@ -6,7 +6,6 @@ import { FormattingError, PlatformError } from "../../kernel/errors.js";
 import { httpPlatformError, networkPlatformError } from "../kit/errors.js";
 import { scrubToken } from "./scrub.js";
 
-export { scrubToken } from "./scrub.js";
 
 export function describeError(error: unknown, token?: string): string {
   if (error instanceof HttpError) {
@@ -24,7 +23,7 @@ export function telegramErrorCode(error: unknown): number | undefined {
 }
 
 /** Telegram's 400 when the HTML we sent does not parse ("can't parse entities: …"). */
-export function isEntityParseError(error: unknown): boolean {
+function isEntityParseError(error: unknown): boolean {
   return error instanceof GrammyError && error.error_code === 400 && /can't parse entities|unsupported start tag|can't find end tag/i.test(error.description);
 }
 

@@ -5,7 +5,7 @@
 import { parseMarkdown } from "../../render/markdown.js";
 import { renderedOnce } from "../../render/rendered-once.js";
 import { tableAsText } from "../../render/table.js";
-import type { Nodes, Parents, Root, Table, List } from "mdast";
+import type { Nodes, Parents, Table, List } from "mdast";
 
 const LINK_PROTOCOLS = /^(https?:|tg:|mailto:)/i;
 const LIST_INDENT = "  ";
@@ -137,12 +137,6 @@ function renderList(list: List, state: RenderState): string {
 
 function renderTable(table: Table): string {
   return `<pre>${escapeHtml(tableAsText(table))}</pre>`;
-}
-
-function plainText(node: Nodes): string {
-  if (node.type === "text" || node.type === "inlineCode") return node.value;
-  if ("children" in node) return node.children.map((child) => plainText(child as Nodes)).join("");
-  return "";
 }
 
 /** What Telegram counts against its 4096 limit: the text after entity parsing (UTF-16 units). */

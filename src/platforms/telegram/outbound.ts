@@ -11,7 +11,7 @@ import { markdownToTelegramHtml, visibleLength } from "./markdown.js";
 import type { TelegramRoute } from "./routes.js";
 
 /** Telegram's limit: characters of a message's text after entity parsing. */
-export const TELEGRAM_MAX_TEXT_CHARS = 4096;
+const TELEGRAM_MAX_TEXT_CHARS = 4096;
 /** A bound on the markup itself, so a text full of `<` (4× growth as `&lt;`) stays a sane request. */
 const MAX_HTML_CHARS = 4 * TELEGRAM_MAX_TEXT_CHARS;
 /** Telegram's cap on callback_data. */

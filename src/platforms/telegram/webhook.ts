@@ -79,7 +79,7 @@ async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-export function parseListen(listen: string): { host: string; port: number } {
+function parseListen(listen: string): { host: string; port: number } {
   // A bare port means the loopback default too.
   const address = parseListenAddress(/^\d+$/.test(listen.trim()) ? `:${listen.trim()}` : listen);
   if (!address) throw new PlatformError(`webhook.listen must be host:port, got "${listen}".`, { reason: "refused" });

@@ -16,7 +16,7 @@ export interface Asset {
 const SCRIPT_NAME = /^[a-z][a-z0-9-]*\.js$/;
 
 /** Finds the compiled page script in dist/ of this install (the CLI runs from a bundle, tests from src/). */
-export function findClientDir(): string {
+function findClientDir(): string {
   const candidates = [join(BATON_ROOT, "dist", "platforms", "web", "client")];
   const found = candidates.find((dir) => existsSync(join(dir, "app.js")));
   if (!found) throw new PlatformError("Web chat: the page script is not built; run `npm run build` first.", { reason: "refused", detail: `looked in ${candidates.join(", ")}` });

@@ -10,7 +10,7 @@ const TOKEN_BYTES = 24;
 const SECRET_FILE_MODE = 0o600;
 const DATA_DIR_MODE = 0o700;
 /** The cookie outlives browser restarts; the token itself never expires. */
-export const COOKIE_MAX_AGE_SECONDS = 30 * 24 * 3600;
+const COOKIE_MAX_AGE_SECONDS = 30 * 24 * 3600;
 
 /** Reads the token from the data dir, creating it on first start. */
 export function loadOrCreateToken(dataDir: string, configured?: string): string {
@@ -62,7 +62,7 @@ export class WebAuth {
   }
 }
 
-export function parseCookies(header: string | undefined): Map<string, string> {
+function parseCookies(header: string | undefined): Map<string, string> {
   const cookies = new Map<string, string>();
   for (const part of (header ?? "").split(";")) {
     const eq = part.indexOf("=");

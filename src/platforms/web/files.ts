@@ -16,7 +16,7 @@ import type { InboundFile, OutboundFile } from "../contract.js";
 const DIR_MODE = 0o700;
 const FILE_MODE = 0o600;
 /** An upload the page never named in a message is dropped after this long. */
-export const UNSENT_UPLOAD_MS = 60 * 60 * 1000;
+const UNSENT_UPLOAD_MS = 60 * 60 * 1000;
 /** Shown inline by the page; anything else is offered as a download (an SVG can carry script). */
 export const INLINE_IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 const ID_PATTERN = /^[A-Za-z0-9_-]{6,64}$/;

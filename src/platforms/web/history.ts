@@ -9,9 +9,9 @@ import { join } from "node:path";
 import type { Button, PlatformLogger } from "../contract.js";
 import { CONVERSATION_ID_PATTERN, type WebMessageKind } from "./protocol.js";
 
-export const DEFAULT_HISTORY_LIMIT = 500;
+const DEFAULT_HISTORY_LIMIT = 500;
 /** How long a streamed edit may sit in memory before it is written. */
-export const EDIT_FLUSH_MS = 1_000;
+const EDIT_FLUSH_MS = 1_000;
 /** A file is compacted once it holds this many times more lines than messages kept. */
 const COMPACT_FACTOR = 3;
 const FILE_MODE = 0o600;

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import type { Button, RouteInfo } from "../contract.js";
 
-export type { Button, RouteInfo };
+export type { Button };
 
 export type WebMessageKind = "user" | "text" | "thought" | "tool" | "plan" | "notice" | "approval" | "error" | "usage";
 
@@ -60,8 +60,8 @@ export type ServerEvent =
 /** Conversation ids are made by the browser; they become file names and route keys, so keep them plain. */
 export const CONVERSATION_ID_PATTERN = /^[A-Za-z0-9_-]{6,64}$/;
 /** A prompt longer than this is refused (the agents take far less anyway). */
-export const MAX_PROMPT_CHARS = 100_000;
-export { MAX_FILES_PER_MESSAGE, UPLOAD_NAME_HEADER, UPLOAD_PATH } from "./client/limits.js";
+const MAX_PROMPT_CHARS = 100_000;
+export { UPLOAD_NAME_HEADER, UPLOAD_PATH } from "./client/limits.js";
 import { MAX_FILES_PER_MESSAGE } from "./client/limits.js";
 
 const conversationId = z.string().regex(CONVERSATION_ID_PATTERN);

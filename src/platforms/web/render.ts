@@ -8,7 +8,7 @@ const WEB = { profile: "web" } as const;
 /** Marks the core's plan block puts before each entry (see render/blocks.ts). */
 const PLAN_STATUS: Record<string, string> = { "☑": "completed", "▶": "in_progress", "☐": "pending" };
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 }
 

@@ -15,7 +15,7 @@ import { MAX_INBOUND_FRAME_BYTES, type SocketHub } from "./sockets.js";
 import { UPLOAD_NAME_HEADER, UPLOAD_PATH } from "./protocol.js";
 import { Readable } from "node:stream";
 
-export const SOCKET_PATH = "/ws";
+const SOCKET_PATH = "/ws";
 const UNAUTHORIZED_TEXT = "401 Unauthorized: open the link `baton start` printed (it carries ?token=…).\n";
 /** What the page may load: only this server, no inline script, no framing. */
 const CONTENT_SECURITY_POLICY =
@@ -51,7 +51,7 @@ export interface RunningWebServer {
   close(): Promise<void>;
 }
 
-export function buildApp(auth: WebAuth, assets: PageAssets, files?: FileRoutes): Hono {
+function buildApp(auth: WebAuth, assets: PageAssets, files?: FileRoutes): Hono {
   const app = new Hono();
   app.use("*", async (c, next) => {
     c.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);

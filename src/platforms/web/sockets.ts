@@ -7,7 +7,7 @@ import type { PlatformLogger } from "../contract.js";
 import { clientEventSchema, type ClientEvent, type ServerEvent } from "./protocol.js";
 
 /** Ping interval; a client that missed one pong by the next ping is gone. */
-export const HEARTBEAT_INTERVAL_MS = 30_000;
+const HEARTBEAT_INTERVAL_MS = 30_000;
 /** A browser that cannot keep up (asleep laptop, huge backlog) is dropped past this buffered amount. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 /** Inbound frames above this are refused by ws itself. */

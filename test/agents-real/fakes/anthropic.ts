@@ -31,7 +31,7 @@ function isToolResultMessage(m: Record<string, any>): boolean {
   return m.role === "user" && asArr(m.content).some((b) => b?.type === "tool_result");
 }
 
-export function anthropicConversation(body: Record<string, any>): Conversation {
+function anthropicConversation(body: Record<string, any>): Conversation {
   const messages = asArr(body.messages).map(asObj);
   let promptIndex = -1;
   for (let i = messages.length - 1; i >= 0; i--) {

@@ -57,7 +57,7 @@ export interface RecordedRequest {
 }
 
 /** The final answer after a script runs out, and the answer to side calls. */
-export const DEFAULT_FINAL_TEXT = "Done.";
+const DEFAULT_FINAL_TEXT = "Done.";
 export const SIDE_CALL_TEXT = "Fake title";
 
 export class Brain {

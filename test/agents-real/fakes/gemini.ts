@@ -24,7 +24,7 @@ function promptOf(parts: unknown): string {
 
 const hasResponse = (c: Record<string, any>): boolean => asArr(c.parts).some((p) => p?.functionResponse);
 
-export function geminiConversation(body: Record<string, any>): Conversation {
+function geminiConversation(body: Record<string, any>): Conversation {
   const contents = asArr(body.contents).map(asObj);
   let promptIndex = -1;
   for (let i = contents.length - 1; i >= 0; i--) {

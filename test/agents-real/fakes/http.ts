@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { gunzipSync, inflateSync, brotliDecompressSync } from "node:zlib";
 import { Brain } from "./brain.js";
 
-export type Handler = (req: IncomingMessage, res: ServerResponse, body: unknown, url: URL) => void | Promise<void>;
+type Handler = (req: IncomingMessage, res: ServerResponse, body: unknown, url: URL) => void | Promise<void>;
 
 export interface Route {
   method: string;

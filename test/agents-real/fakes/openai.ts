@@ -42,7 +42,7 @@ function promptOf(item: Record<string, any>): string {
   return texts.length ? String(texts[texts.length - 1].text) : "";
 }
 
-export function responsesConversation(body: Record<string, any>): Conversation {
+function responsesConversation(body: Record<string, any>): Conversation {
   const input = typeof body.input === "string" ? [{ type: "message", role: "user", content: body.input }] : asArr(body.input).map(asObj);
   let promptIndex = -1;
   for (let i = input.length - 1; i >= 0; i--) {

@@ -84,4 +84,3 @@ export const CODEX: KindProfile = {
   rejectEndsTurn: true,
 };
 
-export const PROFILES: Record<RealKind, KindProfile> = { claude: CLAUDE, gemini: GEMINI, codex: CODEX };

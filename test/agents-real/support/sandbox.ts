@@ -11,11 +11,11 @@ import { fakeGemini } from "../fakes/gemini.js";
 import type { FakeHttpServer } from "../fakes/http.js";
 import { fakeOpenAI } from "../fakes/openai.js";
 
-export const SUITE_DIR = join(dirname(fileURLToPath(import.meta.url)), "..");
+const SUITE_DIR = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** The CLIs this suite installed (test/agents-real/node_modules/.bin). */
-export const AGENT_BIN = join(SUITE_DIR, "node_modules", ".bin");
+const AGENT_BIN = join(SUITE_DIR, "node_modules", ".bin");
 /** Claude Code's native binary, so the ACP adapter drives the same version as the terminal. */
-export const CLAUDE_EXECUTABLE = join(SUITE_DIR, "node_modules", "@anthropic-ai", "claude-code", "bin", "claude.exe");
+const CLAUDE_EXECUTABLE = join(SUITE_DIR, "node_modules", "@anthropic-ai", "claude-code", "bin", "claude.exe");
 
 export type RealKind = "claude" | "codex" | "gemini";
 

@@ -4,7 +4,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import type { Sandbox } from "./sandbox.js";
 
-export const BATON_BIN = join(process.cwd(), "bin", "baton.js");
+const BATON_BIN = join(process.cwd(), "bin", "baton.js");
 /** A one-shot CLI run: start-up plus a few model round trips. */
 export const TERMINAL_RUN_MS = 120_000;
 /** How long typed text may take to show in an interactive UI before it is typed again, and how often. */

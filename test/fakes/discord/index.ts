@@ -20,10 +20,9 @@ import { AppFlag, ChannelType, FakeWorld, type FakeAttachment, type FakeChannel,
 import { messageEventFor } from "./events.js";
 import { postMessage, registerRest, type RestState } from "./rest.js";
 
-export { AppFlag, ChannelType, Intent, MessageFlag } from "./model.js";
+export { ChannelType, MessageFlag } from "./model.js";
 export type { FakeAttachment, FakeChannel, FakeMessage, FakeUser } from "./model.js";
 export type { FakeInteraction } from "./interactions.js";
-export type { RecordedCall } from "./http.js";
 export { visibleText } from "./visible.js";
 
 export interface FakeDiscordOptions {

@@ -15,7 +15,7 @@ import { ChannelType, MessageFlag, type FakeMessage, type FakeWorld } from "./mo
 import { editMessage, postMessage } from "./rest.js";
 import { apiError, validateMessageBody, type ApiError } from "./validate.js";
 
-export const INTERACTION_WINDOW_MS = 3000;
+const INTERACTION_WINDOW_MS = 3000;
 const TOKEN_LIFETIME_MS = 15 * 60_000;
 
 export interface FakeInteraction {

@@ -7,7 +7,7 @@ export interface ApiError {
   body: { code: number; message: string; errors?: Record<string, unknown> };
 }
 
-export const MAX_CONTENT_CHARS = 2000;
+const MAX_CONTENT_CHARS = 2000;
 const MAX_ACTION_ROWS = 5;
 const MAX_BUTTONS_PER_ROW = 5;
 const MAX_CUSTOM_ID_CHARS = 100;

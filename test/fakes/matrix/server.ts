@@ -56,7 +56,7 @@ interface FailureRule extends CallMatch {
 }
 
 /** The spec's limit on a whole event (Synapse answers 413 M_TOO_LARGE past it). */
-export const MAX_EVENT_BYTES = 65_536;
+const MAX_EVENT_BYTES = 65_536;
 
 /** Longest a /sync is held by the fake whatever the client asks, so tests never hang on it. */
 const MAX_SYNC_HOLD_MS = 30_000;

@@ -17,7 +17,7 @@ export interface SeenMessage {
 const BLOCK_END = /<\/(p|li|h[1-6]|pre|tr|blockquote|div|table|ul|ol)>|<br\s*\/?>|<hr\s*\/?>/gi;
 
 /** HTML → the text a reader sees (tags gone, block ends as line breaks, entities decoded). */
-export function visibleText(html: string): string {
+function visibleText(html: string): string {
   const text = html.replace(BLOCK_END, "\n").replace(/<[^>]*>/g, "");
   return decodeEntities(text).replace(/\n{2,}/g, "\n").trim();
 }

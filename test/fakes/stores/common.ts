@@ -9,7 +9,7 @@ import { testTempDir } from "../../support/temp.js";
 /** A token-shaped string planted in prompts; no brief may show it. */
 export const PLANTED_SECRET = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
 
-export interface FixtureSession {
+interface FixtureSession {
   id: string;
   title: string;
   cwd: string;

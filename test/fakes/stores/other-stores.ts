@@ -215,4 +215,3 @@ export function fxFixture(): StoreFixture {
   return fixture(b, "fx", MAIN_PROMPT_TITLE, { main, other }, { nativeArgs: ["--resume", main] });
 }
 
-export { T_SUB, uuid };

@@ -21,7 +21,7 @@ import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Chat, Message, MessageEntity, Update, User } from "grammy/types";
+import type { Update, User } from "grammy/types";
 import { parseTelegramHtml } from "./telegram-html.js";
 import { monotonicMs } from "../../../src/kernel/clock.js";
 import { FakeChats, type BotMessage } from "./fake-chats.js";
@@ -319,4 +319,4 @@ export class FakeBotApi extends FakeChats {
   }
 }
 
-export type { BotMessage, Chat, Message, MessageEntity };
+export type { BotMessage };

@@ -27,7 +27,7 @@ export function whyGeminiSkipsSettings(file: string): string | undefined {
 }
 
 /** The user settings file Gemini CLI reads (`GEMINI_CLI_HOME` moves it). */
-export function geminiUserSettingsPath(env: NodeJS.ProcessEnv): string {
+function geminiUserSettingsPath(env: NodeJS.ProcessEnv): string {
   return join(env.GEMINI_CLI_HOME || env.HOME || homedir(), ".gemini", "settings.json");
 }
 

@@ -14,7 +14,7 @@ export class Composer {
   private sending = false;
 
   constructor(
-    private readonly form: HTMLFormElement,
+    form: HTMLFormElement,
     private readonly input: HTMLTextAreaElement,
     private readonly hints: HTMLElement,
     private readonly stopButton: HTMLButtonElement,
