@@ -1,10 +1,10 @@
 // The daemon's MCP endpoint: Streamable HTTP on loopback at /mcp, every request with the bearer
 // token. Stateless (a fresh server and transport per request): the tools keep no per-client state,
 // and nothing leaks between clients.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { timingSafeEqual } from "node:crypto";
-import type { AddressInfo } from "node:net";
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
 import { ConfigError } from "../kernel/errors.js";
+import { bearerAuth, closeServer, constantTimeEqual, honoServer, httpUrl, listenOn, type BearerEnv } from "../kernel/http.js";
 import { parseListenAddress } from "../kernel/listen.js";
 import type { Logger } from "../kernel/log.js";
 import type { HostTokens, McpCaller } from "./host-tokens.js";
@@ -45,55 +45,53 @@ export interface McpHttpOptions {
 
 export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServer> {
   const { host, port } = parseListen(options.listen, options.key, options.network);
-  const callers = Object.entries(options.tokens).map(([caller, token]) => ({ caller, expected: Buffer.from(`Bearer ${token}`) }));
-  /** Every fixed token is compared in constant time, whichever matches; an agent's token is looked up by its digest. */
-  const callerOf = (header: string | undefined): McpCaller | undefined => {
-    const given = Buffer.from(header ?? "");
+  const server = honoServer(mcpApp(options), host);
+  const address = await listenOn(server, host, port);
+  return { url: `${httpUrl(address)}${MCP_PATH}`, close: () => closeServer(server) };
+}
+
+/** Every fixed token is compared in constant time, whichever matches; an agent's token is looked up by its digest. */
+function callerOf(options: McpHttpOptions): (token: string) => McpCaller | undefined {
+  const callers = Object.entries(options.tokens);
+  return (token) => {
     let found: McpCaller | undefined;
-    for (const { caller, expected } of callers) if (given.length === expected.length && timingSafeEqual(given, expected)) found = { machine: caller };
+    for (const [machine, expected] of callers) if (constantTimeEqual(token, expected)) found = { machine };
     if (found) return found;
-    const bearer = /^Bearer (\S+)$/.exec(header ?? "")?.[1];
-    const host = bearer ? options.hostTokens?.lookup(bearer) : undefined;
+    const host = options.hostTokens?.lookup(token);
     return host && (options.acceptsHost?.(host) ?? true) ? host : undefined;
   };
-  const server: Server = createServer((req, res) => {
-    void handle(req, res).catch((error: unknown) => {
-      options.log.error({ err: error }, "MCP request failed");
-      if (!res.headersSent) res.writeHead(500).end();
-    });
-  });
+}
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = new URL(req.url ?? "/", "http://localhost").pathname;
-    if (path !== MCP_PATH) return void res.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
-    const caller = callerOf(req.headers.authorization);
-    if (!caller) {
-      return void res.writeHead(401, { "www-authenticate": 'Bearer realm="baton"', "content-type": "text/plain" }).end("missing or wrong bearer token\n");
-    }
-    // Stateless: no server-initiated streams (GET) and no sessions to delete.
-    if (req.method !== "POST") return void res.writeHead(405, { allow: "POST", "content-type": "text/plain" }).end("POST only\n");
-    const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js");
+function mcpApp(options: McpHttpOptions): Hono<BearerEnv<McpCaller>> {
+  const app = new Hono<BearerEnv<McpCaller>>();
+  app.use(MCP_PATH, bearerAuth({ identify: callerOf(options) }));
+  app.post(MCP_PATH, async (c) => {
+    const caller = c.get("caller");
+    const { WebStandardStreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js");
     const mcp = await newHandoverMcpServer((name, args, _caller, signal) => options.call(name, args, caller, signal), options.version, tokenKindOf(caller));
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on("close", () => {
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const close = () => {
       void transport.close();
       void mcp.close();
-    });
-    await mcp.connect(transport);
-    await transport.handleRequest(req, res);
-  }
-
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => resolve());
+    };
+    // A client that hangs up cancels its tool calls (their signal aborts when the transport closes).
+    c.req.raw.signal.addEventListener("abort", close, { once: true });
+    try {
+      await mcp.connect(transport);
+      return await transport.handleRequest(c.req.raw);
+    } finally {
+      // JSON answers (no streams): the whole answer is in the response by now.
+      c.req.raw.signal.removeEventListener("abort", close);
+      close();
+    }
   });
-  const address = server.address() as AddressInfo;
-  const hostPart = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  return {
-    url: `http://${hostPart}:${address.port}${MCP_PATH}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
+  // Stateless: no server-initiated streams (GET) and no sessions to delete.
+  app.all(MCP_PATH, (c) => c.text("POST only\n", 405, { allow: "POST" }));
+  app.notFound((c) => c.text("not found\n", 404));
+  app.onError((error, c) => {
+    if (error instanceof HTTPException) return error.getResponse();
+    options.log.error({ err: error }, "MCP request failed");
+    return c.body(null, 500);
+  });
+  return app;
 }

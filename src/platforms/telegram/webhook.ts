@@ -1,10 +1,12 @@
 // Webhook mode: a small HTTP server that Telegram (or a reverse proxy in front of it) posts updates
 // to. Every request must carry the configured secret in X-Telegram-Bot-Api-Secret-Token; anything
 // else is refused before the body is read.
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import { timingSafeEqual } from "node:crypto";
+import type { Server } from "node:http";
 import type { Update } from "grammy/types";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { PlatformError } from "../../kernel/errors.js";
+import { bearerAuth, closeServer, constantTimeEqual, honoServer, listenOn } from "../../kernel/http.js";
 import { parseListenAddress } from "../../kernel/listen.js";
 
 const MAX_UPDATE_BYTES = 1024 * 1024;
@@ -25,58 +27,34 @@ export class WebhookServer {
 
   async start(): Promise<{ host: string; port: number }> {
     const { host, port } = parseListen(this.options.listen);
-    const server = createServer((request, response) => {
-      void this.handle(request).then(
-        (status) => response.writeHead(status).end(),
-        () => response.writeHead(400).end(),
-      );
-    });
+    const server = honoServer(this.app(), host);
     this.server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", (error) =>
-        reject(new PlatformError(`The Telegram webhook server cannot listen on ${this.options.listen}.`, { reason: "network", detail: String(error) })),
-      );
-      server.listen(port, host, () => resolve());
+    const address = await listenOn(server, host, port).catch((error: unknown) => {
+      throw new PlatformError(`The Telegram webhook server cannot listen on ${this.options.listen}.`, { reason: "network", detail: String(error) });
     });
-    const address = server.address();
-    return { host, port: typeof address === "object" && address ? address.port : port };
+    return { host, port: address.port };
   }
 
   async stop(): Promise<void> {
     const server = this.server;
     this.server = undefined;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (server) await closeServer(server);
   }
 
-  private async handle(request: IncomingMessage): Promise<number> {
-    if (request.method !== "POST" || new URL(request.url ?? "/", "http://localhost").pathname !== this.options.path) return 404;
-    if (!secretMatches(request.headers[SECRET_HEADER], this.options.secretToken)) return 401;
-    const body = await readBody(request);
-    const update = JSON.parse(body) as Update;
-    if (typeof update?.update_id !== "number") return 400;
-    this.options.onUpdate(update);
-    return 200;
+  private app(): Hono {
+    const app = new Hono();
+    // The secret is Telegram's own header, the token alone (no "Bearer" scheme).
+    const secret = bearerAuth({ header: SECRET_HEADER, prefix: "", identify: (token) => constantTimeEqual(token, this.options.secretToken) || undefined, message: "" });
+    const tooLarge = bodyLimit({ maxSize: MAX_UPDATE_BYTES, onError: (c) => c.body(null, 400) });
+    app.post(this.options.path, secret, tooLarge, async (c) => {
+      const update = (await c.req.json().catch(() => undefined)) as Update | undefined;
+      if (typeof update?.update_id !== "number") return c.body(null, 400);
+      this.options.onUpdate(update);
+      return c.body(null, 200);
+    });
+    app.notFound((c) => c.body(null, 404));
+    return app;
   }
-}
-
-function secretMatches(header: string | string[] | undefined, secret: string): boolean {
-  if (typeof header !== "string") return false;
-  const given = Buffer.from(header);
-  const expected = Buffer.from(secret);
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_UPDATE_BYTES) throw new Error("update too large");
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 function parseListen(listen: string): { host: string; port: number } {

@@ -1,9 +1,10 @@
 // The web chat's access token: from the config, else created once (random, 0600) in the data dir.
 // The page gets it once in the URL (`/?token=…`) and trades it for an HttpOnly, SameSite=Strict
 // cookie; every HTTP request and WebSocket upgrade must carry one or the other.
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { constantTimeEqual } from "../../kernel/http.js";
 
 export const TOKEN_FILE_NAME = "web-token";
 const TOKEN_BYTES = 24;
@@ -69,10 +70,4 @@ function parseCookies(header: string | undefined): Map<string, string> {
     if (eq > 0) cookies.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
   }
   return cookies;
-}
-
-function constantTimeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }

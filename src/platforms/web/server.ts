@@ -1,12 +1,12 @@
 // The web chat's HTTP + WebSocket server: Hono for the few HTTP routes (page, assets, ping) on
 // Node's http server, `ws` for the socket on `/ws`. Every request needs the token (query or
 // bearer) or the cookie the page got for it; the socket also refuses foreign origins.
-import type { IncomingMessage, Server } from "node:http";
+import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { createAdaptorServer } from "@hono/node-server";
 import { Hono } from "hono";
 import { WebSocketServer } from "ws";
 import { PlatformError } from "../../kernel/errors.js";
+import { closeServer, honoServer, listenOn } from "../../kernel/http.js";
 import { parseListenAddress, type ListenAddress } from "../../kernel/listen.js";
 import type { PlatformLogger } from "../contract.js";
 import type { PageAssets } from "./assets.js";
@@ -103,7 +103,7 @@ function buildApp(auth: WebAuth, assets: PageAssets, files?: FileRoutes): Hono {
 export async function startWebServer(options: WebServerOptions): Promise<RunningWebServer> {
   const { auth, hub, log } = options;
   const app = buildApp(auth, options.assets, options.files);
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: options.listen.host }) as Server;
+  const server = honoServer(app, options.listen.host);
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_INBOUND_FRAME_BYTES });
 
   server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -115,30 +115,19 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
     sockets.handleUpgrade(request, socket, head, (ws) => hub.accept(ws));
   });
 
-  await new Promise<void>((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => {
-      const why = error.code === "EADDRINUSE" ? "the port is in use" : error.code === "EACCES" ? "permission denied" : error.message;
-      reject(new PlatformError(`Web chat: cannot listen on ${options.listen.host}:${options.listen.port} (${why}); set platforms.web.listen.`, { reason: "refused", cause: error }));
-    };
-    server.once("error", onError);
-    server.listen(options.listen.port, options.listen.host, () => {
-      server.off("error", onError);
-      server.on("error", (error) => log.error({ err: error }, "web chat server error"));
-      resolve();
-    });
+  const address = await listenOn(server, options.listen.host, options.listen.port).catch((error: NodeJS.ErrnoException) => {
+    const why = error.code === "EADDRINUSE" ? "the port is in use" : error.code === "EACCES" ? "permission denied" : error.message;
+    throw new PlatformError(`Web chat: cannot listen on ${options.listen.host}:${options.listen.port} (${why}); set platforms.web.listen.`, { reason: "refused", cause: error });
   });
+  server.on("error", (error) => log.error({ err: error }, "web chat server error"));
   hub.start();
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : options.listen.port;
 
   return {
-    port,
+    port: address.port,
     async close() {
       hub.closeAll();
       sockets.close();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
+      await closeServer(server);
     },
   };
 }
