@@ -37,7 +37,7 @@ export function acpWire(input: Readable, output: Writable, take: (message: WireM
     new Promise((resolve, reject) => {
       output.write(JSON.stringify(message) + "\n", (error) => (error ? reject(error) : resolve()));
     });
-  const answerError = (code: number, message: string) => void writeLine({ jsonrpc: "2.0", id: null, error: { code, message } }).catch(() => undefined);
+  const answerError = (code: number, message: string, data?: unknown) => void writeLine({ jsonrpc: "2.0", id: null, error: { code, message, data } }).catch(() => undefined);
 
   const readable = new ReadableStream<WireMessage>(
     {
@@ -54,8 +54,9 @@ export function acpWire(input: Readable, output: Writable, take: (message: WireM
           } catch {
             return answerError(-32700, "Parse error");
           }
-          if (Array.isArray(message)) return answerError(-32600, "JSON-RPC batches are not supported");
-          if (typeof message !== "object" || message === null) return answerError(-32600, "Invalid request");
+          // The SDK's own answers, word for word (test/agents/acp-differential.test.ts holds them to it).
+          if (Array.isArray(message)) return answerError(-32600, "Invalid request: JSON-RPC batches are not supported");
+          if (typeof message !== "object" || message === null) return answerError(-32600, "Invalid request", message);
           let taken: boolean;
           try {
             taken = take(message as WireMessage);

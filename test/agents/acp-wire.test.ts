@@ -52,8 +52,8 @@ describe("acpWire", () => {
     await tick();
     expect(written.join("").trim().split("\n").map((l) => JSON.parse(l))).toEqual([
       { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } },
-      { jsonrpc: "2.0", id: null, error: { code: -32600, message: "JSON-RPC batches are not supported" } },
-      { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid request" } },
+      { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid request: JSON-RPC batches are not supported" } },
+      { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid request", data: 42 } },
     ]);
   });
 

@@ -15,6 +15,9 @@ const SUITE_DIR = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** The CLIs this suite installed (test/agents-real/node_modules/.bin). */
 const AGENT_BIN = join(SUITE_DIR, "node_modules", ".bin");
 /** Claude Code's native binary, so the ACP adapter drives the same version as the terminal. */
+/** Where the recorder of the ACP CLIs' wire writes, when asked (see support/acp-recorder/record.mjs). */
+const RECORDING_ACP = process.env.BATON_RECORD_ACP;
+const ACP_RECORDER_BIN = join(SUITE_DIR, "support", "acp-recorder");
 const CLAUDE_EXECUTABLE = join(SUITE_DIR, "node_modules", "@anthropic-ai", "claude-code", "bin", "claude.exe");
 
 export type RealKind = "claude" | "codex" | "gemini";
@@ -85,7 +88,9 @@ export class Sandbox {
     for (const name of SCRUBBED_ENV) scrubbed[name] = undefined;
     return {
       ...scrubbed,
-      PATH: `${AGENT_BIN}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+      PATH: `${RECORDING_ACP ? `${ACP_RECORDER_BIN}:` : ""}${AGENT_BIN}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+      // BATON_RECORD_ACP=<dir>: the ACP CLIs run through a recorder of their wire (support/acp-recorder).
+      ...(RECORDING_ACP ? { BATON_RECORD_ACP: RECORDING_ACP, BATON_RECORD_ACP_REAL_BIN: AGENT_BIN } : {}),
       HOME: this.home,
       XDG_CONFIG_HOME: join(this.home, ".config"),
       XDG_DATA_HOME: join(this.home, ".local", "share"),
