@@ -5,16 +5,14 @@
 // (BATON_RECORD_ACP=<dir> npm run test:agents; test/fixtures/acp/). Both paths must hand the
 // client's handler the same updates in the same order and write the same answers back to the agent,
 // for the recordings as they are and with malformed lines and updates spliced in.
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import { describe, expect, it, vi } from "vitest";
 import { acpWire } from "../../src/agents/acp-wire.js";
 import { takeHandCheckedUpdates } from "../../src/agents/session-update-parse.js";
+import { recordedAcpLines, recordedAcpSessions } from "../support/recorded-acp.js";
 
-const RECORDINGS_DIR = join(import.meta.dirname, "..", "fixtures", "acp");
-const RECORDINGS = readdirSync(RECORDINGS_DIR).filter((f) => f.endsWith(".jsonl")).sort();
+const RECORDINGS = recordedAcpSessions();
 /** Baton's wire gets the bytes in pieces of this size, so lines (and UTF-8 characters) are cut across chunks. */
 const CHUNK_BYTES = 1_000;
 /** What both clients answer to a permission request (the same answer, so only the wire can differ). */
@@ -145,7 +143,7 @@ describe("Baton's ACP wire against the SDK's, over recorded sessions of the real
   });
 
   for (const file of RECORDINGS) {
-    const lines = readFileSync(join(RECORDINGS_DIR, file), "utf8").split("\n").filter(Boolean);
+    const lines = recordedAcpLines(file);
 
     it(`${file}: the same updates in the same order, and the same answers written back`, async () => {
       const bytes = Buffer.from(`${lines.join("\n")}\n`);

@@ -14,6 +14,7 @@ import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
 import { describe, expect, it } from "vitest";
 import { parseWhole } from "../../src/render/markdown-parser.js";
+import { recordedAgentMessages } from "../support/recorded-acp.js";
 import { seededRandom } from "../support/seeded-random.js";
 
 /** Micromark's GFM with strikethrough on double tildes only (one of the differences below). */
@@ -101,6 +102,17 @@ const commonmarkHtml = new HtmlRenderer();
 describe("markdown parser (markdown-it, nested into mdast)", () => {
   it("gives micromark's GFM tree for every construct agents write", () => {
     for (const text of TEXTS) expect(comparable(parseWhole(text).tree), JSON.stringify(text)).toBe(comparable(reference(text)));
+  });
+
+  it("reads what the real agent CLIs wrote (recorded sessions, test/fixtures/acp) as micromark does, at every chunk as it streamed", () => {
+    const messages = recordedAgentMessages();
+    expect(messages.length).toBeGreaterThan(5);
+    for (const chunks of messages) {
+      for (let n = 1; n <= chunks.length; n++) {
+        const text = chunks.slice(0, n).join("");
+        expect(comparable(parseWhole(text).tree), JSON.stringify(text)).toBe(comparable(reference(text)));
+      }
+    }
   });
 
   it("reads random CommonMark texts as micromark does, or as CommonMark's reference implementation does", () => {

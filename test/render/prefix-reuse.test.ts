@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { parseWhole } from "../../src/render/markdown-parser.js";
 import { PrefixReuse, type Parsed } from "../../src/render/prefix-reuse.js";
+import { recordedAgentMessages } from "../support/recorded-acp.js";
 import { seededRandom } from "../support/seeded-random.js";
 
 /** Texts that stress where one block ends and the next begins, and what reaches across blocks. */
@@ -61,6 +62,16 @@ const every = (text: string) => Array.from({ length: text.length }, (_, i) => i 
 describe("parsing a streamed message again reuses its closed blocks", () => {
   it("gives the whole parse's tree at every cut of texts that stress block boundaries", () => {
     for (const text of TRICKY) streamAndCompare(new PrefixReuse(parseWhole), text, every(text));
+  });
+
+  it("gives the whole parse's tree for what the real agent CLIs streamed, cut where their chunks ended", () => {
+    const messages = recordedAgentMessages();
+    expect(messages.length).toBeGreaterThan(5);
+    const reuse = new PrefixReuse(parseWhole);
+    for (const chunks of messages) {
+      const cuts = chunks.map((_, i) => chunks.slice(0, i + 1).join("").length);
+      streamAndCompare(reuse, chunks.join(""), cuts);
+    }
   });
 
   it("gives the whole parse's tree for random mixes of those texts streamed in random chunks", () => {

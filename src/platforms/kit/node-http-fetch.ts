@@ -50,14 +50,14 @@ export function createNodeHttpFetch(): NodeHttpFetch {
 
 function request(url: string, transport: typeof http | typeof https, agent: http.Agent, init: RequestInit, body: string | Uint8Array | undefined): Promise<Response> {
   const signal = init.signal ?? undefined;
-  if (signal?.aborted) return Promise.reject(abortError());
+  if (signal?.aborted) return Promise.reject(abortError(signal));
   return new Promise<Response>((resolve, reject) => {
     let settled = false;
-    const finish = (error: Error | undefined, response?: Response) => {
+    const finish = (error: unknown, response?: Response) => {
       if (settled) return;
       settled = true;
       signal?.removeEventListener("abort", onAbort);
-      if (error) reject(error);
+      if (error !== undefined) reject(error);
       else resolve(response!);
     };
     const headers = toHeaderObject(init.headers);
@@ -66,7 +66,7 @@ function request(url: string, transport: typeof http | typeof https, agent: http
     // Destroying (not just ignoring) the request closes the socket, so a half-read answer is never
     // left on a socket the agent would hand to the next call.
     const onAbort = () => {
-      finish(abortError());
+      finish(abortError(signal!));
       req.destroy();
     };
     signal?.addEventListener("abort", onAbort, { once: true });
@@ -95,9 +95,9 @@ function toHeaderObject(input: HeadersInput): Record<string, string> {
   return out;
 }
 
-/** What fetch rejects with on an abort; grammY and callers check the name. */
-function abortError(): Error {
-  return new DOMException("This operation was aborted", "AbortError");
+/** What fetch rejects with on an abort: the signal's reason (a TimeoutError from AbortSignal.timeout), else an AbortError. */
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException("This operation was aborted", "AbortError");
 }
 
 /** Same shape as undici's: message "fetch failed", the reason (ECONNREFUSED, ECONNRESET, …) in `cause`. */
