@@ -9,7 +9,6 @@ import { takeHandCheckedUpdates } from "./session-update-parse.js";
 import { AgentError } from "../kernel/errors.js";
 import type { IdleClassOutcome } from "../kernel/process.js";
 import { lowerAgentPriority } from "./priority.js";
-import type { AgentKind } from "./products/index.js";
 import { StderrTail } from "./stderr.js";
 import { HostExitedError, HostStartTimeoutError, HostStoppedError } from "./host-errors.js";
 import { inlineMedia } from "./inline-image.js";

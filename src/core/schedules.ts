@@ -18,7 +18,7 @@ import type { ThreadRecord, ThreadRegistry } from "../threads/registry.js";
 export type ScheduleView = ScheduleInfo & { createdBy?: string };
 
 /** Bounds on chat schedules: the least time between two runs (ms), and how many per chat and per person. */
-export interface ScheduleLimits {
+interface ScheduleLimits {
   minIntervalMs: number;
   perRoute: number;
   perPerson: number;
@@ -169,7 +169,7 @@ export class Scheduler {
 }
 
 /** The shortest time between two of the pattern's next runs, or undefined when it runs at most once more. */
-export function shortestGapMs(pattern: string, timezone?: string): number | undefined {
+function shortestGapMs(pattern: string, timezone?: string): number | undefined {
   const cron = new Cron(pattern, { timezone, paused: true });
   try {
     const runs = cron.nextRuns(RUNS_CHECKED).map((d) => d.getTime());

@@ -11,7 +11,7 @@ import type { MessageSlot } from "./delivery/slot.js";
 import type { RouteTarget } from "./stream.js";
 import type { Workspaces } from "./workspaces.js";
 
-export const PROPOSAL_ACTION_PREFIX = "wp:";
+const PROPOSAL_ACTION_PREFIX = "wp:";
 /** Open proposals remembered for their buttons; the oldest are forgotten first. */
 const MAX_OPEN_PROPOSALS = 100;
 

@@ -42,7 +42,7 @@ const OWN_FIELDS = new Set(["level", "time", "msg", "err"]);
 const MAX_SCRUB_DEPTH = 6;
 
 /** A JSON log line: shapes out of the fields that may hold outside text, then every known secret out of all of it. */
-export function scrubLine(line: string): string {
+function scrubLine(line: string): string {
   let record: Record<string, unknown>;
   try {
     record = JSON.parse(line) as Record<string, unknown>;
@@ -66,7 +66,7 @@ function scrubValue(value: unknown, depth: number): unknown {
  * stack of an error from a library or the platform (and of such a cause), and its other fields.
  * A BatonError's message is Baton's own words (any outside text in it was scrubbed where it came in).
  */
-export function serializeError(error: unknown): unknown {
+function serializeError(error: unknown): unknown {
   const out = stdSerializers.err(error as Error) as unknown as Record<string, unknown>;
   if (!(error instanceof Error)) return out;
   const chain: Error[] = [];

@@ -7,7 +7,7 @@ import { userMessageOf } from "../kernel/errors.js";
 import { agentKinds } from "../agents/products/index.js";
 import type { McpCaller } from "./host-tokens.js";
 import { mayCall, tokenKindOf, type TokenKind } from "./access.js";
-import { registerSubagentTools, SUBAGENT_TOOL_NAMES, type CancelSubagentsArgs, type InitializeSubagentsArgs, type SubagentTools, type SubagentToolName, type WaitForSubagentsArgs } from "./subagent-tools.js";
+import { registerSubagentTools, type CancelSubagentsArgs, type InitializeSubagentsArgs, type SubagentTools, type SubagentToolName, type WaitForSubagentsArgs } from "./subagent-tools.js";
 
 const kindIds = agentKinds().map((k) => k.id);
 const AGENT_KINDS_TEXT = `${kindIds.slice(0, -1).join(", ")} or ${kindIds[kindIds.length - 1]}`;

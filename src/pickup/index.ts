@@ -14,7 +14,7 @@ import { localToolCall } from "../mcp/tools.js";
 import { HostTokens } from "../mcp/host-tokens.js";
 import { batonVersion } from "../kernel/install.js";
 
-export { HandoverService, INVALID_CODE_TEXT, type HandoverCore } from "./service.js";
+export { type HandoverCore } from "./service.js";
 export { HostTokens, HOST_TOKEN_ENV, SUBAGENT_TOOLS_ENV, type McpCaller } from "../mcp/host-tokens.js";
 
 export interface RunningHandover {

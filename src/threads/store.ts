@@ -27,7 +27,7 @@ export interface EventLogStore {
 }
 
 /** An append that did not reach the disk whole. Nothing of it stays in the log. */
-class EventLogWriteError extends BatonError {
+export class EventLogWriteError extends BatonError {
   constructor(cause: unknown) {
     const reason = cause instanceof Error ? cause.message : String(cause);
     super(`This change could not be saved to Baton's data dir (${reason}); nothing was changed. Free some disk space on the Baton machine and try again.`, { cause });

@@ -10,7 +10,7 @@ import type { ServerEvent } from "../../src/platforms/web/protocol.js";
 
 export const REPO = process.cwd();
 export const NPM_FLAGS = ["--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"];
-export const READY_MS = 90_000;
+const READY_MS = 90_000;
 /** Removing an installed prefix or a built copy takes a while on a busy disk. */
 export const CLEANUP_MS = 180_000;
 

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-export const RECORDED_ACP_DIR = join(import.meta.dirname, "..", "fixtures", "acp");
+const RECORDED_ACP_DIR = join(import.meta.dirname, "..", "fixtures", "acp");
 
 /** The recordings' file names, sorted. */
 export function recordedAcpSessions(): string[] {

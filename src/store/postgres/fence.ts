@@ -12,7 +12,7 @@ export class FencedError extends BatonError {
   }
 }
 
-export function isFenced(error: unknown): boolean {
+function isFenced(error: unknown): boolean {
   return (error as { code?: string } | undefined)?.code === FENCED_SQLSTATE;
 }
 

@@ -22,7 +22,7 @@ export interface LeaseTiming {
   leaseMs: number;
 }
 
-export const DEFAULT_LEASE_TIMING: LeaseTiming = { renewMs: 1_000, leaseMs: 5_000 };
+const DEFAULT_LEASE_TIMING: LeaseTiming = { renewMs: 1_000, leaseMs: 5_000 };
 
 export interface Leadership {
   epoch: number;

@@ -35,7 +35,7 @@ BEGIN
 END $$;
 `;
 
-export const MIGRATIONS: Migration[] = [
+const MIGRATIONS: Migration[] = [
   {
     version: 1,
     name: "leadership, thread events, fencing",
@@ -90,7 +90,7 @@ CREATE TRIGGER baton_cursors_fence BEFORE INSERT OR UPDATE OR DELETE ON baton_cu
   },
 ];
 
-export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
+const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
 
 /** Applies the migrations this database has not seen; returns the versions applied now. */
 export async function migrate(client: ClientBase): Promise<number[]> {

@@ -4,7 +4,6 @@
 // tool_calls, tool_name, timestamp). Compression ends a session (`end_reason = 'compression'`)
 // and continues it in a child; any other child is a delegate subagent.
 
-import path from "node:path";
 import type { SessionStep, StoreReader, StoredSession } from "../../stores/types.js";
 import { storeInfo } from "../product.js";
 import { hermes } from "./index.js";
