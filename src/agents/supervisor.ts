@@ -17,7 +17,7 @@ export type { HostState, LaunchSpec, McpAccess, SupervisorHooks, SupervisorOptio
 
 const MAX_CONCURRENT_HOST_STARTS = 4;
 /** A start with no progress for this long (an agent that never answers a step) stops holding its slot. */
-export const START_STALL_MS = 10_000;
+const START_STALL_MS = 10_000;
 /** A conversation waiting this long for a start slot is told why. */
 const SLOT_WAIT_NOTICE_MS = 2_000;
 

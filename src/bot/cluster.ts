@@ -8,7 +8,6 @@ import type { LoadedConfig } from "../config/load.js";
 import { DEFAULT_OPS_LISTEN } from "../config/schema.js";
 import { userMessageOf } from "../kernel/errors.js";
 import { batonVersion } from "../kernel/install.js";
-import type { Logger } from "../kernel/log.js";
 import { MetricsRecorder } from "../ops/recorder.js";
 import { startOps, type RunningOps } from "../ops/server.js";
 import type { RunningTurnsStore } from "../core/cut-turns.js";

@@ -70,7 +70,7 @@ function daemonOwnerId(dataDir: string): string {
   return createHash("sha256").update(`${hostname()}\0${dataDir}`).digest("hex").slice(0, 16);
 }
 
-function ensureDataDir(dataDir: string): void {
+export function ensureDataDir(dataDir: string): void {
   mkdirSync(dataDir, { recursive: true, mode: DATA_DIR_MODE });
   chmodSync(dataDir, DATA_DIR_MODE);
 }

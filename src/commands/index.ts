@@ -22,4 +22,3 @@ export function findCommand(name: string): CommandSpec | undefined {
 }
 
 export type { CommandSpec } from "./context.js";
-export { parseMessage } from "./parse.js";

@@ -8,12 +8,12 @@ import { stringify } from "yaml";
 import { exitOf } from "./process.js";
 import { testTempDir } from "./temp.js";
 
-export const BATON_ENTRY = join(process.cwd(), "bin", "baton.js");
+const BATON_ENTRY = join(process.cwd(), "bin", "baton.js");
 /** A cold start on a 2-core machine busy with other test files. */
 const READY_MS = 60_000;
 const EXIT_MS = 20_000;
 /** pino's level numbers: error is 50, fatal 60. */
-export const LEVEL_ERROR = 50;
+const LEVEL_ERROR = 50;
 
 /**
  * A config for tests, as YAML: `config` over the defaults tests share with the in-process harness

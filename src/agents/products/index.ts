@@ -25,7 +25,7 @@ import { agy, devin, kimi, kiro, muse, omo, omp, openhands } from "./terminal-on
 
 export type { AgentProduct } from "./product.js";
 export type { AgentKind } from "./kind.js";
-export { agentKinds, getAgentKind, firstInstalledKind, isInstalled } from "./kinds.js";
+export { agentKinds, getAgentKind, firstInstalledKind } from "./kinds.js";
 
 /** Read on every use (nothing derived is cached at load), so a product added here is seen everywhere. */
 export const PRODUCTS: AgentProduct[] = [

@@ -4,7 +4,6 @@ import { isInstalled, type AgentKind } from "./kind.js";
 import type { AgentProduct } from "./product.js";
 import { PRODUCTS } from "./index.js";
 
-export { isInstalled } from "./kind.js";
 
 // One kind object per product, so kinds compare by identity across calls.
 const kinds = new WeakMap<AgentProduct, AgentKind>();

@@ -8,7 +8,7 @@ import type { SetupContext, SetupStep } from "./kit/setup.js";
 import type { StoredSession } from "../stores/types.js";
 
 /** Baton drives it in chat over ACP. */
-export interface ChatSupport {
+interface ChatSupport {
   /** ACP server launch: executable and arguments. Never an approval-bypass flag. */
   acpCommand(): { command: string; args: string[] };
   /** The agent's own CLI, checked by `baton doctor` (the ACP adapter may be a separate package). */
@@ -27,7 +27,7 @@ export interface ChatSupport {
 }
 
 /** How its terminal CLI reopens or starts a session (`/handover`, `baton handoff resume`). */
-export interface TerminalSupport {
+interface TerminalSupport {
   /** Why Baton will not start this runtime at all, when it will not. */
   notStartable?: string;
   /** Args that reopen a session natively; absent when the CLI cannot. */
@@ -51,7 +51,7 @@ export interface TerminalSupport {
 }
 
 /** Where it keeps its sessions and the reader for them. */
-export interface StoreSupport {
+interface StoreSupport {
   /** The default store location, honouring the runtime's own environment overrides. */
   location(env: NodeJS.ProcessEnv, home: string): string;
   /**

@@ -11,7 +11,6 @@ import type { StoredSession } from "../stores/types.js";
 import { getProduct, PRODUCTS, type AgentProduct } from "../products/index.js";
 import { describeBadId, isSafeSessionRef, isValidSessionId, sessionIdShape } from "./session-ids.js";
 
-export { canonicalRuntimeId } from "./session-ids.js";
 
 /** What to run: the exact argument vector (never a shell string) and environment changes. */
 export interface LaunchCommand {
@@ -29,7 +28,7 @@ export function listRuntimes(): AgentProduct[] {
   return PRODUCTS;
 }
 
-export function getRuntime(id: string): AgentProduct | undefined {
+function getRuntime(id: string): AgentProduct | undefined {
   return getProduct(id);
 }
 
@@ -45,12 +44,6 @@ function envFor(rt: AgentProduct): Record<string, string | null> {
   for (const name of rt.unsafeEnv ?? []) env[name] = null;
   Object.assign(env, rt.askEnv ?? {});
   return env;
-}
-
-/** True when the runtime's CLI has a command that reopens a session of its own. */
-export function canResumeNatively(runtimeId: string): boolean {
-  const rt = getRuntime(runtimeId);
-  return !!rt && !rt.terminal.notStartable && !!rt.terminal.resumeArgs;
 }
 
 /** The command that reopens `session` in its own runtime, in `dir` (default: its recorded cwd). */

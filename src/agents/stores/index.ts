@@ -36,10 +36,6 @@ export interface ListOptions extends StoreOptions {
   limit?: number;
 }
 
-export function listReaders(): StoreEntry[] {
-  return stores();
-}
-
 /** The store of a runtime Baton can read, its reader not loaded yet (`load()`, or loadReader). */
 export function getReader(runtime: string): StoreEntry | undefined {
   const id = canonicalRuntimeId(runtime);

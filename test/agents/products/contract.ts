@@ -44,7 +44,7 @@ export interface ProductFixtures {
   clis?: Record<string, string>;
 }
 
-export function hasBypass(product: AgentProduct, args: string[]): boolean {
+function hasBypass(product: AgentProduct, args: string[]): boolean {
   try {
     refuseFlags([...KNOWN_BYPASS, ...(product.approvalBypass ?? [])], args);
     return false;
@@ -54,13 +54,13 @@ export function hasBypass(product: AgentProduct, args: string[]): boolean {
 }
 
 /** A session id the product's own format accepts. */
-export function sampleId(product: AgentProduct): string {
+function sampleId(product: AgentProduct): string {
   if (product.sessionId === UUID_ID) return "0190c0de-1234-7abc-8def-0123456789ab";
   if (product.sessionId) return product.id === "opencode" ? "ses_01ABCdef" : expect.fail(`${product.id}: add a sample id for its format`);
   return "session-01";
 }
 
-export function sampleSession(product: AgentProduct, id = sampleId(product)): StoredSession {
+function sampleSession(product: AgentProduct, id = sampleId(product)): StoredSession {
   return {
     id,
     runtime: product.id,

@@ -47,7 +47,7 @@ export function refuseFlags(flags: ReadonlyArray<string | [string, string]>, arg
 }
 
 /** The terminal a launch that Baton runs itself talks to. */
-export interface TerminalIo {
+interface TerminalIo {
   cwd: string;
   env: NodeJS.ProcessEnv;
   input: Readable;

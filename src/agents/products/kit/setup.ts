@@ -27,7 +27,7 @@ export interface SetupStep {
 }
 
 /** The npm package Baton is published as (the command stays `baton`). */
-export const PACKAGE_NAME = "baton-agents";
+const PACKAGE_NAME = "baton-agents";
 
 export interface Launcher {
   command: string;

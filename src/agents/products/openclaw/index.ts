@@ -3,7 +3,7 @@ import type { AgentProduct } from "../product.js";
 import { sessionRef } from "../kit/ids.js";
 
 /** FNV-1a of the prompt, hex: a stable, short session-key suffix (not a security measure). */
-export function promptHash(text: string): string {
+function promptHash(text: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
