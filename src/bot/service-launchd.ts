@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { SERVICE_NAME } from "./service-unit.js";
 
 /** launchd's name for the job (`launchctl print gui/<uid>/baton`). */
-export const LAUNCHD_LABEL = SERVICE_NAME;
+const LAUNCHD_LABEL = SERVICE_NAME;
 /** Time for the agents to stop after the grace period, before launchd kills what is left (as in the systemd unit). */
 const STOP_MARGIN_S = 15;
 /** launchd waits this long before starting a job again after it exited (its own default is 10 s). */

@@ -26,7 +26,7 @@ function errorReason(error: unknown): string {
 }
 
 /** What a failed call to a running platform leaves in its health. */
-export const UNREACHABLE_DETAIL = "cannot reach the platform";
+const UNREACHABLE_DETAIL = "cannot reach the platform";
 
 /**
  * The adapter as the core should see it: counted, with its reachability tracked in `health` once it

@@ -35,7 +35,7 @@ export interface RunningOps {
   stop(): Promise<void>;
 }
 
-export function opsEndpointPath(dataDir: string): string {
+function opsEndpointPath(dataDir: string): string {
   return join(dataDir, OPS_ENDPOINT_FILE);
 }
 

@@ -35,7 +35,7 @@ export function shippedConfig(config: Record<string, unknown>): string {
   });
 }
 
-export interface LogLine {
+interface LogLine {
   level: number;
   msg?: string;
   [key: string]: unknown;

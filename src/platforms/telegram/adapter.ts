@@ -53,7 +53,7 @@ export class TelegramAdapter implements PlatformAdapter {
   constructor(
     readonly name: string,
     private readonly config: TelegramAdapterConfig,
-    _env: PlatformEnv,
+    private readonly env: PlatformEnv,
     tuning: Partial<TelegramTuning> = {},
   ) {
     this.tuning = { pacing: TELEGRAM_PACING, poller: DEFAULT_POLLER_OPTIONS, ...tuning };
