@@ -8,9 +8,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type * as sdk from "matrix-js-sdk";
 import { createRoom, join as joinRoom, sendEvent } from "../fakes/matrix/rooms.js";
-import { shippedConfig, startShippedBaton, type ShippedBaton } from "../support/shipped-baton.js";
+import type { ShippedBaton } from "../support/shipped-baton.js";
 import { createEncryptedDm, startSdkUser, waitForMember, type SdkUser } from "./sdk-user.js";
-import { startWorld, until, type MatrixWorld } from "./helpers.js";
+import { startShippedMatrixBaton, startWorld, until, type MatrixWorld } from "./helpers.js";
 
 let world: MatrixWorld;
 let baton: ShippedBaton | undefined;
@@ -29,16 +29,11 @@ afterEach(async () => {
   expect(stopped?.problems() ?? []).toEqual([]);
 });
 
-/**
- * `baton start` with Matrix on the bot's account (`settings`: more keys of its config); `dir` restarts
- * the Baton that ran there. Returns the bot's device id.
- */
+/** `baton start` with Matrix, Alice allowed (`settings`: more Matrix config); `dir` restarts the one that ran there. Gives the device id. */
 async function startBaton(dir?: string, settings: Record<string, unknown> = {}): Promise<string> {
-  const password = world.fake.state.accounts.get(world.bot)!.password;
-  const matrix = { homeserver: world.fake.baseUrl, user_id: world.bot, password: "${MATRIX_PASSWORD}", ...settings };
-  baton = await startShippedBaton(shippedConfig({ access: { allow: [`matrix:${world.alice}`] }, platforms: { matrix } }), { dir, prefix: "baton-matrix-e2e-", env: { MATRIX_PASSWORD: password } });
-  const session = JSON.parse(readFileSync(join(baton.dir, "data", "matrix", "matrix", "session.json"), "utf8")) as { device_id: string };
-  return session.device_id;
+  const started = await startShippedMatrixBaton(world, { allow: [`matrix:${world.alice}`], dir, settings });
+  baton = started.baton;
+  return started.deviceId;
 }
 
 /** Alice in an encrypted DM with the bot, the bot joined. */

@@ -1,7 +1,7 @@
 // Shared pieces of the Matrix tests: a fake homeserver with the bot's, Alice's and Mallory's
 // accounts and a data dir; the adapter on it; a recording PlatformCore for tests of the adapter
 // alone (what it hands over, one call at a time); a polling wait.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ActionOutcome, ActionPress, InboundMessage, PlatformCore } from "../../src/platforms/contract.js";
@@ -9,6 +9,7 @@ import { matrixConfigSchema } from "../../src/platforms/matrix/config.js";
 import { MatrixAdapter } from "../../src/platforms/matrix/index.js";
 import type { MatrixTuning } from "../../src/platforms/matrix/adapter.js";
 import { FakeHomeserver } from "../fakes/matrix/server.js";
+import { shippedConfig, startShippedBaton, type ShippedBaton } from "../support/shipped-baton.js";
 
 /** Generous: the machine may be busy with other tests. */
 const WAIT_MS = 40_000;
@@ -42,6 +43,19 @@ export async function startWorld(): Promise<MatrixWorld> {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * `baton start` (bin/baton.js, the shipped bundle) with Matrix on the bot's account, `allow` the
+ * users let in (`settings`: more keys of the Matrix config); `dir` restarts the Baton that ran there.
+ * Gives the bot's device id with it.
+ */
+export async function startShippedMatrixBaton(world: MatrixWorld, options: { allow: string[]; dir?: string; settings?: Record<string, unknown> }): Promise<{ baton: ShippedBaton; deviceId: string }> {
+  const password = world.fake.state.accounts.get(world.bot)!.password;
+  const matrix = { homeserver: world.fake.baseUrl, user_id: world.bot, password: "${MATRIX_PASSWORD}", ...options.settings };
+  const baton = await startShippedBaton(shippedConfig({ access: { allow: options.allow }, platforms: { matrix } }), { dir: options.dir, prefix: "baton-matrix-e2e-", env: { MATRIX_PASSWORD: password } });
+  const session = JSON.parse(readFileSync(join(baton.dir, "data", "matrix", "matrix", "session.json"), "utf8")) as { device_id: string };
+  return { baton, deviceId: session.device_id };
 }
 
 /** Records what the adapter hands over; allows the users in `allowed` (presses and invites). */

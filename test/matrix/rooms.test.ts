@@ -2,18 +2,18 @@
 // approvals by reaction, 429s): a thread is its own conversation and the answer stays in it; an
 // approval in a room is answered by a numbered reply as well as by reaction; invites follow
 // access.allow through the real core. Users talk over plain HTTP to the fake (unencrypted rooms);
-// e2e.test.ts covers E2EE.
+// e2e.test.ts covers E2EE. Baton runs as `baton start` (bin/baton.js, the shipped bundle).
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { createRoom, join as joinRoom, sendEvent } from "../fakes/matrix/rooms.js";
 import type { Room } from "../fakes/matrix/state.js";
 import { seenMessages } from "../fakes/matrix/view.js";
-import { ALLOWED_TEST_USERS, startTestBaton, type TestBaton } from "../support/harness.js";
-import { startWorld, until, type MatrixWorld } from "./helpers.js";
+import type { ShippedBaton } from "../support/shipped-baton.js";
+import { startShippedMatrixBaton, startWorld, until, type MatrixWorld } from "./helpers.js";
 
 /** Each test starts Baton, a bot device with its crypto and demo agents: slow on a busy machine. */
 const SLOW_MS = 90_000;
 let world: MatrixWorld;
-let baton: TestBaton | undefined;
+let baton: ShippedBaton | undefined;
 let room: Room;
 
 beforeEach(async () => {
@@ -21,12 +21,14 @@ beforeEach(async () => {
   const { fake, alice, mallory, bot } = world;
   room = createRoom(fake.state, alice, { invite: [bot, mallory], name: "team" });
   for (const user of [bot, mallory]) joinRoom(fake.state, room, user);
-  baton = await startTestBaton({ adapters: [world.adapter()], config: { access: { allow: [...ALLOWED_TEST_USERS, `matrix:${alice}`] } } });
+  ({ baton } = await startShippedMatrixBaton(world, { allow: [`matrix:${alice}`] }));
 }, SLOW_MS);
 afterEach(async () => {
-  await baton?.stop({ cleanup: true });
+  const stopped = baton;
   baton = undefined;
+  await stopped?.stop();
   await world.close();
+  expect(stopped?.problems() ?? []).toEqual([]);
 }, SLOW_MS);
 
 const say = (body: string, extra: Record<string, unknown> = {}) => sendEvent(world.fake.state, room, world.alice, "m.room.message", { msgtype: "m.text", body, ...extra });

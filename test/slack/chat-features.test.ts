@@ -1,13 +1,12 @@
 // Slack with the demo agent, beyond the shared contract items: an audio clip recorded in Slack (a
 // file of subtype slack_audio, labelled video/mp4 by its container) is transcribed as a voice
 // note; the agent's file is shared into the thread of the conversation through Slack's upload flow;
-// an app without files:write is told in the chat what to add.
+// an app without files:write is told in the chat what to add. Baton runs as `baton start`
+// (bin/baton.js, the shipped bundle), its workspace this repository (for /file package.json).
 import { afterEach, describe, expect, test } from "vitest";
-import { createSlackAdapter } from "../../src/platforms/slack/index.js";
-import { slackConfigSchema } from "../../src/platforms/slack/config.js";
 import { FakeSlack, visibleText } from "../fakes/slack/index.js";
 import { FakeTranscriptionServer } from "../fakes/transcription/server.js";
-import { startTestBaton, type TestBaton } from "../support/harness.js";
+import { shippedConfig, startShippedBaton, type ShippedBaton } from "../support/shipped-baton.js";
 import { eventually } from "./helpers.js";
 
 const ALICE = "U111";
@@ -15,20 +14,27 @@ const CHANNEL = "C0GENERAL";
 const WAIT_MS = 20_000;
 
 let fake: FakeSlack | undefined;
-let baton: TestBaton | undefined;
+let baton: ShippedBaton | undefined;
 let transcription: FakeTranscriptionServer | undefined;
+/** The one error a test expects in the log (the operator must act on it); any other fails the test. */
+let expectedError: RegExp | undefined;
 afterEach(async () => {
-  await baton?.stop({ cleanup: true });
+  const stopped = baton;
+  const expected = expectedError;
+  await baton?.stop();
   await fake?.stop();
   await transcription?.stop();
-  baton = fake = transcription = undefined;
+  baton = fake = transcription = expectedError = undefined;
+  const problems = stopped?.problems() ?? [];
+  expect(problems.filter((line) => !expected?.test(line))).toEqual([]);
+  if (expected) expect(problems.some((line) => expected.test(line))).toBe(true);
 });
 
 async function setup(options: { scopes?: string[]; config?: Record<string, unknown> } = {}) {
   fake = await new FakeSlack(options.scopes ? { scopes: options.scopes } : {}).start();
-  const config = slackConfigSchema.parse({ bot_token: fake.options.botToken, app_token: fake.options.appToken, api_url: fake.apiUrl, min_edit_gap_ms: 100 });
-  const adapter = createSlackAdapter("slack", config, { dataDir: "/nonexistent" }, { retryConfig: { retries: 0 }, channelGapMs: 50 });
-  baton = await startTestBaton({ adapters: [adapter], config: options.config });
+  const slack = { bot_token: fake.options.botToken, app_token: fake.options.appToken, api_url: fake.apiUrl, min_edit_gap_ms: 100 };
+  const workspaces = { roots: [process.cwd()], default: process.cwd() };
+  baton = await startShippedBaton(shippedConfig({ ...options.config, access: { allow: [`slack:${ALICE}`] }, workspaces, platforms: { slack } }), { prefix: "baton-slack-features-" });
   return fake;
 }
 
@@ -63,5 +69,7 @@ describe("slack: voice clips and files in threads", { timeout: 60_000 }, () => {
     const ts = slack.nextTs();
     slack.event({ type: "app_mention", channel: CHANNEL, channel_type: "channel", user: ALICE, text: "<@U0BATON> /file package.json", ts });
     await eventually(() => find(/Could not post `package\.json`: Slack refused the upload: the app lacks the files:write scope/, ts), WAIT_MS, "the refusal");
+    // The operator reads it in the log too, at error: only a change to the app fixes it.
+    expectedError = /"level":50.*Slack refused the upload: the app lacks the files:write scope/;
   });
 });

@@ -1,28 +1,33 @@
 // Telegram with the demo agent, beyond the shared contract items: a schedule and a mode chosen by
-// button survive a restart of Baton (a new adapter on the same data dir and the same fake Bot API),
+// button survive a restart of Baton (a new process on the same data dir and the same fake Bot API),
 // and the agent's files go out as the right Bot API call (sendPhoto for an image Telegram shows,
-// sendDocument for the rest) with the caption as HTML.
+// sendDocument for the rest) with the caption as HTML. Baton runs as `baton start` (bin/baton.js,
+// the shipped bundle), its workspace this repository (for /file package.json).
 import { afterEach, describe, expect, it } from "vitest";
 import { FakeBotApi } from "../fakes/telegram/fake-bot-api.js";
 import { privateChat, user } from "../fakes/telegram/fake-chats.js";
-import { startTestBaton, type TestBaton } from "../support/harness.js";
-import { makeAdapter, waitFor } from "./helpers.js";
+import { shippedConfig, startShippedBaton, type ShippedBaton } from "../support/shipped-baton.js";
+import { waitFor } from "./helpers.js";
 
 const alice = user(111, "Alice", "alice");
 const chat = privateChat(alice);
 const WAIT_MS = 25_000;
 
 let fake: FakeBotApi | undefined;
-const batons: TestBaton[] = [];
+const batons: ShippedBaton[] = [];
 afterEach(async () => {
-  for (const b of batons.splice(0)) await b.stop({ cleanup: true });
+  const stopped = batons.splice(0);
+  for (const b of stopped) await b.stop();
   await fake?.close();
   fake = undefined;
+  for (const b of stopped) expect(b.problems()).toEqual([]);
 });
 
-async function boot(dataDir?: string): Promise<TestBaton> {
-  const { adapter } = await makeAdapter(fake!);
-  const baton = await startTestBaton({ adapters: [adapter], dataDir });
+/** `baton start` on the fake Bot API; `dir` restarts the Baton that ran there. */
+async function boot(dir?: string): Promise<ShippedBaton> {
+  const workspaces = { roots: [process.cwd()], default: process.cwd() };
+  const config = shippedConfig({ access: { allow: ["telegram:111"] }, workspaces, platforms: { telegram: { token: fake!.token, api_root: fake!.apiRoot } } });
+  const baton = await startShippedBaton(config, { dir, prefix: "baton-telegram-features-" });
   batons.push(baton);
   return baton;
 }
@@ -43,15 +48,12 @@ describe("telegram: chat features across a restart", { timeout: 90_000 }, () => 
     const id = /Scheduled (\w{5})/.exec(added.text)![1];
     await waitFor(() => sent(/you said "status check"/)[0], "the first run", WAIT_MS);
 
-    const dataDir = first.dataDir;
-    await first.daemon.stop();
-    batons.length = 0;
+    expect(await first.stop()).toBe(0);
     const before = sent(/you said "status check"/).length;
-    const second = await boot(dataDir);
+    await boot(first.dir);
     await waitFor(() => sent(/you said "status check"/).length > before, "a run after the restart", WAIT_MS);
     fake.userSends({ chat, from: alice, text: `/schedule rm ${id}` });
     await waitFor(() => sent(new RegExp(`Removed schedule ${id}`))[0], "the removal", WAIT_MS);
-    await second.daemon.core.supervisor.drained(second.daemon.core.registry.threadForRoute("telegram:111")!.id);
     fake.userSends({ chat, from: alice, text: "demo:whoami" });
     await waitFor(() => sent(/mode=plan model=demo-small/)[0], "the mode kept", WAIT_MS);
   });
