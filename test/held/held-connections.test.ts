@@ -57,8 +57,8 @@ describe.concurrent("a held connection through bin/baton.js", () => {
     const cleanups = cleanupsOf(onTestFinished);
     const fake = await new FakeSlack().start();
     cleanups(() => fake.stop());
-    // Slack pings every few seconds and closes a connection that misses a pong.
-    fake.socket.pingEvery(3000);
+    // Slack pings every few seconds and closes a connection that misses a pong (by the next ping).
+    fake.socket.pingEvery(4000);
     const baton = await startShippedBaton(`${baseConfig(["slack:U111"])}platforms:\n  slack: { bot_token: ${fake.options.botToken}, app_token: ${fake.options.appToken}, api_url: "${fake.apiUrl}" }\n`, { prefix: "baton-held-slack-" });
     cleanups(() => baton.stop());
     const startedAt = Date.now();
@@ -95,7 +95,7 @@ describe.concurrent("a held connection through bin/baton.js", () => {
     // One refresh, no other reconnection: every server ping was answered, the client pinged too.
     expect(fake.socket.connections).toBe(2);
     expect(fake.socket.liveness.closedForNoPong).toBe(0);
-    expect(fake.socket.liveness.pings).toBeGreaterThanOrEqual(15);
+    expect(fake.socket.liveness.pings).toBeGreaterThanOrEqual(12);
     expect(fake.socket.liveness.pongs).toBeGreaterThanOrEqual(fake.socket.liveness.pings - 1);
     // @slack/socket-mode pings every 5 s.
     expect(fake.socket.liveness.clientPings).toBeGreaterThanOrEqual(10);
@@ -108,8 +108,9 @@ describe.concurrent("a held connection through bin/baton.js", () => {
     const cleanups = cleanupsOf(onTestFinished);
     const fake = await new FakeDiscord({ heartbeatIntervalMs: 5000 }).start();
     cleanups(() => fake.stop());
-    // A heartbeat later than the interval plus this gets the connection closed with 4000.
-    fake.gateway.expectHeartbeats(2000);
+    // A heartbeat later than the interval plus this gets the connection closed with 4000 (room
+    // for a busy machine: discord.js heartbeats on the interval, the first after a random part of it).
+    fake.gateway.expectHeartbeats(4000);
     const alice = fake.addUser("alice");
     const baton = await startShippedBaton(`${baseConfig([`discord:${alice.id}`])}platforms:\n  discord: { token: "${fake.token}", api_url: "${fake.apiUrl}" }\n`, { prefix: "baton-held-discord-" });
     cleanups(() => baton.stop());
