@@ -69,10 +69,21 @@ export async function startUntil(command: string, args: string[], options: { cwd
   return { child, out: () => out, err: () => err };
 }
 
+/** SIGTERM to the command's process group; resolves with its exit code once the whole group is gone. */
 export async function stop(child: ChildProcess): Promise<number | null> {
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   process.kill(-child.pid!, "SIGTERM");
-  return exited;
+  const code = await exited;
+  // `npm start` exits before the Baton it started has finished writing its data dir.
+  await until(() => {
+    try {
+      process.kill(-child.pid!, 0);
+      return false;
+    } catch {
+      return true;
+    }
+  }, "the process group to end");
+  return code;
 }
 
 /** Polls until `probe` returns a value (not undefined/false), or fails naming `what`. */

@@ -28,6 +28,7 @@ const MB = 1024 * 1024;
 let work: string;
 let prefix: string;
 let installed: string;
+let tarballPath: string;
 let env: NodeJS.ProcessEnv;
 
 afterEach(cleanUp, CLEANUP_MS);
@@ -69,6 +70,7 @@ describe("installing Baton outside its clone", { timeout: 600_000 }, () => {
     // npm 11 lists install scripts a package has that nobody allowed: the tarball has none.
     expect(installLog).not.toContain("allowScripts");
     installed = join(prefix, "lib", "node_modules", "baton-agents");
+    tarballPath = join(work, tarball!);
     env = { ...process.env, PATH: pathWith(join(prefix, "bin")), HOME: work };
   }, 600_000);
   afterAll(() => rm(work, { recursive: true, force: true }), CLEANUP_MS);
@@ -160,6 +162,23 @@ describe("installing Baton outside its clone", { timeout: 600_000 }, () => {
     } finally {
       await Promise.all([telegram.close(), slack.stop(), discord.stop(), matrix.stop()]);
     }
+  });
+
+  it("as the container installs it: the tarball unpacked beside the lockfile, `npm ci --omit=dev`: the locked versions, and it answers", async () => {
+    const opt = tempDir("baton-opt-");
+    expect(spawnSync("tar", ["-xzf", tarballPath, "-C", opt, "--strip-components=1"]).status).toBe(0);
+    cpSync(join(REPO, "package-lock.json"), join(opt, "package-lock.json"));
+    npm(["ci", "--omit=dev", ...NPM_FLAGS], opt, { ...process.env, PATH: pathWith() });
+    const lock = JSON.parse(readFileSync(join(REPO, "package-lock.json"), "utf8")) as { packages: Record<string, { version: string; dev?: boolean }> };
+    for (const name of ["fs-native-extensions", "@matrix-org/matrix-sdk-crypto-wasm"]) {
+      const got = JSON.parse(readFileSync(join(opt, "node_modules", name, "package.json"), "utf8")) as { version: string };
+      expect(got.version, name).toBe(lock.packages[`node_modules/${name}`].version);
+    }
+    expect(packagesUnder(join(opt, "node_modules")).filter((p) => lock.packages[`node_modules/${p}`]?.dev)).toEqual([]);
+    const outside = tempDir("baton-outside-");
+    const daemon = await startUntil(process.execPath, [join(opt, "bin", "baton.js"), "start", "--config", writeConfig(outside, []), "--data-dir", join(outside, "data")], { cwd: outside, env: { ...process.env, PATH: pathWith(), HOME: outside } }, /Baton ready/);
+    expect(await askWebChat(/^Web chat: (http:\S+)$/m.exec(daemon.out())![1], "in the container")).toMatch(/you said/);
+    expect(await stop(daemon.child)).toBe(0);
   });
 });
 

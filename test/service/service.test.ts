@@ -210,6 +210,11 @@ describe("the container recipe", () => {
     expect(finalStage[agentsArg + 1]).toMatchObject({ op: "RUN", rest: expect.stringContaining("npm install -g --no-audit --no-fund $AGENT_PACKAGES") });
     expect(finalStage.find((i) => i.op === "HEALTHCHECK")?.rest).toContain("/healthz");
     expect(finalStage.find((i) => i.op === "ENTRYPOINT")?.rest).toBe('["tini", "--", "baton"]');
+    // Installed from the lockfile: the unpacked tarball beside package-lock.json, npm ci --omit=dev; never a fresh resolve.
+    const build = instructions.slice(0, instructions.length - finalStage.length);
+    expect(build.find((i) => i.op === "RUN" && /npm pack/.test(i.rest))?.rest).toMatch(/tar -xzf .* -C \/opt\/baton .*cp package-lock\.json \/opt\/baton\//);
+    expect(finalStage.find((i) => i.op === "RUN" && /\/opt\/baton/.test(i.rest))?.rest).toMatch(/^cd \/opt\/baton && npm ci --omit=dev /);
+    expect(finalStage.filter((i) => i.op === "RUN" && /npm install -g/.test(i.rest)).map((i) => i.rest)).toEqual([expect.stringContaining("$AGENT_PACKAGES")]);
   });
 
   it("compose.yaml: the image built here, data and home on volumes, ports on the host's loopback only, a stop grace past shutdown_grace", () => {
@@ -222,7 +227,10 @@ describe("the container recipe", () => {
     expect(baton.volumes).toEqual(expect.arrayContaining(["baton-data:/data", "baton-home:/home/node"]));
     expect(Object.keys(compose.volumes)).toEqual(expect.arrayContaining(["baton-data", "baton-home"]));
     for (const port of baton.ports as string[]) expect(port).toMatch(/^127\.0\.0\.1:/);
-    expect(baton.environment.BATON_CONFIG).toBe("/config/baton.yaml");
-    expect(baton.volumes).toContain("./baton.yaml:/config/baton.yaml:ro");
+    // Works without a pre-made config: a folder is mounted (Docker would make a missing file a folder),
+    // where Baton looks by itself; no BATON_CONFIG pointing at a file that may not exist.
+    expect(baton.environment.BATON_CONFIG).toBeUndefined();
+    expect(baton.volumes).toContain("./config:/home/node/.config/baton:ro");
+    for (const volume of baton.volumes as string[]) expect(volume.split(":")[0], volume).not.toMatch(/\.(ya?ml|json|toml)$/);
   });
 });
