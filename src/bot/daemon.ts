@@ -202,8 +202,13 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       return lastReload;
     }
     const plan = planReload(current, next);
+    try {
+      core.reconfigure(plan.running.config);
+    } catch (error) {
+      lastReload = { at: new Date().toISOString(), ok: false, applied: [], restartNeeded: [], error: userMessageOf(error) };
+      return lastReload;
+    }
     current = plan.running;
-    core.reconfigure(current.config);
     log.level = current.config.log.level;
     lastReload = { at: new Date().toISOString(), ok: true, applied: plan.applied, restartNeeded: plan.restartNeeded };
     return lastReload;

@@ -1,16 +1,14 @@
-// SIGHUP / `baton reload`: what a changed config means for a running daemon. Sections the core can
-// take live apply at once; the rest are named as needing a restart and keep their running values,
-// so every later reload still reports them until Baton restarts.
+// SIGHUP / `baton reload`: what a changed config means for a running daemon. Which keys apply
+// live and which need a restart is read from the config schema itself (each key is marked
+// live(…) or restart(…) where it is defined, config/reload-marks.ts). Live keys are taken at once;
+// the rest are named as needing a restart and keep their running values, so every later reload
+// still reports them until Baton restarts.
 import type { LoadedConfig } from "../config/load.js";
-import type { BatonConfig } from "../config/schema.js";
-
-/** Sections the running core takes without a restart. */
-const LIVE: Array<keyof BatonConfig> = ["access", "agents", "workspaces", "rendering", "shutdown_grace"];
-/** Sections bound to listeners, files or connections opened at start. */
-const AT_START: Array<keyof BatonConfig> = ["data_dir", "handover", "store", "ops", "files", "machines"];
+import type { ReloadKey } from "../config/reload-marks.js";
+import { CONFIG_RELOAD_KEYS, type BatonConfig } from "../config/schema.js";
 
 export interface ReloadPlan {
-  /** The config to run with now: live sections from the file, the rest as they were. */
+  /** The config to run with now: live keys from the file, the rest as they were. */
   running: LoadedConfig;
   applied: string[];
   restartNeeded: string[];
@@ -18,24 +16,31 @@ export interface ReloadPlan {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-export function planReload(current: LoadedConfig, next: LoadedConfig): ReloadPlan {
+function valueAt(config: unknown, path: string[]): unknown {
+  return path.reduce<unknown>((v, key) => (v as Record<string, unknown> | undefined)?.[key], config);
+}
+
+/** `config` with `value` at `path`, copying each object on the way (the running config is shared). */
+function withValueAt<T>(config: T, path: string[], value: unknown): T {
+  const [key, ...rest] = path;
+  const object = config as Record<string, unknown>;
+  return { ...object, [key]: rest.length === 0 ? value : withValueAt(object[key], rest, value) } as T;
+}
+
+export function planReload(current: LoadedConfig, next: LoadedConfig, keys: readonly ReloadKey[] = CONFIG_RELOAD_KEYS): ReloadPlan {
   const applied: string[] = [];
   const restartNeeded: string[] = [];
-  const config: BatonConfig = { ...current.config };
-  const take = <K extends keyof BatonConfig>(key: K) => {
-    config[key] = next.config[key];
-  };
-  for (const key of LIVE) {
-    if (same(current.config[key], next.config[key])) continue;
-    take(key);
-    applied.push(key);
+  let config: BatonConfig = current.config;
+  for (const { path, mark } of keys) {
+    // Platform instances are named one by one below.
+    if (path[0] === "platforms") continue;
+    const after = valueAt(next.config, path);
+    if (same(valueAt(current.config, path), after)) continue;
+    if (mark === "live") {
+      config = withValueAt(config, path, after);
+      applied.push(path.join("."));
+    } else restartNeeded.push(path.join("."));
   }
-  if (current.config.log.level !== next.config.log.level) {
-    config.log = { ...config.log, level: next.config.log.level };
-    applied.push("log.level");
-  }
-  if (current.config.log.format !== next.config.log.format) restartNeeded.push("log.format");
-  for (const key of AT_START) if (!same(current.config[key], next.config[key])) restartNeeded.push(key);
   for (const name of new Set([...current.platforms.map((p) => p.name), ...next.platforms.map((p) => p.name)])) {
     const before = current.platforms.find((p) => p.name === name);
     const after = next.platforms.find((p) => p.name === name);

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { PLATFORM_KINDS } from "../platforms/registry.js";
 import { bindingSchema, scheduleSchema, timeZone, voiceSchema } from "./features.js";
+import { live, reloadKeys, restart } from "./reload-marks.js";
 
 const durationMs = z
   .union([z.number().int().nonnegative(), z.string().regex(/^\d+(ms|s|m|h|d)$/, "a duration such as 500ms, 30s, 10m, 1h or 7d")])
@@ -110,125 +111,146 @@ const filesSchema = z
 
 const baseConfigSchema = z
   .object({
-    data_dir: z.string().optional().describe("Where threads, tokens and caches live (default ~/.baton)"),
+    data_dir: restart(z.string().optional().describe("Where threads, tokens and caches live (default ~/.baton)")),
     log: z
       .object({
-        level: z.enum(["trace", "debug", "info", "warn", "error", "silent"]).default("info"),
-        format: z.enum(["auto", "pretty", "json"]).default("auto").describe("auto: JSON lines when stderr is not a terminal (a service, a container), else pretty"),
+        level: live(z.enum(["trace", "debug", "info", "warn", "error", "silent"]).default("info")),
+        format: restart(z.enum(["auto", "pretty", "json"]).default("auto").describe("auto: JSON lines when stderr is not a terminal (a service, a container), else pretty")),
       })
       .strict()
       .default({ level: "info", format: "auto" }),
-    shutdown_grace: durationMs.default(30_000).describe("On SIGTERM, how long running turns may finish before they are cancelled"),
-    ops: z
-      .object({
-        listen: z.string().optional().describe(`host:port (or a port) of /healthz, /metrics and /status; "off" to disable. Default ${DEFAULT_OPS_LISTEN}, else a free port`),
-        token: z
-          .string()
-          .min(16, "at least 16 characters")
-          .optional()
-          .describe("Bearer token /metrics and /status then require (Authorization: Bearer <token>); set it when ops.listen is not a loopback address"),
-      })
-      .strict()
-      .default({}),
-    access: z
-      .object({
-        allow: z.array(z.string().regex(/^[a-z0-9_]+:.+$/, "a user id with its platform, such as telegram:123456")).default([]),
-        refusal_interval: durationMs.default(60_000).describe("At most one refusal reply per stranger in this interval"),
-      })
-      .strict()
-      .default({ allow: [], refusal_interval: 60_000 }),
-    agents: z
-      .object({
-        default: z.string().default("auto").describe("Agent kind or profile for new threads; auto = first installed, else demo"),
-        max_live_hosts: z.number().int().positive().default(8),
-        idle_shutdown: durationMs.default(600_000),
-        spare_host: z
-          .boolean()
-          .default(true)
-          .describe("Keep one agent process of the default agent started ahead (in the default workspace, on this machine) for the next new thread; it counts against max_live_hosts"),
-        nice: z
-          .union([z.literal("idle"), z.number().int().min(0).max(19)], { error: "expected idle, or a whole number from 0 to 19" })
-          .default("idle")
-          .describe("CPU priority of agent processes on this machine and what they run (builds, test suites), so that they cannot slow the chat. idle: Linux's idle scheduling class (set with chrt from util-linux): agents get every cycle nothing else wants and give way at once when Baton or any other program wakes up; where there is no such class, the lowest nice value. A number: that many steps below Baton's own priority, as `nice -n` starts them; 0 = Baton's own priority"),
-        start_timeout: z
-          .object({
-            spawn: durationMs.default(10_000).describe("The agent process must have started within this"),
-            initialize: durationMs.default(60_000).describe("The agent must answer ACP initialize within this"),
-            session: durationMs.default(120_000).describe("The agent must open the session (new, resume or load) within this"),
-          })
-          .strict()
-          .default({ spawn: 10_000, initialize: 60_000, session: 120_000 })
-          .describe("A step of starting an agent that takes longer is reported like a crash, and the process stopped"),
-        profiles: z.record(z.string(), profileSchema).default({}),
-        custom: z.record(z.string(), customAgentSchema).default({}).describe("Any other ACP agent: name → command"),
-        subagents: subagentsSchema.default(subagentsSchema.parse({})),
-      })
-      .strict()
-      .default({ default: "auto", max_live_hosts: 8, idle_shutdown: 600_000, spare_host: true, nice: "idle", start_timeout: { spawn: 10_000, initialize: 60_000, session: 120_000 }, profiles: {}, custom: {}, subagents: subagentsSchema.parse({}) }),
-    workspaces: z
-      .object({
-        roots: z.array(z.string()).default([]).describe("Directories under which agents may run; empty = the home directory"),
-        default: z.string().optional().describe("Workspace for new threads (default: the directory baton started in)"),
-        named: z.record(z.string(), z.string()).default({}).describe("Short names for /workspace --switch"),
-        allow_outside_roots: z
-          .enum(["never", "confirm"])
-          .default("never")
-          .describe("never: the roots are a hard ceiling. confirm: an agent may propose a directory outside them, allowed once a person in access.allow confirms it in the chat"),
-      })
-      .strict()
-      .default({ roots: [], named: {}, allow_outside_roots: "never" }),
-    rendering: renderingSchema.default(renderingSchema.parse({})),
-    handover: z
-      .object({
-        code_ttl: durationMs.default(120_000),
-        failed_per_sender_per_min: z.number().int().positive().default(5),
-        failed_total_per_min: z.number().int().positive().default(60),
-        mcp_listen: z.string().default("127.0.0.1:0"),
-        remote_listen: z
-          .string()
-          .optional()
-          .describe("Opt-in: a second MCP listener (host:port, may be a network address) for machines with handover: listener; each machine has its own token"),
-      })
-      .strict()
-      .default({ code_ttl: 120_000, failed_per_sender_per_min: 5, failed_total_per_min: 60, mcp_listen: "127.0.0.1:0" }),
-    files: filesSchema.default(filesSchema.parse({})),
-    machines: z
-      .record(z.string(), machineSchema)
-      .default({})
-      .describe("Other machines agents run on, reached with OpenSSH; a workspace names its machine: build:~/code/api"),
-    store: z
-      .object({
-        kv: z.string().default("memory").describe("memory, or redis://host:port for pickup codes and rate limits"),
-        url: z
-          .string()
-          .regex(/^postgres(ql)?:\/\//, "a postgres:// URL (postgres://user:password@host:5432/baton)")
-          .optional()
-          .describe("PostgreSQL for several instances: thread events and leadership live there; one instance leads, the others stand by and take over"),
-        lease_ms: z.number().int().min(1_000).default(5_000).describe("With store.url: a leader that cannot renew its lease for this long stops serving, and a standby takes over"),
-        renew_ms: z.number().int().min(100).default(1_000).describe("With store.url: how often the leader renews its lease and a standby tries to take over"),
-      })
-      .strict()
-      .refine((store) => store.renew_ms * 2 <= store.lease_ms, { message: "store.renew_ms must be at most half of store.lease_ms (a lease must survive a missed renewal)", path: ["renew_ms"] })
-      .default({ kv: "memory", lease_ms: 5_000, renew_ms: 1_000 }),
-    instance: z
-      .object({ id: z.string().min(1).max(48).optional().describe("This instance's name among several (store.url); default: host name and data dir") })
-      .strict()
-      .default({}),
-    bindings: z.array(bindingSchema).default([]).describe("Routes bound to a workspace and agent: new threads there start so; the first match wins"),
-    schedules: z.array(scheduleSchema).default([]).describe("Prompts sent into a route's thread at the times of a cron pattern"),
-    schedule_limits: z
-      .object({
-        min_interval: durationMs.default(60_000).describe("A chat schedule may run at most this often; a cron pattern that runs more often is refused"),
-        per_route: z.number().int().positive().default(20).describe("Chat schedules one chat may have"),
-        per_person: z.number().int().positive().default(50).describe("Chat schedules one person may have, over every chat"),
-      })
-      .strict()
-      .default({ min_interval: 60_000, per_route: 20, per_person: 50 }),
-    time_zone: timeZone.optional().describe("Time zone of schedules (default: this machine's)"),
-    voice: voiceSchema.default({}),
-    platforms: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
+    shutdown_grace: live(durationMs.default(30_000).describe("On SIGTERM, how long running turns may finish before they are cancelled")),
+    ops: restart(
+      z
+        .object({
+          listen: z.string().optional().describe(`host:port (or a port) of /healthz, /metrics and /status; "off" to disable. Default ${DEFAULT_OPS_LISTEN}, else a free port`),
+          token: z
+            .string()
+            .min(16, "at least 16 characters")
+            .optional()
+            .describe("Bearer token /metrics and /status then require (Authorization: Bearer <token>); set it when ops.listen is not a loopback address"),
+        })
+        .strict()
+        .default({}),
+    ),
+    access: live(
+      z
+        .object({
+          allow: z.array(z.string().regex(/^[a-z0-9_]+:.+$/, "a user id with its platform, such as telegram:123456")).default([]),
+          refusal_interval: durationMs.default(60_000).describe("At most one refusal reply per stranger in this interval"),
+        })
+        .strict()
+        .default({ allow: [], refusal_interval: 60_000 }),
+    ),
+    agents: live(
+      z
+        .object({
+          default: z.string().default("auto").describe("Agent kind or profile for new threads; auto = first installed, else demo"),
+          max_live_hosts: z.number().int().positive().default(8),
+          idle_shutdown: durationMs.default(600_000),
+          spare_host: z
+            .boolean()
+            .default(true)
+            .describe("Keep one agent process of the default agent started ahead (in the default workspace, on this machine) for the next new thread; it counts against max_live_hosts"),
+          nice: z
+            .union([z.literal("idle"), z.number().int().min(0).max(19)], { error: "expected idle, or a whole number from 0 to 19" })
+            .default("idle")
+            .describe("CPU priority of agent processes on this machine and what they run (builds, test suites), so that they cannot slow the chat. idle: Linux's idle scheduling class (set with chrt from util-linux): agents get every cycle nothing else wants and give way at once when Baton or any other program wakes up; where there is no such class, the lowest nice value. A number: that many steps below Baton's own priority, as `nice -n` starts them; 0 = Baton's own priority"),
+          start_timeout: z
+            .object({
+              spawn: durationMs.default(10_000).describe("The agent process must have started within this"),
+              initialize: durationMs.default(60_000).describe("The agent must answer ACP initialize within this"),
+              session: durationMs.default(120_000).describe("The agent must open the session (new, resume or load) within this"),
+            })
+            .strict()
+            .default({ spawn: 10_000, initialize: 60_000, session: 120_000 })
+            .describe("A step of starting an agent that takes longer is reported like a crash, and the process stopped"),
+          profiles: z.record(z.string(), profileSchema).default({}),
+          custom: z.record(z.string(), customAgentSchema).default({}).describe("Any other ACP agent: name → command"),
+          subagents: subagentsSchema.default(subagentsSchema.parse({})),
+        })
+        .strict()
+        .default({ default: "auto", max_live_hosts: 8, idle_shutdown: 600_000, spare_host: true, nice: "idle", start_timeout: { spawn: 10_000, initialize: 60_000, session: 120_000 }, profiles: {}, custom: {}, subagents: subagentsSchema.parse({}) }),
+    ),
+    workspaces: live(
+      z
+        .object({
+          roots: z.array(z.string()).default([]).describe("Directories under which agents may run; empty = the home directory"),
+          default: z.string().optional().describe("Workspace for new threads (default: the directory baton started in)"),
+          named: z.record(z.string(), z.string()).default({}).describe("Short names for /workspace --switch"),
+          allow_outside_roots: z
+            .enum(["never", "confirm"])
+            .default("never")
+            .describe("never: the roots are a hard ceiling. confirm: an agent may propose a directory outside them, allowed once a person in access.allow confirms it in the chat"),
+        })
+        .strict()
+        .default({ roots: [], named: {}, allow_outside_roots: "never" }),
+    ),
+    rendering: live(renderingSchema.default(renderingSchema.parse({}))),
+    handover: restart(
+      z
+        .object({
+          code_ttl: durationMs.default(120_000),
+          failed_per_sender_per_min: z.number().int().positive().default(5),
+          failed_total_per_min: z.number().int().positive().default(60),
+          mcp_listen: z.string().default("127.0.0.1:0"),
+          remote_listen: z
+            .string()
+            .optional()
+            .describe("Opt-in: a second MCP listener (host:port, may be a network address) for machines with handover: listener; each machine has its own token"),
+        })
+        .strict()
+        .default({ code_ttl: 120_000, failed_per_sender_per_min: 5, failed_total_per_min: 60, mcp_listen: "127.0.0.1:0" }),
+    ),
+    files: restart(filesSchema.default(filesSchema.parse({}))),
+    machines: restart(
+      z
+        .record(z.string(), machineSchema)
+        .default({})
+        .describe("Other machines agents run on, reached with OpenSSH; a workspace names its machine: build:~/code/api"),
+    ),
+    store: restart(
+      z
+        .object({
+          kv: z.string().default("memory").describe("memory, or redis://host:port for pickup codes and rate limits"),
+          url: z
+            .string()
+            .regex(/^postgres(ql)?:\/\//, "a postgres:// URL (postgres://user:password@host:5432/baton)")
+            .optional()
+            .describe("PostgreSQL for several instances: thread events and leadership live there; one instance leads, the others stand by and take over"),
+          lease_ms: z.number().int().min(1_000).default(5_000).describe("With store.url: a leader that cannot renew its lease for this long stops serving, and a standby takes over"),
+          renew_ms: z.number().int().min(100).default(1_000).describe("With store.url: how often the leader renews its lease and a standby tries to take over"),
+        })
+        .strict()
+        .refine((store) => store.renew_ms * 2 <= store.lease_ms, { message: "store.renew_ms must be at most half of store.lease_ms (a lease must survive a missed renewal)", path: ["renew_ms"] })
+        .default({ kv: "memory", lease_ms: 5_000, renew_ms: 1_000 }),
+    ),
+    instance: restart(
+      z
+        .object({ id: z.string().min(1).max(48).optional().describe("This instance's name among several (store.url); default: host name and data dir") })
+        .strict()
+        .default({}),
+    ),
+    bindings: live(z.array(bindingSchema).default([]).describe("Routes bound to a workspace and agent: new threads there start so; the first match wins")),
+    schedules: live(z.array(scheduleSchema).default([]).describe("Prompts sent into a route's thread at the times of a cron pattern")),
+    schedule_limits: live(
+      z
+        .object({
+          min_interval: durationMs.default(60_000).describe("A chat schedule may run at most this often; a cron pattern that runs more often is refused"),
+          per_route: z.number().int().positive().default(20).describe("Chat schedules one chat may have"),
+          per_person: z.number().int().positive().default(50).describe("Chat schedules one person may have, over every chat"),
+        })
+        .strict()
+        .default({ min_interval: 60_000, per_route: 20, per_person: 50 }),
+    ),
+    time_zone: live(timeZone.optional().describe("Time zone of schedules (default: this machine's)")),
+    voice: live(voiceSchema.default({})),
+    platforms: restart(z.record(z.string(), z.record(z.string(), z.unknown())).default({})),
   })
   .strict();
+
+/** What a reload does with each key, read from the marks above (it throws here, at load, on an unmarked key). */
+export const CONFIG_RELOAD_KEYS = reloadKeys(baseConfigSchema);
 
 export const configSchema = baseConfigSchema.superRefine((config, ctx) => {
   for (const [name, machine] of Object.entries(config.machines)) {

@@ -272,11 +272,20 @@ export class BatonCore implements PlatformCore {
   }
 
   /** A config reload: the access list, agents, workspaces and rendering apply from the next message or turn. */
+  /** A reload's live keys. Throws a ConfigError, changing nothing, when the new config cannot work. */
   reconfigure(config: BatonConfig): void {
+    const before = this.options.config;
+    // Bindings resolve their agents against the new agents section.
+    this.agents.reconfigure(config.agents);
+    try {
+      this.chat.reconfigure(config);
+    } catch (error) {
+      this.agents.reconfigure(before.agents);
+      throw error;
+    }
     this.options.config = config;
     this.allow = new Set(config.access.allow);
     this.workspaces.reconfigure(config.workspaces);
-    this.agents.reconfigure(config.agents);
   }
 
   /** Open threads, turns running, prompts waiting and approvals pending, for /status and /metrics. */

@@ -9,7 +9,7 @@ import type { ChatFeatures, NewThreadSpec } from "../commands/features.js";
 import type { AgentsApi, LocalFile, WorkspacesApi } from "../commands/context.js";
 import type { BatonConfig } from "../config/schema.js";
 import type { Metrics } from "../kernel/metrics.js";
-import { registerSecretValues } from "../kernel/secrets.js";
+import { registerSecretValues, urlCredentials } from "../kernel/secrets.js";
 import { CommandError, userMessageOf } from "../kernel/errors.js";
 import type { PlatformLogger } from "../platforms/contract.js";
 import type { TurnUsage } from "../threads/chat-state.js";
@@ -50,6 +50,19 @@ export interface ChatFeatureParts {
   features: ChatFeatures;
   /** A turn's usage: kept on the thread (for /status) and counted per agent (for /metrics). */
   recordUsage(thread: ThreadRecord, usage: TurnUsage): Promise<void>;
+  /**
+   * A reload: bindings, schedules (and their limits and time zone) and voice as `config` says.
+   * Throws a ConfigError, changing nothing, when a binding names an agent that does not exist.
+   */
+  reconfigure(config: BatonConfig): void;
+}
+
+const scheduleLimits = (config: BatonConfig) => ({ minIntervalMs: config.schedule_limits.min_interval, perRoute: config.schedule_limits.per_route, perPerson: config.schedule_limits.per_person });
+
+function transcriberFor(config: BatonConfig): Transcriber | undefined {
+  const transcription = config.voice.transcription;
+  registerSecretValues([transcription?.api_key, ...urlCredentials(transcription?.url)]);
+  return transcription ? new Transcriber(transcription) : undefined;
 }
 
 export function wireChatFeatures(host: FeatureHost): ChatFeatureParts {
@@ -57,12 +70,10 @@ export function wireChatFeatures(host: FeatureHost): ChatFeatureParts {
   const outboundFiles = new OutboundFiles(join(host.dataDir, "outbound"), host.machines, config.files.max_upload_bytes);
   outboundFiles.open();
   const settings = new SessionSettingsService(host.supervisor, registry, host.notify);
-  const transcription = config.voice.transcription;
-  registerSecretValues([transcription?.api_key]);
   const scheduler = new Scheduler({
     registry,
     config: config.schedules,
-    limits: { minIntervalMs: config.schedule_limits.min_interval, perRoute: config.schedule_limits.per_route, perPerson: config.schedule_limits.per_person },
+    limits: scheduleLimits(config),
     defaultTimeZone: config.time_zone,
     hasPlatform: (route) => host.outboxOf(route) !== undefined,
     isAllowed: host.isAllowed,
@@ -72,7 +83,7 @@ export function wireChatFeatures(host: FeatureHost): ChatFeatureParts {
     drained: (id) => host.supervisor.drained(id),
     log,
   });
-  const features = chatFeatures({
+  const deps: FeatureDeps = {
     bindings: new Bindings(config.bindings, host.agents),
     workspaces: host.workspaces,
     agents: host.agents,
@@ -80,10 +91,17 @@ export function wireChatFeatures(host: FeatureHost): ChatFeatureParts {
     files: outboundFiles,
     outboxOf: host.outboxOf,
     scheduler,
-    transcriber: transcription ? new Transcriber(transcription) : undefined,
+    transcriber: transcriberFor(config),
     supervisor: host.supervisor,
     log,
-  });
+  };
+  const features = chatFeatures(deps);
+  const reconfigure = (next: BatonConfig) => {
+    // First what can refuse the new config, so a refusal changes nothing.
+    const bindings = new Bindings(next.bindings, host.agents);
+    Object.assign(deps, { bindings, transcriber: transcriberFor(next) });
+    scheduler.reconfigure({ config: next.schedules, limits: scheduleLimits(next), defaultTimeZone: next.time_zone });
+  };
   const recordUsage = async (thread: ThreadRecord, usage: TurnUsage) => {
     // Cost is counted as the increase of the session's running total.
     const before = thread.session ? thread.usage.costs[thread.session] : undefined;
@@ -91,7 +109,7 @@ export function wireChatFeatures(host: FeatureHost): ChatFeatureParts {
     const added = usage.cost && (!before || before.currency === usage.cost.currency) ? { amount: usage.cost.amount - (before?.amount ?? 0), currency: usage.cost.currency } : undefined;
     host.metrics.agentUsage(thread.agent, { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cost: added });
   };
-  return { outboundFiles, settings, scheduler, features, recordUsage };
+  return { outboundFiles, settings, scheduler, features, recordUsage, reconfigure };
 }
 
 interface FeatureDeps {
@@ -108,12 +126,13 @@ interface FeatureDeps {
 }
 
 function chatFeatures(deps: FeatureDeps): ChatFeatures {
-  const { bindings, settings, scheduler } = deps;
+  // deps.bindings is read at each call: a reload replaces it.
+  const { settings, scheduler } = deps;
   return {
-    binding: (route) => bindings.forRoute(route),
+    binding: (route) => deps.bindings.forRoute(route),
 
     async newThreadSpec(route): Promise<NewThreadSpec> {
-      const binding = bindings.forRoute(route);
+      const binding = deps.bindings.forRoute(route);
       if (!binding) return { workspace: await deps.workspaces.default(), ...deps.agents.defaultHost() };
       let workspace: string;
       try {

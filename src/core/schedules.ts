@@ -60,15 +60,35 @@ const ID_CHARS = 5;
 
 export class Scheduler {
   private readonly jobs = new Map<string, Job>();
+  private running = false;
 
   constructor(private readonly deps: SchedulerDeps) {}
 
+  /**
+   * A reload: the config's schedules, the limits and the default time zone as the config now says.
+   * A running scheduler reschedules every job at once; a job whose route and pattern stayed keeps
+   * its last run (a run still going is not doubled by the reload).
+   */
+  reconfigure(next: Pick<SchedulerDeps, "config" | "limits" | "defaultTimeZone">): void {
+    Object.assign(this.deps, next);
+    if (!this.running) return;
+    const before = new Map(this.jobs);
+    this.stop();
+    this.start();
+    for (const [id, job] of this.jobs) {
+      const old = before.get(id);
+      if (old && old.view.route === job.view.route && old.view.cron === job.view.cron) Object.assign(job, { lastRun: old.lastRun, skipped: old.skipped });
+    }
+  }
+
   start(): void {
+    this.running = true;
     this.deps.config.forEach((s, i) => this.schedule({ id: `config-${i + 1}`, route: s.route, cron: s.cron, prompt: s.prompt, timeZone: s.time_zone, source: "config" }));
     for (const s of this.deps.registry.schedules()) this.schedule({ ...s, source: "chat" });
   }
 
   stop(): void {
+    this.running = false;
     for (const job of this.jobs.values()) job.cron.stop();
     this.jobs.clear();
   }

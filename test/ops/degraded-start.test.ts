@@ -2,8 +2,7 @@
 // with Telegram's API out of reach the web chat serves and answers, `baton status` (and /healthz,
 // /metrics) say Telegram is degraded, and Telegram connects within 30 s of its API coming back.
 // A refused token (401) still stops the start with the message it has always had.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -11,66 +10,44 @@ import { FakeBotApi } from "../fakes/telegram/fake-bot-api.js";
 import { privateChat, user } from "../fakes/telegram/fake-chats.js";
 import { waitFor } from "../telegram/helpers.js";
 import { exitOf } from "../support/process.js";
+import { BatonProcesses } from "../support/baton-process.js";
 import { WebChatClient } from "../support/web-client.js";
 
-const BATON = join(process.cwd(), "bin/baton.js");
 const alice = user(111, "Alice", "alice");
 const TIMEOUT_MS = 30_000;
 /** What the issue promises: connected within this long of the API coming back. */
 const RECONNECT_WITHIN_MS = 30_000;
-const STOP_MS = 10_000;
 
 let dir: string;
 let fake: FakeBotApi;
-const children: ChildProcess[] = [];
+let baton: BatonProcesses;
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), "baton-degraded-"));
   fake = await FakeBotApi.start({ username: "degraded_bot" });
+  baton = new BatonProcesses(dir);
 });
 
 afterEach(async () => {
-  for (const child of children.splice(0)) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    const exited = exitOf(child);
-    child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), STOP_MS);
-    await exited;
-    clearTimeout(timer);
-  }
+  await baton.stopAll();
   await fake.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 function writeConfig(token: string): void {
-  writeFileSync(
-    join(dir, "baton.yaml"),
-    [
-      "agents: { default: demo, spare_host: false }",
-      "access: { allow: [telegram:111] }",
-      "ops: { listen: 127.0.0.1:0 }",
-      `workspaces: { roots: ["${dir}"], default: "${dir}" }`,
-      "platforms:",
-      "  web: { listen: 127.0.0.1:0 }",
-      `  telegram: { token: "${token}", api_root: "${fake.apiRoot}" }`,
-    ].join("\n") + "\n",
-  );
-}
-
-const baton = (...args: string[]) => [BATON, ...args, "--config", join(dir, "baton.yaml"), "--data-dir", join(dir, "data")];
-
-function spawnBaton(): { child: ChildProcess; out: () => string; err: () => string } {
-  const child = spawn(process.execPath, baton("start"), { stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let out = "";
-  let err = "";
-  child.stdout!.setEncoding("utf8").on("data", (d: string) => (out += d));
-  child.stderr!.setEncoding("utf8").on("data", (d: string) => (err += d));
-  return { child, out: () => out, err: () => err };
+  baton.writeConfig([
+    "agents: { default: demo, spare_host: false }",
+    "access: { allow: [telegram:111] }",
+    "ops: { listen: 127.0.0.1:0 }",
+    `workspaces: { roots: ["${dir}"], default: "${dir}" }`,
+    "platforms:",
+    "  web: { listen: 127.0.0.1:0 }",
+    `  telegram: { token: "${token}", api_root: "${fake.apiRoot}" }`,
+  ]);
 }
 
 function status(): { state: string; platforms: Array<{ name: string; state: string; connected: boolean; detail?: string; attempts?: number }> } {
-  const run = spawnSync(process.execPath, baton("status", "--json"), { encoding: "utf8" });
+  const run = baton.run("status", "--json");
   expect(run.status, run.stderr).toBe(0);
   return JSON.parse(run.stdout);
 }
@@ -79,8 +56,7 @@ describe("a start that survives one platform", { timeout: 120_000 }, () => {
   it("Telegram out of reach: the web chat answers, Telegram is degraded, and connects within 30 s of coming back", async () => {
     writeConfig(fake.token);
     fake.goOffline();
-    const running = spawnBaton();
-    await waitFor(() => (running.out().includes("Baton ready") ? true : running.child.exitCode !== null ? (() => { throw new Error(`exited:\n${running.out()}\n${running.err()}`); })() : undefined), "the ready line", TIMEOUT_MS);
+    const running = await baton.start();
     expect(running.out()).toMatch(/^telegram: Telegram could not be reached to check the bot token\. Baton keeps trying/m);
 
     // The web chat serves and answers meanwhile.
@@ -99,7 +75,7 @@ describe("a start that survives one platform", { timeout: 120_000 }, () => {
         expect.objectContaining({ name: "telegram", state: "degraded", connected: false, detail: expect.stringMatching(/could not be reached/) }),
       ]),
     );
-    const human = spawnSync(process.execPath, baton("status"), { encoding: "utf8" });
+    const human = baton.run("status");
     expect(human.stdout).toMatch(/✓ web \(web\)/);
     expect(human.stdout).toMatch(/✗ telegram \(telegram\): degraded — Telegram could not be reached to check the bot token\. \(attempt \d+, next in \d+ s\)/);
     const ops = /^Ops: (\S+)\/healthz/m.exec(running.out())![1];
@@ -127,12 +103,12 @@ describe("a start that survives one platform", { timeout: 120_000 }, () => {
 
   it("a refused bot token (401) still stops the start, with its message", async () => {
     writeConfig("123456:wrong-token-wrong-token-wrong-token-00");
-    const running = spawnBaton();
+    const running = baton.spawnStart();
     const code = await exitOf(running.child);
     expect(code).toBe(1);
     expect(running.err()).toMatch(/^baton: could not start: Telegram refused to check the bot token \(401: Unauthorized\)\.$/m);
     expect(running.out()).not.toMatch(/Baton ready/);
     // Nothing is left serving: no ops endpoint, `baton status` says not running.
-    expect(spawnSync(process.execPath, baton("status"), { encoding: "utf8" }).status).toBe(3);
+    expect(baton.run("status").status).toBe(3);
   });
 });
