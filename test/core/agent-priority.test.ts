@@ -3,7 +3,7 @@
 // every thread of them, at the lowest nice value beneath it (what remains where the class cannot be
 // had): the thread's host and the spare process started ahead, read back from the kernel. A number
 // keeps the normal class that many steps below Baton; 0 keeps Baton's priority. (A host on another
-// machine is ssh, carrying Baton's own traffic: test/machines/remote.test.ts sees it keep Baton's.)
+// machine is ssh, carrying Baton's own traffic: test/agents/machines/remote.test.ts sees it keep Baton's.)
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { getPriority, tmpdir } from "node:os";

@@ -14,7 +14,7 @@ import { FakeDiscord, visibleText as discordText } from "../fakes/discord/index.
 import { FakeSlack, visibleText as slackText } from "../fakes/slack/index.js";
 import { FakeBotApi } from "../fakes/telegram/fake-bot-api.js";
 import { privateChat, user } from "../fakes/telegram/fake-chats.js";
-import { eventually } from "../slack/helpers.js";
+import { eventually } from "../platforms/slack/helpers.js";
 import { sleep, startShippedBaton, type ShippedBaton } from "../support/shipped-baton.js";
 import { WebChatClient } from "../support/web-client.js";
 

@@ -1,8 +1,8 @@
 // Matrix runs the platform contract against the Matrix client-server fake (test/fakes/matrix), in
-// unencrypted rooms (E2EE has its own tests in test/matrix/). The users talk to the fake's state
+// unencrypted rooms (E2EE has its own tests in test/platforms/matrix/). The users talk to the fake's state
 // directly, as their clients' PUTs would; files go through the media repository. The rooms exist
 // before Baton starts, the bot already in them: Alice's DM, a room of three (Alice, Mallory, the bot),
-// and Mallory's DM (joined while Mallory was still allowed: invites are test/matrix/e2e.test.ts's).
+// and Mallory's DM (joined while Mallory was still allowed: invites are test/platforms/matrix/e2e.test.ts's).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

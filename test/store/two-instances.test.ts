@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeBotApi } from "../fakes/telegram/fake-bot-api.js";
 import { privateChat, user } from "../fakes/telegram/fake-chats.js";
-import { waitFor } from "../telegram/helpers.js";
+import { waitFor } from "../platforms/telegram/helpers.js";
 import { exitOf } from "../support/process.js";
 import { postgresMissing, startTestPostgres, type TestPostgres } from "../support/postgres.js";
 

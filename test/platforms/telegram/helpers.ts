@@ -1,0 +1,81 @@
+// Shared pieces of the Telegram tests: a recording PlatformCore standing in for Baton's core, an
+// adapter wired to the fake Bot API with fast pacing, and a polling wait.
+import type { ActionOutcome, ActionPress, InboundMessage, PlatformCore } from "../../../src/platforms/contract.js";
+import { telegramConfigSchema, type TelegramAdapterConfig } from "../../../src/platforms/telegram/config.js";
+import { TelegramAdapter, type TelegramTuning } from "../../../src/platforms/telegram/index.js";
+import type { FakeBotApi } from "../../fakes/telegram/fake-bot-api.js";
+
+export interface LogLine {
+  level: "debug" | "info" | "warn" | "error";
+  obj: object | string;
+  msg?: string;
+}
+
+/** Records what the adapter hands over; answers button presses for the users in `allowed`. */
+export class RecordingCore implements PlatformCore {
+  readonly messages: InboundMessage[] = [];
+  readonly presses: ActionPress[] = [];
+  readonly logs: LogLine[] = [];
+  onMessage?: (message: InboundMessage) => Promise<void> | void;
+
+  constructor(private readonly allowed: string[] = []) {}
+
+  async handleMessage(message: InboundMessage): Promise<void> {
+    this.messages.push(message);
+    await this.onMessage?.(message);
+  }
+
+  async handleAction(press: ActionPress): Promise<ActionOutcome> {
+    this.presses.push(press);
+    if (!this.allowed.includes(press.user.id)) return { ok: false, text: `You are not allowed to answer this; ask the operator to add ${press.user.id}.` };
+    return { ok: true, text: press.actionId.endsWith(":allow") ? "Allowed once" : "Rejected" };
+  }
+
+  commandList(): Array<{ name: string; description: string }> {
+    return [
+      { name: "help", description: "the commands, one line each" },
+      { name: "status", description: "workspace, thread, agent" },
+      { name: "Bad Name!", description: "not a valid Telegram command, left out" },
+    ];
+  }
+
+  readonly log = {
+    debug: (obj: object | string, msg?: string) => void this.logs.push({ level: "debug", obj, msg }),
+    info: (obj: object | string, msg?: string) => void this.logs.push({ level: "info", obj, msg }),
+    warn: (obj: object | string, msg?: string) => void this.logs.push({ level: "warn", obj, msg }),
+    error: (obj: object | string, msg?: string) => void this.logs.push({ level: "error", obj, msg }),
+  };
+
+  logText(): string {
+    return this.logs.map((line) => `${line.level} ${typeof line.obj === "string" ? line.obj : JSON.stringify(line.obj)} ${line.msg ?? ""}`).join("\n");
+  }
+}
+
+/** Pacing and backoff scaled down so tests take milliseconds, not minutes. */
+export const FAST_TUNING: TelegramTuning = {
+  pacing: { keyGapMs: 30, keyCallsPerMinute: 10_000, callsPerSecond: 10_000 },
+  poller: { pollTimeoutSeconds: 1, initialBackoffMs: 50, maxBackoffMs: 400 },
+};
+
+export async function makeAdapter(
+  fake: FakeBotApi,
+  config: Partial<TelegramAdapterConfig> = {},
+  tuning: Partial<TelegramTuning> = FAST_TUNING,
+  name = "telegram",
+): Promise<{ adapter: TelegramAdapter }> {
+  const parsed = telegramConfigSchema.parse({ token: fake.token, api_root: fake.apiRoot, ...config });
+  // The adapter keeps nothing in the data dir.
+  return { adapter: new TelegramAdapter(name, parsed, { dataDir: "/nonexistent" }, tuning) };
+}
+
+export async function waitFor<T>(probe: () => T | undefined | false, what: string, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
