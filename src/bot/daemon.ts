@@ -95,7 +95,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   // Passwords inside the config's URLs are secrets Baton knows: no log line or message shows them.
   registerSecretValues([loaded.config.store.kv, loaded.config.voice.transcription?.url, ...Object.values(loaded.config.machines).map((m) => m.handover_url)].flatMap(urlCredentials));
   const recorder = new MetricsRecorder();
-  const core = new BatonCore({ config: loaded.config, dataDir, registry, log, env: options.env, cwd: options.cwd, metrics: recorder, runningTurns: options.runningTurns });
+  const core = new BatonCore({ config: loaded.config, dataDir, registry, log, env: options.env, cwd: options.cwd, metrics: recorder, runningTurns: options.runningTurns, cursors: options.cursors });
   let current = loaded;
   let state: DaemonSnapshot["state"] = "starting";
   let lastReload: ReloadReport | undefined;

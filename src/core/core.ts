@@ -2,7 +2,7 @@
 // route, addressing, access, the command pipeline); a thread's output goes to its routes through
 // each platform's Outbox (order, pacing, retries, splitting); approvals are shown and updated here.
 import { join } from "node:path";
-import type { ActionOutcome, ActionPress, CommonPlatformSettings, InboundMessage, PlatformAdapter, PlatformCore, PlatformLogger, RouteInfo } from "../platforms/contract.js";
+import type { ActionOutcome, ActionPress, CommonPlatformSettings, InboundMessage, PlatformAdapter, PlatformCore, PlatformCursors, PlatformLogger, RouteInfo } from "../platforms/contract.js";
 import type { HandoverApi, HostChoice, ThreadsApi } from "../commands/context.js";
 import { COMMANDS } from "../commands/index.js";
 import { Supervisor } from "../agents/supervisor.js";
@@ -39,6 +39,8 @@ export interface CoreOptions {
   metrics?: Metrics;
   /** With store.url: running turns are kept there, not in the data dir (the next leader may be elsewhere). */
   runningTurns?: RunningTurnsStore;
+  /** With store.url: positions kept for the next leader (when each schedule last ran). */
+  cursors?: PlatformCursors;
 }
 
 export class BatonCore implements PlatformCore {
@@ -159,6 +161,7 @@ export class BatonCore implements PlatformCore {
       outboxOf: (route) => this.platformOf(route)?.outbox,
       isAllowed: (userId, route) => this.inbound.isAllowed(userId, route),
       notify: (thread, text) => void this.notify(thread, text),
+      cursors: options.cursors,
     });
     this.proposals = new WorkspaceProposals({ workspaces: this.workspaces, thread: (id) => registry.get(id), targets: (t) => this.targets(t), audit: (body, t) => this.audit(body, t), log });
     this.inbound = new Inbound({

@@ -11,7 +11,7 @@ import type { BatonConfig } from "../config/schema.js";
 import type { Metrics } from "../kernel/metrics.js";
 import { registerSecretValues, urlCredentials } from "../kernel/secrets.js";
 import { CommandError, userMessageOf } from "../kernel/errors.js";
-import type { PlatformLogger } from "../platforms/contract.js";
+import type { PlatformCursors, PlatformLogger } from "../platforms/contract.js";
 import type { TurnUsage } from "../threads/chat-state.js";
 import type { ThreadRecord, ThreadRegistry } from "../threads/registry.js";
 import type { BatonAgents } from "./agents.js";
@@ -40,6 +40,8 @@ export interface FeatureHost {
   isAllowed(userId: string, route: string): boolean;
   /** A notice on every route of a thread. */
   notify(thread: ThreadRecord, text: string): void;
+  /** With store.url: positions kept for the next leader (when schedules last ran). */
+  cursors?: PlatformCursors;
 }
 
 /** The features' services the core keeps (turns post files, presses reach menus, start and stop run schedules). */
@@ -82,6 +84,7 @@ export function wireChatFeatures(host: FeatureHost): ChatFeatureParts {
     submit: (thread, text) => void host.agents.submit(thread, [{ type: "text", text }]),
     drained: (id) => host.supervisor.drained(id),
     log,
+    lastRuns: host.cursors,
   });
   const deps: FeatureDeps = {
     bindings: new Bindings(config.bindings, host.agents),

@@ -10,7 +10,7 @@ import { Cron } from "croner";
 import type { ScheduleInfo } from "../commands/features.js";
 import { cronProblem, isTimeZone, type ScheduleConfig } from "../config/features.js";
 import { CommandError } from "../kernel/errors.js";
-import type { PlatformLogger } from "../platforms/contract.js";
+import type { PlatformCursors, PlatformLogger } from "../platforms/contract.js";
 import type { StoredSchedule } from "../threads/chat-state.js";
 import type { ThreadRecord, ThreadRegistry } from "../threads/registry.js";
 
@@ -44,7 +44,15 @@ export interface SchedulerDeps {
   submit(thread: ThreadRecord, text: string): void;
   drained(threadId: string): Promise<void>;
   log: PlatformLogger;
+  /**
+   * With store.url: when each schedule last ran, kept where the next leader reads it, so a run that
+   * fell due while no instance led (a takeover) runs once when the next one starts.
+   */
+  lastRuns?: PlatformCursors;
 }
+
+/** A run missed by longer than this (Baton was down) is not made up for: it would surprise more than help. */
+const CATCH_UP_MS = 10 * 60_000;
 
 interface Job {
   view: ScheduleView;
@@ -54,6 +62,8 @@ interface Job {
   /** Runs skipped in a row (the chat hears of the first only). */
   skipped: number;
 }
+
+const lastRunKey = (id: string) => `schedule:${id}:last-run`;
 
 const ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
 const ID_CHARS = 5;
@@ -85,6 +95,22 @@ export class Scheduler {
     this.running = true;
     this.deps.config.forEach((s, i) => this.schedule({ id: `config-${i + 1}`, route: s.route, cron: s.cron, prompt: s.prompt, timeZone: s.time_zone, source: "config" }));
     for (const s of this.deps.registry.schedules()) this.schedule({ ...s, source: "chat" });
+    void this.catchUp();
+  }
+
+  /** Runs once, now, each schedule whose run fell due since its last run (recorded in lastRuns). */
+  private async catchUp(): Promise<void> {
+    const lastRuns = this.deps.lastRuns;
+    if (!lastRuns) return;
+    for (const job of [...this.jobs.values()]) {
+      const last = Number(await lastRuns.get(lastRunKey(job.view.id)).catch(() => undefined));
+      if (!last) continue;
+      const due = job.cron.nextRun(new Date(last));
+      const late = due ? Date.now() - due.getTime() : -1;
+      if (late < 0 || late > CATCH_UP_MS || this.jobs.get(job.view.id) !== job) continue;
+      this.deps.log.info({ schedule: job.view.id, route: job.view.route, due: due?.toISOString() }, "a scheduled prompt fell due while no instance led; running it now");
+      await this.fire(job);
+    }
   }
 
   stop(): void {
@@ -174,6 +200,7 @@ export class Scheduler {
     const thread = await this.deps.threadFor(route);
     const run = { done: false };
     job.lastRun = run;
+    this.deps.lastRuns?.set(lastRunKey(id), String(Date.now()));
     this.deps.notify(route, `⏰ Schedule \`${id}\`: ${prompt}`);
     this.deps.submit(thread, prompt);
     void this.deps.drained(thread.id).then(() => (run.done = true));

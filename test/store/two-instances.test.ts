@@ -53,11 +53,12 @@ interface Instance {
   dataDir: string;
 }
 
-function start(id: string, url: string): Instance {
+function start(id: string, url: string, extra: string[] = []): Instance {
   const config = join(dir, `${id}.yaml`);
   writeFileSync(
     config,
     [
+      ...extra,
       "agents: { default: demo }",
       "access: { allow: [telegram:111] }",
       "ops: { listen: 127.0.0.1:0 }",
@@ -130,5 +131,38 @@ describe.skipIf(missing)("two instances on one PostgreSQL", { timeout: 120_000 }
     const after = await waitFor(() => answered(/th_/)[1], "status after", TIMEOUT_MS);
     expect(threadIdOf(after.text)).toBe(before);
     console.log(`takeover after kill -9: ${takeoverMs} ms`);
+  });
+
+  it("a schedule that falls due while no instance leads runs once, on the next leader", async () => {
+    const url = await server.database();
+    const every10s = [`schedules: [{ route: "telegram:111", cron: "*/10 * * * * *", prompt: "tick" }]`];
+    const a = start("gamma", url, every10s);
+    await waitFor(() => (a.out().includes("Baton ready") ? true : undefined), "gamma leading", TIMEOUT_MS);
+    const b = start("delta", url, every10s);
+    await waitFor(() => (b.out().includes("standing by") ? true : undefined), "delta standing by", TIMEOUT_MS);
+    const ticks = () => fake.sentTo(111).filter((m) => /⏰ Schedule `?config-1`?: tick/.test(m.text));
+    // When each run's notice reached the chat (the fake keeps no times on messages).
+    const seenAt = new Map<number, number>();
+    const watch = setInterval(() => ticks().forEach((m) => seenAt.has(m.messageId) || seenAt.set(m.messageId, Date.now())), 50);
+    const before = ticks().length;
+    await waitFor(() => (ticks().length > before ? true : undefined), "a run on gamma", 15_000).catch((e) => {
+      throw new Error(`${e.message}\n${a.err()}`);
+    });
+    const ranAt = Date.now();
+    // Frozen, not killed: the lease runs out (2 s), the standby ends the frozen session after a
+    // grace (2 s) and leads, so the run due 10 s after the last one falls in the gap or just after.
+    await new Promise((resolve) => setTimeout(resolve, 6_000 - (Date.now() - ranAt)));
+    a.child.kill("SIGSTOP");
+    await waitFor(() => (b.out().includes("Baton ready") ? true : undefined), "delta leading", TIMEOUT_MS);
+    a.child.kill("SIGKILL");
+    const ledAt = Date.now();
+    await waitFor(() => (Date.now() - ranAt > 25_000 ? true : undefined), "two more periods", 30_000);
+    clearInterval(watch);
+    const times = ticks().slice(before).map((m) => seenAt.get(m.messageId) ?? 0);
+    const gaps = times.map((t, i) => (i === 0 ? 0 : t - times[i - 1]));
+    // One run per 10 s period, on one instance or the other: none lost in the gap, none twice.
+    expect(ticks().length - before, JSON.stringify(gaps)).toBe(3);
+    expect(gaps.slice(1).every((g) => g > 5_000), JSON.stringify(gaps)).toBe(true);
+    expect(ledAt - ranAt).toBeLessThan(15_000);
   });
 });
