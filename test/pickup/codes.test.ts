@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { CODE_ALPHABET, PickupCodes, generateCode, normalizeCode, type HandoverPayload } from "../../src/pickup/codes.js";
 import { openHandoverKv } from "../../src/pickup/kv.js";
 import { PickupLimits } from "../../src/pickup/limits.js";
+import { knownSecretCount, redactKnownValues } from "../../src/kernel/secrets.js";
 
 const payload: HandoverPayload = { agent: "demo", session: "s-1", cwd: "/tmp" };
 const TTL_MS = 120_000;
@@ -29,6 +30,18 @@ describe("pickup codes", () => {
     expect(normalizeCode("K7P0")).toBeUndefined();
     expect(normalizeCode("K7PI")).toBeUndefined();
     expect(normalizeCode("K7PQX")).toBeUndefined();
+  });
+
+  it("are secrets Baton knows while they live: no log line shows one, and it is let go after its TTL", async () => {
+    const kv = await openHandoverKv("memory");
+    const shortTtlMs = 200;
+    const before = knownSecretCount();
+    const { code } = await new PickupCodes(kv.codes, shortTtlMs).issue(payload);
+    expect(redactKnownValues(`claimed /pickup ${code} in chat`)).toBe("claimed /pickup [REDACTED] in chat");
+    expect(knownSecretCount()).toBe(before + 1);
+    await new Promise((resolve) => setTimeout(resolve, shortTtlMs + 100));
+    expect(knownSecretCount()).toBe(before);
+    expect(redactKnownValues(`/pickup ${code}`)).toBe(`/pickup ${code}`);
   });
 
   it("are one-shot and consumed case-insensitively", async () => {
