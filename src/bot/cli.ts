@@ -3,6 +3,7 @@
 import { Command } from "commander";
 import { registerHandoffCommand } from "../handoff/sessions/cli.js";
 import { registerHandoverCommands } from "../handoff/cli.js";
+import { registerMcpCommand } from "../mcp/cli.js";
 import { exitQuietlyOnBrokenPipe } from "../kernel/process.js";
 import { batonVersion } from "../kernel/install.js";
 
@@ -149,6 +150,7 @@ export function buildProgram(): Command {
     });
 
   registerHandoffCommand(program);
+  registerMcpCommand(program);
   registerHandoverCommands(program);
   return program;
 }

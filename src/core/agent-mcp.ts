@@ -6,7 +6,7 @@ import type { McpServer } from "@agentclientprotocol/sdk";
 import { CLI_ENTRY } from "../kernel/install.js";
 import { LOCAL_MACHINE, type Machines } from "../agents/machines/index.js";
 import type { McpAccess } from "../agents/supervisor.js";
-import { HOST_TOKEN_ENV, SUBAGENT_TOOLS_ENV, type HostTokens } from "../pickup/index.js";
+import { HOST_TOKEN_ENV, SUBAGENT_TOOLS_ENV, type HostTokens } from "./tool-calls.js";
 import type { Logger } from "../kernel/log.js";
 
 const MCP_SERVER_NAME = "baton";

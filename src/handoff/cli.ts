@@ -1,5 +1,5 @@
-// `baton mcp`, `baton launch` and `baton setup`: the terminal side of the handover. The actions
-// load their modules on first use, so `baton start` pays nothing for them.
+// `baton launch` and `baton setup`: the terminal side of the handover (`baton mcp` is in
+// src/mcp/cli.ts). The actions load their modules on first use, so `baton start` pays nothing for them.
 import { homedir } from "node:os";
 import type { Command } from "commander";
 import { BatonError } from "../kernel/errors.js";
@@ -12,7 +12,7 @@ interface GlobalOpts {
   dataDir?: string;
 }
 
-async function dataDirOf(program: Command): Promise<string> {
+export async function dataDirOf(program: Command): Promise<string> {
   const { dataDirForCli } = await import("../config/load.js");
   return dataDirForCli(program.opts<GlobalOpts>());
 }
@@ -36,14 +36,6 @@ async function guarded(action: () => Promise<void>): Promise<void> {
 export function registerHandoverCommands(program: Command): void {
   const launchable = launchableProducts().map((p) => p.id);
   const settable = setupProducts().map((p) => p.id);
-  program
-    .command("mcp")
-    .description("MCP server on stdio for agent CLIs (handover tools); forwards to the running daemon")
-    .action(async () => {
-      const { runMcpStdio } = await import("../mcp/stdio.js");
-      await runMcpStdio({ dataDir: await dataDirOf(program), env: process.env, cwd: process.cwd(), version: batonVersion() });
-    });
-
   program
     .command("launch")
     .description(`run an agent CLI here with Baton's MCP server for this run (${launchable.join(", ")})`)

@@ -2,7 +2,7 @@
 // kind follows from whom it names: the agent of a chat thread, one of its subagents, or a terminal
 // (`baton mcp` with the data dir's token, or another machine's token). No tool lets an agent widen
 // what the config allows: `register_workspace` from a thread's agent is a proposal a person confirms.
-import type { McpCaller } from "./host-tokens.js";
+import type { McpCaller } from "../core/tool-calls.js";
 import type { ToolName } from "./tools.js";
 
 export type TokenKind = "thread" | "subagent" | "terminal";

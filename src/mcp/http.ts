@@ -7,7 +7,7 @@ import { ConfigError } from "../kernel/errors.js";
 import { bearerAuth, closeServer, constantTimeEqual, honoServer, httpUrl, listenOn, type BearerEnv } from "../kernel/http.js";
 import { parseListenAddress } from "../kernel/listen.js";
 import type { Logger } from "../kernel/log.js";
-import type { HostTokens, McpCaller } from "./host-tokens.js";
+import type { HostTokens, McpCaller } from "../core/tool-calls.js";
 import { newHandoverMcpServer, type ToolCall } from "./tools.js";
 import { tokenKindOf } from "./access.js";
 

@@ -5,9 +5,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { findDaemon } from "./discovery.js";
-import { HOST_TOKEN_ENV, SUBAGENT_TOOLS_ENV } from "./host-tokens.js";
-import { MAX_WAIT_S } from "./subagent-tools.js";
+import { findDaemon } from "../handoff/discovery.js";
+import { HOST_TOKEN_ENV, SUBAGENT_TOOLS_ENV } from "../core/tool-calls.js";
+import { MAX_WAIT_S } from "../core/subagents/tools.js";
 import { newHandoverMcpServer, toolError, type ToolCall, type ToolName } from "./tools.js";
 
 /** A forwarded call may be a wait for subagents: the daemon answers within its longest wait. */

@@ -5,9 +5,9 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { userMessageOf } from "../kernel/errors.js";
 import { agentKinds } from "../agents/products/index.js";
-import type { McpCaller } from "./host-tokens.js";
+import type { McpCaller, ToolReply } from "../core/tool-calls.js";
 import { mayCall, tokenKindOf, type TokenKind } from "./access.js";
-import { registerSubagentTools, type CancelSubagentsArgs, type InitializeSubagentsArgs, type SubagentTools, type SubagentToolName, type WaitForSubagentsArgs } from "./subagent-tools.js";
+import { cancelSubagentsShape, initializeSubagentsShape, waitForSubagentsShape, type CancelSubagentsArgs, type InitializeSubagentsArgs, type SubagentTools, type SubagentToolName, type WaitForSubagentsArgs } from "../core/subagents/tools.js";
 
 const kindIds = agentKinds().map((k) => k.id);
 const AGENT_KINDS_TEXT = `${kindIds.slice(0, -1).join(", ")} or ${kindIds[kindIds.length - 1]}`;
@@ -40,12 +40,6 @@ const registerWorkspaceShape = {
 export type GetSessionIdArgs = { agent_kind?: string; cwd?: string; session_id?: string; launch_id?: string };
 export type PrepareHandoverArgs = { cwd: string; agent_kind: string; session_id?: string; profile?: string; launch_id?: string };
 export type RegisterWorkspaceArgs = { cwd: string; name?: string };
-
-/** A tool's answer: text for the agent to read and show, plus the same facts as data. */
-export interface ToolReply {
-  text: string;
-  data: Record<string, unknown>;
-}
 
 /** `caller` is the machine the request came from (its token says which); `local` for this one. */
 export interface HandoverTools {
@@ -145,4 +139,39 @@ export function localToolCall(tools: HandoverTools, subagents?: SubagentTools): 
 
 export function toolError(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
+}
+
+function registerSubagentTools(server: McpServer, call: ToolCall): void {
+  server.registerTool(
+    "initialize_subagents",
+    {
+      title: "Start named subagents",
+      description:
+        "Starts subagents: each is a full agent process with its own session, working on its task in this workspace (or its own git worktree). " +
+        "They run while you continue; call wait_for_subagents to collect their reports (final message, files changed, session id). " +
+        "Their progress and permission requests show in the chat.",
+      inputSchema: initializeSubagentsShape,
+    },
+    (args, extra) => call("initialize_subagents", args, undefined, extra.signal),
+  );
+  server.registerTool(
+    "wait_for_subagents",
+    {
+      title: "Wait for subagents and collect their reports",
+      description:
+        "Waits until the named subagents (default: all) have finished, or timeout_s passed, then returns each finished one's report " +
+        "(final message, files changed, branch with worktree isolation, session id) and the state of the others. Call again for those still running.",
+      inputSchema: waitForSubagentsShape,
+    },
+    (args, extra) => call("wait_for_subagents", args, undefined, extra.signal),
+  );
+  server.registerTool(
+    "cancel_subagents",
+    {
+      title: "Cancel subagents",
+      description: "Cancels the named subagents (default: all still queued or running). Their reports so far stay available to wait_for_subagents.",
+      inputSchema: cancelSubagentsShape,
+    },
+    (args, extra) => call("cancel_subagents", args, undefined, extra.signal),
+  );
 }

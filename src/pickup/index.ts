@@ -7,15 +7,14 @@ import type { Logger } from "../kernel/log.js";
 import type { Clock } from "./codes.js";
 import { openHandoverKv } from "./kv.js";
 import { HandoverService, type HandoverCore } from "./service.js";
-import { ensureToken, removeEndpoint, writeEndpoint } from "../mcp/discovery.js";
+import { ensureToken, removeEndpoint, writeEndpoint } from "../handoff/discovery.js";
 import { startMcpHttp, type McpHttpServer } from "../mcp/http.js";
 import { LOCAL_MACHINE } from "../agents/machines/refs.js";
 import { localToolCall } from "../mcp/tools.js";
-import { HostTokens } from "../mcp/host-tokens.js";
+import { HostTokens } from "../core/tool-calls.js";
 import { batonVersion } from "../kernel/install.js";
 
 export { type HandoverCore } from "./service.js";
-export { HostTokens, HOST_TOKEN_ENV, SUBAGENT_TOOLS_ENV, type McpCaller } from "../mcp/host-tokens.js";
 
 export interface RunningHandover {
   service: HandoverService;

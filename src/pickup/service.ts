@@ -10,9 +10,9 @@ import { PickupLimits } from "./limits.js";
 import { attachExternalSession } from "./attach.js";
 import { LaunchRegistry, type LaunchRecord } from "../handoff/launch/registry.js";
 import { requireAgentKind, requireDirectory, resolveSession, type HandoverAgents } from "./sessions.js";
-import type { GetSessionIdArgs, HandoverTools, PrepareHandoverArgs, RegisterWorkspaceArgs, ToolReply } from "../mcp/tools.js";
-import type { SubagentTools } from "../mcp/subagent-tools.js";
-import type { McpCaller } from "../mcp/host-tokens.js";
+import type { GetSessionIdArgs, HandoverTools, PrepareHandoverArgs, RegisterWorkspaceArgs } from "../mcp/tools.js";
+import type { SubagentTools } from "../core/subagents/tools.js";
+import type { McpCaller, ToolReply } from "../core/tool-calls.js";
 import type { HandoverKv } from "./kv.js";
 import { LOCAL_MACHINE } from "../agents/machines/refs.js";
 

@@ -12,7 +12,7 @@ import { TestPlatform } from "../support/test-platform.js";
 import { auditEvents, callTool, httpClient, removeTempDirs, tempDir } from "../pickup/helpers.js";
 import { TOOL_ACCESS, type TokenKind } from "../../src/mcp/access.js";
 import { TOOL_NAMES } from "../../src/mcp/tools.js";
-import type { McpCaller } from "../../src/mcp/host-tokens.js";
+import type { McpCaller } from "../../src/core/tool-calls.js";
 
 const TURN_MS = 30_000;
 const running: TestBaton[] = [];

@@ -18,10 +18,11 @@ const ALLOWED: Record<string, string[]> = {
   platforms: ["kernel", "render"],
   config: ["kernel", "platforms"],
   commands: ["kernel", "threads", "agents", "platforms", "render"],
-  mcp: ["kernel", "threads", "agents"],
-  handoff: ["kernel", "agents", "config", "mcp"],
-  pickup: ["kernel", "threads", "agents", "commands", "config", "mcp", "handoff"],
-  core: ["kernel", "threads", "agents", "platforms", "render", "commands", "config", "mcp", "handoff", "pickup"],
+  handoff: ["kernel", "agents", "config"],
+  core: ["kernel", "threads", "agents", "platforms", "render", "commands", "config", "handoff"],
+  // The daemon's surfaces over the core: the MCP endpoint, then /pickup (the core knows neither).
+  mcp: ["kernel", "agents", "core", "handoff"],
+  pickup: ["kernel", "threads", "agents", "commands", "config", "core", "mcp", "handoff"],
   ops: ["kernel", "platforms"],
   bot: ["kernel", "threads", "store", "agents", "platforms", "render", "commands", "config", "mcp", "handoff", "pickup", "core", "ops"],
 };

@@ -6,7 +6,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { TestPlatform } from "../support/test-platform.js";
 import { startTestBaton, waitUntil, type TestBaton } from "../support/harness.js";
 import { generateCode } from "../../src/pickup/codes.js";
-import { endpointPath, readEndpoint, tokenPath } from "../../src/mcp/discovery.js";
+import { endpointPath, readEndpoint, tokenPath } from "../../src/handoff/discovery.js";
 import { INVALID_CODE_TEXT } from "../../src/pickup/service.js";
 import { callTool, codeIn, httpClient, tempDir, terminalDemoSession, removeTempDirs, AGENT_TURN_MS } from "../pickup/helpers.js";
 

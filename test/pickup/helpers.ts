@@ -8,7 +8,7 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { DemoSessionStore, demoSessionsDir } from "../../src/agents/demo/store.js";
-import { readEndpoint, readToken } from "../../src/mcp/discovery.js";
+import { readEndpoint, readToken } from "../../src/handoff/discovery.js";
 import type { HandoverService } from "../../src/pickup/service.js";
 import type { TestBaton } from "../support/harness.js";
 

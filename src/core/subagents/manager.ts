@@ -5,9 +5,9 @@
 import { randomBytes } from "node:crypto";
 import type { Machines } from "../../agents/machines/index.js";
 import type { Supervisor } from "../../agents/supervisor.js";
-import type { CancelSubagentsArgs, InitializeSubagentsArgs, SubagentTools, WaitForSubagentsArgs } from "../../mcp/subagent-tools.js";
-import type { McpCaller } from "../../pickup/index.js";
-import type { ToolReply } from "../../mcp/tools.js";
+import type { CancelSubagentsArgs, InitializeSubagentsArgs, SubagentTools, WaitForSubagentsArgs } from "./tools.js";
+import type { McpCaller } from "../tool-calls.js";
+import type { ToolReply } from "../tool-calls.js";
 import { SubagentError } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/log.js";
 import type { ThreadRecord, ThreadRegistry } from "../../threads/registry.js";

@@ -1,7 +1,7 @@
 // Turns an initialize_subagents call into the subagents to record, or a clear error saying what
 // would work: names, tasks, agent kinds and profiles, the per-thread limit, worktree isolation.
 import type { Machines } from "../../agents/machines/index.js";
-import type { InitializeSubagentsArgs } from "../../mcp/subagent-tools.js";
+import type { InitializeSubagentsArgs } from "./tools.js";
 import { BatonError, SubagentError } from "../../kernel/errors.js";
 import type { ThreadRecord } from "../../threads/registry.js";
 import { isSubagentFinished, SUBAGENT_MODES, type SubagentAddedBody } from "../../threads/subagents.js";

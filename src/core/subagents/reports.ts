@@ -1,5 +1,5 @@
 // What the subagent tools answer: text the agent reads, and the same facts as data.
-import type { ToolReply } from "../../mcp/tools.js";
+import type { ToolReply } from "../tool-calls.js";
 import { isSubagentFinished, type SubagentRecord } from "../../threads/subagents.js";
 
 export interface ReportInput {

@@ -7,7 +7,7 @@ import { dirname } from "node:path";
 import { CommandError } from "../../kernel/errors.js";
 import { getProduct } from "../../agents/products/index.js";
 import { LaunchRegistry, newLaunchId } from "./registry.js";
-import { findDaemon } from "../../mcp/discovery.js";
+import { findDaemon } from "../discovery.js";
 import { planInBatonLaunch, planLaunch, refuseApprovalBypass, type LaunchContext } from "./plan.js";
 
 export interface RunLaunchOptions {

@@ -4,7 +4,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { callTool, httpClient } from "../../pickup/helpers.js";
-import { HostTokens, type McpCaller } from "../../../src/mcp/host-tokens.js";
+import { HostTokens, type McpCaller } from "../../../src/core/tool-calls.js";
 import { bootSubagents, cleanup, MULTI_AGENT_MS } from "./helpers.js";
 
 vi.setConfig({ testTimeout: 240_000 });

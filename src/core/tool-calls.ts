@@ -1,6 +1,7 @@
-// Bearer tokens for the agents Baton runs: each host (a thread's agent, or one of its subagents)
-// gets its own token in the MCP server it is given, and the token says which thread it serves. So
-// one thread's agent cannot reach another thread's subagents, and a token dies with its process.
+// The core's side of Baton's MCP tools: whom a call speaks for, and what a tool answers. Bearer
+// tokens for the agents Baton runs: each host (a thread's agent, or one of its subagents) gets its
+// own token in the MCP server it is given, and the token says which thread it serves. So one
+// thread's agent cannot reach another thread's subagents, and a token dies with its process.
 import { createHash, randomBytes } from "node:crypto";
 import { forgetSecretValues, registerSecretValues } from "../kernel/secrets.js";
 
@@ -18,6 +19,12 @@ export interface McpCaller {
   thread?: string;
   /** Set when that agent is one of the thread's subagents: its name. */
   subagent?: string;
+}
+
+/** A tool's answer: text for the agent to read and show, plus the same facts as data. */
+export interface ToolReply {
+  text: string;
+  data: Record<string, unknown>;
 }
 
 export class HostTokens {

@@ -1,10 +1,9 @@
-// The subagent MCP tools: a thread's agent starts named subagents, waits for their reports and
-// cancels them. Only agents Baton runs for a chat thread see them (their token names the thread).
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// The subagent tools as the core offers them: a thread's agent starts named subagents, waits for
+// their reports and cancels them. Their schemas are here; src/mcp/ serves them. Only agents Baton
+// runs for a chat thread see them (their token names the thread).
 import { z } from "zod";
-import { SUBAGENT_MODES, type SubagentMode } from "../threads/subagents.js";
-import type { McpCaller } from "./host-tokens.js";
-import type { ToolCall, ToolReply } from "./tools.js";
+import { SUBAGENT_MODES, type SubagentMode } from "../../threads/subagents.js";
+import type { McpCaller, ToolReply } from "../tool-calls.js";
 
 const SUBAGENT_TOOL_NAMES = ["initialize_subagents", "wait_for_subagents", "cancel_subagents"] as const;
 export type SubagentToolName = (typeof SUBAGENT_TOOL_NAMES)[number];
@@ -12,7 +11,7 @@ export type SubagentToolName = (typeof SUBAGENT_TOOL_NAMES)[number];
 export const MAX_WAIT_S = 3_600;
 const MAX_ROUNDS = 5;
 
-const initializeSubagentsShape = {
+export const initializeSubagentsShape = {
   mode: z
     .enum(SUBAGENT_MODES)
     .describe(
@@ -38,12 +37,12 @@ const initializeSubagentsShape = {
   rounds: z.number().int().min(1).max(MAX_ROUNDS).optional().describe("collaboration: how many rounds (default 2)."),
 };
 
-const waitForSubagentsShape = {
+export const waitForSubagentsShape = {
   names: z.array(z.string()).optional().describe("The subagents to wait for; default: all of this thread's."),
   timeout_s: z.number().positive().max(MAX_WAIT_S).optional().describe("Give up waiting after this many seconds (default 45) and report who is still running; call again to keep waiting."),
 };
 
-const cancelSubagentsShape = {
+export const cancelSubagentsShape = {
   names: z.array(z.string()).optional().describe("The subagents to cancel; default: every one still queued or running."),
 };
 
@@ -62,39 +61,4 @@ export interface SubagentTools {
   initialize(args: InitializeSubagentsArgs, caller: McpCaller): Promise<ToolReply>;
   wait(args: WaitForSubagentsArgs, caller: McpCaller, signal?: AbortSignal): Promise<ToolReply>;
   cancel(args: CancelSubagentsArgs, caller: McpCaller): Promise<ToolReply>;
-}
-
-export function registerSubagentTools(server: McpServer, call: ToolCall): void {
-  server.registerTool(
-    "initialize_subagents",
-    {
-      title: "Start named subagents",
-      description:
-        "Starts subagents: each is a full agent process with its own session, working on its task in this workspace (or its own git worktree). " +
-        "They run while you continue; call wait_for_subagents to collect their reports (final message, files changed, session id). " +
-        "Their progress and permission requests show in the chat.",
-      inputSchema: initializeSubagentsShape,
-    },
-    (args, extra) => call("initialize_subagents", args, undefined, extra.signal),
-  );
-  server.registerTool(
-    "wait_for_subagents",
-    {
-      title: "Wait for subagents and collect their reports",
-      description:
-        "Waits until the named subagents (default: all) have finished, or timeout_s passed, then returns each finished one's report " +
-        "(final message, files changed, branch with worktree isolation, session id) and the state of the others. Call again for those still running.",
-      inputSchema: waitForSubagentsShape,
-    },
-    (args, extra) => call("wait_for_subagents", args, undefined, extra.signal),
-  );
-  server.registerTool(
-    "cancel_subagents",
-    {
-      title: "Cancel subagents",
-      description: "Cancels the named subagents (default: all still queued or running). Their reports so far stay available to wait_for_subagents.",
-      inputSchema: cancelSubagentsShape,
-    },
-    (args, extra) => call("cancel_subagents", args, undefined, extra.signal),
-  );
 }
