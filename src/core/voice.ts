@@ -9,7 +9,7 @@ import { BatonError } from "../kernel/errors.js";
 import type { LocalFile } from "../commands/context.js";
 import type { VoiceConfig } from "../config/features.js";
 
-class TranscriptionError extends BatonError {}
+export class TranscriptionError extends BatonError {}
 
 export const ENABLE_VOICE_TEXT =
   "Voice notes need a transcription server: set `voice.transcription.url` in the config to an OpenAI-compatible endpoint (a self-hosted Whisper server, for instance), or use an agent that takes audio.";

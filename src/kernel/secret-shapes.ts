@@ -101,7 +101,10 @@ const RULES: Array<[RegExp, Replacer]> = [
   [new RegExp(String.raw`(\bsshpass\b${SAME_COMMAND}\s-p\s*)(?!-)(${ARG})`, "g"), (_m, pre) => `${pre}${R}`],
   [new RegExp(String.raw`((?<![\w-])--?(?:[a-z]{1,20}-){0,3}(?:password|passwd|pwd|token|secret|api-?key)(?:\s+|=))(?!-)(${ARG})`, "gi"), (_m, pre) => `${pre}${R}`],
   // Environment variables named for a password: SSHPASS=…, PGPASSWORD=…, DB_PASS=….
-  [new RegExp(String.raw`(\b(?:[A-Z0-9]{1,30}_){0,4}(?:SSH|PG|DB|SMTP|MYSQL|REDIS|FTP|MAIL|LDAP)?PASS(?:WORD)?=)(${ARG})`, "g"), (m, pre, value) => (couldBeSecret(value, "") ? `${pre}${keepQuotes(value)}` : m)],
+  [
+    new RegExp(String.raw`(\b(?:[A-Z0-9]{1,30}_){0,4}(?:SSH|PG|DB|SMTP|MYSQL|REDIS|FTP|MAIL|LDAP)?PASS(?:WORD)?=)(${ARG})`, "g"),
+    (m, pre, value) => (couldBeSecret(value, "") ? `${pre}${keepQuotes(value)}` : m),
+  ],
   // key=value and "key": "value" where the key names a secret (also inside JSON-escaped JSON);
   // a value an earlier rule already redacted is left alone (it would end up as "[REDACTED]]").
   [

@@ -7,7 +7,6 @@
 //   log line such as "Telegram check the bot token: HTTP 401 Unauthorized" keeps every word.
 import { REDACTED, redactSecretShapes } from "./secret-shapes.js";
 
-
 /** Shorter values would redact ordinary words; they are also matched only as whole words. */
 const MIN_KNOWN_SECRET_CHARS = 4;
 /** Values this short (pickup codes) are replaced only where they stand alone, not inside a word. */

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { FakeTranscriptionServer } from "../fakes/transcription/server.js";
 import { TestPlatform } from "../support/test-platform.js";
-import { startTestBaton, type TestBaton } from "../support/harness.js";
+import { startTestBaton, testConfig, type TestBaton } from "../support/harness.js";
 import { Transcriber, TranscriptionError } from "../../src/core/voice.js";
 
 const dir = mkdtempSync(join(tmpdir(), "baton-voice-"));
@@ -44,6 +44,18 @@ describe("voice notes", () => {
     server.failNext = { status: 500, message: "model not loaded" };
     await platform.say(route, "", undefined, { files: [voiceNote] });
     await platform.waitFor(route, /⚠️ Could not transcribe voice\.ogg: The transcription server answered 500: model not loaded\./);
+  });
+
+  it("a reload that adds the transcription endpoint applies it without a restart", async () => {
+    server = await new FakeTranscriptionServer().start();
+    server.transcripts.push("after the reload");
+    const { platform, route } = await setup({});
+    await platform.say(route, "", undefined, { files: [voiceNote] });
+    await platform.waitFor(route, /⚠️ Voice notes need a transcription server/);
+    const report = baton!.daemon.reload(() => testConfig({ config: { voice: { transcription: { url: server!.url } } } }));
+    expect(report).toMatchObject({ ok: true, applied: ["voice"], restartNeeded: [] });
+    await platform.say(route, "", undefined, { files: [voiceNote] });
+    await platform.waitFor(route, /you said "after the reload"/);
   });
 
   it("a URL with credentials that got past the config sends nothing and shows no secret", async () => {

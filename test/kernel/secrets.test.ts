@@ -23,7 +23,12 @@ const MUST_REDACT: Array<[string, string, string, string?]> = [
   ["Stripe test key", `stripe ${"sk_test_" + "51HxYzAbCdEfGhIjKlMnOpQr"}`, "sk_test_" + "51HxYzAbCdEfGhIjKlMnOpQr"],
   ["Hugging Face token", `HF ${"hf_" + "AbCdEfGhIjKlMnOpQrStUvWxYz01234567"}`, "hf_" + "AbCdEfGhIjKlMnOpQrStUvWxYz01234567"],
   ["Twilio API key SID", `twilio ${"SK" + "0123456789abcdef0123456789abcdef"}`, "SK" + "0123456789abcdef0123456789abcdef"],
-  ["Azure storage AccountKey", `DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=${"Zm9vYmFyYmF6" + "cXV4Zm9vYmFyYmF6cXV4Zm9v=="};EndpointSuffix=core.windows.net`, "Zm9vYmFyYmF6" + "cXV4Zm9vYmFyYmF6cXV4Zm9v==", "EndpointSuffix=core.windows.net"],
+  [
+    "Azure storage AccountKey",
+    `DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=${"Zm9vYmFyYmF6" + "cXV4Zm9vYmFyYmF6cXV4Zm9v=="};EndpointSuffix=core.windows.net`,
+    "Zm9vYmFyYmF6" + "cXV4Zm9vYmFyYmF6cXV4Zm9v==",
+    "EndpointSuffix=core.windows.net",
+  ],
   ["Azure SharedAccessKey", `Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=root;SharedAccessKey=${"c2VjcmV0" + "c2VjcmV0c2VjcmV0"}=`, "c2VjcmV0" + "c2VjcmV0c2VjcmV0"],
   ["npm token", `//registry.npmjs.org/:_authToken=${"npm_" + "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"}`, "npm_" + "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"],
   ["npm token, bare", `use ${"npm_" + "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"} now`, "npm_" + "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789", "now"],
@@ -59,7 +64,12 @@ const MUST_REDACT: Array<[string, string, string, string?]> = [
   ["password in a URL without a user name", "redis://:" + "Hunter2redis" + "@cache.internal:6379/0", "Hunter2redis", "redis://:[REDACTED]@cache.internal:6379/0"],
   ["curl -u, single-quoted", "curl -u 'admin:" + "Hunter2curl" + "' https://api.example.com/x", "Hunter2curl", "'admin:[REDACTED]' https://api.example.com/x"],
   ["curl --user, double-quoted", 'curl --user "admin:' + "Hunter2curl" + '" https://api.example.com/x', "Hunter2curl", '"admin:[REDACTED]"'],
-  ["Discord webhook URL", "post to https://discord.com/api/webhooks/" + "1234567890123456789/" + "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcdEFGHijklMNOPqrstUVWXyz01" + " now", "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789", "now"],
+  [
+    "Discord webhook URL",
+    "post to https://discord.com/api/webhooks/" + "1234567890123456789/" + "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcdEFGHijklMNOPqrstUVWXyz01" + " now",
+    "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
+    "now",
+  ],
   ["SendGrid key", "SENDGRID " + "SG." + "AbCdEfGhIjKlMnOpQrStUv" + "." + "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-AbCdE", "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-AbCdE", "SENDGRID"],
   ["SSHPASS in the environment", "SSHPASS=" + "Hunter2sshpass" + " sshpass -e ssh deploy@host", "Hunter2sshpass", "sshpass -e ssh deploy@host"],
   ["SSHPASS quoted", "export SSHPASS='" + "Hunter2 sshpass" + "'", "Hunter2 sshpass", "export SSHPASS="],
@@ -139,9 +149,13 @@ describe("redactSecrets", () => {
     ["repeated escaped quotes", 'password=\\"'.repeat(MB / 11)],
     ["repeated JSON secret keys", '"password":"'.repeat(MB / 12)],
   ];
-  it.each(LONG_LINES)("finishes on a 1 MB line of %s", (_name, line) => {
-    expect(typeof redactSecrets(line)).toBe("string");
-  }, 20_000);
+  it.each(LONG_LINES)(
+    "finishes on a 1 MB line of %s",
+    (_name, line) => {
+      expect(typeof redactSecrets(line)).toBe("string");
+    },
+    20_000,
+  );
 });
 
 describe("secret values Baton knows", () => {

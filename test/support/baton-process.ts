@@ -28,7 +28,7 @@ export class BatonProcesses {
   }
 
   writeConfig(lines: string[]): void {
-    writeFileSync(this.configPath, lines.join("\n") + "\n");
+    writeFileSync(this.configPath, `${lines.join("\n")}\n`);
   }
 
   args(...args: string[]): string[] {
@@ -49,11 +49,15 @@ export class BatonProcesses {
   /** `baton start`, once it printed its ready line. */
   async start(): Promise<RunningBaton> {
     const running = this.spawnStart();
-    await waitFor(() => {
-      if (running.out().includes("Baton ready")) return true;
-      if (running.child.exitCode !== null) throw new Error(`baton start exited:\n${running.out()}\n${running.err()}`);
-      return undefined;
-    }, "the ready line", READY_MS);
+    await waitFor(
+      () => {
+        if (running.out().includes("Baton ready")) return true;
+        if (running.child.exitCode !== null) throw new Error(`baton start exited:\n${running.out()}\n${running.err()}`);
+        return undefined;
+      },
+      "the ready line",
+      READY_MS,
+    );
     return running;
   }
 

@@ -7,7 +7,7 @@
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import type { CommonPlatformSettings, PlatformAdapter } from "../../src/platforms/contract.js";
-import { parseConfigText } from "../../src/config/load.js";
+import { parseConfigText, type LoadedConfig } from "../../src/config/load.js";
 import { startDaemon, type Daemon } from "../../src/bot/daemon.js";
 import { createLogger, silentLogger, type Logger } from "../../src/kernel/log.js";
 import { stringify } from "yaml";
@@ -37,8 +37,8 @@ export interface TestBatonOptions {
 
 export const ALLOWED_TEST_USERS = ["test:alice", "test:bob", "telegram:111", "slack:U111"];
 
-export async function startTestBaton(options: TestBatonOptions): Promise<TestBaton> {
-  const dataDir = options.dataDir ?? testTempDir("baton-test-");
+/** The config a test Baton runs with: the tests' defaults under `options.config` (also what a test reloads). */
+export function testConfig(options: Pick<TestBatonOptions, "config" | "cwd">): LoadedConfig {
   const config: Record<string, unknown> = {
     agents: { default: "demo" },
     access: { allow: ALLOWED_TEST_USERS },
@@ -57,7 +57,12 @@ export async function startTestBaton(options: TestBatonOptions): Promise<TestBat
   // runs them all with it: tests count their own processes, and one more demo agent per daemon is
   // only load on a shared machine.
   if (process.env.BATON_TEST_SPARE !== "1") config.agents = { spare_host: false, ...(config.agents as object) };
-  const loaded = parseConfigText(stringify(config), "test-config.yaml", {});
+  return parseConfigText(stringify(config), "test-config.yaml", {});
+}
+
+export async function startTestBaton(options: TestBatonOptions): Promise<TestBaton> {
+  const dataDir = options.dataDir ?? testTempDir("baton-test-");
+  const loaded = testConfig(options);
   const log = options.log ?? (process.env.BATON_TEST_LOG ? createLogger({ level: "debug" }) : silentLogger());
   const env = { ...process.env, ...options.env, BATON_DATA_DIR: dataDir };
   const daemon = await startDaemon({ loaded, dataDir, log, extraAdapters: options.adapters, env, cwd: options.cwd, store: options.store?.(dataDir) });

@@ -42,6 +42,8 @@ describe("slack at start", { timeout: 90_000 }, () => {
   test("a refused token (invalid_auth) still stops the start", async () => {
     fake = await new FakeSlack().start();
     fake.failNext("auth.test", "invalid_auth");
-    await expect(startShippedBaton(config(fake), { prefix: "baton-slack-refused-" })).rejects.toThrow(/baton: could not start: Slack refused the bot token \(invalid_auth\); check platforms\.slack\.bot_token/);
+    await expect(startShippedBaton(config(fake), { prefix: "baton-slack-refused-" })).rejects.toThrow(
+      /baton: could not start: Slack refused the bot token \(invalid_auth\); check platforms\.slack\.bot_token/,
+    );
   });
 });
