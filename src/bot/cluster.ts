@@ -12,6 +12,7 @@ import { MetricsRecorder } from "../ops/recorder.js";
 import { startOps, type RunningOps } from "../ops/server.js";
 import type { RunningTurnsStore } from "../core/cut-turns.js";
 import type { ClusterState, DaemonSnapshot } from "../ops/snapshot.js";
+import { postgresHandoverKv } from "../store/postgres/codes.js";
 import { PostgresCursors } from "../store/postgres/cursors.js";
 import { PostgresEventStore } from "../store/postgres/event-store.js";
 import { openPostgresState, shownUrl, type PostgresState } from "../store/postgres/index.js";
@@ -23,7 +24,7 @@ export function instanceIdOf(loaded: LoadedConfig, dataDir: string): string {
   return loaded.config.instance.id ?? `${hostname()}-${createHash("sha256").update(dataDir).digest("hex").slice(0, 6)}`;
 }
 
-export interface ClusterOptions extends Omit<DaemonOptions, "store" | "cluster" | "cursors"> {
+export interface ClusterOptions extends Omit<DaemonOptions, "store" | "cluster" | "cursors" | "runningTurns" | "handoverKv"> {
   /** Called each time this instance starts serving (after a takeover too). */
   onLeading?(daemon: Daemon, epoch: number): void;
   /** Called each time this instance stands by again. */
@@ -77,7 +78,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
       try {
         const cursors = new PostgresCursors(db.pool, () => lease.epoch, (key, error) => log.warn({ key, err: userMessageOf(error) }, "could not save a platform's read position"));
         const runningTurns = await runningTurnsOn(cursors, id);
-        daemon = await startDaemon({ ...options, store: new PostgresEventStore(db.pool, () => lease.epoch), cursors, runningTurns, cluster: () => state });
+        daemon = await startDaemon({ ...options, store: new PostgresEventStore(db.pool, () => lease.epoch), cursors, runningTurns, handoverKv: postgresHandoverKv(db.pool), cluster: () => state });
       } catch (error) {
         log.error({ err: userMessageOf(error) }, "could not start serving after taking the lead; handing it over");
         await lease.stepDown();

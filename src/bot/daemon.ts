@@ -13,6 +13,7 @@ import type { LoadedConfig } from "../config/load.js";
 import { BatonCore } from "../core/core.js";
 import type { RunningTurnsStore } from "../core/cut-turns.js";
 import { startHandover, type RunningHandover } from "../pickup/index.js";
+import type { HandoverKv } from "../pickup/kv.js";
 import type { Logger } from "../kernel/log.js";
 import { acquireDataDirLock } from "./lock.js";
 import { DEFAULT_OPS_LISTEN } from "../config/schema.js";
@@ -40,6 +41,8 @@ export interface DaemonOptions {
   cwd?: string;
   /** With store.url: where platforms keep how far they have read, for the next leader. */
   cursors?: PlatformCursors;
+  /** With store.url: pickup codes and their limits on PostgreSQL, shared by the instances. */
+  handoverKv?: HandoverKv;
   /** With store.url: where running turns are kept, for the next leader to mark them cut off. */
   runningTurns?: RunningTurnsStore;
   /** With store.url: this instance's part among several (shown by status and metrics). */
@@ -118,7 +121,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   // Pickup codes, /pickup and the MCP endpoint for terminal agents (src/pickup/, src/mcp/).
   let handover: RunningHandover;
   try {
-    handover = await startHandover({ core, config: loaded.config, dataDir, log });
+    handover = await startHandover({ core, config: loaded.config, dataDir, log, kv: options.handoverKv });
   } catch (error) {
     await store.close();
     releaseLock();

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { BatonConfig } from "../config/schema.js";
 import type { Logger } from "../kernel/log.js";
 import type { Clock } from "./codes.js";
-import { openHandoverKv } from "./kv.js";
+import { openHandoverKv, type HandoverKv } from "./kv.js";
 import { HandoverService, type HandoverCore } from "./service.js";
 import { ensureToken, removeEndpoint, writeEndpoint } from "../handoff/discovery.js";
 import { startMcpHttp, type McpHttpServer } from "../mcp/http.js";
@@ -29,9 +29,10 @@ export interface RunningHandover {
 const PRIVATE_DIR_MODE = 0o700;
 
 
-export async function startHandover(options: { core: HandoverCore; config: BatonConfig; dataDir: string; log: Logger; clock?: Clock }): Promise<RunningHandover> {
+export async function startHandover(options: { core: HandoverCore; config: BatonConfig; dataDir: string; log: Logger; clock?: Clock; kv?: HandoverKv }): Promise<RunningHandover> {
   const { core, config, dataDir, log } = options;
-  const kv = await openHandoverKv(config.store.kv, (error) => log.warn({ err: error }, "handover store (Redis) error; retrying"));
+  // Given with store.url (codes on PostgreSQL); else memory or Redis as store.kv says.
+  const kv = options.kv ?? (await openHandoverKv(config.store.kv, (error) => log.warn({ err: error }, "handover store (Redis) error; retrying")));
   const service = new HandoverService({
     core,
     dataDir,

@@ -1,40 +1,17 @@
 // The PostgreSQL event log passes the same contract suite as the JSONL file, against a real
 // PostgreSQL server; and its writes are fenced by the leader's epoch.
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { makeEvent } from "../../src/threads/events.js";
-import { MIGRATIONS, migrate } from "../../src/store/postgres/migrations.js";
+import { migrate } from "../../src/store/postgres/migrations.js";
 import { PostgresEventStore } from "../../src/store/postgres/event-store.js";
 import { FencedError } from "../../src/store/postgres/fence.js";
 import { runEventStoreContract } from "../threads/store-contract.js";
-import { postgresMissing, startTestPostgres, type TestPostgres } from "../support/postgres.js";
+import { postgresForFile } from "../support/postgres.js";
 
-const missing = postgresMissing();
-let server: TestPostgres;
-const pools: pg.Pool[] = [];
+const { missing, server } = postgresForFile();
 
-beforeAll(async () => {
-  if (!missing) server = await startTestPostgres();
-}, 60_000);
-
-afterAll(async () => {
-  await Promise.all(pools.map((p) => p.end()));
-  await server?.close();
-});
-
-async function freshPool(): Promise<pg.Pool> {
-  const pool = new pg.Pool({ connectionString: await server.database(), max: 4 });
-  // An idle client dropped by the server (its shutdown at the end) is no test failure.
-  pool.on("error", () => undefined);
-  pools.push(pool);
-  const client = await pool.connect();
-  try {
-    await migrate(client);
-  } finally {
-    client.release();
-  }
-  return pool;
-}
+const freshPool = async (): Promise<pg.Pool> => (await server().migratedPool()).pool;
 
 describe.skipIf(missing)("PostgreSQL event store", () => {
   runEventStoreContract("postgres", {
@@ -51,7 +28,9 @@ describe.skipIf(missing)("PostgreSQL event store", () => {
       const applied = await Promise.all(clients.map((c) => migrate(c)));
       expect(applied.flat()).toEqual([]);
       const { rows } = await pool.query("SELECT version FROM baton_migrations ORDER BY version");
-      expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
+      const versions = rows.map((r) => r.version);
+      expect(versions).toEqual(versions.map((_, i) => i + 1));
+      expect(versions.length).toBeGreaterThanOrEqual(4);
     } finally {
       for (const c of clients) c.release();
     }

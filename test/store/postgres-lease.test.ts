@@ -5,39 +5,25 @@ import { once } from "node:events";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { makeEvent } from "../../src/threads/events.js";
 import { LeaderLease, readLeadership, type LeaseTiming } from "../../src/store/postgres/lease.js";
-import { migrate } from "../../src/store/postgres/migrations.js";
 import { PostgresEventStore } from "../../src/store/postgres/event-store.js";
 import { FencedError } from "../../src/store/postgres/fence.js";
-import { postgresMissing, startTestPostgres, type TestPostgres } from "../support/postgres.js";
+import { postgresForFile } from "../support/postgres.js";
 import { startTcpProxy } from "../support/tcp-proxy.js";
 
-const missing = postgresMissing();
+const { missing, server } = postgresForFile();
 const TIMING: LeaseTiming = { renewMs: 200, leaseMs: 1_500 };
 const DIST_LEASE = pathToFileURL(join(import.meta.dirname, "../../dist/store/postgres/lease.js")).href;
-let server: TestPostgres;
 const cleanups: Array<() => Promise<unknown>> = [];
 
-beforeAll(async () => {
-  if (!missing) server = await startTestPostgres();
-}, 60_000);
-
+// Registered after the server's own hooks, so it runs before the server stops.
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-  await server?.close();
 });
 
-async function database(): Promise<{ url: string; pool: pg.Pool }> {
-  const url = await server.database();
-  const pool = new pg.Pool({ connectionString: url, max: 2 });
-  pool.on("error", () => undefined);
-  cleanups.push(() => pool.end());
-  const client = await pool.connect();
-  await migrate(client).finally(() => client.release());
-  return { url, pool };
-}
+const database = () => server().migratedPool(undefined, 2);
 
 function lease(url: string, id: string): LeaderLease {
   const l = new LeaderLease(url, id, TIMING);
@@ -65,9 +51,9 @@ describe.skipIf(missing)("leader lease on PostgreSQL", () => {
 
   it("a leader cut from the database stops within its lease; the standby leads; the old epoch's writes are refused", async () => {
     const { url, pool } = await database();
-    const proxy = await startTcpProxy(server.port);
+    const proxy = await startTcpProxy(server().port);
     cleanups.push(() => proxy.close());
-    const throughProxy = url.replace(`:${server.port}/`, `:${proxy.port}/`);
+    const throughProxy = url.replace(`:${server().port}/`, `:${proxy.port}/`);
     const leader = lease(throughProxy, "cut-off");
     expect(await leader.campaign()).toBe(1);
     const oldStore = new PostgresEventStore(pool, () => 1);

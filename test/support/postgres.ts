@@ -8,6 +8,8 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } fr
 import { tmpdir, userInfo } from "node:os";
 import { dirname, join } from "node:path";
 import pg from "pg";
+import { afterAll, beforeAll } from "vitest";
+import { migrate } from "../../src/store/postgres/migrations.js";
 import { freePort } from "./sshd.js";
 
 const READY_TIMEOUT_MS = 20_000;
@@ -19,6 +21,8 @@ export interface TestPostgres {
   port: number;
   /** A new, empty database; its URL. */
   database(): Promise<string>;
+  /** A pool on `url` (a new database when absent), with Baton's schema migrated; ended by close(). */
+  migratedPool(url?: string, max?: number): Promise<{ url: string; pool: pg.Pool }>;
   /** Ends every client connection to `db` (as a network cut or a server restart would). */
   terminateConnections(db: string, applicationName?: string): Promise<number>;
   close(): Promise<void>;
@@ -66,6 +70,7 @@ export async function startTestPostgres(settings: Record<string, string> = {}): 
   const url = `postgres://baton@127.0.0.1:${port}/postgres`;
   await waitReady(url, server, () => stderr);
   let next = 0;
+  const pools: pg.Pool[] = [];
   const admin = async <T>(work: (c: pg.Client) => Promise<T>): Promise<T> => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -83,6 +88,16 @@ export async function startTestPostgres(settings: Record<string, string> = {}): 
       await admin((c) => c.query(`CREATE DATABASE ${name}`));
       return `postgres://baton@127.0.0.1:${port}/${name}`;
     },
+    async migratedPool(given, max = 4) {
+      const url = given ?? (await this.database());
+      const pool = new pg.Pool({ connectionString: url, max });
+      // An idle client dropped by the server (its shutdown at the end) is no test failure.
+      pool.on("error", () => undefined);
+      pools.push(pool);
+      const client = await pool.connect();
+      await migrate(client).finally(() => client.release());
+      return { url, pool };
+    },
     terminateConnections: (db, applicationName) =>
       admin(async (c) => {
         const name = new URL(db).pathname.slice(1);
@@ -90,6 +105,7 @@ export async function startTestPostgres(settings: Record<string, string> = {}): 
         return rowCount ?? 0;
       }),
     async close() {
+      await Promise.all(pools.map((p) => p.end().catch(() => undefined)));
       if (server.exitCode === null && server.signalCode === null) {
         const exited = new Promise((resolve) => server.once("exit", resolve));
         // SIGINT: PostgreSQL's "fast" shutdown (ends sessions, no waiting for clients).
@@ -116,4 +132,26 @@ async function waitReady(url: string, server: ChildProcess, stderr: () => string
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
+}
+
+/**
+ * One server for the test file: started before its tests, stopped after them. `missing` says why
+ * none can start (the file's tests are then skipped; in CI that throws instead).
+ */
+export function postgresForFile(settings: Record<string, string> = {}): { missing: string | undefined; server(): TestPostgres } {
+  const missing = postgresMissing();
+  let server: TestPostgres | undefined;
+  beforeAll(async () => {
+    if (!missing) server = await startTestPostgres(settings);
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+  return {
+    missing,
+    server: () => {
+      if (!server) throw new Error("the test PostgreSQL server is not running");
+      return server;
+    },
+  };
 }

@@ -88,6 +88,23 @@ CREATE TRIGGER baton_cursors_fence BEFORE INSERT OR UPDATE OR DELETE ON baton_cu
   FOR EACH STATEMENT EXECUTE FUNCTION baton_fence();
 `,
   },
+  {
+    version: 4,
+    name: "pickup codes and rate limits",
+    // baton_limits has the shape rate-limiter-flexible's RateLimiterPostgres uses (it is given the table).
+    sql: `
+CREATE TABLE baton_codes (
+  key text PRIMARY KEY,
+  value text NOT NULL,
+  expires_at timestamptz
+);
+CREATE TABLE baton_limits (
+  key varchar(255) PRIMARY KEY,
+  points integer NOT NULL DEFAULT 0,
+  expire bigint
+);
+`,
+  },
 ];
 
 const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
