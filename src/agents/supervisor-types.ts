@@ -1,5 +1,5 @@
-// What the supervisor is given and what it reports: the launch of a host, where a turn's output
-// goes, the hooks the conversation core implements, the limits.
+// What the supervisor is given and what it reports: a turn's prompt with its launch and where its
+// output goes, the lifecycle events, the limits.
 import type { ContentBlock, McpServer, RequestPermissionRequest, RequestPermissionResponse, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
 import type { AgentError } from "../kernel/errors.js";
 import type { Logger } from "../kernel/log.js";
@@ -32,36 +32,62 @@ export interface TurnOutput {
   pendingApprovals(): number;
 }
 
-export interface SupervisorHooks {
-  thread(id: string): ThreadRecord | undefined;
-  /** Throws a fatal AgentError when the thread cannot run (workspace gone, unknown agent). */
-  launchSpec(thread: ThreadRecord): LaunchSpec | Promise<LaunchSpec>;
-  beginTurn(thread: ThreadRecord): TurnOutput;
-  /** Before a thread's session is resumed in a new process: keep what a failed resume could lose. */
-  beforeResume?(thread: ThreadRecord): Promise<void>;
+/** How a thread's host starts: the process, Baton's MCP servers for it, what follows the open session. */
+export interface HostLaunch {
+  spec: LaunchSpec;
+  /** Baton's own MCP servers for the session (over HTTP or not is known once the agent started); `release` once the process is gone. */
+  mcpServers?(agent: { http: boolean }): Promise<McpAccess>;
   /**
-   * The session is open on a new host (settings the thread chose are applied again here). May give
+   * The session is open on the new host (settings the thread chose are applied again here). May give
    * content to send ahead of the next prompt (the context of a session that could not be resumed)
    * and a note to show instead of the host's.
    */
-  sessionOpened(thread: ThreadRecord, opened: OpenedSession, host: AgentHost): Promise<{ carry?: ContentBlock[]; note?: string } | void>;
+  sessionOpened(opened: OpenedSession, host: AgentHost): Promise<{ carry?: ContentBlock[]; note?: string } | void>;
+}
+
+/** A thread whose host should run, and its launch. */
+export interface HostRequest {
+  thread: ThreadRecord;
+  /**
+   * Made only when a process must start (over SSH its checks are round trips); what a failed resume
+   * could lose is kept before it resolves. Throws a fatal AgentError when the thread cannot run.
+   */
+  launch(): Promise<HostLaunch>;
+}
+
+/** A turn as it starts: the thread's host and where the turn's output goes. */
+export interface TurnStart extends HostRequest {
+  sink: TurnOutput;
+}
+
+export interface TurnRequest {
+  threadId: string;
+  prompt: ContentBlock[];
+  /** Set for prompts the caller keeps elsewhere (persisted): it hears when they leave the queue. */
+  id?: string;
+  /** Made when the turn starts, not when it is queued (the thread may change while it waits); undefined once the thread closed. */
+  start(): TurnStart | undefined;
+}
+
+/** What the supervisor reports as hosts and turns go. */
+export type SupervisorEvent =
   /** A notice about a host started outside a turn (a resume that failed), for the thread's chats. */
-  notice?(thread: ThreadRecord, text: string): void;
+  | { type: "notice"; thread: ThreadRecord; text: string }
   /** The agent switched its mode or model by itself. */
-  settingChanged?(thread: ThreadRecord, kind: "mode" | "model", id: string): void;
-  fatal(thread: ThreadRecord, error: AgentError): Promise<void>;
+  | { type: "setting-changed"; thread: ThreadRecord; kind: "mode" | "model"; id: string }
   /** A prompt submitted with an id left the queue: its turn starts, or the queue was dropped. */
-  promptTaken?(threadId: string, id: string, why: "started" | "dropped"): void;
-  /** The MCP servers a new host gets in its session (Baton's own); `release` once the process is gone. */
-  mcpServers?(thread: ThreadRecord, agent: { http: boolean }): Promise<McpAccess>;
+  | { type: "prompt-taken"; threadId: string; id: string; why: "started" | "dropped" }
   /** The thread's host was (re)built: a running process with its session open. */
-  hostStarted?(thread: ThreadRecord): void;
-  /** Agent processes Baton runs besides the thread hosts (subagents): they count against max_live_hosts. */
-  otherLiveHosts?(): number;
-  /** The launch a new thread gets by default, when a spare agent process should be kept ready for it (else undefined). */
-  spareLaunch?(): Promise<LaunchSpec | undefined>;
+  | { type: "host-started"; thread: ThreadRecord }
+  /** The thread cannot run (its host was stopped and its queue dropped); the supervisor waits for this report to be handled. */
+  | { type: "fatal"; thread: ThreadRecord; error: AgentError }
   /** A host stopped or went idle: room for something waiting for a slot. */
-  capacityFreed?(): void;
+  | { type: "capacity-freed" };
+
+export interface SupervisorDeps {
+  report(event: SupervisorEvent): void | Promise<void>;
+  /** Agent processes Baton runs besides the thread hosts (subagents): they count against max_live_hosts. */
+  otherLiveHosts(): number;
   log: Logger;
 }
 
@@ -91,14 +117,8 @@ export interface Live {
   releaseMcp?: () => void;
 }
 
-interface QueuedPrompt {
-  prompt: ContentBlock[];
-  /** Set for prompts the caller keeps elsewhere (persisted), so it hears when they leave the queue. */
-  id?: string;
-}
-
 export interface Queue {
-  items: QueuedPrompt[];
+  items: TurnRequest[];
   running: boolean;
   drained: Array<() => void>;
 }

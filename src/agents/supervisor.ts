@@ -1,8 +1,8 @@
 // The agent supervisor: at most one host process per thread, turns serialised per thread (FIFO),
 // idle hosts shut down and least-recently-used idle hosts evicted past the limit (the spare of
 // spare.ts first). A crash is reported, never respawned mid-turn; the next prompt starts a fresh
-// process (or takes the spare) and resumes.
-import type { ContentBlock } from "@agentclientprotocol/sdk";
+// process (or takes the spare) and resumes. It is handed each turn's launch and output with its
+// prompt and reports what happens to hosts and turns (SupervisorEvent); it never asks the core.
 import { AgentError } from "../kernel/errors.js";
 import type { ThreadRecord } from "../threads/registry.js";
 import { AgentHost, HostStoppedError } from "./host.js";
@@ -11,9 +11,9 @@ import { Slots, type SlotLease } from "./slots.js";
 import { SpareHost, type SpareState } from "./spare.js";
 import { endFailedTurn } from "./turn-errors.js";
 import { TurnQueues } from "./turn-queues.js";
-import type { HostState, LaunchSpec, Live, SupervisorHooks, SupervisorOptions, TurnOutput } from "./supervisor-types.js";
+import type { HostLaunch, HostRequest, HostState, LaunchSpec, Live, SupervisorDeps, SupervisorOptions, TurnOutput, TurnRequest } from "./supervisor-types.js";
 
-export type { HostState, LaunchSpec, McpAccess, SupervisorHooks, SupervisorOptions, TurnOutput } from "./supervisor-types.js";
+export type { HostLaunch, HostRequest, HostState, LaunchSpec, McpAccess, SupervisorDeps, SupervisorEvent, SupervisorOptions, TurnOutput, TurnRequest, TurnStart } from "./supervisor-types.js";
 
 const MAX_CONCURRENT_HOST_STARTS = 4;
 /** A start with no progress for this long (an agent that never answers a step) stops holding its slot. */
@@ -24,10 +24,10 @@ const SLOT_WAIT_NOTICE_MS = 2_000;
 export class Supervisor {
   /** Live hosts by thread id, in least-recently-used order (Map iteration order). */
   private readonly live = new Map<string, Live>();
-  private readonly turns = new TurnQueues((threadId, prompt) => this.runTurn(threadId, prompt), (threadId, id, why) => this.hooks.promptTaken?.(threadId, id, why));
+  private readonly turns = new TurnQueues((request) => this.runTurn(request), (threadId, id, why) => void this.deps.report({ type: "prompt-taken", threadId, id, why }));
   private readonly startSlots = new Slots(MAX_CONCURRENT_HOST_STARTS, {
     stallMs: START_STALL_MS,
-    onStall: () => this.hooks.log.warn({ stallMs: START_STALL_MS }, "an agent start made no progress; it gives its start slot to the next (it goes on within its step timeouts)"),
+    onStall: () => this.deps.log.warn({ stallMs: START_STALL_MS }, "an agent start made no progress; it gives its start slot to the next (it goes on within its step timeouts)"),
   });
   /** Threads whose host is starting (or waiting for a start slot); aborting ends the start. */
   private readonly starting = new Map<string, AbortController>();
@@ -36,20 +36,22 @@ export class Supervisor {
 
   /** One agent process started ahead for the next new host (spare.ts). */
   private readonly spare: SpareHost;
+  /** The launch a new thread gets by default (given by prepareSpare). */
+  private spareLaunch?: () => Promise<LaunchSpec | undefined>;
 
-  constructor(private readonly hooks: SupervisorHooks, private options: SupervisorOptions) {
+  constructor(private readonly deps: SupervisorDeps, private options: SupervisorOptions) {
     this.spare = new SpareHost({
-      launch: async () => (this.hooks.spareLaunch ? this.hooks.spareLaunch() : undefined),
-      room: () => this.live.size + this.spare.count + (this.hooks.otherLiveHosts?.() ?? 0) < this.options.maxLiveHosts,
+      launch: async () => this.spareLaunch?.(),
+      room: () => this.live.size + this.spare.count + deps.otherLiveHosts() < this.options.maxLiveHosts,
       busy: () => this.starting.size > 0,
       options: () => this.options,
-      log: hooks.log,
+      log: deps.log,
     });
   }
 
   /** Queues a prompt; returns how many turns are ahead of it (0 = it runs now, unless paused). */
-  submit(threadId: string, prompt: ContentBlock[], id?: string): number {
-    return this.turns.submit(threadId, prompt, id);
+  submit(request: TurnRequest): number {
+    return this.turns.submit(request);
   }
 
   /** True when a prompt submitted now would wait (a turn runs or is queued, or the supervisor is paused). */
@@ -72,8 +74,9 @@ export class Supervisor {
     void this.spare.reset();
   }
 
-  /** Idle time after start-up: an agent process is started ahead for the first new thread (when the config wants one). */
-  prepareSpare(): void {
+  /** Idle time after start-up: an agent process is started ahead for the first new thread, from `launch` (undefined when the config wants none). */
+  prepareSpare(launch: () => Promise<LaunchSpec | undefined>): void {
+    this.spareLaunch = launch;
     this.spare.prepare();
   }
 
@@ -103,11 +106,11 @@ export class Supervisor {
   }
 
   /** The thread's host with its session open, started now when none runs (to change a setting before the first prompt). */
-  async open(threadId: string): Promise<AgentHost> {
-    const thread = this.hooks.thread(threadId);
-    if (!thread || !thread.open) throw new AgentError("This thread is closed.");
-    const live = await this.ensureHost(thread, (text) => this.hooks.notice?.(thread, text));
-    if (!live.turn) this.touch(threadId, live);
+  async open(request: HostRequest): Promise<AgentHost> {
+    const { thread } = request;
+    if (!thread.open) throw new AgentError("This thread is closed.");
+    const live = await this.ensureHost(request, (text) => void this.deps.report({ type: "notice", thread, text }));
+    if (!live.turn) this.touch(thread.id, live);
     return live.host;
   }
 
@@ -125,7 +128,7 @@ export class Supervisor {
    * hosts; false when every host is busy.
    */
   async makeRoom(): Promise<boolean> {
-    while (this.live.size + this.spare.count + (this.hooks.otherLiveHosts?.() ?? 0) >= this.options.maxLiveHosts) {
+    while (this.live.size + this.spare.count + this.deps.otherLiveHosts() >= this.options.maxLiveHosts) {
       // The spare goes first: no thread is using it.
       if (!(await this.spare.stop("its place is needed within agents.max_live_hosts")) && !(await this.stopIdleHost())) return false;
     }
@@ -171,13 +174,13 @@ export class Supervisor {
     await Promise.all([this.spare.close(), ...[...this.live.keys()].map((id) => this.stopProcess(id))]);
   }
 
-  private async runTurn(threadId: string, prompt: ContentBlock[]): Promise<void> {
-    const thread = this.hooks.thread(threadId);
-    if (!thread || !thread.open) return;
-    const turn = this.hooks.beginTurn(thread);
+  private async runTurn({ threadId, prompt, start }: TurnRequest): Promise<void> {
+    const request = start();
+    if (!request?.thread.open) return;
+    const { thread, sink: turn } = request;
     let live: Live | undefined;
     try {
-      live = await this.ensureHost(thread, (text) => turn.notice(text));
+      live = await this.ensureHost(request, (text) => turn.notice(text));
       live.turn = turn;
       clearTimeout(live.idleTimer);
       const blocks = live.carry ? [...live.carry, ...prompt] : prompt;
@@ -197,15 +200,16 @@ export class Supervisor {
   }
 
   private handleTurnError(thread: ThreadRecord, turn: TurnOutput, error: unknown): Promise<void> {
-    return endFailedTurn({ hooks: this.hooks, forget: (id) => this.live.delete(id), stopHost: (id) => this.stopHost(id) }, thread, turn, error);
+    return endFailedTurn({ report: (event) => this.deps.report(event), log: this.deps.log, forget: (id) => this.live.delete(id), stopHost: (id) => this.stopHost(id) }, thread, turn, error);
   }
 
-  private async ensureHost(thread: ThreadRecord, notice: (text: string) => void): Promise<Live> {
+  private async ensureHost(request: HostRequest, notice: (text: string) => void): Promise<Live> {
+    const { thread } = request;
     await this.startsUnderWay.get(thread.id)?.catch(() => undefined);
     const profileKey = `${thread.agent}+${thread.profile ?? ""}`;
     const existing = this.live.get(thread.id);
     if (existing && existing.host.alive && existing.profileKey === profileKey) return existing;
-    const started = this.startHostFor(thread, notice, profileKey, existing);
+    const started = this.startHostFor(request, notice, profileKey, existing);
     this.startsUnderWay.set(thread.id, started);
     try {
       return await started;
@@ -214,18 +218,18 @@ export class Supervisor {
     }
   }
 
-  private async startHostFor(thread: ThreadRecord, notice: (text: string) => void, profileKey: string, existing: Live | undefined): Promise<Live> {
+  private async startHostFor({ thread, launch }: HostRequest, notice: (text: string) => void, profileKey: string, existing: Live | undefined): Promise<Live> {
     const start = new AbortController();
     this.starting.set(thread.id, start);
     try {
       // Only a start pays for the launch checks (over SSH they are round trips to the machine).
-      const spec = await this.hooks.launchSpec(thread);
+      const ready = await launch();
       if (existing) await this.stopProcess(thread.id);
       // Agent CLIs are heavy to boot: a burst of first prompts starts them a few at a time, so the
       // daemon (and the machine) stays responsive instead of booting dozens of processes at once.
       const slot = await this.waitForStartSlot(thread, start.signal);
       try {
-        return await this.startHost(thread, notice, spec, profileKey, start.signal, slot);
+        return await this.startHost(thread, notice, ready, profileKey, start.signal, slot);
       } finally {
         slot.release();
       }
@@ -240,7 +244,7 @@ export class Supervisor {
     const onWait = () => {
       timer = setTimeout(() => {
         const seconds = Math.round(START_STALL_MS / 1000);
-        this.hooks.notice?.(thread, `⏳ ${MAX_CONCURRENT_HOST_STARTS} other agents are starting at once, the most Baton starts together; this one starts as soon as one of them is up (a start that hangs gives way within ${seconds} s).`);
+        void this.deps.report({ type: "notice", thread, text: `⏳ ${MAX_CONCURRENT_HOST_STARTS} other agents are starting at once, the most Baton starts together; this one starts as soon as one of them is up (a start that hangs gives way within ${seconds} s).` });
       }, SLOT_WAIT_NOTICE_MS);
     };
     try {
@@ -250,32 +254,32 @@ export class Supervisor {
     }
   }
 
-  private async startHost(thread: ThreadRecord, notice: (text: string) => void, spec: LaunchSpec, profileKey: string, abort: AbortSignal, slot: SlotLease): Promise<Live> {
+  private async startHost(thread: ThreadRecord, notice: (text: string) => void, launch: HostLaunch, profileKey: string, abort: AbortSignal, slot: SlotLease): Promise<Live> {
+    const { spec } = launch;
     const live: Live = { host: undefined as unknown as AgentHost, profileKey, starting: true };
-    const sink = liveSink(live, thread, { hooks: this.hooks, isCurrent: () => this.live.get(thread.id) === live, forget: () => this.live.delete(thread.id), gone: () => this.hostGone(live) });
+    const sink = liveSink(live, thread, { log: this.deps.log, isCurrent: () => this.live.get(thread.id) === live, forget: () => this.live.delete(thread.id), gone: () => this.hostGone(live) });
     // The spare becomes this host when it was started for the same launch: the count of processes stays the same.
     const spare = await this.spare.take(spec, sink);
     if (!spare) await this.evictIfFull();
     live.host = spare ?? new AgentHost({ ...spec, startTimeouts: this.options.startTimeouts, sink });
     this.live.set(thread.id, live);
-    live.host.settings.onAgentChange = (kind, id) => this.hooks.settingChanged?.(thread, kind, id);
+    live.host.settings.onAgentChange = (kind, id) => void this.deps.report({ type: "setting-changed", thread, kind, id });
     // /stop (or shutdown) during the start stops the process; the step under way then fails.
     const onAbort = () => void live.host.stop();
     abort.addEventListener("abort", onAbort, { once: true });
     if (abort.aborted) onAbort();
     try {
-      if (thread.session) await this.hooks.beforeResume?.(thread);
       if (!spare) await live.host.start();
       slot.progress();
-      const mcp = await this.hooks.mcpServers?.(thread, { http: live.host.supportsMcpHttp });
+      const mcp = await launch.mcpServers?.({ http: live.host.supportsMcpHttp });
       live.releaseMcp = mcp?.release;
       const opened = await live.host.openSession(thread.session, mcp?.servers);
-      const more = await this.hooks.sessionOpened(thread, opened, live.host);
+      const more = await launch.sessionOpened(opened, live.host);
       live.carry = more?.carry;
       const note = more?.note ?? opened.note;
       if (note) notice(`ℹ️ ${note}`);
-      this.hooks.hostStarted?.(thread);
-      this.hooks.log.info({ thread: thread.id, agent: spec.kind.id, session: opened.sessionId, how: opened.how, pid: live.host.pid, spare: !!spare, cpu_class: live.host.cpuClass }, spare ? "agent host started on the spare process" : "agent host started");
+      void this.deps.report({ type: "host-started", thread });
+      this.deps.log.info({ thread: thread.id, agent: spec.kind.id, session: opened.sessionId, how: opened.how, pid: live.host.pid, spare: !!spare, cpu_class: live.host.cpuClass }, spare ? "agent host started on the spare process" : "agent host started");
       this.spare.hostStarted(spec);
       live.starting = false;
       return live;
@@ -292,18 +296,18 @@ export class Supervisor {
   private hostGone(live: Live): void {
     live.releaseMcp?.();
     live.releaseMcp = undefined;
-    this.hooks.capacityFreed?.();
+    void this.deps.report({ type: "capacity-freed" });
   }
 
   /** Past the limit, the least recently used idle host is stopped first. A chat's turn never waits for room. */
   private async evictIfFull(): Promise<void> {
-    if (!(await this.makeRoom())) this.hooks.log.warn({ live: this.live.size }, "all agent hosts are busy; starting one more than agents.max_live_hosts");
+    if (!(await this.makeRoom())) this.deps.log.warn({ live: this.live.size }, "all agent hosts are busy; starting one more than agents.max_live_hosts");
   }
 
   private async stopIdleHost(): Promise<boolean> {
     const idle = [...this.live.entries()].find(([, l]) => !l.turn && !l.starting);
     if (!idle) return false;
-    this.hooks.log.info({ thread: idle[0] }, "stopping least recently used idle agent host");
+    this.deps.log.info({ thread: idle[0] }, "stopping least recently used idle agent host");
     await this.stopProcess(idle[0]);
     return true;
   }
@@ -313,10 +317,10 @@ export class Supervisor {
     this.live.delete(threadId);
     this.live.set(threadId, live);
     clearTimeout(live.idleTimer);
-    this.hooks.capacityFreed?.();
+    void this.deps.report({ type: "capacity-freed" });
     live.idleTimer = setTimeout(() => {
       if (live.turn || this.turns.waiting(threadId) > 0) return;
-      this.hooks.log.info({ thread: threadId }, "idle agent host shut down");
+      this.deps.log.info({ thread: threadId }, "idle agent host shut down");
       void this.stopHost(threadId);
     }, this.options.idleShutdownMs);
     live.idleTimer.unref();

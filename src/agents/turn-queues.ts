@@ -1,7 +1,6 @@
 // Turns run one at a time per thread, in the order their prompts came (FIFO). Paused (a daemon
 // shutting down), no new turn starts and queued prompts stay queued.
-import type { ContentBlock } from "@agentclientprotocol/sdk";
-import type { Queue } from "./supervisor-types.js";
+import type { Queue, TurnRequest } from "./supervisor-types.js";
 
 export class TurnQueues {
   private readonly queues = new Map<string, Queue>();
@@ -9,17 +8,18 @@ export class TurnQueues {
   private readonly settledWaiters: Array<() => void> = [];
 
   constructor(
-    private readonly runTurn: (threadId: string, prompt: ContentBlock[]) => Promise<void>,
+    private readonly runTurn: (request: TurnRequest) => Promise<void>,
     /** A prompt submitted with an id left the queue: its turn starts, or the queue was dropped. */
     private readonly taken: (threadId: string, id: string, why: "started" | "dropped") => void,
   ) {}
 
   /** Queues a prompt; returns how many turns are ahead of it (0 = it runs now, unless paused). */
-  submit(threadId: string, prompt: ContentBlock[], id?: string): number {
+  submit(request: TurnRequest): number {
+    const { threadId } = request;
     let q = this.queues.get(threadId);
     if (!q) this.queues.set(threadId, (q = { items: [], running: false, drained: [] }));
     const ahead = q.items.length + (q.running ? 1 : 0);
-    q.items.push({ prompt, id });
+    q.items.push(request);
     if (!q.running && !this.pausedFlag) void this.pump(threadId, q);
     return ahead;
   }
@@ -65,7 +65,7 @@ export class TurnQueues {
       while (q.items.length > 0 && !this.pausedFlag) {
         const item = q.items.shift()!;
         if (item.id) this.taken(threadId, item.id, "started");
-        await this.runTurn(threadId, item.prompt);
+        await this.runTurn(item);
       }
     } finally {
       q.running = false;

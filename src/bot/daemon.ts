@@ -192,7 +192,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     throw error;
   }
   state = "running";
-  warmUp(log, () => core.supervisor.prepareSpare());
+  warmUp(log, () => core.prepareSpare());
   const resumed = await core.resumeQueued();
   if (resumed > 0) log.info({ prompts: resumed }, "running prompts queued before the restart");
 

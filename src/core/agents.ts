@@ -40,6 +40,8 @@ export class BatonAgents implements AgentsApi {
     private config: BatonConfig["agents"],
     private readonly dataDir: string,
     private readonly supervisor: Supervisor,
+    /** Where prompts go with how their turns start (turns.ts). */
+    private readonly turns: { submit(threadId: string, prompt: ContentBlock[], id?: string): number },
     private readonly registry: ThreadRegistry,
     private readonly approvals: ApprovalBroker,
     private readonly machines: Machines,
@@ -130,11 +132,11 @@ export class BatonAgents implements AgentsApi {
   }
 
   submit(thread: ThreadRecord, prompt: ContentBlock[]): number {
-    if (!this.supervisor.wouldWait(thread.id)) return this.supervisor.submit(thread.id, prompt);
+    if (!this.supervisor.wouldWait(thread.id)) return this.turns.submit(thread.id, prompt);
     // A prompt that waits is kept in the registry, so a restart runs it instead of losing it.
     const { id, written } = this.registry.queuePrompt(thread.id, prompt);
     written.catch((error: unknown) => this.log?.error({ thread: thread.id, err: error }, "could not keep a queued prompt; it runs, but not after a restart"));
-    return this.supervisor.submit(thread.id, prompt, id);
+    return this.turns.submit(thread.id, prompt, id);
   }
 
   restarting(): boolean {

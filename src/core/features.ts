@@ -4,6 +4,7 @@
 import { join } from "node:path";
 import type { Machines } from "../agents/machines/index.js";
 import type { SessionSetting, SettingKind } from "../agents/session-settings.js";
+import type { AgentHost } from "../agents/host.js";
 import type { Supervisor } from "../agents/supervisor.js";
 import type { ChatFeatures, NewThreadSpec } from "../commands/features.js";
 import type { AgentsApi, LocalFile, WorkspacesApi } from "../commands/context.js";
@@ -31,6 +32,8 @@ export interface FeatureHost {
   dataDir: string;
   registry: ThreadRegistry;
   supervisor: Supervisor;
+  /** The thread's host with its session open, started now when none runs. */
+  openHost(thread: ThreadRecord): Promise<AgentHost>;
   agents: BatonAgents;
   workspaces: Workspaces;
   machines: Machines;
@@ -71,7 +74,7 @@ export function wireChatFeatures(host: FeatureHost): ChatFeatureParts {
   const { config, registry, log } = host;
   const outboundFiles = new OutboundFiles(join(host.dataDir, "outbound"), host.machines, config.files.max_upload_bytes);
   outboundFiles.open();
-  const settings = new SessionSettingsService(host.supervisor, registry, host.notify);
+  const settings = new SessionSettingsService(host.supervisor, registry, host.notify, host.openHost);
   const scheduler = new Scheduler({
     registry,
     config: config.schedules,
@@ -95,7 +98,7 @@ export function wireChatFeatures(host: FeatureHost): ChatFeatureParts {
     outboxOf: host.outboxOf,
     scheduler,
     transcriber: transcriberFor(config),
-    supervisor: host.supervisor,
+    openHost: host.openHost,
     log,
   };
   const features = chatFeatures(deps);
@@ -124,7 +127,7 @@ interface FeatureDeps {
   outboxOf(route: string): Outbox | undefined;
   scheduler: Scheduler;
   transcriber?: Transcriber;
-  supervisor: Supervisor;
+  openHost(thread: ThreadRecord): Promise<AgentHost>;
   log: PlatformLogger;
 }
 
@@ -181,7 +184,7 @@ function chatFeatures(deps: FeatureDeps): ChatFeatures {
       out.files = files.filter((f) => !isVoiceNote(f));
       if (notes.length === 0) return out;
       if (!deps.transcriber) {
-        const host = deps.supervisor.host(thread.id) ?? (await deps.supervisor.open(thread.id));
+        const host = await deps.openHost(thread);
         if (host.supportsAudio) out.files.push(...notes);
         else out.problems.push(ENABLE_VOICE_TEXT);
         return out;

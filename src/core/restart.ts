@@ -18,6 +18,8 @@ export interface RestartDeps {
   registry: ThreadRegistry;
   supervisor: Supervisor;
   approvals: ApprovalBroker;
+  /** Queues a prompt for the thread's agent (turns.ts). */
+  submit(threadId: string, prompt: ContentBlock[], id?: string): number;
   log: PlatformLogger;
   /** A notice on every route of the thread; resolves per route once delivered (or given up). */
   notify(thread: ThreadRecord, text: string): Array<Promise<void>>;
@@ -49,7 +51,7 @@ export function resumeQueued(deps: RestartDeps): number {
     if (t.queued.length === 0) continue;
     const n = t.queued.length;
     deps.notify(t, `▶️ Baton is back: running ${n === 1 ? "the message" : `the ${n} messages`} queued before it restarted.`);
-    for (const q of t.queued) deps.supervisor.submit(t.id, q.prompt as ContentBlock[], q.id);
+    for (const q of t.queued) deps.submit(t.id, q.prompt as ContentBlock[], q.id);
     resumed += n;
   }
   return resumed;

@@ -32,6 +32,8 @@ export class SessionSettingsService {
     private readonly registry: ThreadRegistry,
     /** A notice on every route of a thread. */
     private readonly notify: (thread: ThreadRecord, text: string) => void,
+    /** The thread's host with its session open, started now when none runs. */
+    private readonly openHost: (thread: ThreadRecord) => Promise<AgentHost>,
   ) {}
 
   /** What the agent advertises; starts the thread's agent when none runs, so it can say. */
@@ -133,8 +135,8 @@ export class SessionSettingsService {
     }
   }
 
-  private async hostOf(thread: ThreadRecord): Promise<AgentHost> {
-    return this.supervisor.host(thread.id) ?? (await this.supervisor.open(thread.id));
+  private hostOf(thread: ThreadRecord): Promise<AgentHost> {
+    return this.openHost(thread);
   }
 
   private remember(key: string, menu: Menu): void {

@@ -1,0 +1,254 @@
+// How the core's parts are put together, in the order they need each other. The supervisor is
+// handed each turn's launch and output (turns.ts) and reports what happens to hosts and turns;
+// `reports` below says what the core does about each report.
+import { join } from "node:path";
+import type { HandoverApi, HostChoice, ThreadsApi } from "../commands/context.js";
+import { Supervisor, type SupervisorEvent } from "../agents/supervisor.js";
+import { Machines } from "../agents/machines/index.js";
+import type { BatonConfig } from "../config/schema.js";
+import type { PlatformCursors } from "../platforms/contract.js";
+import type { Logger } from "../kernel/log.js";
+import { NO_METRICS, type Metrics } from "../kernel/metrics.js";
+import type { AuditBody, ThreadRecord, ThreadRegistry } from "../threads/registry.js";
+import { AgentMcp } from "./agent-mcp.js";
+import { BatonAgents } from "./agents.js";
+import { ApprovalBroker } from "./approvals.js";
+import { Inbound } from "./conversation/inbound.js";
+import { wireChatFeatures, type ChatFeatureParts } from "./features.js";
+import { CutTurns, type RunningTurnsStore } from "./cut-turns.js";
+import { FileCache } from "./files.js";
+import { PlatformTable } from "./platform-table.js";
+import { SubagentManager } from "./subagents/manager.js";
+import { Turns } from "./turns.js";
+import { WorkspaceProposals } from "./workspace-proposals.js";
+import { Workspaces } from "./workspaces.js";
+
+export interface CoreOptions {
+  config: BatonConfig;
+  dataDir: string;
+  registry: ThreadRegistry;
+  log: Logger;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Counts turns and pickups (the ops module's recorder); nothing is counted when absent. */
+  metrics?: Metrics;
+  /** With store.url: running turns are kept there, not in the data dir (the next leader may be elsewhere). */
+  runningTurns?: RunningTurnsStore;
+  /** With store.url: positions kept for the next leader (when each schedule last ran). */
+  cursors?: PlatformCursors;
+}
+
+/** What changes after the parts are made: the access list (a reload), the handover service (set by the daemon). */
+export interface CoreState {
+  allow: Set<string>;
+  handover?: HandoverApi;
+}
+
+export interface CoreParts {
+  supervisor: Supervisor;
+  approvals: ApprovalBroker;
+  machines: Machines;
+  workspaces: Workspaces;
+  mcp: AgentMcp;
+  agents: BatonAgents;
+  subagents: SubagentManager;
+  turns: Turns;
+  threads: ThreadsApi;
+  files: FileCache;
+  chat: ChatFeatureParts;
+  proposals: WorkspaceProposals;
+  platforms: PlatformTable;
+  inbound: Inbound;
+  metrics: Metrics;
+  /** Threads with a running turn, kept on disk (cut-turns.ts). */
+  cutTurns: CutTurns;
+  audit(body: AuditBody, threadId?: string): Promise<void>;
+}
+
+export function wireCore(options: CoreOptions, state: CoreState): CoreParts {
+  const base = baseParts(options);
+  const { registry, log } = options;
+  // The chat features need the agents, and the turns need the features: made just below.
+  let chat: ChatFeatureParts | undefined;
+  const hosts = hostParts(options, base, () => chat!);
+  const { supervisor, agents, turns } = hosts;
+  chat = wireChatFeatures({
+    ...base,
+    config: options.config,
+    dataDir: options.dataDir,
+    registry,
+    supervisor,
+    openHost: (thread) => turns.host(thread),
+    agents,
+    log,
+    outboxOf: (route) => base.platforms.of(route)?.outbox,
+    isAllowed: (userId, route) => inbound.isAllowed(userId, route),
+    cursors: options.cursors,
+  });
+  const files = fileCache(options);
+  const audit = (body: AuditBody, threadId?: string) => {
+    if (body.action === "pickup") base.metrics.pickup(body.outcome === "attached" ? "claimed" : "refused");
+    return registry.audit(body, threadId);
+  };
+  const { workspaces, platforms, approvals } = base;
+  const proposals = new WorkspaceProposals({ workspaces, thread: (id) => registry.get(id), targets: (t) => platforms.targets(t), audit, log });
+  const features = chat;
+  const inbound: Inbound = new Inbound({
+    platformOf: (route) => platforms.of(route),
+    services: () => ({ threads: hosts.threads, agents, workspaces, handover: state.handover, features: features.features }),
+    otherAction: (press) => (features.settings.isAction(press.actionId) ? features.settings.answerAction(press) : proposals.isAction(press.actionId) ? proposals.answerAction(press) : undefined),
+    approvals,
+    files,
+    allow: () => state.allow,
+    refusalIntervalMs: options.config.access.refusal_interval,
+    log,
+    onPrompt: (route, messageId) => turns.promptSeen(route, messageId),
+  });
+  return { ...base, ...hosts, files, chat, proposals, inbound, audit };
+}
+
+type BaseParts = Pick<CoreParts, "approvals" | "platforms" | "machines" | "workspaces" | "mcp" | "metrics"> & { notify(thread: ThreadRecord, text: string): void };
+
+/** What everything else stands on: approvals, the platform table, the machines and workspaces, Baton's MCP server. */
+function baseParts(options: CoreOptions): BaseParts {
+  const { registry, log, config } = options;
+  const platforms = new PlatformTable(log, () => options.config.rendering.min_edit_gap_ms);
+  const machines = new Machines({ machines: config.machines, localRoots: config.workspaces.roots, dataDir: options.dataDir, env: options.env ?? process.env, log });
+  const workspaces = new Workspaces(config.workspaces, machines, options.cwd, {
+    list: () => registry.registeredWorkspaces(),
+    record: (path, name, confirmedBy) => registry.registerWorkspace(path, name, confirmedBy),
+  });
+  return {
+    approvals: new ApprovalBroker(),
+    platforms,
+    machines,
+    workspaces,
+    mcp: new AgentMcp(machines, options.dataDir, log),
+    metrics: options.metrics ?? NO_METRICS,
+    notify: (thread, text) => void platforms.notify(thread, text),
+  };
+}
+
+function fileCache(options: CoreOptions): FileCache {
+  const f = options.config.files;
+  const files = new FileCache(join(options.dataDir, "cache"), { maxTotalBytes: f.max_total_bytes, maxRouteBytes: f.max_route_bytes, maxAgeMs: f.max_age }, options.log);
+  files.open();
+  return files;
+}
+
+type HostParts = Pick<CoreParts, "supervisor" | "turns" | "agents" | "subagents" | "threads" | "cutTurns">;
+
+/** The supervisor, the turns handed to it, the agents and subagents, and what the core does about the supervisor's reports. */
+function hostParts(options: CoreOptions, base: BaseParts, chat: () => ChatFeatureParts): HostParts {
+  const { registry, log } = options;
+  const { approvals, platforms, machines, mcp, notify } = base;
+  const limits = options.config.agents;
+  const cutTurns = new CutTurns(options.dataDir, log, options.runningTurns);
+  // The reports arrive only once turns run, after every part below is made.
+  const supervisor = new Supervisor(
+    { report: (event) => reports(event), otherLiveHosts: () => subagents.liveCount(), log },
+    {
+      maxLiveHosts: limits.max_live_hosts,
+      idleShutdownMs: limits.idle_shutdown,
+      startTimeouts: { spawnMs: limits.start_timeout.spawn, initializeMs: limits.start_timeout.initialize, sessionMs: limits.start_timeout.session },
+    },
+  );
+  const turns: Turns = new Turns({
+    registry,
+    supervisor,
+    approvals,
+    metrics: base.metrics,
+    log,
+    targets: (thread) => platforms.targets(thread),
+    streamSettings: () => streamSettings(options.config),
+    showUsage: () => options.config.rendering.show_usage,
+    files: () => chat().outboundFiles,
+    recordUsage: (thread, usage) => chat().recordUsage(thread, usage),
+    launchSpec: (thread) => agents.launchSpec(thread),
+    keepBriefBeforeResume: (thread) => agents.keepBriefBeforeResume(thread),
+    afterSessionOpened: (thread, previous, opened) => agents.afterSessionOpened(thread, previous, opened),
+    reapplySettings: (thread, host) => chat().settings.reapply(thread, host),
+    mcpServers: (thread, agent) => mcp.serversFor(thread.workspace, { thread: thread.id }, agent),
+    notify,
+    cutTurns,
+  });
+  const agents = new BatonAgents(limits, options.dataDir, supervisor, turns, registry, approvals, machines, options.env ?? process.env, log);
+  const subagents = new SubagentManager({
+    registry,
+    supervisor,
+    agents,
+    machines,
+    approvals,
+    mcp,
+    targets: (thread) => platforms.targets(thread),
+    streamSettings: streamSettings(options.config),
+    hostTurn: (threadId) => turns.hostTurn(threadId),
+    maxPerThread: limits.subagents.max_per_thread,
+    maxLiveHosts: limits.max_live_hosts,
+    log,
+  });
+  agents.subagentControl = subagents;
+  const reports = supervisorReports({ registry, log, notify, turns, subagents, settings: () => chat().settings });
+  return { supervisor, turns, agents, subagents, cutTurns, threads: threadsApi(registry, supervisor, subagents, turns) };
+}
+
+function streamSettings(config: BatonConfig) {
+  const r = config.rendering;
+  return { flushDebounceMs: r.flush_debounce_ms, showThoughts: r.show_thoughts, showTools: r.show_tools };
+}
+
+interface ReportDeps {
+  registry: ThreadRegistry;
+  log: Logger;
+  notify(thread: ThreadRecord, text: string): void;
+  turns: Turns;
+  subagents: SubagentManager;
+  settings(): ChatFeatureParts["settings"];
+}
+
+/** What the core does as hosts and turns go; only a fatal error is waited for (its thread closes first). */
+function supervisorReports(deps: ReportDeps): (event: SupervisorEvent) => void | Promise<void> {
+  const { registry, log, subagents } = deps;
+  const warn = (what: string) => (error: unknown) => log.warn({ err: error }, what);
+  return (event) => {
+    switch (event.type) {
+      case "notice":
+        return deps.notify(event.thread, event.text);
+      case "setting-changed":
+        return void deps.settings().agentChanged(event.thread, event.kind, event.id).catch(warn("could not record a setting the agent changed"));
+      case "prompt-taken":
+        return void registry.promptTaken(event.threadId, event.id, event.why).catch((error: unknown) => log.error({ thread: event.threadId, err: error }, "could not record that a queued prompt left the queue"));
+      case "host-started":
+        return subagents.resume(event.thread.id);
+      case "capacity-freed":
+        return subagents.room.pump();
+      case "fatal":
+        return (async () => {
+          await subagents.cancelAll(event.thread.id, "its thread was closed after an agent error");
+          subagents.forget(event.thread.id);
+          deps.turns.forget(event.thread.id);
+          await registry.close(event.thread.id, `agent error: ${event.error.userMessage}`);
+        })();
+    }
+  };
+}
+
+function threadsApi(registry: ThreadRegistry, supervisor: Supervisor, subagents: SubagentManager, turns: Turns): ThreadsApi {
+  return {
+    forRoute: (route) => registry.threadForRoute(route),
+    get: (id) => registry.get(id),
+    create: (route, spec) => registry.create(spec, route),
+    close: async (id, reason) => {
+      await Promise.all([supervisor.stopHost(id), subagents.cancelAll(id, "its thread was closed")]);
+      subagents.forget(id);
+      turns.forget(id);
+      await registry.close(id, reason);
+    },
+    attach: (route, id) => registry.attach(route, id),
+    detach: (route) => registry.detach(route),
+    findOpenBySession: (agent, session) => registry.findOpenBySession(agent, session),
+    changeHost: (id, host: HostChoice) => registry.changeHost(id, host.agent, host.profile),
+    recordContextTransfer: (id, runtime, session, path) => registry.recordContextTransfer(id, runtime, session, path),
+    all: () => registry.all(),
+  };
+}
