@@ -7,7 +7,8 @@ import { AgentError } from "../kernel/errors.js";
 import type { ThreadRecord } from "../threads/registry.js";
 import { AgentHost, HostStoppedError } from "./host.js";
 import { liveSink } from "./live-sink.js";
-import { Slots, type SlotLease } from "./slots.js";
+import type { SlotLease, Slots } from "./slots.js";
+import { startSlots, waitForStartSlot } from "./start-slots.js";
 import { SpareHost, type SpareState } from "./spare.js";
 import { endFailedTurn } from "./turn-errors.js";
 import { TurnQueues } from "./turn-queues.js";
@@ -15,20 +16,12 @@ import type { HostLaunch, HostRequest, HostState, LaunchSpec, Live, SupervisorDe
 
 export type { HostLaunch, HostRequest, HostState, LaunchSpec, McpAccess, SupervisorDeps, SupervisorEvent, SupervisorOptions, TurnOutput, TurnRequest, TurnStart } from "./supervisor-types.js";
 
-const MAX_CONCURRENT_HOST_STARTS = 4;
-/** A start with no progress for this long (an agent that never answers a step) stops holding its slot. */
-const START_STALL_MS = 10_000;
-/** A conversation waiting this long for a start slot is told why. */
-const SLOT_WAIT_NOTICE_MS = 2_000;
 
 export class Supervisor {
   /** Live hosts by thread id, in least-recently-used order (Map iteration order). */
   private readonly live = new Map<string, Live>();
   private readonly turns = new TurnQueues((request) => this.runTurn(request), (threadId, id, why) => void this.deps.report({ type: "prompt-taken", threadId, id, why }));
-  private readonly startSlots = new Slots(MAX_CONCURRENT_HOST_STARTS, {
-    stallMs: START_STALL_MS,
-    onStall: () => this.deps.log.warn({ stallMs: START_STALL_MS }, "an agent start made no progress; it gives its start slot to the next (it goes on within its step timeouts)"),
-  });
+  private readonly startSlots: Slots;
   /** Threads whose host is starting (or waiting for a start slot); aborting ends the start. */
   private readonly starting = new Map<string, AbortController>();
   /** The start under way per thread: a turn and a start outside a turn (/mode) share it. */
@@ -40,6 +33,7 @@ export class Supervisor {
   private spareLaunch?: () => Promise<LaunchSpec | undefined>;
 
   constructor(private readonly deps: SupervisorDeps, private options: SupervisorOptions) {
+    this.startSlots = startSlots(deps.log);
     this.spare = new SpareHost({
       launch: async () => this.spareLaunch?.(),
       room: () => this.live.size + this.spare.count + deps.otherLiveHosts() < this.options.maxLiveHosts,
@@ -225,9 +219,8 @@ export class Supervisor {
       // Only a start pays for the launch checks (over SSH they are round trips to the machine).
       const ready = await launch();
       if (existing) await this.stopProcess(thread.id);
-      // Agent CLIs are heavy to boot: a burst of first prompts starts them a few at a time, so the
-      // daemon (and the machine) stays responsive instead of booting dozens of processes at once.
-      const slot = await this.waitForStartSlot(thread, start.signal);
+      // A few starts at a time (start-slots.ts).
+      const slot = await waitForStartSlot(this.startSlots, start.signal, (text) => void this.deps.report({ type: "notice", thread, text }));
       try {
         return await this.startHost(thread, notice, ready, profileKey, start.signal, slot);
       } finally {
@@ -235,22 +228,6 @@ export class Supervisor {
       }
     } finally {
       if (this.starting.get(thread.id) === start) this.starting.delete(thread.id);
-    }
-  }
-
-  /** A start slot; a conversation that waits more than a moment for one is told why, at once (not with the answer). */
-  private async waitForStartSlot(thread: ThreadRecord, signal: AbortSignal): Promise<SlotLease> {
-    let timer: NodeJS.Timeout | undefined;
-    const onWait = () => {
-      timer = setTimeout(() => {
-        const seconds = Math.round(START_STALL_MS / 1000);
-        void this.deps.report({ type: "notice", thread, text: `⏳ ${MAX_CONCURRENT_HOST_STARTS} other agents are starting at once, the most Baton starts together; this one starts as soon as one of them is up (a start that hangs gives way within ${seconds} s).` });
-      }, SLOT_WAIT_NOTICE_MS);
-    };
-    try {
-      return await this.startSlots.acquire(signal, onWait);
-    } finally {
-      clearTimeout(timer);
     }
   }
 
