@@ -28,12 +28,14 @@ export const handover: CommandSpec = {
     // On another machine the terminal is there: say how to get there first.
     const machine = ctx.workspaces.machineOf(thread.workspace);
     const intro = machine.login ? `Continue this session in a terminal on ${machine.name} (\`${machine.login}\`):` : "Continue this session in a terminal:";
-    if (thread.agent === "demo") {
-      if (!isValidSessionId("demo", thread.session)) {
+    // A product whose terminal is Baton's own (the demo agent) continues under `baton launch`.
+    const product = getProduct(thread.agent);
+    if (product?.id === thread.agent && product.launchInBaton) {
+      if (!isValidSessionId(product.id, thread.session)) {
         await ctx.reply(`This thread's session id ${describeBadId(thread.session)} is not a valid session id, so there is no command to show. Start over with /new.`);
         return;
       }
-      await ctx.reply(`${intro}\n\`\`\`\ncd ${shellQuote(machine.path)} && baton launch demo -- --resume ${thread.session}\n\`\`\``);
+      await ctx.reply(`${intro}\n\`\`\`\ncd ${shellQuote(machine.path)} && baton launch ${product.id} -- --resume ${thread.session}\n\`\`\``);
       return;
     }
     const { command, cwd, note } = await ctx.agents.terminalCommand(thread);

@@ -1,7 +1,7 @@
 // The bearer token each agent Baton runs gets is a secret Baton knows while the agent lives: no
 // log line shows it, and it is let go when the token is revoked (the registry stays bounded).
 import { describe, expect, it } from "vitest";
-import { HostTokens } from "../../src/mcp/host-tokens.js";
+import { HostTokens } from "../../src/core/tool-calls.js";
 import { knownSecretCount, redactKnownValues } from "../../src/kernel/secrets.js";
 
 describe("host tokens", () => {
