@@ -43,7 +43,7 @@ function* claudeLines(id: string, cwd: string, bytes: number, at: string): Gener
   const pad = "lorem ipsum dolor sit amet ".repeat(150);
   let written = 0;
   for (let i = 0; written < bytes; i++) {
-    const line = JSON.stringify({ type: i % 2 ? "assistant" : "user", sessionId: id, cwd, gitBranch: "main", timestamp: at, message: { role: i % 2 ? "assistant" : "user", content: i % 2 ? [{ type: "text", text: pad }] : `step ${i}: ${pad}` } }) + "\n";
+    const line = `${JSON.stringify({ type: i % 2 ? "assistant" : "user", sessionId: id, cwd, gitBranch: "main", timestamp: at, message: { role: i % 2 ? "assistant" : "user", content: i % 2 ? [{ type: "text", text: pad }] : `step ${i}: ${pad}` } })}\n`;
     written += line.length;
     yield line;
   }
@@ -51,10 +51,10 @@ function* claudeLines(id: string, cwd: string, bytes: number, at: string): Gener
 
 function* codexLines(id: string, cwd: string, bytes: number, at: string): Generator<string> {
   const pad = "consectetur adipiscing elit ".repeat(150);
-  yield JSON.stringify({ timestamp: at, type: "session_meta", payload: { id, cwd, cli_version: "0.63.0", git: { branch: "main" } } }) + "\n";
+  yield `${JSON.stringify({ timestamp: at, type: "session_meta", payload: { id, cwd, cli_version: "0.63.0", git: { branch: "main" } } })}\n`;
   let written = 0;
   for (let i = 0; written < bytes; i++) {
-    const line = JSON.stringify({ timestamp: at, type: "event_msg", payload: { type: i % 2 ? "agent_message" : "user_message", message: `step ${i}: ${pad}` } }) + "\n";
+    const line = `${JSON.stringify({ timestamp: at, type: "event_msg", payload: { type: i % 2 ? "agent_message" : "user_message", message: `step ${i}: ${pad}` } })}\n`;
     written += line.length;
     yield line;
   }

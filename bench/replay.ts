@@ -28,14 +28,14 @@ export async function benchReplay({ threads: THREADS, events: EVENTS, runs: RUNS
     lines.length = 0;
   };
   for (const id of ids) {
-    lines.push(JSON.stringify(makeEvent(id, { type: "thread_created", workspace: "/home/dev/code/project", agent: "claude" })) + "\n");
+    lines.push(`${JSON.stringify(makeEvent(id, { type: "thread_created", workspace: "/home/dev/code/project", agent: "claude" }))}\n`);
     written++;
   }
   const bodies = (i: number, id: string): ThreadEventBody =>
     i % 4 === 0 ? { type: "route_attached", route: `telegram:${i % 5000}:${i % 7}` } : i % 4 === 1 ? { type: "session_observed", session: `${id}-${i}` } : i % 4 === 2 ? { type: "route_detached", route: `telegram:${(i - 2) % 5000}:${(i - 2) % 7}` } : { type: "host_changed", agent: "claude", profile: "fast" };
   for (let i = 0; written < EVENTS; i++, written++) {
     const id = ids[i % THREADS];
-    lines.push(JSON.stringify(makeEvent(id, bodies(i, id))) + "\n");
+    lines.push(`${JSON.stringify(makeEvent(id, bodies(i, id)))}\n`);
     if (lines.length >= 10_000) flush();
   }
   flush();

@@ -21,11 +21,11 @@ for (const suite of benchSuites(scale)) {
   try {
     for (const f of await suite.run()) {
       if (typeof f === "string") {
-        process.stdout.write(f + "\n");
+        process.stdout.write(`${f}\n`);
         continue;
       }
       figures.push(f);
-      process.stdout.write(formatFigure(f) + "\n");
+      process.stdout.write(`${formatFigure(f)}\n`);
     }
   } catch (error) {
     // A suite that cannot measure says so and fails the run: a figure is never reported as zero.
@@ -37,5 +37,5 @@ for (const suite of benchSuites(scale)) {
 // most by it, so each run says how much there was.
 const stolen = machineCpu().stealSince(cpuAtStart);
 process.stdout.write(`load average at the end ${load()}; the hypervisor took ${stolen.toFixed(1)} % of the cores' time during the run (steal)\n`);
-if (args.includes("--json")) process.stdout.write(JSON.stringify(figures, null, 2) + "\n");
+if (args.includes("--json")) process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
 process.exit(failed ? 1 : 0);

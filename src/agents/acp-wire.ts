@@ -35,7 +35,7 @@ export function acpWire(input: Readable, output: Writable, take: (message: WireM
   output.on("error", () => undefined);
   const writeLine = (message: unknown): Promise<void> =>
     new Promise((resolve, reject) => {
-      output.write(JSON.stringify(message) + "\n", (error) => (error ? reject(error) : resolve()));
+      output.write(`${JSON.stringify(message)}\n`, (error) => (error ? reject(error) : resolve()));
     });
   const answerError = (code: number, message: string, data?: unknown) => void writeLine({ jsonrpc: "2.0", id: null, error: { code, message, data } }).catch(() => undefined);
 

@@ -81,13 +81,13 @@ function snapshot(from: string, to: string, top = true): { files: number; bytes:
 export async function backupDataDir(dataDir: string, file: string): Promise<BackupSummary> {
   if (!existsSync(dataDir)) throw new BatonError(`There is no data dir at ${dataDir} to back up.`);
   const out = resolve(file);
-  if (out.startsWith(resolve(dataDir) + "/")) throw new BatonError(`Write the backup outside the data dir (${dataDir}).`);
+  if (out.startsWith(`${resolve(dataDir)}/`)) throw new BatonError(`Write the backup outside the data dir (${dataDir}).`);
   mkdirSync(dirname(out), { recursive: true });
   const staging = mkdtempSync(join(dirname(out), ".baton-backup-"));
   try {
     chmodSync(staging, PRIVATE_DIR);
     const { files, bytes } = snapshot(dataDir, staging);
-    writeFileSync(join(staging, MANIFEST), JSON.stringify({ baton: batonVersion(), created: new Date().toISOString(), dataDir, files }, null, 2) + "\n", { mode: PRIVATE_FILE });
+    writeFileSync(join(staging, MANIFEST), `${JSON.stringify({ baton: batonVersion(), created: new Date().toISOString(), dataDir, files }, null, 2)}\n`, { mode: PRIVATE_FILE });
     const tar = await import("tar");
     const partial = `${out}.partial`;
     // Tokens are inside: the file is the owner's only, from its first byte.
@@ -160,13 +160,13 @@ const kb = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round(b
 
 export async function runBackup(dataDir: string, file: string, json: boolean): Promise<number> {
   const summary = await backupDataDir(dataDir, file);
-  process.stdout.write(json ? JSON.stringify(summary) + "\n" : `Backed up ${summary.dataDir} to ${relative(process.cwd(), summary.file) || summary.file} (${summary.files} files, ${kb(summary.bytes)}).\n`);
+  process.stdout.write(json ? `${JSON.stringify(summary)}\n` : `Backed up ${summary.dataDir} to ${relative(process.cwd(), summary.file) || summary.file} (${summary.files} files, ${kb(summary.bytes)}).\n`);
   return 0;
 }
 
 export async function runRestore(file: string, dataDir: string, options: { force?: boolean; json?: boolean }): Promise<number> {
   const summary = await restoreDataDir(file, dataDir, options);
-  if (options.json) process.stdout.write(JSON.stringify(summary) + "\n");
+  if (options.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
   else {
     const aside = summary.setAside ? ` The data dir's earlier content is in ${summary.setAside}.` : "";
     process.stdout.write(`Restored ${summary.files} files (${kb(summary.bytes)}) into ${summary.dataDir}.${aside} Start Baton with this data dir to continue.\n`);

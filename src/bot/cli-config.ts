@@ -32,7 +32,7 @@ function validate(file: string | undefined): ValidateResult {
 
 export function runValidate(file: string | undefined, json = false): number {
   const result = validate(file);
-  if (json) process.stdout.write(JSON.stringify(result, null, 2) + "\n");
+  if (json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   else if (!result.ok) console.error(`✗ ${result.error}`);
   else {
     if (result.defaults) console.log("✓ no config: defaults (the web chat on 127.0.0.1, the first agent found). Looked for --config, $BATON_CONFIG, ./baton.yaml, ~/.config/baton/config.yaml.");

@@ -17,7 +17,7 @@ export async function runMatrixLoginCommand(
       instance: opts.instance,
       newDevice: opts.newDevice,
       password,
-      out: (line) => process.stdout.write(line + "\n"),
+      out: (line) => process.stdout.write(`${line}\n`),
     });
     return 0;
   } catch (error) {

@@ -30,7 +30,7 @@ export async function runStatus(dataDir: string, json: boolean): Promise<number>
   if (!endpoint) return notRunning(dataDir);
   const s = await fetchStatus(endpoint);
   if (json) {
-    process.stdout.write(JSON.stringify(s, null, 2) + "\n");
+    process.stdout.write(`${JSON.stringify(s, null, 2)}\n`);
     return 0;
   }
   const uptime = Math.round((Date.now() - Date.parse(s.startedAt)) / 1000);
@@ -42,7 +42,7 @@ export async function runStatus(dataDir: string, json: boolean): Promise<number>
   ];
   if (s.cluster) lines.splice(1, 0, clusterLine(s.cluster));
   if (s.lastReload) lines.push(`  last reload ${s.lastReload.at}: ${s.lastReload.ok ? reloadSummary(s.lastReload.applied, s.lastReload.restartNeeded) : `failed: ${s.lastReload.error}`}`);
-  process.stdout.write(lines.join("\n") + "\n");
+  process.stdout.write(`${lines.join("\n")}\n`);
   return 0;
 }
 

@@ -114,7 +114,7 @@ function systemctl(scope: ServiceScope, args: string[], env: NodeJS.ProcessEnv):
 function runSteps(command: string, steps: string[][], env: NodeJS.ProcessEnv, scopeArgs: string[] = []): boolean {
   for (const step of steps) {
     const res = which(command, env) ? spawnSync(command, [...scopeArgs, ...step], { env, encoding: "utf8" }) : undefined;
-    if (!res || res.status !== 0) {
+    if (res?.status !== 0) {
       const detail = res ? (res.stderr || res.stdout || "").trim().split("\n")[0] : `${command} is not on PATH`;
       const commands = steps.map((s) => `  ${[command, ...scopeArgs, ...s].join(" ")}`).join("\n");
       process.stdout.write(`${command} could not do it here (${detail}). Run:\n${commands}\n`);

@@ -108,7 +108,7 @@ export function buildProgram(): Command {
     .description("print the config's JSON Schema (for editors)")
     .action(async () => {
       const { configJsonSchema } = await import("../config/schema.js");
-      process.stdout.write(JSON.stringify(configJsonSchema(), null, 2) + "\n");
+      process.stdout.write(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
     });
 
   program

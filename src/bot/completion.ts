@@ -64,7 +64,7 @@ function fish(root: Command): string {
       lines.push(`complete -c baton -n ${fishQuote(at)} ${parts.join(" ")} -d ${fishQuote(o.description)}`);
     }
   }
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 const SHELLS = { bash, zsh, fish };

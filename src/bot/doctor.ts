@@ -73,7 +73,7 @@ export async function runDoctor(options: { config?: string; dataDir?: string; js
 
   const failed = checks.some((c) => c.status === "fail");
   const warnings = checks.filter((c) => c.status === "warn").length;
-  if (options.json) process.stdout.write(JSON.stringify({ ok: !failed, warnings, checks }, null, 2) + "\n");
+  if (options.json) process.stdout.write(`${JSON.stringify({ ok: !failed, warnings, checks }, null, 2)}\n`);
   else {
     for (const c of checks) process.stdout.write(`${MARK[c.status]} ${c.area.padEnd(18)} ${c.message}\n`);
     process.stdout.write(failed ? "\nSome checks failed.\n" : warnings ? `\n${warnings} warning${warnings === 1 ? "" : "s"}: see the lines marked !.\n` : "\nAll good.\n");

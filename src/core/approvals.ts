@@ -124,7 +124,7 @@ function describe(entry: Pending): string {
   const who = entry.turn.label ? ` (${entry.turn.label})` : "";
   const lines = [`🔐 **Permission needed${who}:** ${tool.title ?? "a tool call"}`];
   const raw = tool.rawInput as { command?: unknown } | undefined;
-  if (raw && typeof raw.command === "string") lines.push("```\n" + raw.command + "\n```");
+  if (raw && typeof raw.command === "string") lines.push(`\`\`\`\n${raw.command}\n\`\`\``);
   for (const c of tool.content ?? []) {
     if (c.type === "diff") lines.push(`✏️ \`${c.path}\` (${(c.oldText ?? "").split("\n").length} → ${c.newText.split("\n").length} lines)`);
   }

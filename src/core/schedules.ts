@@ -93,7 +93,9 @@ export class Scheduler {
 
   start(): void {
     this.running = true;
-    this.deps.config.forEach((s, i) => this.schedule({ id: `config-${i + 1}`, route: s.route, cron: s.cron, prompt: s.prompt, timeZone: s.time_zone, source: "config" }));
+    this.deps.config.forEach((s, i) => {
+      this.schedule({ id: `config-${i + 1}`, route: s.route, cron: s.cron, prompt: s.prompt, timeZone: s.time_zone, source: "config" });
+    });
     for (const s of this.deps.registry.schedules()) this.schedule({ ...s, source: "chat" });
     void this.catchUp();
   }

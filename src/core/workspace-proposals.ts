@@ -78,7 +78,7 @@ export class WorkspaceProposals {
   async answerAction(press: ActionPress): Promise<ActionOutcome> {
     const [, id, answer] = press.actionId.split(":");
     const proposal = this.open.get(id ?? "");
-    if (!proposal || !proposal.posted.some((p) => p.route === press.route)) return { ok: false, text: "This proposal was already answered or has expired." };
+    if (!proposal?.posted.some((p) => p.route === press.route)) return { ok: false, text: "This proposal was already answered or has expired." };
     this.open.delete(proposal.id);
     const who = press.user.name ?? press.user.id;
     const audit = (outcome: string) =>

@@ -63,9 +63,9 @@ export function registerHandoverCommands(program: Command): void {
         const ctx = { home: homedir(), env: process.env, dataDir: explicitDataDir ? await dataDirOf(program) : undefined };
         const steps = await planSetup(agent, ctx);
         const { warning } = mcpCommand(ctx);
-        if (opts.json && !opts.print) throw new BatonError("--json goes with --print: `baton setup " + agent + " --print --json`.");
+        if (opts.json && !opts.print) throw new BatonError(`--json goes with --print: \`baton setup ${agent} --print --json\`.`);
         if (opts.print) {
-          process.stdout.write((opts.json ? planAsJson(agent, steps, warning) : describePlan(agent, steps, warning)) + "\n");
+          process.stdout.write(`${opts.json ? planAsJson(agent, steps, warning) : describePlan(agent, steps, warning)}\n`);
           return;
         }
         // Settings for an agent that is not installed would do nothing; most likely the wrong machine or user.

@@ -31,7 +31,7 @@ export function ensureToken(dataDir: string): string {
     return existing;
   }
   const token = randomBytes(TOKEN_BYTES).toString("base64url");
-  writeFileSync(tokenPath(dataDir), token + "\n", { mode: SECRET_FILE_MODE });
+  writeFileSync(tokenPath(dataDir), `${token}\n`, { mode: SECRET_FILE_MODE });
   registerSecretValues([token]);
   return token;
 }

@@ -13,7 +13,7 @@ export interface Endpoint {
 }
 
 export function writeEndpointFile(path: string, endpoint: Endpoint): void {
-  writeFileSync(path, JSON.stringify(endpoint) + "\n", { mode: ENDPOINT_FILE_MODE });
+  writeFileSync(path, `${JSON.stringify(endpoint)}\n`, { mode: ENDPOINT_FILE_MODE });
   chmodSync(path, ENDPOINT_FILE_MODE);
 }
 

@@ -50,7 +50,7 @@ function scrubLine(line: string): string {
     return redactSecrets(line);
   }
   for (const [key, value] of Object.entries(record)) if (!OWN_FIELDS.has(key)) record[key] = scrubValue(value, 0);
-  return redactKnownValues(JSON.stringify(record)) + "\n";
+  return `${redactKnownValues(JSON.stringify(record))}\n`;
 }
 
 function scrubValue(value: unknown, depth: number): unknown {

@@ -87,7 +87,7 @@ function opsApp(options: OpsOptions): Hono {
     // Starting and draining answer 503, so an orchestrator sends no work here; so does a Baton with
     // no platform serving. One platform that cannot be reached is "degraded" but 200: the others
     // serve, and restarting Baton would not bring the network back.
-    return send(c, up ? 200 : 503, "application/json", JSON.stringify(body) + "\n");
+    return send(c, up ? 200 : 503, "application/json", `${JSON.stringify(body)}\n`);
   });
   const token = options.token;
   if (token !== undefined) {
@@ -100,7 +100,7 @@ function opsApp(options: OpsOptions): Hono {
     const r = options.recorder;
     const counts = { messages_in: r.total("messages_in"), messages_out: r.total("messages_out"), turns: r.total("turns"), platform_errors: r.total("platform_errors"), pickups_claimed: r.total("pickups", { outcome: "claimed" }), pickups_refused: r.total("pickups", { outcome: "refused" }) };
     const cluster = { role: s.cluster?.role ?? "leader", ...(s.cluster && { leader: s.cluster.leader, epoch: s.cluster.epoch, instance: s.cluster.instance }) };
-    return send(c, 200, "application/json", JSON.stringify({ ...s, ...cluster, counts }, null, 2) + "\n");
+    return send(c, 200, "application/json", `${JSON.stringify({ ...s, ...cluster, counts }, null, 2)}\n`);
   });
   app.get("/metrics", async (c) => {
     // prom-client costs a few hundred ms to load: only a daemon that is scraped loads it.

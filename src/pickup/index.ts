@@ -14,7 +14,7 @@ import { localToolCall } from "../mcp/tools.js";
 import { HostTokens } from "../core/tool-calls.js";
 import { batonVersion } from "../kernel/install.js";
 
-export { type HandoverCore } from "./service.js";
+export type { HandoverCore } from "./service.js";
 
 export interface RunningHandover {
   service: HandoverService;

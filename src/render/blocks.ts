@@ -129,7 +129,7 @@ export class BlockBuilder {
   }
 
   private setPlan(entries: PlanEntry[]): boolean {
-    const text = "**Plan**\n" + entries.map((e) => `${PLAN_MARK[e.status] ?? "☐"} ${e.content}`).join("\n");
+    const text = `**Plan**\n${entries.map((e) => `${PLAN_MARK[e.status] ?? "☐"} ${e.content}`).join("\n")}`;
     if (!this.planBlock) {
       this.finishLast();
       this.planBlock = newBlock("plan", text, false);

@@ -21,7 +21,7 @@ const TASK_MARKER_LENGTH = "[ ]".length;
 /** Decodes backslash escapes and entity references (markdown-it's `utils.unescapeAll`). */
 type Unescape = (text: string) => string;
 
-export function mdastFromTokens(tokens: Token[], text: string, unescape: Unescape): Root {
+export function mdastFromTokens(tokens: Token[], text: string, unescapeText: Unescape): Root {
   const starts = lineStarts(text);
   const root: Root = { type: "root", children: [], position: { start: { line: 1, column: 1, offset: 0 }, end: pointAt(starts, text.length) } };
   const stack: Parent[] = [root as unknown as Parent];
@@ -36,7 +36,7 @@ export function mdastFromTokens(tokens: Token[], text: string, unescape: Unescap
       if (closed.type === "listItem") takeTaskMarker(closed as unknown as ListItem);
       continue;
     }
-    const node = blockNode(token, unescape);
+    const node = blockNode(token, unescapeText);
     // A token that only groups (a table's head and body, the footnotes' section) keeps its parent.
     if (!node) {
       if (token.nesting === 1) stack.push(parent);
@@ -52,7 +52,7 @@ export function mdastFromTokens(tokens: Token[], text: string, unescape: Unescap
   return root;
 }
 
-function blockNode(token: Token, unescape: Unescape): Nodes | undefined {
+function blockNode(token: Token, unescapeText: Unescape): Nodes | undefined {
   switch (token.type) {
     case "paragraph_open":
       return { type: "paragraph", children: [] };
@@ -67,7 +67,7 @@ function blockNode(token: Token, unescape: Unescape): Nodes | undefined {
       return { type: "listItem", spread: false, checked: null, children: [] };
     case "fence": {
       // The info string: its first word is the language, the rest (as written) its meta.
-      const [, lang, meta] = /^[ \t]*(\S*)[ \t]*([^]*)$/.exec(unescape(token.info))!;
+      const [, lang, meta] = /^[ \t]*(\S*)[ \t]*([\s\S]*)$/.exec(unescapeText(token.info))!;
       return { type: "code", lang: lang || null, meta: meta || null, value: withoutFinalNewline(token.content) };
     }
     case "code_block":

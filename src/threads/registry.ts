@@ -88,7 +88,7 @@ export class ThreadRegistry {
 
   async close(threadId: string, reason: string): Promise<void> {
     const t = this.threads.get(threadId);
-    if (!t || !t.open) return;
+    if (!t?.open) return;
     await this.record([[threadId, { type: "thread_closed", reason }]]);
   }
 

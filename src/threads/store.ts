@@ -140,7 +140,7 @@ export class JsonlEventStore implements EventLogStore {
   append(events: ThreadEvent[]): Promise<void> {
     if (this.closed) return Promise.reject(new Error("event store is closed"));
     if (events.length === 0) return Promise.resolve();
-    return this.commits.append([events.map((e) => JSON.stringify(e)).join("\n") + "\n"]);
+    return this.commits.append([`${events.map((e) => JSON.stringify(e)).join("\n")}\n`]);
   }
 
   private async writeDurably(data: Buffer): Promise<void> {

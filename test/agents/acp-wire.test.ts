@@ -40,7 +40,7 @@ describe("acpWire", () => {
   it("hands what `take` takes to it alone, in order", async () => {
     const taken: WireMessage[] = [];
     const { stdout, wire } = open((m) => (m.method === "mine" ? (taken.push(m), true) : false));
-    stdout.end(['{"method":"mine","n":1}', '{"method":"sdk","n":2}', '{"method":"mine","n":3}'].join("\n") + "\n");
+    stdout.end(`${['{"method":"mine","n":1}', '{"method":"sdk","n":2}', '{"method":"mine","n":3}'].join("\n")}\n`);
     expect(await readAll(wire.readable)).toEqual([{ method: "sdk", n: 2 }]);
     expect(taken).toEqual([{ method: "mine", n: 1 }, { method: "mine", n: 3 }]);
   });

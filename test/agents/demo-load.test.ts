@@ -13,7 +13,9 @@ import { DEMO_AGENT_ENTRY } from "../../src/kernel/install.js";
 import { testTempDir } from "../support/temp.js";
 
 const running: Array<() => void> = [];
-afterEach(() => running.splice(0).forEach((stop) => stop()));
+afterEach(() => {
+  for (const stop of running.splice(0)) stop();
+});
 
 async function startDemo() {
   const dir = testTempDir("baton-demo-stream-");
@@ -90,7 +92,9 @@ describe.skipIf(process.platform !== "linux")("demo:burn", () => {
     const before = burners.map(cpuTicks);
     await new Promise((r) => setTimeout(r, 500));
     // Each spun for most of that half second (ticks are 10 ms; two cores may be shared with the test).
-    burners.forEach((pid, i) => expect(cpuTicks(pid) - before[i]).toBeGreaterThan(10));
+    burners.forEach((pid, i) => {
+      expect(cpuTicks(pid) - before[i]).toBeGreaterThan(10);
+    });
     expect(burners.map((pid) => getPriority(pid))).toEqual([7, 7]);
     expect((await turn).stopReason).toBe("end_turn");
     expect(demo.text.join("")).toBe("Keeping 2 CPU-bound processes busy for 2 s. Done.");

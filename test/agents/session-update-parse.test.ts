@@ -129,7 +129,7 @@ describe("the hand check of a usage update", () => {
 function wireOf(messages: unknown[], take: (message: Record<string, unknown>) => boolean) {
   const stdout = new PassThrough();
   const wire = acpWire(stdout, new PassThrough(), take);
-  stdout.end(messages.map((m) => JSON.stringify(m) + "\n").join(""));
+  stdout.end(messages.map((m) => `${JSON.stringify(m)}\n`).join(""));
   return wire.readable as unknown as AsyncIterable<{ method?: string; params?: SessionNotification }>;
 }
 

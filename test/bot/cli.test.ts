@@ -35,7 +35,7 @@ describe("the baton command line", () => {
     // Enough sessions that the listing is far larger than a pipe's buffer.
     for (let i = 0; i < 1500; i++) {
       const id = `0000${String(i).padStart(4, "0")}-0000-4000-8000-000000000000`;
-      writeFileSync(join(sessions, `${id}.jsonl`), JSON.stringify({ type: "meta", sessionId: id, cwd: home, createdAt: "2026-11-20T10:00:00Z", title: `session ${i}` }) + "\n");
+      writeFileSync(join(sessions, `${id}.jsonl`), `${JSON.stringify({ type: "meta", sessionId: id, cwd: home, createdAt: "2026-11-20T10:00:00Z", title: `session ${i}` })}\n`);
     }
     for (const format of [[], ["--json"]]) {
       const child = spawn(process.execPath, [BATON, "handoff", "list", "--limit", "0", ...format], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, HOME: home, BATON_DATA_DIR: "" } });

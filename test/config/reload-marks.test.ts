@@ -29,14 +29,14 @@ describe("planReload", () => {
   it("applies live keys, names the rest, and keeps their running values", () => {
     const before = load("log: { level: info, format: json }\n");
     const after = load(
-      [
+      `${[
         "log: { level: debug, format: pretty }",
         'bindings: [{ match: "test:*", workspace: "/tmp" }]',
         'schedules: [{ route: "test:a", cron: "0 9 * * *", prompt: "hi" }]',
         "time_zone: UTC",
         "voice: { transcription: { url: http://127.0.0.1:9000/v1 } }",
         "ops: { listen: 127.0.0.1:9999 }",
-      ].join("\n") + "\n",
+      ].join("\n")}\n`,
     );
     const plan = planReload(before, after);
     expect(plan.applied).toEqual(["log.level", "bindings", "schedules", "time_zone", "voice"]);

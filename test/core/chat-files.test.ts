@@ -54,7 +54,7 @@ describe("files from the agent and /file", () => {
     expect(platform.uploads[1]).toMatchObject({ name: "notes.md", mimeType: "text/markdown" });
     expect(platform.uploads[1].data.toString()).toBe("# Notes\nhello");
 
-    for (const path of ["../" + outside.split("/").at(-1) + "/secret.txt", join(outside, "secret.txt"), "link.txt"]) {
+    for (const path of [`../${outside.split("/").at(-1)}/secret.txt`, join(outside, "secret.txt"), "link.txt"]) {
       await platform.say(route, `demo:file ${path}`);
       await platform.waitFor(route, (m) => m.text.startsWith("🚫 Not sent:") && m.text.includes("outside this thread's workspace") && platform.on(route).filter((x) => x.text.startsWith("🚫")).length >= 1);
     }

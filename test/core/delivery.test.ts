@@ -72,7 +72,7 @@ describe("core delivery", () => {
   });
 
   it("never retries a refusal", async () => {
-    const platform = new ScriptedPlatform((n, method) => (method === "edit" ? new PlatformError("no", { reason: "refused", detail: "400 message to edit not found" }) : undefined));
+    const platform = new ScriptedPlatform((_n, method) => (method === "edit" ? new PlatformError("no", { reason: "refused", detail: "400 message to edit not found" }) : undefined));
     const { outbox, route } = streamOn(platform);
     const slot = outbox.post(route, { text: "first" });
     await slot.sent;
@@ -99,7 +99,7 @@ describe("core delivery", () => {
   });
 
   it("resends the same words as plain text when the platform refuses the formatting", async () => {
-    const platform = new ScriptedPlatform((n, _m, message) => (message.format !== "plain" ? new FormattingError("bad entities") : undefined));
+    const platform = new ScriptedPlatform((_n, _m, message) => (message.format !== "plain" ? new FormattingError("bad entities") : undefined));
     const { outbox, route } = streamOn(platform);
     const slot = outbox.post(route, { text: "**bold** <b" });
     await slot.settled();

@@ -22,7 +22,7 @@ describe("the event log under faults", () => {
     mkdirSync(join(dataDir, "threads"));
     const good = makeEvent("th_good", { type: "thread_created", workspace: process.cwd(), agent: "demo" });
     const attached = makeEvent("th_good", { type: "route_attached", route: "test:c1" });
-    writeFileSync(join(dataDir, "threads", "events.jsonl"), [JSON.stringify(good), '{"type":"thread_created","thread":"x"}', JSON.stringify(attached)].join("\n") + "\n");
+    writeFileSync(join(dataDir, "threads", "events.jsonl"), `${[JSON.stringify(good), '{"type":"thread_created","thread":"x"}', JSON.stringify(attached)].join("\n")}\n`);
     const platform = new TestPlatform();
     baton = await startTestBaton({ adapters: [platform], dataDir });
     expect(baton.daemon.core.registry.threadForRoute("test:c1")?.id).toBe("th_good");

@@ -62,7 +62,7 @@ const layerOf = (path: string) => path.split("/")[0];
 const adapterOf = (path: string) => (path.startsWith("platforms/") && !PLATFORM_SHARED.test(path) ? path.split("/")[1] : undefined);
 
 /** The layer table, bottom layer first: what each layer may import and what it does import now. */
-export function layerTable(edges: ImportEdge[]): string {
+function layerTable(edges: ImportEdge[]): string {
   const used = new Map<string, Set<string>>();
   for (const e of edges) {
     const [from, to] = [layerOf(e.from), layerOf(e.to)];

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FakeBotApi } from "../fakes/telegram/fake-bot-api.js";
 import { privateChat, user } from "../fakes/telegram/fake-chats.js";
-import { waitFor } from "../telegram/helpers.js";
+import { waitFor } from "../platforms/telegram/helpers.js";
 import { BatonProcesses } from "../support/baton-process.js";
 
 const alice = user(111, "Alice", "alice");

@@ -54,7 +54,7 @@ function writeConfig(allow: string[]): string {
   const path = join(dir, "baton.yaml");
   writeFileSync(
     path,
-    [
+    `${[
       "agents: { default: demo }",
       `access: { allow: [${allow.join(", ")}] }`,
       "shutdown_grace: 20s",
@@ -63,7 +63,7 @@ function writeConfig(allow: string[]): string {
       `workspaces: { roots: ["${dir}"], default: "${dir}" }`,
       "platforms:",
       `  telegram: { token: "${fake.token}", api_root: "${fake.apiRoot}" }`,
-    ].join("\n") + "\n",
+    ].join("\n")}\n`,
   );
   return path;
 }

@@ -47,7 +47,7 @@ function packagesUnder(modules: string): string[] {
 
 function writeConfig(dir: string, platforms: string[], allow: string[] = []): string {
   const path = join(dir, "baton.yaml");
-  writeFileSync(path, [`agents: { default: demo }`, `access: { allow: [${allow.map((a) => JSON.stringify(a)).join(", ")}] }`, `ops: { listen: 127.0.0.1:0 }`, `workspaces: { roots: ["${dir}"], default: "${dir}" }`, "platforms:", "  web: { listen: 0 }", ...platforms.map((p) => `  ${p}`)].join("\n") + "\n");
+  writeFileSync(path, `${[`agents: { default: demo }`, `access: { allow: [${allow.map((a) => JSON.stringify(a)).join(", ")}] }`, `ops: { listen: 127.0.0.1:0 }`, `workspaces: { roots: ["${dir}"], default: "${dir}" }`, "platforms:", "  web: { listen: 0 }", ...platforms.map((p) => `  ${p}`)].join("\n")}\n`);
   return path;
 }
 

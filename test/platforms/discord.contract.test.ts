@@ -49,7 +49,7 @@ runAdapterContract("discord", async (): Promise<ContractDriver> => {
       if (where === "group" && options.mention && !groupThread) groupThread = await waitFor(() => fake.threadOf(message));
     },
     shown: (where) => channelIds(where).flatMap((id) => [...fake.botMessages(id), ...fake.world.messages.filter((m) => m.channelId === id && m.visibleTo !== undefined && !m.deleted)]).map(show),
-    async press(where, message, label, options = {}) {
+    async press(_where, message, label, options = {}) {
       const user = options.stranger ? mallory : alice;
       const posted = fake.world.message(message.id)!;
       const button = posted.components.flatMap((row: any) => row.components).find((b: any) => b.label === label);

@@ -113,7 +113,7 @@ describe("parsing a streamed message again reuses its closed blocks", () => {
       parsedChars += markdown.length;
       return parseWhole(markdown);
     });
-    const text = "see [docs]\n\n" + "filler paragraph\n\n".repeat(20) + "[docs]: https://example.com\n";
+    const text = `see [docs]\n\n${"filler paragraph\n\n".repeat(20)}[docs]: https://example.com\n`;
     streamAndCompare(reuse, text, [text.length - 40, text.length]);
     const tree = reuse.parse(text).tree;
     expect(JSON.stringify(tree)).toContain('"type":"link","url":"https://example.com"');

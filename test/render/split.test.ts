@@ -33,7 +33,7 @@ describe("splitMarkdown", () => {
   });
 
   it("reopens a cut fence with its info string", () => {
-    const code = "```python\n" + Array.from({ length: 50 }, (_, i) => `print(${i})`).join("\n") + "\n```";
+    const code = `\`\`\`python\n${Array.from({ length: 50 }, (_, i) => `print(${i})`).join("\n")}\n\`\`\``;
     const chunks = splitMarkdown(code, 200);
     expect(chunks.length).toBeGreaterThan(2);
     for (const c of chunks) {
@@ -49,7 +49,7 @@ describe("splitMarkdown", () => {
   });
 
   it("prefers paragraph boundaries", () => {
-    const text = "a".repeat(60) + "\n\n" + "b".repeat(60);
+    const text = `${"a".repeat(60)}\n\n${"b".repeat(60)}`;
     expect(splitMarkdown(text, 100)).toEqual(["a".repeat(60), "b".repeat(60)]);
   });
 

@@ -67,7 +67,7 @@ function start(id: string, url: string, extra: string[] = []): Instance {
       `workspaces: { roots: ["${dir}"], default: "${dir}" }`,
       "platforms:",
       `  telegram: { token: "${fake.token}", api_root: "${fake.apiRoot}" }`,
-    ].join("\n") + "\n",
+    ].join("\n")}\n`,
   );
   const dataDir = join(dir, `data-${id}`);
   const child = spawn(process.execPath, [BATON, "start", "--config", config, "--data-dir", dataDir], { stdio: ["ignore", "pipe", "pipe"] });

@@ -5,7 +5,7 @@
 import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { waitFor } from "../telegram/helpers.js";
+import { waitFor } from "../platforms/telegram/helpers.js";
 import { exitOf } from "./process.js";
 
 const BATON = join(process.cwd(), "bin/baton.js");

@@ -114,7 +114,7 @@ export async function startTestSshd(): Promise<TestSshd> {
 }
 
 function sshdConfig(dir: string, home: string, port: number): string {
-  return [
+  return `${[
     "ListenAddress 127.0.0.1",
     `Port ${port}`,
     `HostKey ${join(dir, "host_key")}`,
@@ -131,7 +131,7 @@ function sshdConfig(dir: string, home: string, port: number): string {
     "PrintMotd no",
     `SetEnv HOME=${home}`,
     "LogLevel VERBOSE",
-  ].join("\n") + "\n";
+  ].join("\n")}\n`;
 }
 
 /** The sshd processes below the listener: one monitor per connection and its session process. */

@@ -1,7 +1,7 @@
 // A platform that lives in the test: it implements the platform contract in memory, records every
 // message the core sends or edits, and lets a test speak as any user on any route.
 import { readFile } from "node:fs/promises";
-import { PlatformError } from "../../src/kernel/errors.js";
+import type { PlatformError } from "../../src/kernel/errors.js";
 import type { ActionOutcome, Button, InboundFile, MessageRef, OutboundFile, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformUser, StartInfo } from "../../src/platforms/contract.js";
 
 /** What a test user does besides writing text: where, addressed how, with which files. */

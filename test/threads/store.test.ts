@@ -97,7 +97,7 @@ describe("JsonlEventStore on disk", () => {
       { ...makeEvent("th_1", { type: "route_attached", route: "t:3" }), type: "route_teleported" },
       [1, 2, 3],
     ];
-    writeFileSync(path, [a, ...bad, b].map((e) => JSON.stringify(e)).join("\n") + "\n");
+    writeFileSync(path, `${[a, ...bad, b].map((e) => JSON.stringify(e)).join("\n")}\n`);
     const { registry, report } = await ThreadRegistry.open(new JsonlEventStore(path));
     expect(report.events).toBe(2);
     expect(report.skipped.map((s) => s.line)).toEqual([2, 3, 4, 5, 6]);
@@ -110,7 +110,7 @@ describe("JsonlEventStore on disk", () => {
   it("reads lines cut across read chunks, multi-byte characters included", async () => {
     const path = join(tempDir(), "events.jsonl");
     const events = Array.from({ length: 20 }, (_, i) => makeEvent("th_1", { type: "route_attached", route: `t:${"ü€😀".repeat(i)}` }));
-    writeFileSync(path, events.map((e) => JSON.stringify(e)).join("\n") + "\n");
+    writeFileSync(path, `${events.map((e) => JSON.stringify(e)).join("\n")}\n`);
     for (const chunk of [1, 2, 3, 5, 64]) {
       const routes: string[] = [];
       await new JsonlEventStore(path, { readChunkBytes: chunk }).replay((e) => routes.push((e as Extract<ThreadEvent, { type: "route_attached" }>).route));

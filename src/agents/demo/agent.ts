@@ -105,7 +105,7 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
       running.set(sessionId, abort);
       const turn: Turn = { client, sessionId, signal: abort.signal, replied: [], store, firstChunk: timing && (() => timing.firstChunk(text)), streamEnded: timing && (() => timing.streamEnded(text)) };
       try {
-        if (earlier.length === 0 && env.BATON_DEMO_NOTICE === "1") await say(turn, NO_AGENT_NOTICE + "\n\n");
+        if (earlier.length === 0 && env.BATON_DEMO_NOTICE === "1") await say(turn, `${NO_AGENT_NOTICE}\n\n`);
         const media = mediaAnswer(text, cwds.get(sessionId) ?? process.cwd(), extras.state(sessionId));
         if (media?.update) await update(client, sessionId, media.update);
         const stopReason = media

@@ -45,7 +45,7 @@ export class TimingReporter {
   }
 
   private write(line: TimingLine): void {
-    appendFileSync(this.file, JSON.stringify(line) + "\n");
+    appendFileSync(this.file, `${JSON.stringify(line)}\n`);
   }
 }
 

@@ -52,7 +52,9 @@ while (Date.now() < end && alive()) for (let i = 0; i < 1e5; i++);`;
 async function burnTurn(turn: LoadTurn, ms: number, processes: number): Promise<acp.StopReason> {
   const burners = Array.from({ length: processes }, () => spawn(process.execPath, ["-e", BURNER, String(ms), String(process.pid)], { stdio: "ignore" }));
   const ended = Promise.all(burners.map((b) => new Promise((resolve) => b.once("exit", resolve).once("error", resolve))));
-  const kill = () => burners.forEach((b) => b.kill("SIGKILL"));
+  const kill = () => {
+    for (const b of burners) b.kill("SIGKILL");
+  };
   turn.signal.addEventListener("abort", kill, { once: true });
   try {
     await turn.chunk(`Keeping ${processes} CPU-bound process${processes === 1 ? "" : "es"} busy for ${ms / 1000} s.`);

@@ -36,11 +36,11 @@ export class DemoSessionStore {
 
   create(id: string, cwd: string): void {
     const meta: DemoLine = { type: "meta", sessionId: id, cwd, createdAt: new Date().toISOString(), title: null };
-    writeFileSync(this.file(id), JSON.stringify(meta) + "\n", { mode: 0o600, flag: "wx" });
+    writeFileSync(this.file(id), `${JSON.stringify(meta)}\n`, { mode: 0o600, flag: "wx" });
   }
 
   append(id: string, line: DemoLine): void {
-    appendFileSync(this.file(id), JSON.stringify(line) + "\n");
+    appendFileSync(this.file(id), `${JSON.stringify(line)}\n`);
   }
 
   read(id: string): DemoLine[] {
@@ -63,7 +63,7 @@ export class DemoSessionStore {
       const id = name.slice(0, -".jsonl".length);
       const lines = this.read(id);
       const meta = lines[0];
-      if (!meta || meta.type !== "meta") continue;
+      if (meta?.type !== "meta") continue;
       if (cwd && meta.cwd !== cwd) continue;
       const firstPrompt = lines.find((l) => l.type === "prompt") as { text: string } | undefined;
       sessions.push({

@@ -13,7 +13,7 @@ import type { Machine, MachineSettings } from "./types.js";
 
 export { LOCAL_MACHINE, type WorkspaceRef } from "./refs.js";
 export { MachineError, type Machine } from "./types.js";
-export { type HandoverEndpoint } from "./remote-handover.js";
+export type { HandoverEndpoint } from "./remote-handover.js";
 
 /** Unix socket paths are limited to about 104 bytes; ssh's %C adds 40 hex characters. */
 const MAX_CONTROL_DIR_LENGTH = 60;

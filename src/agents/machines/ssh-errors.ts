@@ -45,7 +45,7 @@ function describeConnectFailure(target: SshTarget, stderr: string): string | und
   if (/Permission denied \(|Too many authentication failures|no mutual signature/i.test(stderr)) {
     return (
       `${name} refused Baton's key (${lastLine(stderr)}). Add the public key${target.identityFile ? ` ${target.identityFile}.pub` : ""} to ~/.ssh/authorized_keys of the user in \`${target.destination}\` there, ` +
-      `${target.identityFile ? "" : "or set machines." + name + ".identity_file, "}then send the message again.`
+      `${target.identityFile ? "" : `or set machines.${name}.identity_file, `}then send the message again.`
     );
   }
   if (/Could not resolve hostname|Name or service not known|nodename nor servname/i.test(stderr)) {

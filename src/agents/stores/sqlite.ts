@@ -84,7 +84,9 @@ export async function openSqlite(file: string): Promise<SqliteFile> {
     for (const res of db.exec(sql, params)) {
       for (const row of res.values) {
         const rec: Record<string, unknown> = {};
-        res.columns.forEach((c, i) => (rec[c] = row[i]));
+        res.columns.forEach((c, i) => {
+          rec[c] = row[i];
+        });
         out.push(rec as T);
       }
     }

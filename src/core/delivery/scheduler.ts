@@ -48,7 +48,10 @@ export class RouteScheduler<J extends ScheduledJob> {
     let line = this.lines.get(route);
     if (!line) this.lines.set(route, (line = { route, jobs: [], busy: false, queued: false }));
     line.jobs.push(job);
-    if (!this.ready) return this.prepareOnce();
+    if (!this.ready) {
+      this.prepareOnce();
+      return;
+    }
     this.pump(line);
   }
 
@@ -112,7 +115,10 @@ export class RouteScheduler<J extends ScheduledJob> {
   private grant(): void {
     this.platformTimer = undefined;
     this.platformImmediate = undefined;
-    if (this.pacer.platformDelayMs() > 0) return this.scheduleGrant();
+    if (this.pacer.platformDelayMs() > 0) {
+      this.scheduleGrant();
+      return;
+    }
     const [line] = this.queue;
     if (!line) return;
     this.queue.delete(line);

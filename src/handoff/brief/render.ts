@@ -101,7 +101,7 @@ export function renderBrief(input: BriefInput): string {
   }
   if (Buffer.byteLength(text, "utf8") > BRIEF_MAX_BYTES) {
     // Only reachable with pathological headers; a cut brief beats an oversized one.
-    text = Buffer.from(text, "utf8").subarray(0, BRIEF_MAX_BYTES - 64).toString("utf8").replace(/\uFFFD$/, "") + "\n\n_(brief cut at 48 KiB)_\n";
+    text = `${Buffer.from(text, "utf8").subarray(0, BRIEF_MAX_BYTES - 64).toString("utf8").replace(/\uFFFD$/, "")}\n\n_(brief cut at 48 KiB)_\n`;
   }
   return text;
 }

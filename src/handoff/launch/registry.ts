@@ -33,7 +33,7 @@ export class LaunchRegistry {
 
   record(launch: LaunchRecord): void {
     mkdirSync(this.dir, { recursive: true, mode: DIR_MODE });
-    writeFileSync(this.file(launch.launchId), JSON.stringify(launch) + "\n", { mode: FILE_MODE });
+    writeFileSync(this.file(launch.launchId), `${JSON.stringify(launch)}\n`, { mode: FILE_MODE });
   }
 
   remove(launchId: string): void {

@@ -1,7 +1,7 @@
 // `baton handoff list | export | resume`: the command definitions only. The actions (and the store
 // readers, sql.js included) load on first use, so `baton start` pays nothing for them.
 
-import { Command, Option } from "commander";
+import { type Command, Option } from "commander";
 import { PRODUCTS } from "../../agents/products/index.js";
 
 function collect(value: string, previous: string[] = []): string[] {

@@ -78,5 +78,5 @@ export function commandText(name: string, options: readonly APIApplicationComman
 }
 
 function clip(text: string): string {
-  return text.length <= MAX_DESCRIPTION_CHARS ? text : text.slice(0, MAX_DESCRIPTION_CHARS - 1) + "…";
+  return text.length <= MAX_DESCRIPTION_CHARS ? text : `${text.slice(0, MAX_DESCRIPTION_CHARS - 1)}…`;
 }

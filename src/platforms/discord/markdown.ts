@@ -9,7 +9,7 @@
 // - a fence only closes on exactly three backticks, so backtick runs inside code are broken up.
 import { toMarkdown, type Options, type Unsafe } from "mdast-util-to-markdown";
 import { gfmToMarkdown } from "mdast-util-gfm";
-import { toString } from "mdast-util-to-string";
+import { toString as mdastToString } from "mdast-util-to-string";
 import type { Nodes, Parents, PhrasingContent, Root, RootContent } from "mdast";
 import { parseMarkdown } from "../../render/markdown.js";
 import { tableAsText } from "../../render/table.js";
@@ -96,7 +96,7 @@ function reshape(node: Nodes, inQuote: boolean): Nodes[] {
 /** Discord masks only http(s) links; anything else reads better as text with its target. */
 function link(url: string, label: PhrasingContent[]): PhrasingContent {
   if (MASKABLE_URL.test(url)) return { type: "link", url, children: label };
-  const text = toString({ type: "paragraph", children: label });
+  const text = mdastToString({ type: "paragraph", children: label });
   return { type: "text", value: text && text !== url ? `${text} (${url})` : url };
 }
 
@@ -117,5 +117,5 @@ function escapeUnderlineRuns(text: string): string {
 }
 
 function breakFences(code: string): string {
-  return code.replace(/```/g, "`" + ZERO_WIDTH_SPACE + "`" + ZERO_WIDTH_SPACE + "`");
+  return code.replace(/```/g, `\`${ZERO_WIDTH_SPACE}\`${ZERO_WIDTH_SPACE}\``);
 }

@@ -59,7 +59,7 @@ function actionRows(rows: Button[][]): DiscordMessageBody["components"] {
 
 function discordButton(button: Button): DiscordButton {
   if (button.id.length > MAX_CUSTOM_ID_CHARS) throw new Error(`button id of ${button.id.length} characters; Discord takes ${MAX_CUSTOM_ID_CHARS}`);
-  const label = button.label.length <= MAX_LABEL_CHARS ? button.label : button.label.slice(0, MAX_LABEL_CHARS - 1) + "…";
+  const label = button.label.length <= MAX_LABEL_CHARS ? button.label : `${button.label.slice(0, MAX_LABEL_CHARS - 1)}…`;
   return { type: 2, style: BUTTON_STYLE[button.style ?? "default"], label, custom_id: button.id };
 }
 

@@ -77,5 +77,5 @@ export class DiscordThreads {
 function threadName(text: string): string {
   const line = text.replace(/<@[!&]?\d+>/g, "").trim().split("\n")[0].trim();
   if (line === "") return "Baton";
-  return line.length <= THREAD_NAME_CHARS ? line : line.slice(0, THREAD_NAME_CHARS - 1) + "…";
+  return line.length <= THREAD_NAME_CHARS ? line : `${line.slice(0, THREAD_NAME_CHARS - 1)}…`;
 }

@@ -77,7 +77,10 @@ export async function restoreDatabases(factory: IDBFactory, dumps: DatabaseDump[
       const transaction = db.transaction(dump.stores.map((s) => s.name), "readwrite");
       for (const store of dump.stores) {
         const target = transaction.objectStore(store.name);
-        store.values.forEach((value, i) => (store.keyPath === null ? target.put(value, store.keys[i]) : target.put(value)));
+        store.values.forEach((value, i) => {
+          if (store.keyPath === null) target.put(value, store.keys[i]);
+          else target.put(value);
+        });
       }
       await transactionDone(transaction);
     } finally {

@@ -36,7 +36,7 @@ function writeSession(dataDir: string, instance: string, session: MatrixSession)
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
   const path = sessionPath(dataDir, instance);
-  writeFileSync(`${path}.tmp`, JSON.stringify(session, null, 2) + "\n", { mode: 0o600 });
+  writeFileSync(`${path}.tmp`, `${JSON.stringify(session, null, 2)}\n`, { mode: 0o600 });
   renameSync(`${path}.tmp`, path);
 }
 

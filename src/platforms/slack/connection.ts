@@ -68,7 +68,7 @@ export function redeliveryFilter(): (body: { event_id?: string; trigger_id?: str
   return (body, envelopeId) => {
     const keys = [envelopeId && `envelope:${envelopeId}`, body.event_id && `event:${body.event_id}`, body.trigger_id && `trigger:${body.trigger_id}`].filter((key): key is string => typeof key === "string");
     const duplicate = keys.some((key) => seen.has(key));
-    keys.forEach((key) => seen.add(key));
+    for (const key of keys) seen.add(key);
     return duplicate;
   };
 }

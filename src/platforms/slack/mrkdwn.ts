@@ -60,7 +60,7 @@ function renderBlock(node: Nodes): string {
 }
 
 function fence(body: string): string {
-  return "```\n" + body + "\n```";
+  return `\`\`\`\n${body}\n\`\`\``;
 }
 
 function renderList(list: List, depth: number): string {
@@ -87,10 +87,10 @@ function renderListItem(item: ListItem, marker: string, depth: number): string {
     const childLines = text.split("\n");
     if (first) {
       lines.push(`${indent}${marker} ${checkbox}${childLines[0]}`);
-      childLines.slice(1).forEach((line) => lines.push(`${indent}${LIST_INDENT}${line}`));
+      for (const line of childLines.slice(1)) lines.push(`${indent}${LIST_INDENT}${line}`);
       first = false;
     } else {
-      childLines.forEach((line) => lines.push(`${indent}${LIST_INDENT}${line}`));
+      for (const line of childLines) lines.push(`${indent}${LIST_INDENT}${line}`);
     }
   }
   if (first) lines.unshift(`${indent}${marker} ${checkbox}`.trimEnd());
@@ -117,7 +117,7 @@ function renderPhrasing(node: PhrasingContent): string {
     case "delete":
       return wrap("~", renderInline(node.children));
     case "inlineCode":
-      return "`" + escapeMrkdwn(node.value) + "`";
+      return `\`${escapeMrkdwn(node.value)}\``;
     case "break":
       return "\n";
     case "link":

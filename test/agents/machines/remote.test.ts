@@ -73,7 +73,7 @@ describe.skipIf(!sshdAvailable())("a thread on another machine", () => {
     const reply = await platform.waitFor(route, /Read (\S+): numbers from the chat: 4 8 15/, REMOTE_TURN_MS);
     const there = /Read (\S+):/.exec(reply.text)![1];
     // The agent on build read its own copy, inside the workspace, kept out of git.
-    expect(there.startsWith(join(remoteWorkspace, ".baton", "inbox") + "/")).toBe(true);
+    expect(there.startsWith(`${join(remoteWorkspace, ".baton", "inbox")}/`)).toBe(true);
     expect(there.endsWith("-notes.txt")).toBe(true);
     expect(readdirSync(join(remoteWorkspace, ".baton", "inbox"))).toHaveLength(1);
     expect(readFileSync(join(remoteWorkspace, ".baton", ".gitignore"), "utf8")).toBe("*\n");
@@ -132,7 +132,7 @@ describe.skipIf(!sshdAvailable())("a thread on another machine", () => {
       // the file is there too, in Baton's handoffs directory on that machine.
       const handoff = await platform.waitFor(route, /\[embedded file:\/\/(\S+), (\d+) characters\]/, REMOTE_TURN_MS);
       const [, briefPath, size] = /\[embedded file:\/\/(\S+), (\d+) characters\]/.exec(handoff.text)!;
-      expect(briefPath.startsWith(join(remoteDataDir, "handoffs") + "/")).toBe(true);
+      expect(briefPath.startsWith(`${join(remoteDataDir, "handoffs")}/`)).toBe(true);
       const brief = readFileSync(briefPath, "utf8");
       expect(brief.length).toBe(Number(size));
       expect(brief).toContain("tidy the build scripts");

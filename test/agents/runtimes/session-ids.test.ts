@@ -66,7 +66,7 @@ describe("session ids from files", () => {
       makeEvent("th_demo", { type: "thread_created", workspace: process.cwd(), agent: "demo", session: "-x; rm -rf ~" }),
       makeEvent("th_demo", { type: "route_attached", route: "test:demo" }),
     ];
-    writeFileSync(path.join(dataDir, "threads", "events.jsonl"), events.map((e) => JSON.stringify(e)).join("\n") + "\n");
+    writeFileSync(path.join(dataDir, "threads", "events.jsonl"), `${events.map((e) => JSON.stringify(e)).join("\n")}\n`);
     const platform = new TestPlatform();
     baton = await startTestBaton({ adapters: [platform], dataDir });
     for (const route of ["test:evil", "test:demo"]) {

@@ -95,7 +95,7 @@ describe("codex specifics", () => {
     const file = findFiles(join(opts.home!, ".codex", "sessions")).find((f) => f.endsWith(`${meta.facts.terminalSession}.jsonl`))!;
     const lines = readFileSync(file, "utf8").split("\n").filter((l) => l && !l.includes('"type":"turn_context"'));
     expect(lines[0].length).toBeGreaterThan(16 * 1024);
-    writeFileSync(file, lines.join("\n") + "\n");
+    writeFileSync(file, `${lines.join("\n")}\n`);
     const { sessions } = await listSessions({ ...opts, dir: meta.facts.terminalCwd });
     expect(sessions.map((s) => s.id)).toEqual([meta.facts.terminalSession]);
     expect(sessions[0].title).toBe("CODEX-TERM-ONE: start here");

@@ -74,7 +74,7 @@ export class FakeHttp {
   on(method: string, template: string, handler: Handler, options: { auth?: boolean } = {}): void {
     const names: string[] = [];
     const pattern = new RegExp(
-      "^" + template.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:(\w+)/g, (_m, name: string) => (names.push(name), "([^/]+)")) + "$",
+      `^${template.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:(\w+)/g, (_m, name: string) => (names.push(name), "([^/]+)"))}$`,
     );
     this.routes.push({ method, template, pattern, names, auth: options.auth ?? true, handler });
   }
@@ -109,7 +109,7 @@ export class FakeHttp {
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", this.baseUrl);
     for (const [prefix, handler] of this.raw) if (url.pathname.startsWith(prefix)) return handler(req, res);
-    if (!url.pathname.startsWith(API_PREFIX + "/")) return this.reply(res, { status: 404, body: { message: "404: Not Found", code: 0 } });
+    if (!url.pathname.startsWith(`${API_PREFIX}/`)) return this.reply(res, { status: 404, body: { message: "404: Not Found", code: 0 } });
     const path = url.pathname.slice(API_PREFIX.length).split("/").map(decodeURIComponent).join("/");
     const method = req.method ?? "GET";
     const raw = await readBody(req);
@@ -169,7 +169,9 @@ export class FakeHttp {
       const m = route.pattern.exec(path);
       if (!m) continue;
       const params: Record<string, string> = {};
-      route.names.forEach((name, i) => (params[name] = m[i + 1]));
+      route.names.forEach((name, i) => {
+        params[name] = m[i + 1];
+      });
       return { route, params };
     }
     return undefined;

@@ -84,7 +84,7 @@ export function redactEvent(state: HomeserverState, room: Room, sender: string, 
 }
 
 /** Events relating to `eventId` (unencrypted `m.relates_to`), optionally of one relation and event type. */
-export function relations(state: HomeserverState, room: Room, eventId: string, relType?: string, eventType?: string): StoredEvent[] {
+export function relations(_state: HomeserverState, room: Room, eventId: string, relType?: string, eventType?: string): StoredEvent[] {
   return room.timeline.filter((stored) => {
     const relation = stored.event.content["m.relates_to"];
     return relation?.event_id === eventId && (!relType || relation.rel_type === relType) && (!eventType || stored.event.type === eventType);

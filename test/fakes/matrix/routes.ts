@@ -33,7 +33,7 @@ interface Route {
   handler: Handler;
 }
 
-const CLIENT = String.raw`^/_matrix/client/(?:v3|r0|v1)`;
+const CLIENT = "^/_matrix/client/(?:v3|r0|v1)";
 const MEDIA_MAX_BYTES = 50 * 1024 * 1024;
 const routes: Route[] = [];
 const on = (method: string, path: string, handler: Handler, auth = true) => routes.push({ method, pattern: new RegExp(`${CLIENT}${path}$`), auth, handler });
@@ -69,7 +69,7 @@ on("POST", "/user/([^/]+)/filter", (state, { body }) => {
   return { filter_id: id };
 });
 on("GET", "/user/([^/]+)/filter/([^/]+)", (state, _c, [, id]) => state.filters.get(id) ?? notFound("Filter not found"));
-on("GET", "/user/([^/]+)/account_data/([^/]+)", (state, { auth }, [, type]) => auth!.account.accountData.get(type) ?? notFound("Account data not found"));
+on("GET", "/user/([^/]+)/account_data/([^/]+)", (_state, { auth }, [, type]) => auth!.account.accountData.get(type) ?? notFound("Account data not found"));
 on("PUT", "/user/([^/]+)/account_data/([^/]+)", (_s, { auth, body }, [, type]) => {
   auth!.account.accountData.set(type, body);
   return {};

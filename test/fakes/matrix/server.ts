@@ -141,7 +141,7 @@ export class FakeHomeserver {
     const url = new URL(request.url ?? "/", "http://fake");
     const raw = await readBody(request);
     const contentType = request.headers["content-type"] ?? "";
-    let body: any = undefined;
+    let body: any ;
     if (raw.length > 0 && contentType.includes("json")) {
       try {
         body = JSON.parse(raw.toString("utf8"));

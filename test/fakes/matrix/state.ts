@@ -104,7 +104,7 @@ export class HomeserverState {
     return device;
   }
 
-  createRoom(creator: string): Room {
+  createRoom(_creator: string): Room {
     const room: Room = { roomId: `!${randomId(18)}:${SERVER_NAME}`, timeline: [], state: new Map(), typing: new Map(), typingPosition: 0 };
     this.rooms.set(room.roomId, room);
     return room;
@@ -160,7 +160,7 @@ export class HomeserverState {
   }
 
   /** A real server strips a redacted event's content down to the keys the spec preserves. */
-  redact(room: Room, target: StoredEvent, redaction: ClientEvent): void {
+  redact(_room: Room, target: StoredEvent, redaction: ClientEvent): void {
     const keep = target.event.type === "m.room.member" ? ["membership"] : [];
     target.event.content = Object.fromEntries(Object.entries(target.event.content).filter(([key]) => keep.includes(key)));
     target.event.unsigned = { ...target.event.unsigned, redacted_because: redaction };

@@ -160,7 +160,7 @@ export class FakeSocketMode {
         this.transmit(envelope);
       }
     }
-    this.waitingForConnection.splice(0).forEach((resolve) => resolve());
+    for (const resolve of this.waitingForConnection.splice(0)) resolve();
   }
 
   private onAck(text: string): void {

@@ -41,7 +41,7 @@ export class FakeSlackUploads {
     const files: FakeUpload[] = [];
     for (const entry of list) {
       const file = entry.id ? this.files.get(entry.id) : undefined;
-      if (!file || !file.data) return { answer: { ok: false, error: "file_not_found" } };
+      if (!file?.data) return { answer: { ok: false, error: "file_not_found" } };
       if (file.data.length !== file.length) return { answer: { ok: false, error: "file_upload_size_mismatch" } };
       file.title = entry.title ?? file.filename;
       files.push(file);

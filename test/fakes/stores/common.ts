@@ -58,7 +58,7 @@ export function makeBase(runtime: string): Base {
 /** Writes records as JSONL; `torn` appends half a record with no newline, as a crash leaves it. */
 export function writeJsonl(file: string, records: unknown[], opts: { torn?: boolean } = {}): void {
   mkdirSync(path.dirname(file), { recursive: true });
-  let text = records.map((r) => JSON.stringify(r)).join("\n") + "\n";
+  let text = `${records.map((r) => JSON.stringify(r)).join("\n")}\n`;
   if (opts.torn) text += '{"type":"user","message":{"content":"this line was cut off by a cra';
   writeFileSync(file, text);
 }

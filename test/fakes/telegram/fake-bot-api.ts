@@ -227,7 +227,10 @@ export class FakeBotApi extends FakeChats {
     }
     const ready = this.updates.filter((update) => update.update_id >= offset).slice(0, Number(params.limit ?? 100));
     const timeoutMs = Number(params.timeout ?? 0) * 1000;
-    if (ready.length > 0 || timeoutMs === 0) return this.deliver(response, ready);
+    if (ready.length > 0 || timeoutMs === 0) {
+      this.deliver(response, ready);
+      return;
+    }
     const timer = setTimeout(() => {
       if (this.heldPoll?.response === response) this.heldPoll = undefined;
       this.pollsTimedOut += 1;

@@ -108,8 +108,14 @@ export abstract class FakeChats {
     const violations: string[] = [];
     for (const [chatId, times] of byChat) {
       // 20 ms slack for timer jitter between the adapter's clock and the fake's.
-      times.forEach((at, i) => i > 0 && at - times[i - 1] < chatGapMs - 20 && violations.push(`chat ${chatId}: ${at - times[i - 1]} ms gap`));
-      if (chatId < 0) times.forEach((at, i) => times.filter((t) => t >= at && t < at + 60_000).length > groupPerMinute && violations.push(`chat ${chatId}: over ${groupPerMinute}/min from call ${i}`));
+      times.forEach((at, i) => {
+        if (i > 0 && at - times[i - 1] < chatGapMs - 20) violations.push(`chat ${chatId}: ${at - times[i - 1]} ms gap`);
+      });
+      if (chatId < 0) {
+        times.forEach((at, i) => {
+          if (times.filter((t) => t >= at && t < at + 60_000).length > groupPerMinute) violations.push(`chat ${chatId}: over ${groupPerMinute}/min from call ${i}`);
+        });
+      }
     }
     return violations;
   }

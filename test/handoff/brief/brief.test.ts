@@ -93,11 +93,11 @@ describe("brief limits", () => {
     const filler = "x".repeat(9_000);
     let bytes = 0;
     for (let i = 0; bytes < 50 * 1024 * 1024; i++) {
-      const line = JSON.stringify({ type: i % 2 ? "assistant" : "user", sessionId: uuid(9), cwd: b.cwdA, timestamp: T_MAIN, message: { role: i % 2 ? "assistant" : "user", content: i % 2 ? [{ type: "text", text: `reply ${i} ${filler}` }] : `prompt ${i} ${filler}` } }) + "\n";
+      const line = `${JSON.stringify({ type: i % 2 ? "assistant" : "user", sessionId: uuid(9), cwd: b.cwdA, timestamp: T_MAIN, message: { role: i % 2 ? "assistant" : "user", content: i % 2 ? [{ type: "text", text: `reply ${i} ${filler}` }] : `prompt ${i} ${filler}` } })}\n`;
       bytes += line.length;
       if (!out.write(line)) await new Promise((r) => out.once("drain", r));
     }
-    out.write(JSON.stringify({ type: "user", sessionId: uuid(9), cwd: b.cwdA, timestamp: T_MAIN, message: { role: "user", content: "FINAL REQUEST: ship it" } }) + "\n");
+    out.write(`${JSON.stringify({ type: "user", sessionId: uuid(9), cwd: b.cwdA, timestamp: T_MAIN, message: { role: "user", content: "FINAL REQUEST: ship it" } })}\n`);
     await new Promise((r) => out.end(r));
     expect(statSync(file).size).toBeGreaterThan(50 * 1024 * 1024);
 
@@ -137,7 +137,7 @@ describe("fence safety", () => {
     d.add({ kind: "prompt", text: "start" });
     d.add({ kind: "reply", text: hostile });
     const text = renderBrief({ session: session(), digest: d.result(), generatedAt: T_MAIN });
-    expect(text).toContain("```````\n" + hostile + "\n```````");
+    expect(text).toContain(`\`\`\`\`\`\`\`\n${hostile}\n\`\`\`\`\`\`\``);
     // The only real "Before continuing" heading is Baton's own, at the end.
     expect(text.lastIndexOf("## Before continuing")).toBeGreaterThan(text.indexOf(hostile) + hostile.length);
   });

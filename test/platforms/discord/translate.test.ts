@@ -58,7 +58,7 @@ describe("outbound messages", () => {
   test("an empty text is not an empty message; a text that grew past 2000 characters says so", () => {
     expect(validateMessageBody(renderMessage({ text: "" }), { create: true })).toBeUndefined();
     // A table pads every row to its widest cell: 700 characters of markdown, 5,000 rendered.
-    const table = "| a | b |\n|---|---|\n| " + "w".repeat(500) + " | b |\n" + "| x | y |\n".repeat(10);
+    const table = `| a | b |\n|---|---|\n| ${"w".repeat(500)} | b |\n${"| x | y |\n".repeat(10)}`;
     expect(table.length).toBeLessThan(2000);
     expect(() => renderMessage({ text: table })).toThrow(ContentTooLongError);
   });

@@ -84,7 +84,7 @@ describe("section splitting", () => {
 
   test("a code block cut in two is closed and reopened", () => {
     const code = Array.from({ length: 300 }, (_, i) => `code line ${i}`).join("\n");
-    const pieces = splitForSections("intro\n```\n" + code + "\n```\noutro", 1000);
+    const pieces = splitForSections(`intro\n\`\`\`\n${code}\n\`\`\`\noutro`, 1000);
     expect(pieces.length).toBeGreaterThan(2);
     for (const piece of pieces) {
       expect(piece.length).toBeLessThanOrEqual(1000);

@@ -3,7 +3,7 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { ActionOutcome, ActionPress, InboundMessage, PlatformCore, PlatformLogger } from "../../../src/platforms/contract.js";
-import { createSlackAdapter, SlackAdapter } from "../../../src/platforms/slack/index.js";
+import { createSlackAdapter, type SlackAdapter } from "../../../src/platforms/slack/index.js";
 import { slackConfigSchema } from "../../../src/platforms/slack/config.js";
 import { FakeSlack } from "../../fakes/slack/index.js";
 import { testTempDir } from "../../support/temp.js";

@@ -63,6 +63,7 @@ async function show(html: string[], expectAlerts = 0): Promise<Seen> {
     // Error and load events of anything that tried to load arrive as tasks: let a few rounds run.
     await page.evaluate(() => new Promise((done) => setTimeout(() => requestAnimationFrame(() => setTimeout(done, 50)), 0)));
     if (expectAlerts) await expect.poll(() => alerts.length).toBeGreaterThanOrEqual(expectAlerts);
+    // biome-ignore lint/performance/useDomNodeTextContent: the text as rendered (line breaks of blocks included) is what is checked
     const text = await page.locator("#out").innerText();
     const dangerous = await page.locator("#out :is(script, img, svg, math, iframe, object, embed, form, style, [onerror], [onload], [style])").count();
     return { alerts, requests, text, dangerous };

@@ -20,7 +20,7 @@ export async function readWorkspaceYaml(file: string): Promise<Record<string, st
   try {
     for (const line of (await fs.readFile(file, "utf8")).split("\n")) {
       const m = /^([A-Za-z_]+):\s*(.*)$/.exec(line);
-      if (m && m[2]) out[m[1]] = m[2].replace(/^(["'])(.*)\1$/, "$2");
+      if (m?.[2]) out[m[1]] = m[2].replace(/^(["'])(.*)\1$/, "$2");
     }
   } catch {
     // Older sessions have no workspace.yaml.

@@ -23,7 +23,7 @@ export function geminiLaunch(userArgs: string[], ctx: LaunchContext): LaunchPlan
   }
   const base = readSystemGeminiSettings(ctx.env);
   const servers = { ...((base.mcpServers as Record<string, unknown> | undefined) ?? {}), baton: { command: mcp.command, args: mcp.args, env: mcp.env } };
-  const content = JSON.stringify({ ...base, mcpServers: servers }, null, 2) + "\n";
+  const content = `${JSON.stringify({ ...base, mcpServers: servers }, null, 2)}\n`;
   return { command: "gemini", args: userArgs, env: { ...env, GEMINI_CLI_SYSTEM_SETTINGS_PATH: path }, files: [{ path, content }] };
 }
 

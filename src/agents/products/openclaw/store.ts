@@ -32,7 +32,7 @@ async function readIndex(file: string): Promise<{ byId: Map<string, IndexEntry>;
     idByKey.set(key, id);
     const prev = byId.get(id);
     // Prefer an agent-qualified key: only those can be reopened through the Gateway.
-    if (prev && prev.key.startsWith("agent:") && !key.startsWith("agent:")) continue;
+    if (prev?.key.startsWith("agent:") && !key.startsWith("agent:")) continue;
     byId.set(id, { key, label: str(v.label) ?? str(v.displayName) ?? str(v.subject), updatedAt: iso(v.updatedAt), spawnedBy: str(v.spawnedBy) });
   }
   return { byId, idByKey };

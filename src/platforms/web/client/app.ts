@@ -175,7 +175,7 @@ class ChatPage {
     badge.dataset.state = state;
     this.composer.setRunning(summary?.running ?? false);
     if (!summary?.running) this.hideTyping();
-    document.title = summary && summary.updatedAt ? `${summary.title} · Baton` : "Baton";
+    document.title = summary?.updatedAt ? `${summary.title} · Baton` : "Baton";
   }
 
   private showTyping(): void {

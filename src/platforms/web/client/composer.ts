@@ -106,11 +106,17 @@ export class Composer {
 
   private updateHints(): void {
     const match = /^\/(\S*)$/.exec(this.input.value);
-    if (!match) return this.hideHints();
+    if (!match) {
+      this.hideHints();
+      return;
+    }
     const prefix = match[1].toLowerCase();
     this.matches = this.commands.filter((c) => c.name.startsWith(prefix));
     this.selected = 0;
-    if (this.matches.length === 0) return this.hideHints();
+    if (this.matches.length === 0) {
+      this.hideHints();
+      return;
+    }
     this.renderHints();
   }
 
