@@ -57,7 +57,7 @@ function start(id: string, url: string, extra: string[] = []): Instance {
   const config = join(dir, `${id}.yaml`);
   writeFileSync(
     config,
-    [
+    `${[
       ...extra,
       "agents: { default: demo }",
       "access: { allow: [telegram:111] }",
@@ -143,7 +143,9 @@ describe.skipIf(missing)("two instances on one PostgreSQL", { timeout: 120_000 }
     const ticks = () => fake.sentTo(111).filter((m) => /⏰ Schedule `?config-1`?: tick/.test(m.text));
     // When each run's notice reached the chat (the fake keeps no times on messages).
     const seenAt = new Map<number, number>();
-    const watch = setInterval(() => ticks().forEach((m) => seenAt.has(m.messageId) || seenAt.set(m.messageId, Date.now())), 50);
+    const watch = setInterval(() => {
+      for (const m of ticks()) if (!seenAt.has(m.messageId)) seenAt.set(m.messageId, Date.now());
+    }, 50);
     const before = ticks().length;
     await waitFor(() => (ticks().length > before ? true : undefined), "a run on gamma", 15_000).catch((e) => {
       throw new Error(`${e.message}\n${a.err()}`);
