@@ -2,7 +2,7 @@
 // database, as after a takeover — a code minted through one is consumed through the other, exactly
 // once under concurrent pickups, and the per-sender limit counts across both.
 import { randomUUID } from "node:crypto";
-import pg from "pg";
+import type pg from "pg";
 import { describe, expect, it } from "vitest";
 import { PickupCodes } from "../../src/pickup/codes.js";
 import { PickupLimits } from "../../src/pickup/limits.js";

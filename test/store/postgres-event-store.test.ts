@@ -1,6 +1,6 @@
 // The PostgreSQL event log passes the same contract suite as the JSONL file, against a real
 // PostgreSQL server; and its writes are fenced by the leader's epoch.
-import pg from "pg";
+import type pg from "pg";
 import { describe, expect, it } from "vitest";
 import { makeEvent } from "../../src/threads/events.js";
 import { migrate } from "../../src/store/postgres/migrations.js";

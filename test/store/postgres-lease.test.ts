@@ -4,7 +4,6 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeEvent } from "../../src/threads/events.js";
 import { LeaderLease, readLeadership, type LeaseTiming } from "../../src/store/postgres/lease.js";
