@@ -42,6 +42,7 @@ export interface HostLaunch {
    * content to send ahead of the next prompt (the context of a session that could not be resumed)
    * and a note to show instead of the host's.
    */
+  // biome-ignore lint/suspicious/noConfusingVoidType: an implementation with nothing to add is a plain async function
   sessionOpened(opened: OpenedSession, host: AgentHost): Promise<{ carry?: ContentBlock[]; note?: string } | void>;
 }
 

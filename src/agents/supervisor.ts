@@ -202,7 +202,7 @@ export class Supervisor {
     await this.startsUnderWay.get(thread.id)?.catch(() => undefined);
     const profileKey = `${thread.agent}+${thread.profile ?? ""}`;
     const existing = this.live.get(thread.id);
-    if (existing && existing.host.alive && existing.profileKey === profileKey) return existing;
+    if (existing?.host.alive && existing.profileKey === profileKey) return existing;
     const started = this.startHostFor(request, notice, profileKey, existing);
     this.startsUnderWay.set(thread.id, started);
     try {
