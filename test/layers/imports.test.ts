@@ -68,7 +68,16 @@ function layerTable(edges: ImportEdge[]): string {
     const [from, to] = [layerOf(e.from), layerOf(e.to)];
     if (from !== to) used.set(from, (used.get(from) ?? new Set()).add(to));
   }
-  const rows = Object.entries(ALLOWED).map(([layer, allowed]) => {
+  // Bottom first: each layer after every layer it may import.
+  const order: string[] = [];
+  const place = (layer: string): void => {
+    if (order.includes(layer)) return;
+    for (const below of ALLOWED[layer]) place(below);
+    order.push(layer);
+  };
+  for (const layer of Object.keys(ALLOWED)) place(layer);
+  const rows = order.map((layer) => {
+    const allowed = ALLOWED[layer];
     const unused = allowed.filter((l) => !used.get(layer)?.has(l));
     return `| ${layer} | ${allowed.join(", ") || "(nothing)"} | ${unused.join(", ") || "-"} |`;
   });
