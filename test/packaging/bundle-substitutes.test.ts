@@ -3,9 +3,9 @@
 // importer uses, as read from the importer's source; each external resolves from the bundle to the
 // file it would resolve to from its importer. Shown failing on the undici subset that lacked `ping`
 // (which closed every Slack Socket Mode connection ~1.7 s after it opened).
-import { readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { rolldown } from "rolldown";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error: a build script in plain JavaScript, without type declarations
@@ -71,14 +71,21 @@ describe("the bundle's substitute check", () => {
   });
 
   it("checks the ES module build given for jsonc-parser against what Baton imports from it", () => {
-    const importer = join(ROOT, "dist/handoff/setup/files.js");
+    // Baton's one importer of jsonc-parser, wherever it is (tsc's output of src/).
+    const importers = readdirSync(join(ROOT, "dist"), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.endsWith(".js") && !e.parentPath.includes("/dist/bundle"))
+      .map((e) => join(e.parentPath, e.name))
+      .filter((path) => /from "jsonc-parser"/.test(readFileSync(path, "utf8")));
+    expect(importers).toHaveLength(1);
+    const importer = importers[0];
+    const shown = relative(ROOT, importer).replace(/[./]/g, "\\$&");
     const file = require.resolve("jsonc-parser/lib/esm/main.js");
     expect(checkSubstitutes([{ specifier: "jsonc-parser", importer, file }], ROOT)).toEqual([]);
     const dir = testTempDir("baton-bundle-check-");
     const lacking = join(dir, "jsonc.mjs");
     writeFileSync(lacking, "export const parse = () => {};\nexport function modify() {}\nexport { parse as other };\n");
     expect(checkSubstitutes([{ specifier: "jsonc-parser", importer, file: lacking }], ROOT)).toEqual([
-      expect.stringMatching(/^dist\/handoff\/setup\/files\.js imports "jsonc-parser", which the bundle gives it as .*jsonc\.mjs: that file does not export `applyEdits`, `printParseErrorCode`, which the importer uses\.$/),
+      expect.stringMatching(new RegExp(`^${shown} imports "jsonc-parser", which the bundle gives it as .*jsonc\\.mjs: that file does not export \`applyEdits\`, \`printParseErrorCode\`, which the importer uses\\.$`)),
     ]);
   });
 
