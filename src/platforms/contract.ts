@@ -67,7 +67,20 @@ export interface InboundMessage {
   /** Routes that enclose this one (a topic's chat, a thread's channel), for `listen_all_in`. */
   scopes?: string[];
   files?: InboundFile[];
+  /**
+   * The platform's id of this delivery (a message id, Slack's trigger id): the core drops a second
+   * delivery of an id it saw lately (a redelivery after a reconnect, one message sent as two events).
+   */
+  eventId?: string;
+  /**
+   * Facts still being looked up when the message arrived (is this thread the bot's? a new thread
+   * for it): the core waits for them in the message's place in its route's line, so a later
+   * message of the route is not handled first. Its fields replace the message's; null drops it.
+   */
+  lookup?: Promise<InboundLookup | null>;
 }
+
+export type InboundLookup = Partial<Pick<InboundMessage, "route" | "replyToBot" | "scopes">>;
 
 /** A button press on a message the core sent with `buttons`. */
 export interface ActionPress {
@@ -75,6 +88,8 @@ export interface ActionPress {
   user: PlatformUser;
   /** The `id` of the pressed Button, opaque to the adapter (fits Telegram's 64-byte callback_data). */
   actionId: string;
+  /** The platform's id of this delivery: a second delivery of it is dropped (as InboundMessage.eventId). */
+  eventId?: string;
 }
 
 export type ActionOutcome =

@@ -1,17 +1,17 @@
-// Messages and button presses coming in from every platform. One route, one line: a route's
-// messages are handled in arrival order, one at a time, up to the point where a turn is queued
-// (an album of five photos makes one thread, and all five reach it). Nothing here waits for a
+// Messages and button presses coming in from every platform. One route, one line (intake.ts, which
+// also drops redeliveries): a route's messages are handled in arrival order, one at a time, up to
+// the point where a turn is queued (an album of five photos makes one thread, and all five reach it). Nothing here waits for a
 // turn, so `/stop` is never stuck behind the turn it cancels. Who is allowed is decided here, with
 // the platform's own authentication where it has one (the web chat's token); the steps a message
 // goes through (addressed, access, command or prompt) are in steps.ts.
 import type { ChatContext, ChatMessage, LocalFile, ReplyOptions } from "../../commands/context.js";
 import { COMMANDS } from "../../commands/index.js";
-import { KeyedQueue } from "../../kernel/collections.js";
 import type { ActionOutcome, ActionPress, CommonPlatformSettings, InboundMessage, PlatformAdapter, PlatformLogger } from "../../platforms/contract.js";
 import type { ApprovalBroker } from "../approvals.js";
 import type { Outbox } from "../delivery/outbox.js";
 import type { FileCache } from "../files.js";
 import { decideAddressing } from "./addressing.js";
+import { Intake } from "./intake.js";
 import { conversationSteps } from "./steps.js";
 
 const REFUSAL_MEMORY_MAX = 10_000;
@@ -39,11 +39,12 @@ export interface InboundDeps {
 }
 
 export class Inbound {
-  private readonly lines = new KeyedQueue();
+  private readonly intake: Intake;
   private readonly refusedAt = new Map<string, number>();
   private readonly steps: (ctx: ChatContext) => Promise<void>;
 
   constructor(private readonly deps: InboundDeps) {
+    this.intake = new Intake(deps.log);
     this.steps = conversationSteps({
       isAllowed: (message) => this.isAllowed(message.user.id, message.route),
       shouldRefuse: (id) => this.shouldRefuse(id),
@@ -52,10 +53,12 @@ export class Inbound {
   }
 
   handleMessage(message: InboundMessage): Promise<void> {
-    return this.lines.run(message.route, () => this.process(message));
+    return this.intake.run(message, (settled) => this.process(settled));
   }
 
   async handleAction(press: ActionPress): Promise<ActionOutcome> {
+    // A redelivered press was answered the first time.
+    if (!this.intake.firstDelivery(press.route, press.eventId)) return { ok: true, text: "" };
     if (!this.isAllowed(press.user.id, press.route)) {
       this.deps.log.info({ user: press.user.id, route: press.route }, "refused a button press from a user not in access.allow");
       return { ok: false, text: `You are not allowed to answer this. Ask the operator to add ${press.user.id} to access.allow.` };

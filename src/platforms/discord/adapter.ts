@@ -4,10 +4,9 @@
 // presses become actions; the core's send / edit / typing become one REST call each.
 import type { APIInteraction, APIUser } from "discord.js";
 import { Routes } from "discord.js";
-import { BoundedSet, KeyedQueue } from "../../kernel/collections.js";
 import { PlatformError } from "../../kernel/errors.js";
 import { readFile } from "node:fs/promises";
-import type { MessageRef, OutboundFile, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, PlatformUser, StartInfo } from "../contract.js";
+import type { InboundLookup, InboundMessage, MessageRef, OutboundFile, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, PlatformUser, StartInfo } from "../contract.js";
 import { connectDiscord, type DiscordConnection } from "./client.js";
 import { commandDefinitions, commandText } from "./commands.js";
 import type { DiscordAdapterConfig } from "./config.js";
@@ -25,8 +24,6 @@ export const DISCORD_MAX_MESSAGE_CHARS = 1800;
 export const TYPING_INTERVAL_MS = 8000;
 /** Discord takes files up to 10 MB from a bot in a server without boosts. */
 const DISCORD_MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
-/** Message ids remembered so a message the gateway delivers twice is handled once. */
-const SEEN_MESSAGES = 10_000;
 const INTERACTION_COMMAND = 2;
 const INTERACTION_COMPONENT = 3;
 
@@ -44,9 +41,6 @@ export class DiscordAdapter implements PlatformAdapter {
   private applicationId = "";
   /** Events that arrived while start() was still setting up. */
   private early: Array<() => void> | undefined = [];
-  private readonly seen = new BoundedSet(SEEN_MESSAGES);
-  /** A route's messages reach the core in the order Discord sent them, thread creation or not. */
-  private readonly inbound = new KeyedQueue();
   private conflictReported = false;
 
   constructor(
@@ -154,44 +148,36 @@ export class DiscordAdapter implements PlatformAdapter {
 
   private onMessage(data: Parameters<typeof messageFacts>[0]): void {
     const live = this.live;
-    if (!live || !this.seen.addIfNew(data.id)) return;
+    if (!live) return;
     const facts = messageFacts(data, live.connection.botUserId);
     if (!facts) return;
-    void this.inbound.run(facts.channelId, () => this.guard("hand a message over", () => this.deliver(live, facts)));
-  }
-
-  private async deliver(live: Connected, facts: DiscordMessageFacts): Promise<void> {
-    let channelId = facts.channelId;
-    let replyToBot = facts.replyToBot;
-    let scopes: string[] | undefined;
-    if (!facts.direct) {
-      const channel = await live.threads.facts(channelId, facts.channelType);
-      if (channel.thread) {
-        replyToBot ||= channel.botTakesPart;
-        if (channel.parentId) scopes = [this.routeOf(channel.parentId)];
-      } else if (this.config.threads === "auto" && facts.mentions.length > 0) {
-        const threadId = await this.startThread(live, facts);
-        if (threadId === null) return;
-        if (threadId) {
-          scopes = [this.routeOf(channelId)];
-          channelId = threadId;
-          replyToBot = true;
-        }
-      }
-    }
     const apiHost = this.config.api_url ? new URL(this.config.api_url).host : undefined;
     const files = facts.attachments.map((attachment) => discordFile(attachment, apiHost));
-    await live.core.handleMessage({
-      route: this.routeOf(channelId),
+    // The core drops a redelivered message (by its id) and keeps the channel's order while the thread is looked up.
+    const message: InboundMessage = {
+      route: this.routeOf(facts.channelId),
       user: { id: qualifiedUserId(facts.userId), name: facts.userName },
       text: facts.text,
       messageId: facts.messageId,
+      eventId: facts.messageId,
       direct: facts.direct,
       mentions: facts.mentions,
-      replyToBot,
-      scopes,
+      replyToBot: facts.replyToBot,
       files: files.length > 0 ? files : undefined,
-    });
+      lookup: facts.direct ? undefined : this.lookUp(live, facts),
+    };
+    void this.guard("hand a message over", () => live.core.handleMessage(message));
+  }
+
+  /** In a guild: the thread the message is in (the bot's? in which channel?), or a new thread for a mention (threads: auto). */
+  private async lookUp(live: Connected, facts: DiscordMessageFacts): Promise<InboundLookup | null> {
+    const channel = await live.threads.facts(facts.channelId, facts.channelType);
+    if (channel.thread) return { replyToBot: facts.replyToBot || channel.botTakesPart, scopes: channel.parentId ? [this.routeOf(channel.parentId)] : undefined };
+    if (this.config.threads !== "auto" || facts.mentions.length === 0) return {};
+    const threadId = await this.startThread(live, facts);
+    if (threadId === null) return null;
+    if (!threadId) return {};
+    return { route: this.routeOf(threadId), replyToBot: true, scopes: [this.routeOf(facts.channelId)] };
   }
 
   /** The new thread's id; undefined to answer in the channel (no permission); null when another process took the message. */
@@ -220,7 +206,7 @@ export class DiscordAdapter implements PlatformAdapter {
         const text = "options" in data.data ? commandText(data.data.name, data.data.options) : commandText(data.data.name);
         if (text === undefined) return;
         if (!(await this.acknowledge(live, () => live.desk.deferCommand(data.id, data.token, route, person.id)))) return;
-        await this.inbound.run(data.channel!.id, () => live.core.handleMessage({ route, user, text, direct: data.guild_id === undefined }));
+        await live.core.handleMessage({ route, user, text, direct: data.guild_id === undefined });
       } else if ("custom_id" in data.data) {
         const actionId = data.data.custom_id;
         if (!(await this.acknowledge(live, () => live.desk.acknowledgePress(data.id, data.token, route, person.id)))) return;

@@ -21,7 +21,6 @@ import type { BlockActionPayload, SlackConnection, SlashCommandPayload } from ".
 import { slackFile } from "./files.js";
 import { MessageTranslator, slashCommandText, userOf } from "./inbound.js";
 import type { SlackMessageEvent } from "./inbound.js";
-import { KeyedQueue } from "../../kernel/collections.js";
 import { SlackOutbox } from "./outbound.js";
 import { formatSlackRoute, parseSlackRoute } from "./routes.js";
 import type { SlackRoute } from "./routes.js";
@@ -70,8 +69,6 @@ export class SlackAdapter implements PlatformAdapter {
   private threads?: ThreadMembership;
   private status?: TurnStatusIndicator;
   private teamId = "";
-  /** A message waiting for a thread lookup must not be overtaken by the next one of its route. */
-  private readonly inboundQueue = new KeyedQueue();
 
   constructor(
     readonly name: string,
@@ -181,11 +178,12 @@ export class SlackAdapter implements PlatformAdapter {
     const { message, uncertainThread } = translated;
     const fileSource = { botToken: this.config.bot_token, apiHost: this.config.api_url ? new URL(this.config.api_url).host : undefined };
     const files = translated.files.map((file) => slackFile(file, fileSource));
-    // One route's messages reach the core in the order Slack sent them, thread lookups or not.
-    void this.inboundQueue.run(message.route, async () => {
-      const replyToBot = message.replyToBot || (uncertainThread !== undefined && (await this.threads!.resolve(uncertainThread.channel, uncertainThread.threadTs)));
-      await this.deliver(() => this.requireCore().handleMessage({ ...message, replyToBot, files: files.length > 0 ? files : undefined }));
-    });
+    // A thread Baton does not know yet is looked up while the core keeps the route's order; one
+    // message is one event to the core (Slack sends a mention as two events, and may redeliver).
+    const threads = this.threads!;
+    const lookup = uncertainThread && threads.resolve(uncertainThread.channel, uncertainThread.threadTs).then((ours) => ({ replyToBot: ours }));
+    const eventId = `${event.channel}:${event.ts}`;
+    void this.deliver(() => this.requireCore().handleMessage({ ...message, eventId, lookup, files: files.length > 0 ? files : undefined }));
   }
 
   private onSlashCommand(command: SlashCommandPayload): void {
@@ -193,8 +191,8 @@ export class SlackAdapter implements PlatformAdapter {
     // Slash commands carry no thread (unless Slack adds one): they act on the channel or DM route.
     const route = formatSlackRoute({ instance: this.name, team, channel: command.channel_id, threadTs: command.thread_ts });
     const direct = command.channel_id.startsWith("D");
-    const message = { route, user: userOf(command.user_id, command.user_name), text: slashCommandText(command.text), direct };
-    void this.inboundQueue.run(route, () => this.deliver(() => this.requireCore().handleMessage(message)));
+    const message = { route, user: userOf(command.user_id, command.user_name), text: slashCommandText(command.text), direct, eventId: command.trigger_id };
+    void this.deliver(() => this.requireCore().handleMessage(message));
   }
 
   private onAction(body: BlockActionPayload, actionId: string): void {
@@ -204,7 +202,7 @@ export class SlackAdapter implements PlatformAdapter {
     const threadTs = body.message?.thread_ts ?? body.container?.thread_ts;
     const team = this.teamId;
     const route = formatSlackRoute({ instance: this.name, team, channel, threadTs });
-    const press: ActionPress = { route, user: userOf(body.user.id, body.user.username ?? body.user.name), actionId: buttonId };
+    const press: ActionPress = { route, user: userOf(body.user.id, body.user.username ?? body.user.name), actionId: buttonId, eventId: body.trigger_id };
     void this.deliver(async () => {
       const outcome = await this.requireCore().handleAction(press);
       // A refusal is shown only to the presser; the core edits the message itself when it accepts.

@@ -1,10 +1,10 @@
-// HTTP mode: a Bolt App on Bolt's HTTP receiver (Slack's signature checked), with the redelivery
-// filter in front of the three listeners. Loaded only when a Slack instance runs in HTTP mode.
+// HTTP mode: a Bolt App on Bolt's HTTP receiver (Slack's signature checked) and its three
+// listeners. Loaded only when a Slack instance runs in HTTP mode.
 import { App, HTTPReceiver } from "@slack/bolt";
 import { PlatformError } from "../../kernel/errors.js";
 import { parseListenAddress } from "../../kernel/listen.js";
 import { ACTION_ID_PREFIX } from "./blocks.js";
-import { HTTP_EVENTS_PATH, redeliveryFilter, SLASH_COMMAND, slackLogger, type BlockActionPayload, type SlackConnection, type SlackConnectionOptions, type SlashCommandPayload } from "./connection.js";
+import { HTTP_EVENTS_PATH, SLASH_COMMAND, slackLogger, type BlockActionPayload, type SlackConnection, type SlackConnectionOptions, type SlashCommandPayload } from "./connection.js";
 import type { SlackMessageEvent } from "./inbound.js";
 
 export function createHttpConnection(options: SlackConnectionOptions): SlackConnection {
@@ -20,19 +20,6 @@ export function createHttpConnection(options: SlackConnectionOptions): SlackConn
     clientOptions: { ...options.clientOptions, logger },
     logger,
   });
-  const isRedelivery = redeliveryFilter();
-
-  // Redeliveries are dropped (but still acknowledged, or Slack would keep resending them).
-  app.use(async (args) => {
-    if (isRedelivery(args.body as { event_id?: string; trigger_id?: string })) {
-      log.debug("slack: dropped a redelivered event");
-      const ack = (args as { ack?: () => Promise<void> }).ack;
-      if (ack) await ack();
-      return;
-    }
-    await args.next();
-  });
-
   const onMessageEvent = async ({ event }: { event: unknown }) => {
     options.handlers.onMessage(event as SlackMessageEvent);
   };

@@ -1,17 +1,15 @@
 // How Slack's events reach the adapter: Socket Mode (default, no public URL needed) through
 // @slack/socket-mode's client directly, or Bolt's signature-checked HTTP receiver
 // (connection-http.ts, loaded only in HTTP mode: Bolt's App brings Express and OAuth, which
-// Socket Mode never uses). Either way one dedupe step drops redeliveries, then three kinds of
-// delivery reach the handlers: messages (and mentions), the /baton command, button presses.
+// Socket Mode never uses). Either way three kinds of delivery reach the handlers: messages (and
+// mentions), the /baton command, button presses; each carries its id for the core, which drops a
+// redelivery (after a reconnect Slack resends what was not acknowledged).
 import { LogLevel, SocketModeClient, type Logger } from "@slack/socket-mode";
 import type { PlatformLogger } from "../contract.js";
 import type { SlackAdapterConfig } from "./config.js";
 import type { SlackMessageEvent } from "./inbound.js";
-import { BoundedSet } from "../../kernel/collections.js";
 import { ACTION_ID_PREFIX } from "./blocks.js";
 
-/** Envelopes and events remembered to drop redeliveries (after a reconnect, Slack resends unacked ones). */
-const DELIVERY_MEMORY_CAPACITY = 20_000;
 /** Path of the HTTP receiver's Events / interactivity / slash command endpoint. */
 export const HTTP_EVENTS_PATH = "/slack/events";
 /** The slash command Baton answers. */
@@ -62,28 +60,12 @@ export function createSlackConnection(options: SlackConnectionOptions): SlackCon
   return options.config.mode === "http" ? httpConnection(options) : socketModeConnection(options);
 }
 
-/** Remembers what was delivered; true when a delivery was seen before (by envelope, event or trigger id). */
-export function redeliveryFilter(): (body: { event_id?: string; trigger_id?: string }, envelopeId?: string) => boolean {
-  const seen = new BoundedSet(DELIVERY_MEMORY_CAPACITY);
-  return (body, envelopeId) => {
-    const keys = [envelopeId && `envelope:${envelopeId}`, body.event_id && `event:${body.event_id}`, body.trigger_id && `trigger:${body.trigger_id}`].filter((key): key is string => typeof key === "string");
-    const duplicate = keys.some((key) => seen.has(key));
-    for (const key of keys) seen.add(key);
-    return duplicate;
-  };
-}
-
 function socketModeConnection(options: SlackConnectionOptions): SlackConnection {
   const { config, log, handlers } = options;
   const client = new SocketModeClient({ appToken: config.app_token ?? "", logger: slackLogger(log), clientOptions: options.clientOptions });
-  const isRedelivery = redeliveryFilter();
-  client.on("slack_event", async ({ ack, envelope_id, type, body }: { ack: () => Promise<void>; envelope_id: string; type: string; body: Record<string, any> }) => {
+  client.on("slack_event", async ({ ack, type, body }: { ack: () => Promise<void>; type: string; body: Record<string, any> }) => {
     // Acknowledged first, redeliveries too, or Slack keeps resending (and wants the ack within 3 s).
     await ack();
-    if (isRedelivery(body, envelope_id)) {
-      log.debug({ envelope: envelope_id }, "slack: dropped a redelivered event");
-      return;
-    }
     try {
       if (type === "events_api" && (body.event?.type === "message" || body.event?.type === "app_mention")) handlers.onMessage(body.event as SlackMessageEvent);
       else if (type === "slash_commands" && body.command === SLASH_COMMAND) handlers.onSlashCommand(body as SlashCommandPayload);

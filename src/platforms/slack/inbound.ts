@@ -6,12 +6,8 @@
 //  - the bot's mention is shown as `@<its name>` and reported, for the core to take out.
 import type { InboundMessage, PlatformUser } from "../contract.js";
 import type { SlackFileObject } from "./files.js";
-import { BoundedSet } from "../../kernel/collections.js";
 import { channelRouteOf, formatSlackRoute, qualifiedUserId } from "./routes.js";
 import type { ThreadMembership } from "./threads.js";
-
-/** Message keys already handled (Slack sends both `message` and `app_mention` for one mention). */
-const SEEN_MESSAGES_CAPACITY = 20_000;
 
 /** Message subtypes that are a person writing; every other subtype (edits, joins, bots…) is ignored. */
 const HUMAN_SUBTYPES = new Set([undefined, "file_share", "thread_broadcast", "me_message"]);
@@ -50,7 +46,6 @@ export interface TranslatedMessage {
 }
 
 export class MessageTranslator {
-  private readonly seenMessages = new BoundedSet(SEEN_MESSAGES_CAPACITY);
 
   constructor(
     private readonly options: MessageTranslatorOptions,
@@ -63,9 +58,6 @@ export class MessageTranslator {
     if (!channel || !ts || !user) return undefined;
     if (event.bot_id || user === this.options.botUserId) return undefined;
     if (!HUMAN_SUBTYPES.has(event.subtype)) return undefined;
-    // One mention arrives twice (message + app_mention), and Slack may redeliver either.
-    if (!this.seenMessages.addIfNew(`${channel}:${ts}`)) return undefined;
-
     // Routes name the bot's own workspace: in a Slack Connect channel `event.team` is the writer's
     // organisation, and one thread must stay one route whoever writes in it.
     const team = this.options.teamId;

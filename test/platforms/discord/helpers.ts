@@ -1,6 +1,7 @@
 // Shared setup for the Discord tests: the fake Discord, an adapter pointed at it (for tests of the
 // adapter alone), `baton start` connected to it (the end-to-end tests), and two people: alice
 // (allowed) and mallory.
+import { Intake } from "../../../src/core/conversation/intake.js";
 import type { PlatformCore, PlatformLogger } from "../../../src/platforms/contract.js";
 import { createDiscordAdapter, type DiscordAdapter } from "../../../src/platforms/discord/index.js";
 import { discordConfigSchema, type DiscordAdapterConfig } from "../../../src/platforms/discord/config.js";
@@ -59,12 +60,14 @@ export function recordingCore(): PlatformCore & { messages: string[]; logged: st
   const write = (obj: object | string, msg?: string) => void logged.push(`${typeof obj === "string" ? obj : JSON.stringify(obj)} ${msg ?? ""}`);
   const log: PlatformLogger = { debug: () => undefined, info: write, warn: write, error: write };
   const messages: string[] = [];
+  // The core's own intake: redeliveries dropped, a channel's order kept while its thread is looked up.
+  const intake = new Intake(log);
   return {
     messages,
     logged,
     log,
-    async handleMessage(message) {
-      messages.push(message.text);
+    handleMessage(message) {
+      return intake.run(message, async (settled) => void messages.push(settled.text));
     },
     async handleAction() {
       return { ok: true, text: "ok" };

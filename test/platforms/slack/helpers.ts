@@ -3,6 +3,7 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { ActionOutcome, ActionPress, InboundMessage, PlatformCore, PlatformLogger } from "../../../src/platforms/contract.js";
+import { Intake } from "../../../src/core/conversation/intake.js";
 import { createSlackAdapter, type SlackAdapter } from "../../../src/platforms/slack/index.js";
 import { slackConfigSchema } from "../../../src/platforms/slack/config.js";
 import { FakeSlack } from "../../fakes/slack/index.js";
@@ -31,12 +32,18 @@ export class RecordingCore implements PlatformCore {
   onMessage: (message: InboundMessage) => Promise<void> = async () => undefined;
   onAction: (press: ActionPress) => Promise<ActionOutcome> = async () => ({ ok: true, text: "ok" });
 
-  async handleMessage(message: InboundMessage): Promise<void> {
-    this.messages.push(message);
-    await this.onMessage(message);
+  /** The core's own intake: redeliveries dropped, a route's order kept while a lookup runs. */
+  private readonly intake = new Intake(silentLog);
+
+  handleMessage(message: InboundMessage): Promise<void> {
+    return this.intake.run(message, async (settled) => {
+      this.messages.push(settled);
+      await this.onMessage(settled);
+    });
   }
 
   async handleAction(press: ActionPress): Promise<ActionOutcome> {
+    if (!this.intake.firstDelivery(press.route, press.eventId)) return { ok: true, text: "" };
     this.presses.push(press);
     return this.onAction(press);
   }
