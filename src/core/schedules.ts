@@ -203,6 +203,9 @@ export class Scheduler {
     const run = { done: false };
     job.lastRun = run;
     this.deps.lastRuns?.set(lastRunKey(id), String(Date.now()));
+    // The notice goes when the prompt can start: after what the thread is still doing (an answer and
+    // its usage line), not in the middle of it.
+    await this.deps.drained(thread.id);
     this.deps.notify(route, `⏰ Schedule \`${id}\`: ${prompt}`);
     this.deps.submit(thread, prompt);
     void this.deps.drained(thread.id).then(() => (run.done = true));

@@ -16,6 +16,7 @@ import { renderMessageHtml } from "./render.js";
 import { loadMarkdown } from "../../render/markdown.js";
 import { parseListen, startWebServer, type FileRoutes, type RunningWebServer } from "./server.js";
 import { SocketHub, type BrowserClient } from "./sockets.js";
+import { conversationTitle } from "./title.js";
 
 /** Markdown characters per message: a browser has no real limit, this keeps one bubble readable. */
 export const WEB_MAX_MESSAGE_CHARS = 20_000;
@@ -25,8 +26,6 @@ export const WEB_TYPING_INTERVAL_MS = 3_000;
 export const WEB_MIN_EDIT_GAP_MS = 100;
 /** How often the conversation list is checked for state the core changed on its own (idle shutdown). */
 const SUMMARY_REFRESH_MS = 5_000;
-const TITLE_MAX_CHARS = 80;
-const UNTITLED = "New chat";
 
 export class WebAdapter implements PlatformAdapter {
   readonly kind = "web";
@@ -184,6 +183,8 @@ export class WebAdapter implements PlatformAdapter {
         } finally {
           await files.release(uploads);
         }
+        const info = this.core?.routeInfo?.(route);
+        if (info?.open) this.store().update(conversation, { ...stored, thread: info.thread });
         this.publishSummary(conversation);
         return;
       }
@@ -204,9 +205,8 @@ export class WebAdapter implements PlatformAdapter {
 
   private summary(conversation: string): ConversationSummary {
     const messages = this.store().messages(conversation);
-    const firstPrompt = messages.find((m) => m.role === "user" && !m.text.startsWith("/")) ?? messages.find((m) => m.role === "user");
-    const title = firstPrompt ? oneLine(firstPrompt.text) : UNTITLED;
     const info = this.core?.routeInfo?.(this.routeOf(conversation));
+    const title = conversationTitle(messages, info);
     const running = this.running.has(conversation) || info?.host === "running";
     return { id: conversation, title, updatedAt: messages.at(-1)?.at ?? 0, running, info };
   }
@@ -275,9 +275,4 @@ function toWire(message: StoredMessage, conversation: string): WireMessage {
 
 function isLoopback(host: string): boolean {
   return host === "localhost" || host === "::1" || /^127\./.test(host);
-}
-
-function oneLine(text: string): string {
-  const line = text.trim().split("\n")[0].replace(/\s+/g, " ");
-  return line.length > TITLE_MAX_CHARS ? `${line.slice(0, TITLE_MAX_CHARS - 1)}…` : line;
 }

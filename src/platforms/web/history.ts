@@ -28,6 +28,8 @@ export interface StoredMessage {
   files?: Array<{ name: string; mimeType: string; size: number }>;
   /** Epoch milliseconds of the first send. */
   at: number;
+  /** A user's message: the thread that took it (for the conversation's title). */
+  thread?: string;
   /** Written by Baton 0.1 when a message was deleted; still honoured when reading old files. */
   deleted?: true;
 }

@@ -31,20 +31,21 @@ export function renderPageHtml(): string {
     </header>
     <div id="banner" class="banner" role="status" hidden></div>
     <section id="messages" class="messages" aria-live="polite"></section>
-    <div id="typing" class="typing" hidden><span class="dots"><i></i><i></i><i></i></span><span>Agent is working…</span></div>
+    <div id="typing" class="typing" hidden><span class="dots"><i></i><i></i><i></i></span><span id="typing-label">Agent is working…</span></div>
     <form id="composer" class="composer" autocomplete="off">
       <div id="hints" class="hints" role="listbox" hidden></div>
       <div id="attachments" class="attachments" hidden></div>
       <div class="composer-box">
         <button type="button" id="attach" class="attach" aria-label="Attach files" title="Attach files"><svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path d="M21 11.5 12.6 19.9a5.5 5.5 0 0 1-7.8-7.8l8.5-8.5a3.7 3.7 0 0 1 5.2 5.2l-8.5 8.5a1.8 1.8 0 0 1-2.6-2.6l7.8-7.8" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"/></svg></button>
         <input type="file" id="file-input" multiple hidden>
-        <textarea id="input" rows="1" placeholder="Message the agent, or type / for commands" aria-label="Message"></textarea>
+        <textarea id="input" rows="1" placeholder="Message the agent, or type / for commands" data-short-placeholder="Message, or / for commands" aria-label="Message"></textarea>
         <button type="button" id="stop" class="stop" hidden>Stop</button>
         <button type="submit" id="send" class="send" aria-label="Send">Send</button>
       </div>
       <div class="composer-foot">Enter to send · Shift+Enter for a new line · <kbd>/</kbd> for commands · drop or paste files</div>
     </form>
   </main>
+  <div id="backdrop" class="backdrop"></div>
 </div>
 <div id="toasts" class="toasts" aria-live="assertive"></div>
 </body>

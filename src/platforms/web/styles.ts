@@ -104,8 +104,15 @@ kbd { font: 12px var(--mono); border: 1px solid var(--border); border-radius: 4p
 @keyframes pulse { 50% { opacity: .45; } }
 @keyframes bounce { 0%, 80%, 100% { transform: translateY(0); opacity: .5; } 40% { transform: translateY(-4px); opacity: 1; } }
 
+.backdrop { display: none; }
+
 @media (max-width: 760px) {
   .app { grid-template-columns: 1fr; }
+  /* Behind the open list: dims the chat and takes the tap that closes the list. */
+  .backdrop { display: block; position: fixed; inset: 0; z-index: 15; background: rgb(15 23 42 / .45); opacity: 0; pointer-events: none; transition: opacity .2s; }
+  .app.sidebar-open .backdrop { opacity: 1; pointer-events: auto; }
+  .composer { padding: 8px 12px 12px; }
+  .composer-box { padding-left: 10px; }
   .sidebar { position: fixed; inset: 0 20% 0 0; z-index: 20; transform: translateX(-105%); transition: transform .2s; box-shadow: var(--shadow); }
   .app.sidebar-open .sidebar { transform: none; }
   .icon-button { display: inline-block; }

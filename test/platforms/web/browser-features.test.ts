@@ -4,7 +4,7 @@
 // again after a restart of the daemon. Baton runs as `baton start` (bin/baton.js, the shipped bundle).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { launchBrowser, saveScreenshot, startShippedWebBaton, type Browser, type ShippedWebBaton } from "./helpers.js";
+import { agentMessage, launchBrowser, runStep, saveScreenshot, send, startShippedWebBaton, type Browser, type ShippedWebBaton } from "./helpers.js";
 
 const STEP_TIMEOUT_MS = 15_000;
 const TEST_TIMEOUT_MS = 120_000;
@@ -22,22 +22,7 @@ afterAll(async () => {
   await web?.baton.stop();
 });
 
-async function step<T>(name: string, run: (page: Page) => Promise<T>): Promise<T> {
-  const page = browser!.page;
-  try {
-    return await run(page);
-  } catch (error) {
-    const path = await saveScreenshot(page, `web-features-failure-${name}`).catch(() => "(no screenshot)");
-    throw new Error(`web chat step "${name}" failed (screenshot: ${path}): ${String(error)}`, { cause: error });
-  }
-}
-
-async function send(page: Page, text: string): Promise<void> {
-  await page.locator("#input").fill(text);
-  await page.locator("#input").press("Enter");
-}
-
-const agentMessage = (page: Page, kind: string, text: RegExp | string) => page.locator(`#messages .message.agent.kind-${kind}`, { hasText: text }).last();
+const step = <T>(name: string, run: (page: Page) => Promise<T>): Promise<T> => runStep(browser!.page, "web-features-failure", name, run);
 
 describe("the web chat's files, modes, usage and schedules in Chromium", () => {
   it("attaches a file, shows the agent's image, switches the mode by button, and keeps a schedule across a restart", { timeout: TEST_TIMEOUT_MS }, async () => {

@@ -3,7 +3,7 @@
 // restart of the daemon; nothing is logged at error or above on the way.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { launchBrowser, saveScreenshot, startShippedWebBaton, type Browser, type ShippedWebBaton } from "./helpers.js";
+import { agentMessage, launchBrowser, runStep, saveScreenshot, send, startShippedWebBaton, type Browser, type ShippedWebBaton } from "./helpers.js";
 
 const STEP_TIMEOUT_MS = 15_000;
 const TEST_TIMEOUT_MS = 120_000;
@@ -24,25 +24,7 @@ afterAll(async () => {
   await web?.baton.stop();
 });
 
-/** Runs one step; on failure the page is saved under test/artifacts/ for a look. */
-async function step<T>(name: string, run: (page: Page) => Promise<T>): Promise<T> {
-  const page = browser!.page;
-  try {
-    return await run(page);
-  } catch (error) {
-    const path = await saveScreenshot(page, `web-failure-${name}`).catch(() => "(no screenshot)");
-    throw new Error(`web chat step "${name}" failed (screenshot: ${path}): ${String(error)}`, { cause: error });
-  }
-}
-
-async function send(page: Page, text: string): Promise<void> {
-  await page.locator("#input").fill(text);
-  await page.locator("#input").press("Enter");
-}
-
-function agentMessage(page: Page, kind: string, text: RegExp | string) {
-  return page.locator(`#messages .message.agent.kind-${kind}`, { hasText: text }).last();
-}
+const step = <T>(name: string, run: (page: Page) => Promise<T>): Promise<T> => runStep(browser!.page, "web-failure", name, run);
 
 describe("the web chat in Chromium", () => {
   it("chats, runs commands, answers an approval, stops a turn and comes back after a restart", { timeout: TEST_TIMEOUT_MS }, async () => {
@@ -82,6 +64,7 @@ describe("the web chat in Chromium", () => {
       await agentMessage(page, "notice", /New thread .+ with/).waitFor({ timeout: STEP_TIMEOUT_MS });
       await send(page, "fresh start");
       await agentMessage(page, "text", /Turn 1 of session .+: you said "fresh start"/).waitFor({ timeout: STEP_TIMEOUT_MS });
+      await page.locator(".conversation.selected", { hasText: "fresh start" }).waitFor({ timeout: STEP_TIMEOUT_MS });
     });
 
     await step("script-escaped", async (page) => {
@@ -154,8 +137,9 @@ describe("the web chat in Chromium", () => {
       await send(other, "from another tab");
       await agentMessage(other, "text", /you said "from another tab"/).waitFor({ timeout: STEP_TIMEOUT_MS });
       await other.close();
-      const first = page.locator(".conversation", { hasText: "hello from the browser" });
-      await page.locator(".conversation.unread", { hasText: "hello from the browser" }).waitFor({ timeout: STEP_TIMEOUT_MS });
+      // Its title is its current thread's first prompt (after /new: "fresh start").
+      const first = page.locator(".conversation", { hasText: "fresh start" });
+      await page.locator(".conversation.unread", { hasText: "fresh start" }).waitFor({ timeout: STEP_TIMEOUT_MS });
       await first.click();
       await agentMessage(page, "text", /you said "from another tab"/).waitFor({ timeout: STEP_TIMEOUT_MS });
       await agentMessage(page, "text", "Permission answer: allow-once.").waitFor();

@@ -92,3 +92,24 @@ export async function saveScreenshot(page: Page, name: string): Promise<string> 
   await page.screenshot({ path, fullPage: false });
   return path;
 }
+
+/** Runs one named step of a browser test on `page`; a failure saves the page as `<prefix>-<name>.png` and names the step. */
+export async function runStep<T>(page: Page, prefix: string, name: string, run: (page: Page) => Promise<T>): Promise<T> {
+  try {
+    return await run(page);
+  } catch (error) {
+    const path = await saveScreenshot(page, `${prefix}-${name}`).catch(() => "(no screenshot)");
+    throw new Error(`web chat step "${name}" failed (screenshot: ${path}): ${String(error)}`, { cause: error });
+  }
+}
+
+/** Types `text` into the composer and sends it with Enter, as a user does. */
+export async function send(page: Page, text: string): Promise<void> {
+  await page.locator("#input").fill(text);
+  await page.locator("#input").press("Enter");
+}
+
+/** The newest agent message of a kind (`text`, `notice`, `approval`, …) with that text. */
+export function agentMessage(page: Page, kind: string, text: RegExp | string) {
+  return page.locator(`#messages .message.agent.kind-${kind}`, { hasText: text }).last();
+}

@@ -14,6 +14,8 @@ const BROWSER_ID_CHARS = 16;
 /** The "working…" line stays this long after the last typing beat (the server beats every 3 s). */
 const TYPING_VISIBLE_MS = 4_500;
 const NARROW_LAYOUT_PX = 760;
+/** Below this width the composer's long placeholder would be cut: the short one instead. */
+const SHORT_PLACEHOLDER_PX = 480;
 
 class ChatPage {
   private readonly conversations = new Map<string, ConversationSummary>();
@@ -41,8 +43,10 @@ class ChatPage {
       event.stopPropagation();
       byId("app").classList.toggle("sidebar-open");
     });
-    // On a narrow screen the list covers the chat; a tap beside it closes it.
+    // On a narrow screen the list covers the chat, over a backdrop; a tap beside it closes it.
     document.querySelector("main")?.addEventListener("click", () => byId("app").classList.remove("sidebar-open"));
+    byId("backdrop").addEventListener("click", () => byId("app").classList.remove("sidebar-open"));
+    fitPlaceholder(byId<HTMLTextAreaElement>("input"));
     window.addEventListener("hashchange", () => {
       const id = location.hash.slice(1);
       if (id && id !== this.current) this.select(id);
@@ -74,7 +78,10 @@ class ChatPage {
         if (event.conversation === this.current) this.messages.show(event.messages);
         return;
       case "message":
-        if (event.conversation === this.current) this.messages.upsert(event.message);
+        if (event.conversation === this.current) {
+          this.messages.upsert(event.message);
+          if (!byId("typing").hidden) this.labelTyping();
+        }
         else if (event.message.role === "agent" && !this.unread.has(event.conversation)) {
           this.unread.add(event.conversation);
           this.showCurrent();
@@ -179,15 +186,31 @@ class ChatPage {
   }
 
   private showTyping(): void {
+    this.labelTyping();
     byId("typing").hidden = false;
     window.clearTimeout(this.typingTimer);
     this.typingTimer = window.setTimeout(() => this.hideTyping(), TYPING_VISIBLE_MS);
+  }
+
+  /** While an approval waits for an answer the agent is not working: it waits for you. */
+  private labelTyping(): void {
+    byId("typing-label").textContent = this.messages.awaitingApproval() ? "Waiting for your approval…" : "Agent is working…";
   }
 
   private hideTyping(): void {
     window.clearTimeout(this.typingTimer);
     byId("typing").hidden = true;
   }
+}
+
+/** The long placeholder where it fits, the short one on a phone (it follows rotation and resizing). */
+function fitPlaceholder(input: HTMLTextAreaElement): void {
+  const long = input.placeholder;
+  const short = input.dataset.shortPlaceholder ?? long;
+  const narrow = window.matchMedia(`(max-width: ${SHORT_PLACEHOLDER_PX}px)`);
+  const apply = () => (input.placeholder = narrow.matches ? short : long);
+  narrow.addEventListener("change", apply);
+  apply();
 }
 
 function browserId(): string {

@@ -44,6 +44,11 @@ export class MessageView {
     if (pinned || message.role === "user") this.scrollToBottom();
   }
 
+  /** An approval on the page still waits for an answer (its buttons not pressed yet). */
+  awaitingApproval(): boolean {
+    return this.container.querySelector(".message.kind-approval .actions button:not(:disabled)") !== null;
+  }
+
   private build(message: WireMessage): HTMLElement {
     const body = el("div", { class: "body" });
     // Sanitised on the server (render.ts): raw HTML from the agent arrives escaped.
