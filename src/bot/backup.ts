@@ -13,7 +13,7 @@ import { batonVersion } from "../kernel/install.js";
 import { acquireDataDirLock, LOCK_FILE } from "./lock.js";
 
 /** What a backup holds besides the data dir's files, at its root: the tar is refused by restore without it. */
-export const MANIFEST = "baton-backup.json";
+const MANIFEST = "baton-backup.json";
 /** Not backed up: the running daemon's lock, and what is rebuilt on demand. */
 const LEFT_OUT = new Set([LOCK_FILE, "cache"]);
 const PRIVATE_DIR = 0o700;

@@ -5,7 +5,7 @@
 import type { RouteInfo } from "../contract.js";
 import type { StoredMessage } from "./history.js";
 
-export const UNTITLED = "New chat";
+const UNTITLED = "New chat";
 const TITLE_MAX_CHARS = 80;
 
 function oneLine(text: string): string {
