@@ -33,7 +33,7 @@ describe("baton completion", () => {
     const file = script("bash");
     expect(bashOffers(file, ["baton", "ba"])).toEqual(["backup"]);
     expect(bashOffers(file, ["baton", "--config", "service", "service", "i"])).toEqual(["install"]);
-    expect(bashOffers(file, ["baton", "service", "install", "--"]).sort()).toEqual(["--help", "--print", "--system", "--user"]);
+    expect(bashOffers(file, ["baton", "service", "install", "--"]).sort()).toEqual(["--help", "--print", "--system", "--user", "--user-name"]);
     expect(bashOffers(file, ["baton", "restore", "x.tgz", "--f"])).toEqual(["--force"]);
     expect(bashOffers(file, ["baton", "--data-dir", ""])).toEqual([]); // a folder: the shell's own completion
   });
