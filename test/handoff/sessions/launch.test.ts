@@ -2,7 +2,7 @@
 // `baton handoff resume <id> --launch tmux --yes` starting a stand-in runtime in detached tmux.
 
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { awaitConfirmation, claimSpec, specFromCommand, writeSpec } from "../../../src/handoff/sessions/spec.js";
@@ -12,25 +12,9 @@ import { claudeFixture } from "../../fakes/stores/jsonl-stores.js";
 import { testTempDir } from "../../support/temp.js";
 
 const REPO = path.resolve(import.meta.dirname, "../../..");
-const ENTRY = path.join(REPO, "dist", "handoff", "sessions", "main.js");
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const ent of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, ent.name);
-    newest = Math.max(newest, ent.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-function isStale(): boolean {
-  if (!existsSync(ENTRY)) return true;
-  const built = statSync(ENTRY).mtimeMs;
-  return ["src/agents", "src/handoff", "src/kernel"].some((p) => {
-    const full = path.join(REPO, p);
-    return (statSync(full).isDirectory() ? newestMtime(full) : statSync(full).mtimeMs) > built;
-  });
-}
+/** The command a user runs; the trampoline re-runs this same entry. */
+const ENTRY = path.join(REPO, "bin", "baton.js");
+const BUILT = path.join(REPO, "dist", "bundle", "cli.js");
 
 describe("launch spec", () => {
   it("carries only the variables that locate runtime stores, plus approval settings", () => {
@@ -78,11 +62,11 @@ describe("resume --launch tmux", () => {
   delete (tmuxEnv as Record<string, string | undefined>).TMUX;
 
   beforeAll(() => {
-    // The launch goes through the built CLI, exactly as a user runs it. Rebuild only when dist is
-    // older than the sources: `npm test` has just built it, and rewriting dist while other test
-    // files run the CLI would make them flaky.
-    if (isStale()) spawnSync("npx", ["tsc", "-p", "tsconfig.json"], { cwd: REPO, stdio: "ignore" });
-    if (!existsSync(ENTRY)) throw new Error(`build did not produce ${ENTRY}`);
+    // The launch goes through the shipped CLI, exactly as a user runs it. The build script does
+    // nothing when dist/ was built from these sources (`npm test` has just built it) and otherwise
+    // moves the new build in without disturbing other test files running the CLI.
+    spawnSync(process.execPath, ["scripts/build.mjs", "--if-stale"], { cwd: REPO, stdio: "ignore" });
+    if (!existsSync(BUILT)) throw new Error(`build did not produce ${BUILT}`);
     if (spawnSync("tmux", ["-V"]).status !== 0) throw new Error("tmux is not installed (apt-get install -y tmux)");
   }, 120_000);
 
