@@ -8,6 +8,7 @@ import { benchStartup, STARTUP_FULL, STARTUP_TINY } from "./startup.js";
 import { benchHugeTurn, benchStreaming, STREAMING_FULL, STREAMING_TINY } from "./streaming.js";
 import { benchMachines } from "./machines.js";
 import { benchSubagents } from "./subagents.js";
+import { benchTakeover, TAKEOVER_FULL, TAKEOVER_TINY } from "./takeover.js";
 import type { BenchResult } from "./types.js";
 
 export type Scale = "full" | "tiny";
@@ -28,6 +29,7 @@ export function benchSuites(scale: Scale): Suite[] {
     { name: "one huge turn", run: () => benchHugeTurn(tiny ? STREAMING_TINY : STREAMING_FULL) },
     { name: "handoff list", run: () => benchHandoffList(tiny ? HANDOFF_TINY : HANDOFF_FULL) },
     { name: "registry replay", run: () => benchReplay(tiny ? REPLAY_TINY : REPLAY_FULL) },
+    { name: "takeover on postgresql", run: () => benchTakeover(tiny ? TAKEOVER_TINY : TAKEOVER_FULL) },
     // The SSH machines' suite reports medians of its own (a real sshd on loopback); full scale only.
     ...(tiny ? [] : [{ name: "machines over ssh", run: async () => (await benchMachines()).map(fromResult) }]),
     ...(tiny ? [] : [{ name: "subagents", run: async () => (await benchSubagents()).map(fromResult) }]),

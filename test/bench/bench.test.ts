@@ -14,6 +14,7 @@ const EXPECTED: Record<string, string[]> = {
   "one huge turn": ["huge-turn-rss", "huge-turn-cpu"],
   "handoff list": ["handoff-list", "handoff-list-node"],
   "registry replay": ["replay"],
+  "takeover on postgresql": ["append-jsonl", "append-postgres", "takeover"],
 };
 /** Figures that are counts of faults: at any scale they must be zero. */
 const MUST_BE_ZERO = ["stream-lost", "stream-pacing"];

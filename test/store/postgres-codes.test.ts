@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { PickupCodes } from "../../src/pickup/codes.js";
 import { PickupLimits } from "../../src/pickup/limits.js";
 import { postgresHandoverKv } from "../../src/store/postgres/codes.js";
-import { postgresForFile } from "../support/postgres.js";
+import { postgresForFile } from "../support/postgres-file.js";
 
 const { missing, server } = postgresForFile();
 

@@ -7,7 +7,7 @@ import { migrate } from "../../src/store/postgres/migrations.js";
 import { PostgresEventStore } from "../../src/store/postgres/event-store.js";
 import { FencedError } from "../../src/store/postgres/fence.js";
 import { runEventStoreContract } from "../threads/store-contract.js";
-import { postgresForFile } from "../support/postgres.js";
+import { postgresForFile } from "../support/postgres-file.js";
 
 const { missing, server } = postgresForFile();
 

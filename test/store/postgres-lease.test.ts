@@ -9,7 +9,7 @@ import { makeEvent } from "../../src/threads/events.js";
 import { LeaderLease, readLeadership, type LeaseTiming } from "../../src/store/postgres/lease.js";
 import { PostgresEventStore } from "../../src/store/postgres/event-store.js";
 import { FencedError } from "../../src/store/postgres/fence.js";
-import { postgresForFile } from "../support/postgres.js";
+import { postgresForFile } from "../support/postgres-file.js";
 import { startTcpProxy } from "../support/tcp-proxy.js";
 
 const { missing, server } = postgresForFile();

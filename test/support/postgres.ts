@@ -8,7 +8,6 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } fr
 import { tmpdir, userInfo } from "node:os";
 import { dirname, join } from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll } from "vitest";
 import { migrate } from "../../src/store/postgres/migrations.js";
 import { freePort } from "./sshd.js";
 
@@ -80,16 +79,17 @@ export async function startTestPostgres(settings: Record<string, string> = {}): 
       await client.end();
     }
   };
+  const database = async () => {
+    const name = `t${process.pid}_${next++}`;
+    await admin((c) => c.query(`CREATE DATABASE ${name}`));
+    return `postgres://baton@127.0.0.1:${port}/${name}`;
+  };
   return {
     url,
     port,
-    async database() {
-      const name = `t${process.pid}_${next++}`;
-      await admin((c) => c.query(`CREATE DATABASE ${name}`));
-      return `postgres://baton@127.0.0.1:${port}/${name}`;
-    },
+    database,
     async migratedPool(given, max = 4) {
-      const url = given ?? (await this.database());
+      const url = given ?? (await database());
       const pool = new pg.Pool({ connectionString: url, max });
       // An idle client dropped by the server (its shutdown at the end) is no test failure.
       pool.on("error", () => undefined);
@@ -134,24 +134,3 @@ async function waitReady(url: string, server: ChildProcess, stderr: () => string
   }
 }
 
-/**
- * One server for the test file: started before its tests, stopped after them. `missing` says why
- * none can start (the file's tests are then skipped; in CI that throws instead).
- */
-export function postgresForFile(settings: Record<string, string> = {}): { missing: string | undefined; server(): TestPostgres } {
-  const missing = postgresMissing();
-  let server: TestPostgres | undefined;
-  beforeAll(async () => {
-    if (!missing) server = await startTestPostgres(settings);
-  }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-  });
-  return {
-    missing,
-    server: () => {
-      if (!server) throw new Error("the test PostgreSQL server is not running");
-      return server;
-    },
-  };
-}
