@@ -14,6 +14,11 @@ import type { MessageSlot } from "./delivery/slot.js";
 /** Past this many characters waiting to be sent on a route, new pieces of an answer are left out there. */
 const MAX_ROUTE_BACKLOG_CHARS = 256 * 1024;
 /**
+ * A route that is leaving pieces out takes them again only once its backlog fell this low: else a
+ * fast agent makes it alternate between one piece and one "left out" notice, over and over.
+ */
+export const RESUME_ROUTE_BACKLOG_CHARS = 32 * 1024;
+/**
  * A block that grew this much since its last flush is flushed at once instead of at the debounce:
  * a fast agent would otherwise pile megabytes into it between flushes, text that outlives V8's young
  * generation (freed only by a full collection) and that each flush copies whole. A 50 MB answer
@@ -160,9 +165,12 @@ export class TurnStream {
       for (let i = 0; i < sendable; i++) {
         const message: OutboundMessage = { text: pieces[i].text, kind: block.kind };
         const slot = delivery.slots[i];
-        // Any piece but the last one of the block (the end of the answer is always shown).
-        const skippable = block.sealable && i < pieces.length - 1;
-        if (!slot && skippable && behind() > MAX_ROUTE_BACKLOG_CHARS) {
+        // Any piece but the last one of a finished block (the end of the answer is always shown). The
+        // last piece of a block still growing counts too: else each flush of a route that is behind
+        // would send it, with a "left out" notice before it, every time.
+        const skippable = block.sealable && (i < pieces.length - 1 || !block.done);
+        const limit = this.skipped.has(target.route) ? RESUME_ROUTE_BACKLOG_CHARS : MAX_ROUTE_BACKLOG_CHARS;
+        if (!slot && skippable && behind() > limit) {
           // The platform cannot show the answer as fast as the agent writes it: rather than keep
           // megabytes waiting (memory) and send them for hours, this piece is left out here.
           this.skipped.set(target.route, (this.skipped.get(target.route) ?? 0) + pieces[i].text.length);

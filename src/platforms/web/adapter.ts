@@ -10,7 +10,7 @@ import { loadOrCreateToken, WebAuth } from "./auth.js";
 import { registerSecretValues } from "../../kernel/secrets.js";
 import type { WebAdapterConfig } from "./config.js";
 import { ConversationHistory, type StoredMessage } from "./history.js";
-import { CONVERSATION_ID_PATTERN, type ClientEvent, type ConversationSummary, type WireMessage } from "./protocol.js";
+import { CONVERSATION_ID_PATTERN, type ClientEvent, type ConversationSummary, type ServerEvent, type WireMessage } from "./protocol.js";
 import { INLINE_IMAGE_TYPES, UploadTooLargeError, WebFiles } from "./files.js";
 import { renderMessageHtml } from "./render.js";
 import { loadMarkdown } from "../../render/markdown.js";
@@ -24,6 +24,13 @@ export const WEB_MAX_MESSAGE_CHARS = 20_000;
 export const WEB_TYPING_INTERVAL_MS = 3_000;
 /** Edits are cheap here (one WebSocket frame), so streaming may be smooth. */
 export const WEB_MIN_EDIT_GAP_MS = 100;
+/**
+ * Least time between two sends or edits in one conversation. Far more than anyone reads (up to 50
+ * bubbles of 20,000 characters a second), and it bounds what a huge answer costs: past it the core
+ * leaves the middle of the answer out here, as on every other platform, instead of rendering
+ * megabytes of markdown a second (a 50 MB answer grew Baton's memory by 150 MB that way).
+ */
+export const WEB_KEY_GAP_MS = 20;
 /** How often the conversation list is checked for state the core changed on its own (idle shutdown). */
 const SUMMARY_REFRESH_MS = 5_000;
 
@@ -54,6 +61,7 @@ export class WebAdapter implements PlatformAdapter {
       buttons: true,
       typingIntervalMs: WEB_TYPING_INTERVAL_MS,
       minEditGapMs: config.min_edit_gap_ms ?? WEB_MIN_EDIT_GAP_MS,
+      pacing: { keyGapMs: WEB_KEY_GAP_MS },
       // Whoever holds the web chat's token is the operator.
       usersAuthenticated: true,
     };
@@ -70,7 +78,7 @@ export class WebAdapter implements PlatformAdapter {
     this.files = files;
     const history = new ConversationHistory(join(this.env.dataDir, "web", this.name), core.log, undefined, (conversation, message) => void files.drop(conversation, message.id));
     history.load();
-    const hub = new SocketHub((client, event) => this.onClientEvent(client, event), core.log);
+    const hub = new SocketHub((client, event) => this.onClientEvent(client, event), core.log, (conversation) => this.historyEvent(conversation));
     // Ready before the first browser can connect.
     this.history = history;
     this.hub = hub;
@@ -165,7 +173,7 @@ export class WebAdapter implements PlatformAdapter {
         return;
       }
       case "open":
-        client.send({ type: "history", conversation: event.conversation, messages: this.store().messages(event.conversation).map((m) => toWire(m, event.conversation)) });
+        client.send(this.historyEvent(event.conversation));
         return;
       case "send": {
         const { conversation, text } = event;
@@ -201,6 +209,10 @@ export class WebAdapter implements PlatformAdapter {
         this.hub?.broadcast({ type: "forgotten", conversation: event.conversation });
         return;
     }
+  }
+
+  private historyEvent(conversation: string): ServerEvent {
+    return { type: "history", conversation, messages: this.store().messages(conversation).map((m) => toWire(m, conversation)) };
   }
 
   private summary(conversation: string): ConversationSummary {

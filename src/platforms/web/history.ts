@@ -10,10 +10,16 @@ import type { Button, PlatformLogger } from "../contract.js";
 import { CONVERSATION_ID_PATTERN, type WebMessageKind } from "./protocol.js";
 
 const DEFAULT_HISTORY_LIMIT = 500;
+/**
+ * Characters of text kept per conversation, whatever the count: a huge answer is 20,000-character
+ * bubbles, and 500 of them would keep 10 MB in memory for a reload nobody scrolls through.
+ */
+const DEFAULT_HISTORY_CHARS = 2_000_000;
 /** How long a streamed edit may sit in memory before it is written. */
 const EDIT_FLUSH_MS = 1_000;
-/** A file is compacted once it holds this many times more lines than messages kept. */
+/** A file is compacted once it holds this many times more lines than messages kept (counting at least the minimum). */
 const COMPACT_FACTOR = 3;
+const COMPACT_MIN_MESSAGES = 5;
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
 
@@ -37,6 +43,8 @@ export interface StoredMessage {
 interface Conversation {
   id: string;
   messages: Map<string, StoredMessage>;
+  /** Characters of text in `messages`. */
+  chars: number;
   /** Lines in the file now (compaction trigger). */
   lines: number;
   dirty: Set<string>;
@@ -54,6 +62,7 @@ export class ConversationHistory {
     private readonly limit = DEFAULT_HISTORY_LIMIT,
     /** A message fell out of the bound (its file, if any, can go too). */
     private readonly onDropped?: (conversation: string, message: StoredMessage) => void,
+    private readonly maxChars = DEFAULT_HISTORY_CHARS,
   ) {}
 
   /** Reads every conversation file; a torn or foreign line is skipped with a warning. */
@@ -136,23 +145,27 @@ export class ConversationHistory {
   private conversation(id: string): Conversation {
     let conversation = this.conversations.get(id);
     if (!conversation) {
-      conversation = { id, messages: new Map(), lines: 0, dirty: new Set(), chain: Promise.resolve() };
+      conversation = { id, messages: new Map(), chars: 0, lines: 0, dirty: new Set(), chain: Promise.resolve() };
       this.conversations.set(id, conversation);
     }
     return conversation;
   }
 
   private put(conversation: Conversation, message: StoredMessage): void {
+    const previous = conversation.messages.get(message.id);
+    if (previous) conversation.chars -= previous.text.length;
     if (message.deleted) {
       conversation.messages.delete(message.id);
       return;
     }
     conversation.messages.set(message.id, message);
-    // Oldest first in a Map: drop from the front past the bound.
-    while (conversation.messages.size > this.limit) {
+    conversation.chars += message.text.length;
+    // Oldest first in a Map: drop from the front past either bound (the newest message always stays).
+    while (conversation.messages.size > this.limit || (conversation.chars > this.maxChars && conversation.messages.size > 1)) {
       const oldest = conversation.messages.keys().next().value as string;
       const dropped = conversation.messages.get(oldest)!;
       conversation.messages.delete(oldest);
+      conversation.chars -= dropped.text.length;
       if (dropped.files) this.onDropped?.(conversation.id, dropped);
       conversation.dirty.delete(oldest);
     }
@@ -160,7 +173,8 @@ export class ConversationHistory {
 
   private write(conversation: Conversation, messages: StoredMessage[]): void {
     const path = this.path(conversation.id);
-    const compact = conversation.lines + messages.length > this.limit * COMPACT_FACTOR;
+    // The file holds a line per write: rewritten once it has many times more lines than messages kept.
+    const compact = conversation.lines + messages.length > Math.max(conversation.messages.size, COMPACT_MIN_MESSAGES) * COMPACT_FACTOR;
     conversation.lines = compact ? conversation.messages.size : conversation.lines + messages.length;
     const data = compact ? [...conversation.messages.values()] : messages;
     const text = data.map((m) => JSON.stringify(m)).join("\n") + (data.length ? "\n" : "");

@@ -63,6 +63,23 @@ describe("web chat history", () => {
     expect(reloaded.messages(CONVERSATION).map((m) => m.id)).toEqual(["m36", "m37", "m38", "m39", "m40"]);
   });
 
+  it("keeps at most its characters of text too (a huge answer), always the newest message, and the file follows", async () => {
+    const dir = freshDir();
+    const history = new ConversationHistory(dir, silentLogger(), 500, undefined, 50_000);
+    history.load();
+    for (let i = 1; i <= 100; i++) history.append(CONVERSATION, message(`m${i}`, "x".repeat(20_000)));
+    await history.flush();
+    expect(history.messages(CONVERSATION).map((m) => m.id)).toEqual(["m99", "m100"]);
+    const reloaded = new ConversationHistory(dir, silentLogger(), 500, undefined, 50_000);
+    reloaded.load();
+    expect(reloaded.messages(CONVERSATION).map((m) => m.id)).toEqual(["m99", "m100"]);
+    expect(readFileSync(join(dir, `${CONVERSATION}.jsonl`), "utf8").trim().split("\n").length).toBeLessThanOrEqual(15);
+    const huge = new ConversationHistory(freshDir(), silentLogger(), 500, undefined, 50_000);
+    huge.load();
+    huge.append(CONVERSATION, message("big", "y".repeat(80_000)));
+    expect(huge.messages(CONVERSATION).map((m) => m.id)).toEqual(["big"]);
+  });
+
   it("skips a torn last line and ignores files that are not conversations", async () => {
     const dir = freshDir();
     const history = new ConversationHistory(dir, silentLogger());
