@@ -12,6 +12,7 @@ const EXPECTED: Record<string, string[]> = {
   "busy machine": ["busy-inbound", "busy-inbound-nice10", "busy-inbound-nice0", "busy-to-agent", "busy-to-agent-nice10", "busy-to-agent-nice0"],
   streaming: ["loop-delay", "stream-lost", "stream-pacing", "stream-wall", "stream-cpu", "stream-rss"],
   "one huge turn": ["huge-turn-rss", "huge-turn-cpu"],
+  "web chat huge turn": ["web-turn-rss-256k-slow", "web-turn-tail-256k-slow"],
   "handoff list": ["handoff-list", "handoff-list-node"],
   "registry replay": ["replay"],
   "takeover on postgresql": ["append-jsonl", "append-postgres", "takeover"],
@@ -19,7 +20,7 @@ const EXPECTED: Record<string, string[]> = {
 /** Figures that are counts of faults: at any scale they must be zero. */
 const MUST_BE_ZERO = ["stream-lost", "stream-pacing"];
 /** Figures that can honestly be zero or below at a toy scale (a difference of two noisy RSS readings; no steal; no wait for a core). */
-const MAY_BE_SMALL = [...MUST_BE_ZERO, "rss-per-thread", "rss-per-host", "inbound-steal", "inbound-loop-wait"];
+const MAY_BE_SMALL = [...MUST_BE_ZERO, "rss-per-thread", "rss-per-host", "inbound-steal", "inbound-loop-wait", "web-turn-rss-256k-slow", "web-turn-tail-256k-slow"];
 
 describe("npm run bench, at a toy scale", () => {
   it("names every suite it is expected to run", () => {
