@@ -10,7 +10,7 @@ export interface SlotLease {
   release(): void;
 }
 
-export interface SlotOptions {
+interface SlotOptions {
   /** The slot is given up after this long without progress (default: never). */
   stallMs?: number;
   /** Called when a holder gave its slot up for want of progress. */

@@ -9,7 +9,7 @@ import { rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { PlatformLogger } from "../platforms/contract.js";
 
-export const CUT_OFF_NOTICE = "⚠️ Baton restarted; this answer was cut off.";
+const CUT_OFF_NOTICE = "⚠️ Baton restarted; this answer was cut off.";
 export const MOVED_NOTICE = "⚠️ Baton moved to another machine; the last turn was cut off.";
 
 /**

@@ -17,7 +17,7 @@ const MAX_ROUTE_BACKLOG_CHARS = 256 * 1024;
  * A route that is leaving pieces out takes them again only once its backlog fell this low: else a
  * fast agent makes it alternate between one piece and one "left out" notice, over and over.
  */
-export const RESUME_ROUTE_BACKLOG_CHARS = 32 * 1024;
+const RESUME_ROUTE_BACKLOG_CHARS = 32 * 1024;
 /**
  * A block that grew this much since its last flush is flushed at once instead of at the debounce:
  * a fast agent would otherwise pile megabytes into it between flushes, text that outlives V8's young

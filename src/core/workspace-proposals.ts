@@ -15,7 +15,7 @@ const PROPOSAL_ACTION_PREFIX = "wp:";
 /** Open proposals remembered for their buttons; the oldest are forgotten first. */
 const MAX_OPEN_PROPOSALS = 100;
 
-export interface ProposalAnswer {
+interface ProposalAnswer {
   text: string;
   data: Record<string, unknown>;
 }
@@ -28,7 +28,7 @@ interface Proposal {
   posted: Array<RouteTarget & { slot: MessageSlot }>;
 }
 
-export interface ProposalDeps {
+interface ProposalDeps {
   workspaces: Workspaces;
   thread(id: string): ThreadRecord | undefined;
   targets(thread: ThreadRecord): RouteTarget[];

@@ -13,7 +13,7 @@ import { canonical } from "../agents/machines/local.js";
 import type { BatonConfig } from "../config/schema.js";
 
 /** Where registrations are kept: the thread registry's log. */
-export interface PersistedWorkspaces {
+interface PersistedWorkspaces {
   list(): Array<{ path: string; name?: string; confirmedBy?: string }>;
   record(path: string, name?: string, confirmedBy?: string): Promise<void>;
 }

@@ -8,7 +8,7 @@ import type { ToolName } from "./tools.js";
 export type TokenKind = "thread" | "subagent" | "terminal";
 
 /** `yes`: runs. `proposes`: outside the config's reach it asks a person in the chat. `no`: not offered, refused if called. */
-export type ToolAccess = "yes" | "proposes" | "no";
+type ToolAccess = "yes" | "proposes" | "no";
 
 export const TOOL_ACCESS: Readonly<Record<ToolName, Readonly<Record<TokenKind, ToolAccess>>>> = {
   get_session_id: { thread: "yes", subagent: "yes", terminal: "yes" },

@@ -30,7 +30,7 @@ export const WEB_MIN_EDIT_GAP_MS = 100;
  * leaves the middle of the answer out here, as on every other platform, instead of rendering
  * megabytes of markdown a second (a 50 MB answer grew Baton's memory by 150 MB that way).
  */
-export const WEB_KEY_GAP_MS = 20;
+const WEB_KEY_GAP_MS = 20;
 /** How often the conversation list is checked for state the core changed on its own (idle shutdown). */
 const SUMMARY_REFRESH_MS = 5_000;
 
