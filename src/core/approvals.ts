@@ -138,6 +138,8 @@ function renderRequest(entry: Pending, buttons: boolean): OutboundMessage {
       id: `${APPROVAL_ACTION_PREFIX}${entry.id}:${i}`,
       label: o.name,
       style: o.kind.startsWith("allow") ? (o.kind === "allow_once" ? "primary" : "default") : "danger",
+      meaning: o.kind.startsWith("allow") ? "allow" : "deny",
+      lasting: o.kind.endsWith("_always"),
     }));
     return { text: describe(entry), buttons: [row], kind: "approval" };
   }

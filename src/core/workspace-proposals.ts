@@ -127,8 +127,8 @@ function proposalMessage(proposal: Proposal, roots: string): OutboundMessage {
     kind: "notice",
     buttons: [
       [
-        { id: `${PROPOSAL_ACTION_PREFIX}${proposal.id}:yes`, label: "Allow", style: "primary" },
-        { id: `${PROPOSAL_ACTION_PREFIX}${proposal.id}:no`, label: "Decline", style: "danger" },
+        { id: `${PROPOSAL_ACTION_PREFIX}${proposal.id}:yes`, label: "Allow", style: "primary", meaning: "allow" },
+        { id: `${PROPOSAL_ACTION_PREFIX}${proposal.id}:no`, label: "Decline", style: "danger", meaning: "deny" },
       ],
     ],
   };

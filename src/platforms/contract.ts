@@ -100,6 +100,10 @@ export interface Button {
   id: string;
   label: string;
   style?: "primary" | "danger" | "default";
+  /** What pressing it means, for platforms that show a choice as a symbol (Matrix's reactions): the label is for people only. */
+  meaning?: "allow" | "deny" | "choice";
+  /** An allow or deny that lasts (always, for the session), not only this once. */
+  lasting?: boolean;
 }
 
 export type MessageKind = "text" | "thought" | "tool" | "plan" | "notice" | "approval" | "error" | "usage";

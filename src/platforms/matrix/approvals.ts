@@ -1,7 +1,8 @@
 // Approvals in Matrix: the core's buttons become reactions the bot puts under the request, so one
-// click on a reaction pill in Element answers it. A choice's emoji follows its meaning (👍 allow once,
-// ✅ always, ❌ reject, else a number); a legend under the request says which is which, and a
-// numbered reply works as well (the core takes it). A reaction answers only the request it is on.
+// click on a reaction pill in Element answers it. A choice's emoji follows the meaning the button
+// carries (👍 allow once, ✅ always, ❌ deny, ⛔ deny always, else a number), never its label's
+// words; a legend under the request says which is which, and a numbered reply works as well (the
+// core takes it). A reaction answers only the request it is on.
 import type { Button } from "../contract.js";
 
 const NUMBERED = ["1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣"];
@@ -15,7 +16,7 @@ export interface ReactionChoices {
   legend: string;
 }
 
-/** The reaction key of each button, by its style and label, and the legend for them. */
+/** The reaction key of each button, by its meaning, and the legend for them. */
 export function reactionChoices(buttons: Button[]): ReactionChoices {
   const keys = new Map<string, string>();
   const items: string[] = [];
@@ -30,10 +31,8 @@ export function reactionChoices(buttons: Button[]): ReactionChoices {
 }
 
 function emojiFor(button: Button): string | undefined {
-  const always = /always|session/i.test(button.label);
-  if (button.style === "danger" || /reject|deny/i.test(button.label)) return always ? "⛔" : "❌";
-  if (always) return "✅";
-  if (button.style === "primary" || /allow|approve|yes/i.test(button.label)) return "👍";
+  if (button.meaning === "allow") return button.lasting ? "✅" : "👍";
+  if (button.meaning === "deny") return button.lasting ? "⛔" : "❌";
   return undefined;
 }
 

@@ -148,7 +148,13 @@ describe("approvals as reactions", { timeout: SLOW_MS }, () => {
     const group = roomWith(alice, [bot, mallory]);
     const a = await started();
     const route = `matrix:${group.roomId}`;
-    const buttons = [[{ id: "ap:1:0", label: "Allow once", style: "primary" as const }, { id: "ap:1:1", label: "Always allow" }, { id: "ap:1:2", label: "Reject", style: "danger" as const }]];
+    const buttons = [
+      [
+        { id: "ap:1:0", label: "Allow once", style: "primary" as const, meaning: "allow" as const },
+        { id: "ap:1:1", label: "Always allow", meaning: "allow" as const, lasting: true },
+        { id: "ap:1:2", label: "Reject", style: "danger" as const, meaning: "deny" as const },
+      ],
+    ];
     const ref = await a.send(route, { text: "🔐 **Permission needed:** Run `ls`", kind: "approval", buttons });
     const request = () => seenMessages(group, bot).find((m) => m.eventId === ref.id)!;
     await until(() => request().reactions.length === 3, "the bot's three reactions");
