@@ -55,6 +55,12 @@ export async function runDoctor(options: { config?: string; dataDir?: string; js
     }
   }
 
+  // Several instances share state on PostgreSQL: reachable, version, schema, leadership, clock.
+  if (loaded?.config.store.url) {
+    const { checkDatabase } = await import("../store/postgres/doctor.js");
+    for (const c of await checkDatabase(loaded.config.store.url)) checks.push({ area: "database", ...c });
+  }
+
   for (const p of loaded?.platforms ?? []) {
     const kind = PLATFORM_KINDS[p.kind];
     if (!kind.doctor) {

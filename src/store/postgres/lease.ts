@@ -117,6 +117,7 @@ export class LeaderLease {
       [this.instanceId, this.timing.leaseMs / 1000],
     );
     this.held = Number(taken.rows[0].epoch);
+    await this.seen(client, "leader");
     this.armDeadline(Date.now());
     this.timer = setInterval(() => void this.renew(), this.timing.renewMs);
     return this.held;
@@ -186,7 +187,7 @@ export class LeaderLease {
 }
 
 /** Who leads now, as the database says, and the instances seen within `recentMs`. */
-export async function readLeadership(pool: pg.Pool, recentMs = 3 * DEFAULT_LEASE_TIMING.leaseMs): Promise<Leadership> {
+export async function readLeadership(pool: Pick<pg.Pool, "query">, recentMs = 3 * DEFAULT_LEASE_TIMING.leaseMs): Promise<Leadership> {
   const [lead, seen] = await Promise.all([
     pool.query<{ epoch: string; leader: string | null; lease_until: Date | null }>("SELECT epoch, leader, lease_until FROM baton_leadership"),
     pool.query<{ id: string; role: string; version: string }>("SELECT id, role, version FROM baton_instances WHERE seen_at > now() - make_interval(secs => $1) ORDER BY id", [recentMs / 1000]),

@@ -109,6 +109,15 @@ CREATE TABLE baton_limits (
 
 const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
 
+/** What a start would apply, read without a lock or a change; `newer` when the database is ahead of this Baton. */
+export async function pendingMigrations(client: ClientBase): Promise<{ versions: number[]; newer?: number }> {
+  const table = await client.query("SELECT to_regclass('baton_migrations') AS t");
+  if (!table.rows[0].t) return { versions: MIGRATIONS.map((m) => m.version) };
+  const done = new Set((await client.query<{ version: number }>("SELECT version FROM baton_migrations")).rows.map((r) => r.version));
+  const newer = [...done].filter((v) => v > SCHEMA_VERSION);
+  return { versions: MIGRATIONS.filter((m) => !done.has(m.version)).map((m) => m.version), newer: newer.length > 0 ? Math.max(...newer) : undefined };
+}
+
 /** Applies the migrations this database has not seen; returns the versions applied now. */
 export async function migrate(client: ClientBase): Promise<number[]> {
   await client.query("BEGIN");
