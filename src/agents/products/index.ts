@@ -29,8 +29,32 @@ export { agentKinds, getAgentKind, firstInstalledKind } from "./kinds.js";
 
 /** Read on every use (nothing derived is cached at load), so a product added here is seen everywhere. */
 export const PRODUCTS: AgentProduct[] = [
-  claude, codex, opencode, cline, pi, prime, droid, copilot, hermes, dsh, fx, grok, openclaw, cursor, omp,
-  gemini, qwen, kiro, agy, devin, muse, openhands, goose, kimi, omo, demo,
+  claude,
+  codex,
+  opencode,
+  cline,
+  pi,
+  prime,
+  droid,
+  copilot,
+  hermes,
+  dsh,
+  fx,
+  grok,
+  openclaw,
+  cursor,
+  omp,
+  gemini,
+  qwen,
+  kiro,
+  agy,
+  devin,
+  muse,
+  openhands,
+  goose,
+  kimi,
+  omo,
+  demo,
 ];
 
 /** The product with this id or alias. */

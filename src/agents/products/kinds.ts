@@ -4,7 +4,6 @@ import { isInstalled, type AgentKind } from "./kind.js";
 import type { AgentProduct } from "./product.js";
 import { PRODUCTS } from "./index.js";
 
-
 // One kind object per product, so kinds compare by identity across calls.
 const kinds = new WeakMap<AgentProduct, AgentKind>();
 
@@ -46,6 +45,8 @@ export function getAgentKind(id: string): AgentKind | undefined {
 
 /** `auto`: the first kind (in auto order) whose ACP command is on PATH, else the demo agent. */
 export function firstInstalledKind(env: NodeJS.ProcessEnv = process.env): AgentKind {
-  const tried = PRODUCTS.filter((p) => p.chat?.autoOrder !== undefined).sort(byAutoOrder).map(kindOf);
+  const tried = PRODUCTS.filter((p) => p.chat?.autoOrder !== undefined)
+    .sort(byAutoOrder)
+    .map(kindOf);
   return tried.find((k) => isInstalled(k, env)) ?? getAgentKind("demo")!;
 }

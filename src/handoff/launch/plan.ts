@@ -14,7 +14,11 @@ export function refuseApprovalBypass(agent: string, args: string[]): void {
 }
 
 function unknownAgent(agent: string): CommandError {
-  return new CommandError(`\`baton launch\` knows ${launchableProducts().map((p) => p.id).join(", ")}; not "${agent}".`);
+  return new CommandError(
+    `\`baton launch\` knows ${launchableProducts()
+      .map((p) => p.id)
+      .join(", ")}; not "${agent}".`,
+  );
 }
 
 /** The plan to spawn the agent's CLI, or Baton's own terminal for it (`inBaton`). */

@@ -12,7 +12,11 @@ export async function planSetup(agent: string, ctx: SetupContext): Promise<Setup
   const product = getProduct(agent);
   if (product?.setup) return product.setup(ctx);
   if (product?.launchInBaton) throw new CommandError(`The ${product.id} agent needs no setup: \`baton launch ${product.id}\` passes Baton's MCP server to it for each run.`);
-  throw new CommandError(`\`baton setup\` knows ${setupProducts().map((p) => p.id).join(", ")}; not "${agent}". For others, register \`baton mcp\` as a stdio MCP server in the agent's settings.`);
+  throw new CommandError(
+    `\`baton setup\` knows ${setupProducts()
+      .map((p) => p.id)
+      .join(", ")}; not "${agent}". For others, register \`baton mcp\` as a stdio MCP server in the agent's settings.`,
+  );
 }
 
 export function describePlan(agent: string, steps: SetupStep[], warning?: string): string {

@@ -8,7 +8,6 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AgentProduct } from "../../../src/agents/products/index.js";
 import { getAgentKind } from "../../../src/agents/products/index.js";
-import { UUID_ID } from "../../../src/agents/products/kit/ids.js";
 import { refuseFlags } from "../../../src/agents/products/kit/launch.js";
 import { nativeResumeCommand, newSessionCommand, RuntimeRefusal, type LaunchCommand } from "../../../src/agents/runtimes/index.js";
 import type { StoredSession } from "../../../src/agents/stores/index.js";
@@ -55,9 +54,9 @@ function hasBypass(product: AgentProduct, args: string[]): boolean {
 
 /** A session id the product's own format accepts. */
 function sampleId(product: AgentProduct): string {
-  if (product.sessionId === UUID_ID) return "0190c0de-1234-7abc-8def-0123456789ab";
-  if (product.sessionId) return product.id === "opencode" ? "ses_01ABCdef" : expect.fail(`${product.id}: add a sample id for its format`);
-  return "session-01";
+  const candidates = ["0190c0de-1234-7abc-8def-0123456789ab", "ses_01ABCdef", "session-01"];
+  const format = product.sessionId?.pattern;
+  return candidates.find((id) => !format || format.test(id)) ?? expect.fail(`${product.id}: add a sample id of its format to the contract`);
 }
 
 function sampleSession(product: AgentProduct, id = sampleId(product)): StoredSession {
@@ -99,13 +98,25 @@ function filesUnder(dir: string): Record<string, string> {
 }
 
 export function runProductContract(product: AgentProduct, fixtures: ProductFixtures): void {
+  descriptorContract(product);
+  chatContract(product);
+  terminalContract(product);
+  storeContract(product, fixtures);
+  setupContract(product, fixtures);
+  launchContract(product);
+  inBatonLaunchContract(product);
+}
+
+function descriptorContract(product: AgentProduct): void {
   it("has a descriptor of its own: id, label, executable, install hint when it chats", () => {
     expect(product.id).toMatch(/^[a-z][a-z0-9-]*$/);
     expect(product.label.trim()).not.toBe("");
     expect(product.executable).toMatch(/^[A-Za-z0-9._-]+$/);
     if (product.chat) expect(product.installHint?.trim()).toBeTruthy();
   });
+}
 
+function chatContract(product: AgentProduct): void {
   if (product.chat) {
     it("starts over ACP without an approval bypass, its unsafe environment removed and its asking modes set", () => {
       const kind = getAgentKind(product.id)!;
@@ -118,7 +129,9 @@ export function runProductContract(product: AgentProduct, fixtures: ProductFixtu
       expect(hasBypass(product, model?.args ?? [])).toBe(false);
     });
   }
+}
 
+function terminalContract(product: AgentProduct): void {
   it("reopens and starts sessions with argument vectors (a prompt stays one argument), refusing ids shaped like options", () => {
     const session = sampleSession(product);
     const prompt = 'fix it; rm -rf ~ && echo $(whoami) "quoted" `x`';
@@ -146,7 +159,9 @@ export function runProductContract(product: AgentProduct, fixtures: ProductFixtu
       expect(() => newSessionCommand(product.id, prompt, "/work/project")).toThrow(RuntimeRefusal);
     }
   });
+}
 
+function storeContract(product: AgentProduct, fixtures: ProductFixtures): void {
   if (product.store) {
     const store = product.store;
     it("reads its store from a location of its own, with a reader that names it", async () => {
@@ -158,7 +173,9 @@ export function runProductContract(product: AgentProduct, fixtures: ProductFixtu
     });
     if (fixtures.store) describe("its store reader", () => runStoreReaderContract({ create: fixtures.store! }));
   }
+}
 
+function setupContract(product: AgentProduct, fixtures: ProductFixtures): void {
   if (product.setup) {
     it("`baton setup` over the user's own settings: run twice, the same files, their own entries kept", async () => {
       expect(fixtures.settings, `${product.id} has a setup: give the settings files it edits`).toBeDefined();
@@ -184,7 +201,9 @@ export function runProductContract(product: AgentProduct, fixtures: ProductFixtu
       expect(Object.keys(once).some((f) => /handover\.(md|toml)$/.test(f))).toBe(true);
     });
   }
+}
 
+function launchContract(product: AgentProduct): void {
   if (product.launch) {
     it("`baton launch` refuses its approval-bypass flags and hands its CLI Baton's MCP server", () => {
       const dataDir = testTempDir("baton-product-data-");
@@ -204,7 +223,9 @@ export function runProductContract(product: AgentProduct, fixtures: ProductFixtu
       expect([...plan.args, ...plan.files.map((f) => f.content)].join("\n")).toContain("mcp");
     });
   }
+}
 
+function inBatonLaunchContract(product: AgentProduct): void {
   if (product.launchInBaton) {
     it("`baton launch` in Baton's own terminal refuses arguments it does not take", () => {
       const ctx = { dataDir: "/nonexistent", launchId: "ln_0123abcd", env: {} };

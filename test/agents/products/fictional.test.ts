@@ -58,7 +58,10 @@ const acme: AgentProduct = {
   setup: async (ctx) => {
     const dir = path.join(ctx.home, ".acme");
     const mcp = mcpCommand(ctx);
-    return [jsoncStep(path.join(dir, "settings.json"), "mcpServers", "baton", { command: mcp.command, args: mcp.args }), writeFileStep(path.join(dir, "commands", "handover.md"), markdownCommand("acme"))];
+    return [
+      jsoncStep(path.join(dir, "settings.json"), "mcpServers", "baton", { command: mcp.command, args: mcp.args }),
+      writeFileStep(path.join(dir, "commands", "handover.md"), markdownCommand("acme")),
+    ];
   },
 };
 

@@ -30,7 +30,9 @@ const FIXTURES: Record<string, ProductFixtures> = {
   codex: {
     store: jsonl.codexFixture,
     settings: {
-      ".codex/config.toml": ['# my codex settings', 'model = "o3" # the good one', "", "[mcp_servers.other]", 'command = "x"', 'args = ["--a"]', "", "[profiles.fast]", 'model = "mini"', ""].join("\n"),
+      ".codex/config.toml": ["# my codex settings", 'model = "o3" # the good one', "", "[mcp_servers.other]", 'command = "x"', 'args = ["--a"]', "", "[profiles.fast]", 'model = "mini"', ""].join(
+        "\n",
+      ),
     },
     keeps: ["# my codex settings", 'model = "o3" # the good one', "[mcp_servers.other]", "[profiles.fast]"],
   },

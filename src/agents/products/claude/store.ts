@@ -120,7 +120,14 @@ export const claudeReader: StoreReader = {
         }
       }
     }
-    return mapNewestFirst(ctx.newest, jobs, (j) => j.file, LIST_CONCURRENCY, (j) => listFile(j.file, j.parent), (j, err) => ctx.warn(`Claude Code: cannot read ${j.file}: ${(err as Error).message}`));
+    return mapNewestFirst(
+      ctx.newest,
+      jobs,
+      (j) => j.file,
+      LIST_CONCURRENCY,
+      (j) => listFile(j.file, j.parent),
+      (j, err) => ctx.warn(`Claude Code: cannot read ${j.file}: ${(err as Error).message}`),
+    );
   },
   readSteps: (session, ctx, emit) => streamJsonlSteps(session.file, newInterpret(), emit, ctx.warn),
 };

@@ -28,7 +28,9 @@ export const codex: AgentProduct = {
   launch: (userArgs, ctx) => {
     const mcp = batonMcpServer("codex", ctx);
     // -c values are TOML; JSON strings and string arrays are valid TOML too.
-    const table = Object.entries(mcp.env).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(", ");
+    const table = Object.entries(mcp.env)
+      .map(([k, v]) => `${k} = ${JSON.stringify(v)}`)
+      .join(", ");
     const overrides = [`mcp_servers.baton.command=${JSON.stringify(mcp.command)}`, `mcp_servers.baton.args=${JSON.stringify(mcp.args)}`, `mcp_servers.baton.env={ ${table} }`];
     return { command: "codex", args: [...overrides.flatMap((o) => ["-c", o]), ...userArgs], env: batonEnv("codex", ctx), files: [] };
   },

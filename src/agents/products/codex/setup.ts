@@ -6,8 +6,5 @@ import { markdownCommand, mcpCommand, tomlTableStep, writeFileStep, type SetupCo
 export function codexSetup(ctx: SetupContext): SetupStep[] {
   const mcp = mcpCommand(ctx);
   const dir = ctx.env.CODEX_HOME || join(ctx.home, ".codex");
-  return [
-    tomlTableStep(join(dir, "config.toml"), "mcp_servers", "baton", { command: mcp.command, args: mcp.args }),
-    writeFileStep(join(dir, "prompts", "handover.md"), markdownCommand("codex")),
-  ];
+  return [tomlTableStep(join(dir, "config.toml"), "mcp_servers", "baton", { command: mcp.command, args: mcp.args }), writeFileStep(join(dir, "prompts", "handover.md"), markdownCommand("codex"))];
 }

@@ -40,7 +40,10 @@ const REFUSED_OUTPUT = /aborted by user|rejected by (?:the )?user|declined by (?
 const SHELL_CALLS = new Set(["exec_command", "shell", "shell_command", "local_shell"]);
 
 function itemText(content: unknown): string {
-  return arr(content).map((c) => str(obj(c)?.text) ?? "").filter(Boolean).join("\n");
+  return arr(content)
+    .map((c) => str(obj(c)?.text) ?? "")
+    .filter(Boolean)
+    .join("\n");
 }
 
 /**

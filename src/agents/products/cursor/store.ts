@@ -86,7 +86,8 @@ async function listTranscripts(ctx: ReaderContext): Promise<StoredSession[]> {
       const s = await summarizeJsonl(j.file, interpret);
       const id = path.basename(j.file, ".jsonl");
       const cwd = s.cwd ?? decodeProject(j.project);
-      if (j.parent) return sessionFrom("cursor", j.file, { ...s, cwd: cwd ?? undefined }, id, { id, subagentOf: j.parent, native: { ok: false, reason: "cursor-agent cannot reopen a subagent transcript" } });
+      if (j.parent)
+        return sessionFrom("cursor", j.file, { ...s, cwd: cwd ?? undefined }, id, { id, subagentOf: j.parent, native: { ok: false, reason: "cursor-agent cannot reopen a subagent transcript" } });
       const chatStore = cwd ? path.join(chats, md5(cwd), id) : undefined;
       const native = chatStore && (await exists(chatStore)) ? { ok: true } : { ok: false, reason: "cursor-agent keeps no chat for it (only chats the CLI started can be reopened)" };
       return sessionFrom("cursor", j.file, { ...s, cwd: cwd ?? undefined }, id, { id, native, extra: { store: "transcript" } });
@@ -116,7 +117,8 @@ async function listComposers(ctx: ReaderContext): Promise<StoredSession[]> {
       const bubbles = arr(c.conversation).length ? arr(c.conversation) : arr(c.fullConversationHeadersOnly);
       const firstUser = bubbles.map(obj).find((b) => b?.type === 1);
       let firstText = str(firstUser?.text);
-      if (!firstText && firstUser) firstText = str(parseJson(db.query<{ value: unknown }>("SELECT value FROM cursorDiskKV WHERE key = ?", [`bubbleId:${id}:${str(firstUser.bubbleId)}`])[0]?.value).text);
+      if (!firstText && firstUser)
+        firstText = str(parseJson(db.query<{ value: unknown }>("SELECT value FROM cursorDiskKV WHERE key = ?", [`bubbleId:${id}:${str(firstUser.bubbleId)}`])[0]?.value).text);
       out.push({
         id,
         runtime: "cursor",
@@ -142,7 +144,8 @@ async function composerSteps(session: StoredSession, emit: (s: SessionStep) => v
     const bubbles = arr(c.conversation).length ? arr(c.conversation) : arr(c.fullConversationHeadersOnly);
     for (const raw of bubbles) {
       let b = obj(raw) ?? {};
-      if (!str(b.text) && !b.toolFormerData) b = { ...b, ...parseJson(db.query<{ value: unknown }>("SELECT value FROM cursorDiskKV WHERE key = ?", [`bubbleId:${session.id}:${str(b.bubbleId)}`])[0]?.value) };
+      if (!str(b.text) && !b.toolFormerData)
+        b = { ...b, ...parseJson(db.query<{ value: unknown }>("SELECT value FROM cursorDiskKV WHERE key = ?", [`bubbleId:${session.id}:${str(b.bubbleId)}`])[0]?.value) };
       const tool = obj(b.toolFormerData);
       if (tool) {
         const step = cursorToolStep(str(tool.name) ?? "", parseJson(tool.rawArgs));

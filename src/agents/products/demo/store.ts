@@ -34,9 +34,10 @@ export const demoReader: StoreReader = {
     return mapLimit(
       files,
       LIST_CONCURRENCY,
-      async (file) => sessionFrom("demo", file, await summarizeJsonl(file, interpret), path.basename(file, ".jsonl"), {
-        native: { ok: false, reason: "the demo agent has no terminal command; continue it in another runtime with --agent" },
-      }),
+      async (file) =>
+        sessionFrom("demo", file, await summarizeJsonl(file, interpret), path.basename(file, ".jsonl"), {
+          native: { ok: false, reason: "the demo agent has no terminal command; continue it in another runtime with --agent" },
+        }),
       (file, err) => ctx.warn(`demo: cannot read ${file}: ${(err as Error).message}`),
     );
   },

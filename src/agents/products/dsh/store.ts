@@ -76,7 +76,9 @@ const interpret: Interpret = (rec) => {
 
 function decodedLines(file: string): string[] {
   if (!zstdDecompressSync) throw new Error("compressed DeepSeek Harness sessions need Node.js 22.15 or later (zstd)");
-  return decompressFrames(readFileSync(file), zstdDecompressSync).split("\n").filter((l) => l.trim());
+  return decompressFrames(readFileSync(file), zstdDecompressSync)
+    .split("\n")
+    .filter((l) => l.trim());
 }
 
 export const dshReader: StoreReader = {
@@ -92,7 +94,10 @@ export const dshReader: StoreReader = {
         const fallback = path.basename(file).startsWith("session.jsonl") ? path.basename(path.dirname(file)) : path.basename(file, ".jsonl");
         // A delegated run names the session that started it; a fork is a session of its own.
         const parent = s.meta.fork ? undefined : s.parent;
-        return sessionFrom("dsh", file, { ...s, parent }, fallback, { native: { ok: false, reason: "DeepSeek Harness has no interactive session to reopen" }, ...(zst ? { extra: { ...s.meta, zstd: "1" } } : {}) });
+        return sessionFrom("dsh", file, { ...s, parent }, fallback, {
+          native: { ok: false, reason: "DeepSeek Harness has no interactive session to reopen" },
+          ...(zst ? { extra: { ...s.meta, zstd: "1" } } : {}),
+        });
       },
       (file, err) => ctx.warn(`DeepSeek Harness: cannot read ${file}: ${(err as Error).message}`),
     );

@@ -30,7 +30,11 @@ export function geminiLaunch(userArgs: string[], ctx: LaunchContext): LaunchPlan
 function readSystemGeminiSettings(env: NodeJS.ProcessEnv): Record<string, unknown> {
   const path =
     env.GEMINI_CLI_SYSTEM_SETTINGS_PATH ||
-    (process.platform === "darwin" ? "/Library/Application Support/GeminiCli/settings.json" : process.platform === "win32" ? "C:\\ProgramData\\gemini-cli\\settings.json" : "/etc/gemini-cli/settings.json");
+    (process.platform === "darwin"
+      ? "/Library/Application Support/GeminiCli/settings.json"
+      : process.platform === "win32"
+        ? "C:\\ProgramData\\gemini-cli\\settings.json"
+        : "/etc/gemini-cli/settings.json");
   try {
     const parsed: unknown = JSON.parse(readFileSync(path, "utf8"));
     return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};

@@ -33,7 +33,10 @@ export function geminiToolStep(name: string, args: Record<string, unknown>, at?:
 }
 
 export function partsText(parts: unknown): string {
-  return arr(parts).map((p) => str(obj(p)?.text) ?? "").filter(Boolean).join("\n");
+  return arr(parts)
+    .map((p) => str(obj(p)?.text) ?? "")
+    .filter(Boolean)
+    .join("\n");
 }
 
 function messageSteps(rec: Record<string, unknown>): SessionStep[] {
@@ -71,7 +74,12 @@ function newInterpret(): Interpret {
   };
   const interpret: Interpret = (rec): RecordInfo | undefined => {
     if (rec.sessionId && rec.startTime) {
-      return { id: str(rec.sessionId), at: str(rec.lastUpdated) ?? str(rec.startTime), ...(str(rec.summary) ? { title: rec.summary as string, titleRank: TitleRank.summary } : {}), meta: str(rec.kind) ? { kind: rec.kind as string } : undefined };
+      return {
+        id: str(rec.sessionId),
+        at: str(rec.lastUpdated) ?? str(rec.startTime),
+        ...(str(rec.summary) ? { title: rec.summary as string, titleRank: TitleRank.summary } : {}),
+        meta: str(rec.kind) ? { kind: rec.kind as string } : undefined,
+      };
     }
     const set = obj(rec.$set);
     if (set) {
@@ -121,7 +129,10 @@ function mergeSession(files: FileSummary[], fallbackId: string): StoredSession |
   if (withContent.length === 0) return undefined;
   const newest = [...withContent].sort((a, b) => (b.summary.lastActivity ?? "").localeCompare(a.summary.lastActivity ?? ""))[0];
   const first = withContent[0];
-  const latest = files.map((f) => f.summary.lastActivity ?? "").sort().at(-1);
+  const latest = files
+    .map((f) => f.summary.lastActivity ?? "")
+    .sort()
+    .at(-1);
   const summary: Summary = {
     ...newest.summary,
     title: first.summary.title || newest.summary.title,
@@ -142,7 +153,10 @@ export const geminiReader: StoreReader = {
     const jobs: Array<{ file: string; root: string | null }> = [];
     for (const project of await entries(ctx.dir)) {
       if (!project.isDirectory()) continue;
-      const root = await fs.readFile(path.join(ctx.dir, project.name, ".project_root"), "utf8").then((t) => t.trim(), () => null);
+      const root = await fs.readFile(path.join(ctx.dir, project.name, ".project_root"), "utf8").then(
+        (t) => t.trim(),
+        () => null,
+      );
       // Older releases wrote one JSON document per session (`session-*.json`) instead of JSONL.
       for (const file of await findFiles(path.join(ctx.dir, project.name, "chats"), (n) => n.startsWith("session-") && /\.jsonl?$/.test(n), 0)) jobs.push({ file, root });
     }

@@ -58,7 +58,9 @@ export function batonLauncher(env: NodeJS.ProcessEnv, bin = BATON_BIN): Launcher
   const clone = existsSync(join(root, ".git")) || existsSync(join(root, "src"));
   const warnings = [
     onPath ? `The \`baton\` on PATH (${onPath}) is not this Baton (${root}); the registration names this one.` : "",
-    clone ? `This points into the clone at ${root}: moving or deleting the clone breaks it. For a stable launcher, \`npm install -g ${PACKAGE_NAME}\` (or \`npm install -g .\` in the clone) and run this again.` : "",
+    clone
+      ? `This points into the clone at ${root}: moving or deleting the clone breaks it. For a stable launcher, \`npm install -g ${PACKAGE_NAME}\` (or \`npm install -g .\` in the clone) and run this again.`
+      : "",
   ].filter(Boolean);
   return { command: bin, args: [], warning: warnings.join(" ") || undefined };
 }
@@ -131,7 +133,10 @@ export function tomlTableStep(path: string, table: string, name: string, value: 
 export function runStep(argv: string[], env: NodeJS.ProcessEnv, before?: string[]): SetupStep {
   return {
     summary: `run ${displayCommand({ executable: argv[0], args: argv.slice(1), env: {} })}`,
-    detail: [before, argv].filter((a): a is string[] => !!a).map((a) => displayCommand({ executable: a[0], args: a.slice(1), env: {} })).join("\n"),
+    detail: [before, argv]
+      .filter((a): a is string[] => !!a)
+      .map((a) => displayCommand({ executable: a[0], args: a.slice(1), env: {} }))
+      .join("\n"),
     apply: () => {
       if (!which(argv[0], env)) throw new CommandError(`\`${argv[0]}\` is not on PATH; install it first, then run \`baton setup\` again.`);
       // Re-running setup replaces the registration instead of failing on "already exists".

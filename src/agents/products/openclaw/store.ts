@@ -56,7 +56,7 @@ export const openclawReader: StoreReader = {
           const entry = byId.get(id);
           // Subagents name the key that spawned them; resolve it to that session's transcript id.
           const parentKey = entry?.spawnedBy;
-          const parent = parentKey ? idByKey.get(parentKey) ?? parentKey : entry?.key.includes(":subagent:") ? "(unknown)" : undefined;
+          const parent = parentKey ? (idByKey.get(parentKey) ?? parentKey) : entry?.key.includes(":subagent:") ? "(unknown)" : undefined;
           const qualified = entry?.key.startsWith(`agent:${agent.name}:`) ?? false;
           const native = qualified
             ? { ok: true, ref: entry?.key }

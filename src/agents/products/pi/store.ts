@@ -70,7 +70,12 @@ export const piReader: StoreReader = {
   ...storeInfo(pi),
   async list(ctx) {
     const files = await findFiles(ctx.dir, (n) => n.endsWith(".jsonl"), 1);
-    return mapLimit(files, LIST_CONCURRENCY, async (f) => piSession("pi", "Pi", f, await summarizeJsonl(f, piInterpret)), (f, e) => ctx.warn(`Pi: cannot read ${f}: ${(e as Error).message}`));
+    return mapLimit(
+      files,
+      LIST_CONCURRENCY,
+      async (f) => piSession("pi", "Pi", f, await summarizeJsonl(f, piInterpret)),
+      (f, e) => ctx.warn(`Pi: cannot read ${f}: ${(e as Error).message}`),
+    );
   },
   readSteps: (s, ctx, emit) => streamJsonlSteps(s.file, piInterpret, emit, ctx.warn),
 };
