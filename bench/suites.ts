@@ -7,6 +7,7 @@ import { benchReplay, REPLAY_FULL, REPLAY_TINY } from "./replay.js";
 import { benchStartup, STARTUP_FULL, STARTUP_TINY } from "./startup.js";
 import { benchHugeTurn, benchStreaming, STREAMING_FULL, STREAMING_TINY } from "./streaming.js";
 import { benchMachines } from "./machines.js";
+import { benchPacing, PACING_FULL, PACING_TINY } from "./pacing.js";
 import { benchWebTurn, WEB_TURN_FULL, WEB_TURN_TINY } from "./web-turn.js";
 import { benchSubagents } from "./subagents.js";
 import { benchTakeover, TAKEOVER_FULL, TAKEOVER_TINY } from "./takeover.js";
@@ -27,6 +28,7 @@ export function benchSuites(scale: Scale): Suite[] {
     { name: "inbound and round trip", run: () => benchInbound(tiny ? INBOUND_TINY : INBOUND_FULL) },
     { name: "busy machine", run: () => benchBusy(tiny ? BUSY_TINY : BUSY_FULL) },
     { name: "streaming", run: () => benchStreaming(tiny ? STREAMING_TINY : STREAMING_FULL) },
+    { name: "short answers and pacing", run: () => benchPacing(tiny ? PACING_TINY : PACING_FULL) },
     { name: "one huge turn", run: () => benchHugeTurn(tiny ? STREAMING_TINY : STREAMING_FULL) },
     { name: "web chat huge turn", run: () => benchWebTurn(tiny ? WEB_TURN_TINY : WEB_TURN_FULL) },
     { name: "handoff list", run: () => benchHandoffList(tiny ? HANDOFF_TINY : HANDOFF_FULL) },

@@ -45,6 +45,10 @@ export interface ConfigOptions {
   /** agents.nice; unset: Baton's default. */
   agentsNice?: number | "idle";
   logLevel?: string;
+  /** Who may use Baton (default: every Telegram user). */
+  allow?: string[];
+  /** rendering.* set over the bench's defaults. */
+  rendering?: Record<string, unknown>;
 }
 
 /** Baton's config for the fakes that run: every Telegram user allowed, the demo agent, no usage line, the rest default. */
@@ -58,11 +62,11 @@ export function batonConfig(fakes: Fakes, options: ConfigOptions = {}): string {
   return stringify({
     log: { level: options.logLevel ?? "info" },
     agents: { default: "demo", ...(options.maxLiveHosts ? { max_live_hosts: options.maxLiveHosts } : {}), ...(options.agentsNice !== undefined ? { nice: options.agentsNice } : {}) },
-    access: { allow: ["telegram:*"] },
+    access: { allow: options.allow ?? ["telegram:*"] },
     workspaces: { default: process.cwd(), roots: [process.cwd()] },
     // The usage line is one more message at the end of every turn: the probes are sized to stay
     // under Telegram's pacing with an answer and its edit, and a quiet probe must send nothing.
-    rendering: { show_usage: false },
+    rendering: { show_usage: false, ...options.rendering },
     platforms,
   });
 }

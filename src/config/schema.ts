@@ -77,10 +77,24 @@ const machineSchema = z
   })
   .strict();
 
+/**
+ * The hold before an answer's first send where the chat's rate limit has no room for a send and
+ * an edit at once: an answer that ends within it (the demo agent's short one takes ~75 ms) is one
+ * message instead of a message and an edit. Measured in docs/benchmarks.md ("Pacing").
+ */
+const FIRST_SEND_HOLD_MS = 100;
+
 const renderingSchema = z
   .object({
     flush_debounce_ms: z.number().int().nonnegative().default(500),
-    min_edit_gap_ms: z.number().int().nonnegative().default(1000),
+    first_send_hold_ms: z
+      .number()
+      .int()
+      .nonnegative()
+      .max(1000)
+      .default(FIRST_SEND_HOLD_MS)
+      .describe("Where a chat's rate limit is nearly spent, how long the first text of an answer waits, so a fast answer goes out whole as one message rather than a message and an edit"),
+    min_edit_gap_ms: z.number().int().nonnegative().default(1000).describe("Least time between two edits of one message while it grows (its last text goes at once)"),
     show_thoughts: z.boolean().default(false),
     show_tools: z.boolean().default(true),
     show_usage: z.boolean().default(true).describe("One quiet line of tokens (and cost, where the agent gives it) at the end of each turn"),

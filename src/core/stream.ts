@@ -26,6 +26,9 @@ const RESUME_ROUTE_BACKLOG_CHARS = 32 * 1024;
  */
 const EAGER_FLUSH_CHARS = 64 * 1024;
 
+/** A streamed answer's first message and the edit that completes it. */
+const SEND_AND_EDIT = 2;
+
 export interface RouteTarget {
   route: string;
   outbox: Outbox;
@@ -33,6 +36,8 @@ export interface RouteTarget {
 
 export interface StreamSettings extends BlockOptions {
   flushDebounceMs: number;
+  /** The turn's first text waits this long (a fast answer then goes out whole, in one call). */
+  firstSendHoldMs?: number;
 }
 
 /** How one block reaches one route. */
@@ -58,6 +63,12 @@ export class TurnStream {
   private flushedOnce = false;
   /** Files being staged; streaming waits for them. */
   private holds = 0;
+  /** The turn's closing line (its usage), set by finish: the last line of the answer's last message where it fits. */
+  private closingLine?: string;
+  /** Routes whose last message took the closing line. */
+  private readonly closedOn = new Set<string>();
+  /** A message or file was posted apart from the blocks after their last message: a closing line there would read above it. */
+  private postedApart = false;
 
   constructor(
     private readonly targets: () => RouteTarget[],
@@ -78,20 +89,30 @@ export class TurnStream {
     } else this.scheduleFlush();
   }
 
-  /** Ends the turn: marks every block done, delivers the final text and waits until it is shown. */
-  async finish(notice?: string): Promise<void> {
+  /**
+   * Ends the turn: marks every block done, delivers the final text and waits until it is shown.
+   * `closingLine` (the usage) becomes the last line of the answer's last message, in the same call
+   * that completes it; a message of its own only where that message is already at the platform's
+   * length limit (or the platform shows such lines apart).
+   */
+  async finish(notice?: string, closingLine?: string): Promise<void> {
     if (notice) this.builder.appendNotice(notice);
     this.builder.finishAll();
     clearTimeout(this.debounceTimer);
     this.debounceTimer = undefined;
+    this.closingLine = closingLine;
     this.flush();
-    for (const target of this.targets()) this.noteSkipped(target);
+    for (const target of this.targets()) {
+      this.noteSkipped(target);
+      if (closingLine && !this.closedOn.has(target.route)) this.track(target.outbox.post(target.route, { text: closingLine, kind: "usage" }));
+    }
     await Promise.all([...this.unsettled].map((slot) => slot.settled()));
   }
 
   /** Posts a standalone message on every route, after everything already streamed there. */
   post(message: OutboundMessage | ((target: RouteTarget) => OutboundMessage)): Array<RouteTarget & { slot: MessageSlot }> {
     this.flush();
+    this.postedApart = true;
     return this.targets().map((target) => {
       const slot = target.outbox.post(target.route, typeof message === "function" ? message(target) : message);
       this.track(slot);
@@ -121,6 +142,7 @@ export class TurnStream {
    * route it cannot go to. Resolves once every route has it, or has given up, with the slots.
    */
   async postFile(file: OutboundFile, instead: (target: RouteTarget) => OutboundMessage | undefined): Promise<Array<RouteTarget & { slot: MessageSlot }>> {
+    this.postedApart = true;
     const slots = this.targets().map((target) => {
       const message = instead(target);
       return { ...target, slot: this.track(message ? target.outbox.post(target.route, message) : target.outbox.postFile(target.route, file)) };
@@ -131,14 +153,25 @@ export class TurnStream {
 
   private scheduleFlush(): void {
     if (this.debounceTimer) return;
-    // The first text of a turn goes out at once: it is what the user is waiting for. Later growth
-    // is debounced (and each message's edits are spaced by the edit gap anyway).
-    const delayMs = this.flushedOnce ? this.settings.flushDebounceMs : 0;
+    // Later growth is debounced (and each message's edits are spaced by the edit gap anyway).
+    const delayMs = this.flushedOnce ? this.settings.flushDebounceMs : this.firstFlushDelayMs();
     this.flushedOnce = true;
     this.debounceTimer = setTimeout(() => {
       this.debounceTimer = undefined;
       this.flush();
     }, delayMs);
+  }
+
+  /**
+   * The first text of a turn is what the user is waiting for: it goes at once where the chat's
+   * rate limit has room for it and the edit that completes it. Where it has not, it waits a short
+   * moment: an answer that ends meanwhile goes out whole in one call (the end of a turn flushes at
+   * once) and leaves the chat's budget to the next answers.
+   */
+  private firstFlushDelayMs(): number {
+    const hold = this.settings.firstSendHoldMs ?? 0;
+    if (hold === 0) return 0;
+    return this.targets().every((t) => t.outbox.hasRoomFor(t.route, SEND_AND_EDIT)) ? 0 : hold;
   }
 
   /** Sends what has been streamed so far now, without waiting for the debounce. */
@@ -162,8 +195,10 @@ export class TurnStream {
       // Without edits only pieces that can no longer change are sent.
       const sendable = caps.edits || block.done ? pieces.length : pieces.length - 1;
       let sealed = 0;
+      const closes = block.done && block === this.builder.blocks.at(-1);
       for (let i = 0; i < sendable; i++) {
-        const message: OutboundMessage = { text: pieces[i].text, kind: block.kind };
+        const closing = closes && i === pieces.length - 1 ? this.closingOf(target, pieces[i].text) : undefined;
+        const message: OutboundMessage = { text: closing ?? pieces[i].text, kind: block.kind };
         const slot = delivery.slots[i];
         // Any piece but the last one of a finished block (the end of the answer is always shown). The
         // last piece of a block still growing counts too: else each flush of a route that is behind
@@ -177,12 +212,14 @@ export class TurnStream {
         } else if (!slot) {
           this.noteSkipped(target);
           delivery.slots[i] = this.track(target.outbox.post(target.route, message));
+          this.postedApart = false;
         } else if (slot.failed && slot.ref && !delivery.replaced) {
           // The platform refused an edit of a sent message: the rest goes on in a new one, once.
           delivery.replaced = true;
           delivery.slots[i] = this.track(target.outbox.post(target.route, message));
         } else if (caps.edits) {
-          slot.update(message);
+          // A done block's pieces, and a text block's pieces before its last, never change again.
+          slot.update(message, block.done || skippable);
           this.track(slot);
         }
         // A piece before the last never changes again: its message keeps the text, the source can go.
@@ -196,6 +233,17 @@ export class TurnStream {
         delivery.cache = undefined;
       }
     }
+  }
+
+  /** The answer's last piece with the closing line below it, where it fits in one message there. */
+  private closingOf(target: RouteTarget, text: string): string | undefined {
+    const line = this.closingLine;
+    const caps = target.outbox.adapter.capabilities;
+    if (!line || this.postedApart || caps.usageApart) return undefined;
+    const closed = `${text}\n\n${line}`;
+    if (closed.length > caps.maxMessageLength) return undefined;
+    this.closedOn.add(target.route);
+    return closed;
   }
 
   /** Says in the chat, where the gap is, how much of the answer was left out there. */

@@ -1,6 +1,6 @@
 // What a turn carries besides its streamed text: images and files in the agent's answer (uploaded
 // to every route, only from inside the thread's workspace) and the usage it reports (one quiet line
-// at the end, recorded on the thread for /status).
+// at the end of the answer, recorded on the thread for /status).
 import type { ContentBlock, SessionUpdate } from "@agentclientprotocol/sdk";
 import { fileURLToPath } from "node:url";
 import type { ContextUsage, PromptTokens } from "../agents/usage.js";
@@ -57,8 +57,12 @@ export class TurnExtras {
     return this.files;
   }
 
-  /** Shows and records the turn's usage. */
-  async finish(tokens: PromptTokens | undefined): Promise<void> {
+  /**
+   * The turn's usage: recorded on the thread (the promise), and the line to show at the end of the
+   * answer (undefined when the agent reported none or the line is turned off).
+   */
+  usage(tokens: PromptTokens | undefined): { line?: string; recorded: Promise<void> } {
+    if (!tokens && !this.context) return { recorded: Promise.resolve() };
     const usage: TurnUsage = {
       inputTokens: tokens?.inputTokens,
       outputTokens: tokens?.outputTokens,
@@ -66,10 +70,8 @@ export class TurnExtras {
       cost: this.context?.cost ?? undefined,
       context: this.context ? { used: this.context.used, size: this.context.size } : undefined,
     };
-    if (!tokens && !this.context) return;
-    await this.options.recordUsage(usage).catch((error: unknown) => this.options.log.warn({ err: error }, "could not record a turn's usage"));
-    const line = this.options.showUsage ? formatUsageLine(usage) : undefined;
-    if (line) await Promise.all(this.stream.post({ text: line, kind: "usage" }).map(({ slot }) => slot.settled()));
+    const recorded = this.options.recordUsage(usage).catch((error: unknown) => this.options.log.warn({ err: error }, "could not record a turn's usage"));
+    return { line: this.options.showUsage ? formatUsageLine(usage) : undefined, recorded };
   }
 
   private async deliver(content: Exclude<ContentBlock, { type: "text" }>): Promise<void> {

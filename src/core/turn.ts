@@ -90,8 +90,11 @@ export class ChatTurn implements TurnOutput {
     try {
       // The agent's files go before the closing notice and the usage line.
       await this.extras?.filesSent();
-      await this.stream.finish(notice);
-      await this.extras?.finish(outcome.usage);
+      const usage = this.extras?.usage(outcome.usage);
+      // Recorded before it shows, so /status right after it counts this turn.
+      await usage?.recorded;
+      // The usage line ends the answer's last message, in the call that completes it.
+      await this.stream.finish(notice, usage?.line);
     } catch (error) {
       this.log.error({ thread: this.threadId, err: error }, "could not deliver the end of a turn");
     }

@@ -194,7 +194,7 @@ function hostParts(options: CoreOptions, base: BaseParts, chat: () => ChatFeatur
 
 function streamSettings(config: BatonConfig) {
   const r = config.rendering;
-  return { flushDebounceMs: r.flush_debounce_ms, showThoughts: r.show_thoughts, showTools: r.show_tools };
+  return { flushDebounceMs: r.flush_debounce_ms, firstSendHoldMs: r.first_send_hold_ms, showThoughts: r.show_thoughts, showTools: r.show_tools };
 }
 
 interface ReportDeps {

@@ -20,16 +20,44 @@ export interface PlatformCapabilities {
   usersAuthenticated?: boolean;
   /** Largest file `upload()` can send (bytes); the core refuses bigger ones before calling it. */
   maxUploadBytes?: number;
+  /**
+   * The turn's usage line is shown as a message of its own kind (the web chat styles it apart, and
+   * a message costs it nothing); elsewhere it is the last line of the answer's last message.
+   */
+  usageApart?: boolean;
 }
 
+/**
+ * A platform's documented limits, in the two shapes platforms state them. Calls not counted by any
+ * limit go at once; a 429 still holds back what it names for as long as the platform asked.
+ */
 export interface PacingLimits {
-  /** Least time between two calls that share a pace key (ms). */
-  keyGapMs?: number;
-  /** Calls per minute allowed for one pace key, where `paceKey` says the key is limited so (groups on Telegram). */
-  keyCallsPerMinute?: number;
-  /** Calls per second for the whole platform instance. */
-  callsPerSecond?: number;
+  /** Per pace key (a chat, a channel): a token bucket, so a burst goes at once and a stream keeps the sustained rate. */
+  key?: BucketRate;
+  /** Which calls the key's bucket counts: every call (Telegram counts edits), or sends only (Slack's per-channel limit). Default: all. */
+  keyCounts?: "all" | "sends";
+  /** Also per pace key, for keys `paceKey` marks as limited per minute (a Telegram group). */
+  group?: WindowRate;
+  /** The whole platform instance. */
+  platform?: WindowRate;
+  /** Edits across the whole instance (Slack's chat.update is its own per-workspace tier). */
+  platformEdits?: WindowRate;
 }
+
+/** A token bucket: `burst` calls at once from rest, then `perSecond` sustained. */
+export interface BucketRate {
+  burst: number;
+  perSecond: number;
+}
+
+/** At most `calls` in any `windowMs`. */
+export interface WindowRate {
+  calls: number;
+  windowMs: number;
+}
+
+/** What a call does to a message: posts it or changes it. */
+export type CallKind = "send" | "edit";
 
 /** A user as the platform knows them. `id` is qualified by the platform kind: `telegram:123`, `slack:U42`. */
 export interface PlatformUser {

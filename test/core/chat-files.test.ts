@@ -89,21 +89,35 @@ describe("files from the agent and /file", () => {
 });
 
 describe("usage", () => {
-  it("shows one quiet line at the end of each turn and the totals in /status", async () => {
+  it("shows one quiet line at the end of each turn, as the answer's last line, and the totals in /status", async () => {
     const { platform } = await boot({ rendering: { flush_debounce_ms: 50, min_edit_gap_ms: 100, show_usage: true } });
     const route = platform.route("usage");
     await platform.say(route, "hello");
-    const first = await platform.waitFor(route, /^📊/);
-    const answer = platform.on(route).find((m) => /you said "hello"/.test(m.text))!;
+    const answer = await platform.waitFor(route, /📊/);
+    const [said, blank, line] = answer.text.split("\n");
+    expect(said).toMatch(/you said "hello"$/);
+    expect(blank).toBe("");
     // "hello" in, the answer out; a character counts as a token in the demo agent.
-    const out = answer.text.length;
-    expect(first.text).toBe(`📊 ${5 + out} tokens (5 in · ${out} out) · context 0% of 200k · $0.0012 so far`);
-    expect(first.kind).toBe("usage");
+    const out = said.length;
+    expect(line).toBe(`📊 ${5 + out} tokens (5 in · ${out} out) · context 0% of 200k · $0.0012 so far`);
+    // Not a message of its own: the answer's message carries it.
+    expect(platform.on(route).filter((m) => m.text.includes("📊"))).toHaveLength(1);
+    expect(platform.on(route).some((m) => m.text.startsWith("📊"))).toBe(false);
     await platform.say(route, "again");
     await platform.waitFor(route, /📊 .* · \$0\.0024 so far/);
     await platform.say(route, "/status");
     const status = await platform.waitFor(route, /\*\*Usage:\*\*/);
     expect(status.text).toMatch(/\*\*Usage:\*\* 2 turns reported · [\d,]+ tokens \(10 in · [\d,]+ out\) · \$0\.0024 · context 0% of 200k/);
+  });
+
+  it("is a message of its own where the answer's last message is already at the length limit", async () => {
+    const { platform } = await boot({ rendering: { flush_debounce_ms: 50, min_edit_gap_ms: 100, show_usage: true } });
+    const route = platform.route("usage-full");
+    platform.capabilities.maxMessageLength = 40;
+    await platform.say(route, "a prompt long enough to fill the message");
+    const usage = await platform.waitFor(route, /^📊/);
+    expect(usage.kind).toBe("usage");
+    expect(platform.on(route).filter((m) => m.text.includes("📊"))).toHaveLength(1);
   });
 
   it("comes in without the SDK's schema (a turn's usage_update is checked by hand)", async () => {
@@ -120,7 +134,7 @@ describe("usage", () => {
       const { platform } = await boot({ rendering: { flush_debounce_ms: 50, min_edit_gap_ms: 100, show_usage: true } });
       const route = platform.route("usage-fast");
       await platform.say(route, "hello");
-      await platform.waitFor(route, /^📊 .* · \$0\.0012 so far/);
+      await platform.waitFor(route, /📊 .* · \$0\.0012 so far/);
       expect(parsedKinds).not.toContain("usage_update");
     } finally {
       schema.parse = parse;

@@ -29,7 +29,7 @@ function countTurns(platform: TestPlatform) {
 
 describe("delivery scheduling", () => {
   it("keeps a platform's calls within its rate, serves waiting routes in the order they became ready, one call per event-loop task", async () => {
-    const platform = new TestPlatform("paced", { pacing: { callsPerSecond: 10 } });
+    const platform = new TestPlatform("paced", { pacing: { platform: { calls: 10, windowMs: 1_000 } } });
     const outbox = new Outbox(platform, silentLogger(), 0);
     const turns = countTurns(platform);
     const routes = Array.from({ length: 6 }, (_, i) => platform.route(`r${i}`));

@@ -46,7 +46,9 @@ export function runFeatureItems({ start, waitShown }: FeatureContext): void {
   it("shows the usage at the end of a turn and the thread's totals in /status", async () => {
     const { d } = await start({ rendering: { show_usage: true } });
     await d.userSays("direct", "count me");
-    await waitShown(d, "direct", /📊 \d+ tokens \(8 in · \d+ out\) · context 0% of 200k · \$0\.0012 so far/);
+    const usage = await waitShown(d, "direct", /📊 \d+ tokens \(8 in · \d+ out\) · context 0% of 200k · \$0\.0012 so far/);
+    // The answer's last line, not a message of its own (where the platform does not style it apart).
+    if (!d.adapter.capabilities.usageApart) expect(usage.text).toMatch(/you said "count me"\s+📊 [^\n]+$/);
     await d.userSays("direct", "/status");
     await waitShown(d, "direct", /Usage\W+1 turn reported · [\d,]+ tokens \(8 in · [\d,]+ out\) · \$0\.0012/);
   });

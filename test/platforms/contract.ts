@@ -68,6 +68,11 @@ export interface ContractDriver {
   failNext(call: "send" | "edit", failure: ScriptedFailure): void;
   /** Sends and edits the platform received (failed ones included), in order, with their times. */
   calls(): Array<{ call: "send" | "edit"; at: number; failed: boolean; text: string; messageId?: string }>;
+  /**
+   * Calls the platform refused for going past its documented rate limits (the fake enforces them;
+   * scripted failures do not count). Every item ends with none: pacing that is too eager fails it.
+   */
+  rateRefusals?(): unknown[];
   /** Typing indicators and turn-status changes seen on a route. */
   activity(where: Where): number;
   /** File downloads the platform served. */
@@ -80,6 +85,10 @@ export interface ContractDriver {
 const ALLOW_EXTRA = ["test:alice"];
 /** Generous: every item runs a real agent process, and the machine may be busy with other tests. */
 const WAIT_MS = 40_000;
+/** A short answer's first send to the call that shows it whole, at most (a loaded machine included). */
+const SHORT_ANSWER_WHOLE_MS = 700;
+/** Long enough for any platform's per-chat burst to refill after a short answer (Telegram: one call a second). */
+const CHAT_REST_MS = 2_500;
 /** How long a platform may take to show what the core already sent. */
 const SHOW_LAG_MS = 5_000;
 export const waitUntil = async <T>(probe: () => T | undefined | false, what: string | (() => string), timeoutMs = WAIT_MS): Promise<T> => {
@@ -97,10 +106,12 @@ export function runAdapterContract(name: string, createDriver: () => Promise<Con
     let driver: ContractDriver | undefined;
     let baton: TestBaton | undefined;
     afterEach(async () => {
+      const refusals = driver?.rateRefusals?.() ?? [];
       await baton?.stop({ cleanup: true });
       await driver?.close();
       baton = undefined;
       driver = undefined;
+      expect(refusals, "calls the platform refused for its rate limits").toEqual([]);
     });
 
     /** Starts the driver and Baton; `config` is merged over the suite's (rendering and agents key by key). */
@@ -130,6 +141,28 @@ export function runAdapterContract(name: string, createDriver: () => Promise<Con
       const streamed = d.shown("direct").filter((m) => /Working… step 1/.test(m.text));
       expect(streamed).toHaveLength(1);
       expect(d.calls().some((c) => c.call === "edit" && /step 2/.test(c.text))).toBe(true);
+    });
+
+    it("shows a short answer whole at once: its first send and the edit that completes it do not wait for each other", async () => {
+      // No hold before the first send: the send and the edit are both made, and must not wait.
+      const { d } = await start({ rendering: { first_send_hold_ms: 0 } });
+      await d.userSays("direct", "warm up");
+      await waitShown(d, "direct", /you said "warm up"/);
+      // A person reads the answer before writing again: the chat's limits are back at rest.
+      await new Promise((r) => setTimeout(r, CHAT_REST_MS));
+      await d.userSays("direct", "short and quick");
+      await waitShown(d, "direct", /you said "short and quick"/);
+      const answer = d.calls().filter((c) => !c.failed && /Turn 2 /.test(c.text));
+      const whole = answer.find((c) => c.text.includes('you said "short and quick"'))!;
+      // The demo agent streams it in four chunks over ~75 ms; a fixed one-second gap per chat made this ~1 s.
+      expect(whole.at - answer[0].at).toBeLessThan(SHORT_ANSWER_WHOLE_MS);
+    });
+
+    it("answers ten prompts sent one after another in one chat, within the platform's rate limits", async () => {
+      const { d } = await start();
+      for (let n = 1; n <= 10; n++) await d.userSays("direct", `prompt ${n}`);
+      for (let n = 1; n <= 10; n++) await waitShown(d, "direct", new RegExp(`you said "prompt ${n}"`));
+      // The fake refuses what goes past the limits; afterEach finds none refused.
     });
 
     it("five messages at once in a new chat make one thread and five answers in order", async () => {

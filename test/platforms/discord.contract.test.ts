@@ -63,6 +63,7 @@ runAdapterContract("discord", async (): Promise<ContractDriver> => {
       return { ok: press.acknowledgedWith !== undefined, text: "" };
     },
     failNext: failure,
+    rateRefusals: () => fake.http.floodRefusals.map((c) => `${c.method} ${c.path}`),
     calls: () =>
       fake.calls
         .filter((c) => (c.method === "POST" && c.route === "/channels/:channel/messages") || (c.method === "PATCH" && c.route === "/channels/:channel/messages/:message"))

@@ -12,7 +12,7 @@ const METHOD = { send: "chat.postMessage", edit: "chat.update" } as const;
 runAdapterContract("slack", async (): Promise<ContractDriver> => {
   const fake = await new FakeSlack().start();
   const config = slackConfigSchema.parse({ bot_token: fake.options.botToken, app_token: fake.options.appToken, api_url: fake.apiUrl, min_edit_gap_ms: 100 });
-  const adapter = createSlackAdapter("slack", config, { dataDir: "/nonexistent" }, { retryConfig: { retries: 0 }, channelGapMs: 50 });
+  const adapter = createSlackAdapter("slack", config, { dataDir: "/nonexistent" }, { retryConfig: { retries: 0 } });
   let groupThread: string | undefined;
   let nextFile = 0;
   const threadOf = (where: Where) => (where === "group" ? groupThread : undefined);
@@ -72,6 +72,7 @@ runAdapterContract("slack", async (): Promise<ContractDriver> => {
       return { ok: true, text: "" };
     },
     failNext: failure,
+    rateRefusals: () => fake.floodRefusals,
     calls: () =>
       fake.calls
         .filter((c) => c.method === METHOD.send || c.method === METHOD.edit)

@@ -16,13 +16,11 @@ function telegramError(failure: ScriptedFailure): ScriptedError {
   return { error_code: 400, description: "Bad Request: message to edit not found" };
 }
 
-/** Telegram's real pacing, a little faster so the suite does not take minutes. */
-export const CONTRACT_PACING = { ...TELEGRAM_PACING, keyGapMs: 50 };
 
 runAdapterContract("telegram", async (): Promise<ContractDriver> => {
   const fake = await FakeBotApi.start();
   const config = telegramConfigSchema.parse({ token: fake.token, api_root: fake.apiRoot });
-  const adapter = new TelegramAdapter("telegram", config, { dataDir: "/nonexistent" }, { pacing: CONTRACT_PACING, poller: { pollTimeoutSeconds: 1, initialBackoffMs: 50, maxBackoffMs: 400 } });
+  const adapter = new TelegramAdapter("telegram", config, { dataDir: "/nonexistent" }, { pacing: TELEGRAM_PACING, poller: { pollTimeoutSeconds: 1, initialBackoffMs: 50, maxBackoffMs: 400 } });
   const chats = { direct: privateChat(ALICE), group: GROUP, strangerDirect: privateChat(MALLORY) };
   const shown = (where: Where) =>
     fake.sentTo(chats[where].id).map((m) => ({ id: String(m.messageId), text: m.text, buttons: (m.replyMarkup?.inline_keyboard ?? []).flat().map((b) => b.text) }));
@@ -53,6 +51,7 @@ runAdapterContract("telegram", async (): Promise<ContractDriver> => {
       }
     },
     failNext: (call, failure) => fake.failNext(METHOD[call], telegramError(failure)),
+    rateRefusals: () => fake.floodRefusals,
     calls: () =>
       fake.calls
         .filter((c) => c.method === METHOD.send || c.method === METHOD.edit)

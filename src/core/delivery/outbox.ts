@@ -1,7 +1,7 @@
 // Delivery to one platform instance. Every message the core shows goes through here as a slot:
 // sent once, then edited to whatever it should show now. Per route, sends go out in the order
 // they were posted; edits of one message collapse into the newest text (latest wins) and keep the
-// minimum gap between two edits; calls are paced by the adapter's limits and held back after a
+// minimum gap between two edits while it grows (its last text goes without it); calls are paced by the adapter's limits and held back after a
 // 429. A failed call is retried only when retrying can help (network, 429, 5xx) and a bounded
 // number of times; a refusal is never retried; a refused formatting is resent as plain text.
 import { FormattingError, PlatformError } from "../../kernel/errors.js";
@@ -32,6 +32,8 @@ export class Outbox {
   private readonly pacer: Pacer;
   private readonly scheduler: RouteScheduler<Job>;
   private readonly typing: TypingIndicators;
+  /** Each slot's queued edit, so the edit that completes a message can be brought forward. */
+  private readonly queuedEdits = new WeakMap<MessageSlot, Job>();
 
   constructor(
     readonly adapter: PlatformAdapter,
@@ -59,6 +61,11 @@ export class Outbox {
     return slot;
   }
 
+  /** Whether `calls` calls could go on the route now without waiting for its chat's rate limit. */
+  hasRoomFor(route: string, calls: number): boolean {
+    return this.pacer.hasRoomFor(route, calls);
+  }
+
   /** Characters of messages posted on a route and not sent yet (a platform slower than the agent). */
   backlogChars(route: string): number {
     return this.backlog.get(route) ?? 0;
@@ -74,8 +81,22 @@ export class Outbox {
 
   queueEdit(slot: MessageSlot): void {
     slot.editQueued = true;
-    const gap = this.adapter.capabilities.minEditGapMs ?? this.minEditGapMs;
-    this.scheduler.push(slot.route, { slot, kind: "edit", notBefore: slot.lastCallAt + gap, failures: 0, rateLimited: 0 });
+    const job: Job = { slot, kind: "edit", notBefore: slot.final ? 0 : slot.lastCallAt + this.editGapMs, failures: 0, rateLimited: 0 };
+    this.queuedEdits.set(slot, job);
+    this.scheduler.push(slot.route, job);
+  }
+
+  expedite(slot: MessageSlot): void {
+    const job = this.queuedEdits.get(slot);
+    // A retry keeps its backoff: only an edit waiting for the gap is brought forward.
+    if (!job || job.failures > 0 || job.rateLimited > 0 || job.notBefore <= Date.now()) return;
+    job.notBefore = 0;
+    this.scheduler.wake(slot.route);
+  }
+
+  /** Least time between two edits of one growing message: the platform's own floor, else the configured gap. */
+  private get editGapMs(): number {
+    return this.adapter.capabilities.minEditGapMs ?? this.minEditGapMs;
   }
 
   /** Shows "typing…" on a route until the returned release is called (by every holder). */
@@ -90,12 +111,13 @@ export class Outbox {
     const message = slot.outgoing();
     if (job.kind === "edit") {
       slot.editQueued = false;
+      this.queuedEdits.delete(slot);
       if (slot.showsWanted()) {
         slot.notifySettled();
         return false;
       }
     }
-    const ended = this.pacer.begin(slot.route);
+    const ended = this.pacer.begin(slot.route, job.kind);
     try {
       if (job.kind === "send") {
         slot.markSent(await (slot.file ? this.upload(slot.route, slot.file, message) : this.adapter.send(slot.route, message)));

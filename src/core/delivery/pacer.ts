@@ -1,67 +1,71 @@
-// Spaces out one platform instance's calls so they stay under its limits, and holds calls back
-// after a 429 for as long as the platform asked. Limits come from the adapter's capabilities
-// (Telegram: a second between calls in one chat, 20 a minute in a group, 30 a second in all);
-// a platform whose SDK paces itself (discord.js) declares none and only 429 holds apply.
-// The platform-wide rate is a window (at most N calls in any second), not an even spacing: a
-// first answer should not wait 33 ms for a slot while the bot is far under its rate. When a
-// window frees many calls at once, the scheduler still starts them one per event-loop task.
-import type { PacingLimits, PlatformAdapter } from "../../platforms/contract.js";
+// Keeps one platform instance's calls under its limits, and holds calls back after a 429 for as
+// long as the platform asked. The limits come from the adapter's capabilities (see PacingLimits):
+// a token bucket per pace key (a chat, a channel) so a short answer's send and final edit both go
+// at once and a long stream settles at the sustained rate; sliding windows where a platform counts
+// "N in any minute" (a Telegram group) or for the whole instance. A platform whose SDK paces
+// itself (discord.js, from Discord's rate-limit headers) declares none and only 429 holds apply.
+// When a window frees many calls at once, the scheduler still starts them one per event-loop task.
+import type { CallKind, PacingLimits, PlatformAdapter } from "../../platforms/contract.js";
+import { SlidingWindow, TokenBucket } from "./rates.js";
 
-const ONE_MINUTE_MS = 60_000;
-const ONE_SECOND_MS = 1_000;
-/** Past this many remembered keys, keys idle for a minute are forgotten. */
+/** Past this many remembered keys, keys back at rest are forgotten. */
 const KEY_SWEEP_THRESHOLD = 1_000;
 
 interface KeyState {
-  /** When the last call of this key ended (the gap runs from there: network delays never shrink it). */
-  lastEndedAt: number;
-  /** Start times of this key's calls in the last minute. */
-  recent: number[];
+  bucket?: TokenBucket;
+  /** Only for keys the adapter marks as groups. */
+  window?: SlidingWindow;
   heldUntil: number;
 }
 
 export class Pacer {
   private readonly keys = new Map<string, KeyState>();
-  /** Start times of the platform's calls in the last second. */
-  private readonly recentCalls: number[] = [];
+  private readonly platform?: SlidingWindow;
+  private readonly platformEdits?: SlidingWindow;
   private platformHeldUntil = 0;
   private readonly limits: PacingLimits;
 
   constructor(private readonly adapter: PlatformAdapter) {
     this.limits = adapter.capabilities.pacing ?? {};
+    if (this.limits.platform) this.platform = new SlidingWindow(this.limits.platform);
+    if (this.limits.platformEdits) this.platformEdits = new SlidingWindow(this.limits.platformEdits);
   }
 
-  /** How long a call on this route must wait for its own key's limits and holds (0: now). */
-  keyDelayMs(route: string, now = Date.now()): number {
-    const { key, perMinuteLimited } = this.keyOf(route);
-    const state = this.keys.get(key);
-    if (!state) return 0;
-    let wait = Math.max(state.heldUntil - now, state.lastEndedAt + (this.limits.keyGapMs ?? 0) - now);
-    prune(state.recent, now - ONE_MINUTE_MS);
-    const perMinute = this.limits.keyCallsPerMinute;
-    if (perMinuteLimited && perMinute && state.recent.length >= perMinute) wait = Math.max(wait, state.recent[0] + ONE_MINUTE_MS - now);
+  /** How long a call of this kind on this route must wait for its own key's limits and holds (0: now). */
+  keyDelayMs(route: string, kind: CallKind, now = Date.now()): number {
+    let wait = kind === "edit" && this.platformEdits ? this.platformEdits.delayMs(now) : 0;
+    const state = this.keys.get(this.keyOf(route).key);
+    if (!state) return wait;
+    wait = Math.max(wait, state.heldUntil - now);
+    if (state.bucket && this.keyCounts(kind)) wait = Math.max(wait, state.bucket.delayMs(now));
+    if (state.window) wait = Math.max(wait, state.window.delayMs(now));
     return Math.max(0, wait);
+  }
+
+  /** Whether the route's key could take `calls` sends now, one after another, without waiting. */
+  hasRoomFor(route: string, calls: number, now = Date.now()): boolean {
+    const state = this.keys.get(this.keyOf(route).key);
+    if (!state) return (this.limits.key?.burst ?? calls) >= calls;
+    return state.heldUntil <= now && (state.bucket?.delayMs(now, calls) ?? 0) === 0;
   }
 
   /** How long any call must wait for the platform-wide rate and holds (0: now). */
   platformDelayMs(now = Date.now()): number {
-    let wait = this.platformHeldUntil - now;
-    const perSecond = this.limits.callsPerSecond;
-    if (perSecond) {
-      prune(this.recentCalls, now - ONE_SECOND_MS);
-      if (this.recentCalls.length >= perSecond) wait = Math.max(wait, this.recentCalls[0] + ONE_SECOND_MS - now);
-    }
-    return Math.max(0, wait);
+    return Math.max(0, this.platformHeldUntil - now, this.platform?.delayMs(now) ?? 0);
   }
 
-  /** A call on this route starts now; returns the function to call when it has ended. */
-  begin(route: string): () => void {
-    const now = Date.now();
-    const state = this.stateOf(this.keyOf(route).key);
-    state.recent.push(now);
-    if (this.limits.callsPerSecond) this.recentCalls.push(now);
+  /**
+   * A call of this kind on this route starts now: it takes its place in every limit that counts
+   * it. Returns the function to call when it has ended: from then on it counts as made then.
+   */
+  begin(route: string, kind: CallKind): () => void {
+    const start = Date.now();
+    const state = this.stateOf(route);
+    const counted = [this.keyCounts(kind) ? state.bucket : undefined, state.window, this.platform, kind === "edit" ? this.platformEdits : undefined];
+    for (const limit of counted) limit?.take(start);
     return () => {
-      state.lastEndedAt = Date.now();
+      const end = Date.now();
+      for (const limit of counted) limit?.ended(start, end);
     };
   }
 
@@ -70,33 +74,40 @@ export class Pacer {
     const until = Date.now() + ms;
     if (scope === "platform") this.platformHeldUntil = Math.max(this.platformHeldUntil, until);
     else {
-      const state = this.stateOf(this.keyOf(route).key);
+      const state = this.stateOf(route);
       state.heldUntil = Math.max(state.heldUntil, until);
     }
+  }
+
+  /** Whether the key's bucket counts this kind of call (Slack's per-channel limit counts posts only). */
+  private keyCounts(kind: CallKind): boolean {
+    return kind === "send" || this.limits.keyCounts !== "sends";
   }
 
   private keyOf(route: string): { key: string; perMinuteLimited: boolean } {
     return this.adapter.paceKey?.(route) ?? { key: route, perMinuteLimited: false };
   }
 
-  private stateOf(key: string): KeyState {
+  private stateOf(route: string): KeyState {
+    const { key, perMinuteLimited } = this.keyOf(route);
     let state = this.keys.get(key);
     if (!state) {
-      if (this.keys.size >= KEY_SWEEP_THRESHOLD) this.forgetIdleKeys();
-      state = { lastEndedAt: -Infinity, recent: [], heldUntil: 0 };
+      if (this.keys.size >= KEY_SWEEP_THRESHOLD) this.forgetRestingKeys();
+      state = {
+        bucket: this.limits.key && new TokenBucket(this.limits.key),
+        window: perMinuteLimited && this.limits.group ? new SlidingWindow(this.limits.group) : undefined,
+        heldUntil: 0,
+      };
       this.keys.set(key, state);
     }
     return state;
   }
 
-  private forgetIdleKeys(): void {
-    const before = Date.now() - ONE_MINUTE_MS;
-    for (const [key, state] of this.keys) if (state.lastEndedAt < before && state.heldUntil < Date.now()) this.keys.delete(key);
+  /** A key whose limits are all back at rest behaves as a new one: it can go. */
+  private forgetRestingKeys(): void {
+    const now = Date.now();
+    for (const [key, state] of this.keys) {
+      if (state.heldUntil < now && (state.bucket?.isFull(now) ?? true) && (state.window?.isEmpty(now) ?? true)) this.keys.delete(key);
+    }
   }
-}
-
-function prune(times: number[], before: number): void {
-  let drop = 0;
-  while (drop < times.length && times[drop] <= before) drop++;
-  if (drop > 0) times.splice(0, drop);
 }

@@ -55,6 +55,12 @@ export class RouteScheduler<J extends ScheduledJob> {
     this.pump(line);
   }
 
+  /** A job of the route changed its time: decide again when the route's next call goes. */
+  wake(route: string): void {
+    const line = this.lines.get(route);
+    if (line) this.pump(line);
+  }
+
   private prepareOnce(): void {
     if (this.preparing) return;
     this.preparing = true;
@@ -77,7 +83,7 @@ export class RouteScheduler<J extends ScheduledJob> {
     const index = nextRunnable(line.jobs, now);
     // Nothing runnable: the earliest job still to come is due later (a later send with no wait of
     // its own is behind an earlier send that waits).
-    const ownWait = index === -1 ? earliestLater(line.jobs, now) - now : this.pacer.keyDelayMs(line.route, now);
+    const ownWait = index === -1 ? earliestLater(line.jobs, now) - now : this.pacer.keyDelayMs(line.route, line.jobs[index].kind, now);
     if (ownWait > 0) {
       line.timer = setTimeout(() => this.pump(line), ownWait);
       return;

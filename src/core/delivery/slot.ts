@@ -5,6 +5,8 @@ import type { MessageRef, OutboundFile, OutboundMessage } from "../../platforms/
 /** Where a slot asks for its next edit (the outbox of its platform). */
 export interface EditQueue {
   queueEdit(slot: MessageSlot): void;
+  /** The slot's queued edit now carries its last text: it goes as soon as pacing allows, without the edit gap. */
+  expedite(slot: MessageSlot): void;
 }
 
 export class MessageSlot {
@@ -15,6 +17,11 @@ export class MessageSlot {
   plain = false;
   lastCallAt = 0;
   editQueued = false;
+  /**
+   * The message has its last text (the end of an answer, a piece that can no longer grow): its next
+   * edit does not wait for the edit gap, which spaces out the edits of a message while it grows.
+   */
+  final = false;
   /** Set for an upload: the file, with `desired.text` as its caption. */
   file?: OutboundFile;
   /** Why the slot failed for good, for a reply that can say so. */
@@ -32,11 +39,15 @@ export class MessageSlot {
     this.sent = new Promise((resolve) => (this.sentResolve = resolve));
   }
 
-  /** Shows `message` instead; only the newest update is ever sent. */
-  update(message: OutboundMessage): void {
+  /** Shows `message` instead; only the newest update is ever sent. `final`: this is the message's last text. */
+  update(message: OutboundMessage, final = false): void {
     if (this.failed) return;
     this.desired = message;
-    if (this.ref && !this.editQueued && !this.showsWanted()) this.edits.queueEdit(this);
+    const expedite = final && !this.final;
+    if (final) this.final = true;
+    if (!this.ref || this.showsWanted()) return;
+    if (!this.editQueued) this.edits.queueEdit(this);
+    else if (expedite) this.edits.expedite(this);
   }
 
   /** Resolves once the platform shows the newest update, or the slot has failed. */

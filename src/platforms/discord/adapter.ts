@@ -48,7 +48,9 @@ export class DiscordAdapter implements PlatformAdapter {
     private readonly config: DiscordAdapterConfig,
     _env: PlatformEnv,
   ) {
-    // discord.js paces each REST route by Discord's rate-limit headers itself: no pacing declared.
+    // discord.js paces each REST route by Discord's rate-limit headers itself (X-RateLimit-Remaining
+    // and -Reset-After per bucket; a channel's messages are 5 per 5 s), so the core declares no
+    // pacing of its own and only a 429 that gets through holds calls back.
     this.capabilities = { maxMessageLength: DISCORD_MAX_MESSAGE_CHARS, edits: true, buttons: true, typingIntervalMs: TYPING_INTERVAL_MS, minEditGapMs: config.min_edit_gap_ms, maxUploadBytes: DISCORD_MAX_UPLOAD_BYTES };
   }
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { commonPlatformFields, refuseUrlCredentials } from "../kit/config.js";
+import { pacingConfigSchema } from "../kit/pacing.js";
 import { parseSlackRoute } from "./routes.js";
 
 // Kept apart from the adapter so the config loader can validate without loading Bolt.
@@ -13,6 +14,7 @@ export const slackConfigSchema = z
     mode: z.enum(["socket", "http"]).default("socket"),
     signing_secret: z.string().min(1).optional().describe("Required in http mode"),
     listen: z.string().default("127.0.0.1:3000").describe("host:port of the HTTP receiver (http mode)"),
+    pacing: pacingConfigSchema,
     listen_all_in: z
       .array(z.string().refine((route) => parseSlackRoute(route) !== undefined, { message: "not a Slack route: use slack:<team>/<channel> or slack:<team>/<channel>:<thread_ts>" }))
       .default([])

@@ -4,7 +4,8 @@
 import { Api } from "grammy/web";
 import type { UserFromGetMe } from "grammy/types";
 import { PlatformError } from "../../kernel/errors.js";
-import type { MessageRef, OutboundFile, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, StartInfo } from "../contract.js";
+import type { MessageRef, OutboundFile, OutboundMessage, PacingLimits, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, StartInfo } from "../contract.js";
+import { pacingWith } from "../kit/pacing.js";
 import type { TelegramAdapterConfig } from "./config.js";
 import { describeError, toPlatformError } from "./errors.js";
 import { InboundHandler } from "./inbound.js";
@@ -24,14 +25,21 @@ export const TYPING_INTERVAL_MS = 4000;
 /** Per Bot API call (a long poll adds its own hold time on top). */
 const REQUEST_TIMEOUT_SECONDS = 30;
 /**
- * Telegram's flood limits: about one message a second per chat, 20 a minute in a group, 30 a
- * second for the whole bot; edits count. The core spaces calls out by these.
+ * Telegram's flood limits (Bot FAQ, "My bot is hitting limits"): "avoid sending more than one
+ * message per second in a particular chat. We may allow short bursts that go over this limit, but
+ * eventually you'll begin receiving 429 errors"; in a group "not more than 20 messages per minute";
+ * "not more than 30 messages per second" for the whole bot. Edits count like messages. A burst of
+ * three lets a short answer's send and final edit go at once; a stream then keeps one a second.
  */
-export const TELEGRAM_PACING = { keyGapMs: 1000, keyCallsPerMinute: 20, callsPerSecond: 30 };
+export const TELEGRAM_PACING: PacingLimits = {
+  key: { burst: 3, perSecond: 1 },
+  group: { calls: 20, windowMs: 60_000 },
+  platform: { calls: 30, windowMs: 1_000 },
+};
 
-/** Knobs the tests turn down (pacing and backoff in seconds make for slow tests); production uses the defaults. */
+/** Knobs the tests turn down (backoff in seconds makes for slow tests); production uses the defaults. */
 export interface TelegramTuning {
-  pacing: typeof TELEGRAM_PACING;
+  pacing: PacingLimits;
   poller: PollerOptions;
 }
 
@@ -64,7 +72,7 @@ export class TelegramAdapter implements PlatformAdapter {
       buttons: true,
       typingIntervalMs: TYPING_INTERVAL_MS,
       minEditGapMs: config.min_edit_gap_ms,
-      pacing: this.tuning.pacing,
+      pacing: pacingWith(this.tuning.pacing, config.pacing),
       maxUploadBytes: TELEGRAM_MAX_UPLOAD_BYTES,
     };
     // One pair of agents for both clients: the long poll holds one socket, sends use the others, and

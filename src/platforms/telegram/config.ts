@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { commonPlatformFields, refuseUrlCredentials } from "../kit/config.js";
+import { pacingConfigSchema } from "../kit/pacing.js";
 
 // Kept apart from the adapter so the config loader can validate without loading grammy.
 export const telegramConfigSchema = z
@@ -19,6 +20,7 @@ export const telegramConfigSchema = z
           .describe("Checked against X-Telegram-Bot-Api-Secret-Token"),
       })
       .optional(),
+    pacing: pacingConfigSchema,
     allow_groups: z.boolean().default(true).describe("Answer in groups at all (still only when addressed)"),
   })
   .strict()

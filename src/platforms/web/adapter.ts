@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { PlatformError } from "../../kernel/errors.js";
-import type { MessageRef, OutboundFile, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, StartInfo } from "../contract.js";
+import type { MessageRef, OutboundFile, OutboundMessage, PacingLimits, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, StartInfo } from "../contract.js";
 import { PageAssets } from "./assets.js";
 import { loadOrCreateToken, WebAuth } from "./auth.js";
 import { registerSecretValues } from "../../kernel/secrets.js";
@@ -25,12 +25,13 @@ export const WEB_TYPING_INTERVAL_MS = 3_000;
 /** Edits are cheap here (one WebSocket frame), so streaming may be smooth. */
 export const WEB_MIN_EDIT_GAP_MS = 100;
 /**
- * Least time between two sends or edits in one conversation. Far more than anyone reads (up to 50
- * bubbles of 20,000 characters a second), and it bounds what a huge answer costs: past it the core
- * leaves the middle of the answer out here, as on every other platform, instead of rendering
- * megabytes of markdown a second (a 50 MB answer grew Baton's memory by 150 MB that way).
+ * Sends and edits in one conversation: 50 a second, two at once (an answer's first bubble and the
+ * edit that completes it). Far more than anyone reads (up to 50 bubbles of 20,000 characters a
+ * second), and it bounds what a huge answer costs: past it the core leaves the middle of the
+ * answer out here, as on every other platform, instead of rendering megabytes of markdown a second
+ * (a 50 MB answer grew Baton's memory by 150 MB that way).
  */
-const WEB_KEY_GAP_MS = 20;
+const WEB_PACING: PacingLimits = { key: { burst: 2, perSecond: 50 } };
 /** How often the conversation list is checked for state the core changed on its own (idle shutdown). */
 const SUMMARY_REFRESH_MS = 5_000;
 
@@ -61,9 +62,11 @@ export class WebAdapter implements PlatformAdapter {
       buttons: true,
       typingIntervalMs: WEB_TYPING_INTERVAL_MS,
       minEditGapMs: config.min_edit_gap_ms ?? WEB_MIN_EDIT_GAP_MS,
-      pacing: { keyGapMs: WEB_KEY_GAP_MS },
+      pacing: WEB_PACING,
       // Whoever holds the web chat's token is the operator.
       usersAuthenticated: true,
+      // The page shows the usage as a quiet line of its own under the answer, at no cost.
+      usageApart: true,
     };
   }
 

@@ -56,6 +56,8 @@ const GENEROUS: BucketLimit = { limit: 50, windowMs: 1000 };
 
 export class FakeHttp {
   readonly calls: RecordedCall[] = [];
+  /** Calls refused for going past their bucket (not the injected 429s): a client that ignored the headers. */
+  readonly floodRefusals: RecordedCall[] = [];
   private readonly routes: Route[] = [];
   private readonly buckets = new Map<string, { remaining: number; resetAt: number }>();
   private readonly limits = new Map<string, BucketLimit>();
@@ -149,7 +151,10 @@ export class FakeHttp {
     const bucket = this.take(routeKey, major);
     const injected = this.injected.get(routeKey)?.shift();
     if (injected?.kind === "ratelimit") return this.rateLimited(res, record, bucket, injected.seconds, injected.global, injected.scope);
-    if (bucket.exceeded) return this.rateLimited(res, record, bucket, bucket.resetAfterMs / 1000, false, "user");
+    if (bucket.exceeded) {
+      this.floodRefusals.push(record);
+      return this.rateLimited(res, record, bucket, bucket.resetAfterMs / 1000, false, "user");
+    }
     if (injected?.kind === "error") {
       const { status, code, message, errors } = injected;
       return this.finish(res, record, { status, body: { code, message, ...(errors ? { errors } : {}) } }, bucket.headers);

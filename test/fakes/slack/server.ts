@@ -10,14 +10,29 @@
 // people's messages sent as events, the bot's posts; no pagination), file downloads at /files/<id> (Bearer bot token required).
 // Injected failures: `rateLimitNext(method, seconds)` answers HTTP 429 + Retry-After +
 // `{ok:false,error:"ratelimited"}`; `failNext(method, error)` answers `{ok:false,error}`.
+// Rate limits as Slack documents them, answered the same way and noted in `floodRefusals`
+// (`flood = false` turns them off): chat.postMessage about one a second per channel with short
+// bursts, chat.update Tier 3 (50 a minute for the workspace).
 // Uploads (uploads.ts): files.getUploadURLExternal, the upload URL, files.completeUploadExternal.
-// Not covered: pagination, other conversations.* methods, users.*, the old files.upload, Enterprise Grid, real
-// rate-limit tiers (only what a test injects), message formatting validation beyond lengths.
+// Not covered: pagination, other conversations.* methods, users.*, the old files.upload, Enterprise Grid,
+// the tiers of the other methods, message formatting validation beyond lengths.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { FakeSocketMode } from "./socket.js";
 import { readParams, validateMessage, visibleText } from "./wire.js";
 import { FakeSlackUploads, type FakeUpload } from "./uploads.js";
+import { FloodGate, type BurstRule, type FloodRefusal, type WindowRule } from "../flood.js";
+
+/** Slack's limits as the fake enforces them. */
+export interface SlackFlood {
+  /** chat.postMessage per channel. */
+  post: BurstRule;
+  /** chat.update for the workspace. */
+  update: WindowRule;
+}
+
+/** chat.postMessage: "1 message per second to a specific channel", short bursts allowed; chat.update: Tier 3, 50 a minute. */
+export const SLACK_FLOOD: SlackFlood = { post: { burst: 3, perSecond: 1 }, update: { calls: 50, windowMs: 60_000 } };
 
 export interface FakeSlackOptions {
   botToken?: string;
@@ -62,6 +77,9 @@ export class FakeSlack {
   readonly reactions = new Set<string>();
   private readonly injected = new Map<string, Array<{ kind: "ratelimit"; seconds: number } | { kind: "error"; error: string }>>();
   private readonly files = new Map<string, Buffer>();
+  /** The rate limits enforced, or false for none. */
+  flood: SlackFlood | false = SLACK_FLOOD;
+  private readonly floodGate = new FloodGate();
   readonly uploads = new FakeSlackUploads(() => this.baseUrl);
   private server?: Server;
   private port = 0;
@@ -118,6 +136,11 @@ export class FakeSlack {
   addFile(id: string, content: Buffer | string): string {
     this.files.set(id, Buffer.from(content));
     return `${this.baseUrl}/files/${id}`;
+  }
+
+  /** Calls refused for going past the rate limits (not the injected ones). */
+  get floodRefusals(): FloodRefusal[] {
+    return this.floodGate.refusals;
   }
 
   callsTo(method: string): RecordedCall[] {
@@ -211,7 +234,7 @@ export class FakeSlack {
     this.calls.push(record);
 
     const token = (req.headers.authorization ?? "").replace(/^Bearer /, "");
-    const injected = this.injected.get(method)?.shift();
+    const injected = this.injected.get(method)?.shift() ?? this.floodCheck(method, params, token);
     if (injected?.kind === "ratelimit") {
       record.outcome = "ratelimited";
       res.writeHead(429, { "content-type": "application/json", "retry-after": String(injected.seconds) });
@@ -222,6 +245,16 @@ export class FakeSlack {
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (token === this.options.botToken) headers["x-oauth-scopes"] = this.options.scopes.join(",");
     res.writeHead(200, headers).end(JSON.stringify(answer));
+  }
+
+  /** A call past Slack's limits is answered as Slack does: 429 with Retry-After (whole seconds). */
+  private floodCheck(method: string, params: Record<string, any>, token: string): { kind: "ratelimit"; seconds: number } | undefined {
+    if (!this.flood || token !== this.options.botToken) return undefined;
+    const now = Date.now();
+    let waitMs: number | undefined;
+    if (method === "chat.postMessage") waitMs = this.floodGate.admit([{ name: "chat.postMessage", rule: { kind: "burst", ...this.flood.post }, key: String(params.channel) }], now);
+    else if (method === "chat.update") waitMs = this.floodGate.admit([{ name: "chat.update", rule: { kind: "window", ...this.flood.update }, key: "" }], now);
+    return waitMs === undefined ? undefined : { kind: "ratelimit", seconds: Math.max(1, Math.ceil(waitMs / 1000)) };
   }
 
   private answer(method: string, params: Record<string, any>, token: string): Record<string, unknown> {

@@ -13,7 +13,11 @@
 // Users are simulated with `userSends` (entities for /commands and @mentions computed as Telegram
 // does) and `userPresses` (a callback query on a bot message).
 //
-// Does not cover: real flood control (use `budgetViolations` to check pacing), sending media by
+// Flood control as Telegram documents it (Bot FAQ): about one message a second per chat with short
+// bursts, 20 a minute in a group, 30 a second for the bot; a call past them gets 429 with
+// `parameters.retry_after` and is noted in `floodRefusals` (`flood = false` turns it off).
+//
+// Does not cover: sending media by
 // file_id or URL, albums, MarkdownV2, inline mode, webhooks pushed by the fake, message entities
 // returned on sent messages.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -26,6 +30,7 @@ import { parseTelegramHtml } from "./telegram-html.js";
 import { monotonicMs } from "../../../src/kernel/clock.js";
 import { FakeChats, type BotMessage } from "./fake-chats.js";
 import { mediaOf, readRequestParams } from "./fake-media.js";
+import { FloodGate, type BurstRule, type FloodRefusal, type WindowRule } from "../flood.js";
 
 export interface ApiCall {
   method: string;
@@ -52,6 +57,23 @@ export const tooManyRequests = (retryAfterSeconds: number): ScriptedError => ({
 });
 
 const MAX_TEXT_CHARS = 4096;
+
+/** Telegram's flood limits as the fake enforces them. */
+export interface TelegramFlood {
+  chat: BurstRule;
+  group: WindowRule;
+  bot: WindowRule;
+}
+
+/** As documented: ~1 a second per chat (a burst of three tolerated), 20 a minute per group, 30 a second in all. */
+export const TELEGRAM_FLOOD: TelegramFlood = {
+  chat: { burst: 3, perSecond: 1 },
+  group: { calls: 20, windowMs: 60_000 },
+  bot: { calls: 30, windowMs: 1_000 },
+};
+
+/** Calls that post or change a message: the ones Telegram's flood limits count. */
+const FLOOD_COUNTED = new Set(["sendMessage", "editMessageText", "deleteMessage", "sendPhoto", "sendDocument"]);
 const KEEP_ALIVE_MS = 60_000;
 
 class ApiFailure extends Error {
@@ -85,6 +107,9 @@ export class FakeBotApi extends FakeChats {
   private deliveriesToDrop = 0;
   /** While set, the API cannot be reached: every connection is dropped before an answer (see goOffline). */
   private offline = false;
+  /** The flood limits enforced, or false for none. */
+  flood: TelegramFlood | false = TELEGRAM_FLOOD;
+  private readonly floodGate = new FloodGate();
 
   static async start(bot: Partial<User> = {}): Promise<FakeBotApi> {
     const fake = new FakeBotApi(bot);
@@ -199,7 +224,7 @@ export class FakeBotApi extends FakeChats {
     const call: ApiCall = { method, params, at: Date.now(), hrAt };
     this.calls.push(call);
     if (token !== this.token) return this.reply(response, { ok: false, error_code: 401, description: "Unauthorized" });
-    const scripted = this.failures.get(method)?.shift();
+    const scripted = this.failures.get(method)?.shift() ?? this.floodCheck(method, params, hrAt);
     if (scripted) {
       call.failed = true;
       return this.reply(response, { ok: false, ...scripted });
@@ -212,6 +237,23 @@ export class FakeBotApi extends FakeChats {
       call.failed = true;
       this.reply(response, { ok: false, ...error.failure });
     }
+  }
+
+  /** Calls refused for going past the flood limits. */
+  get floodRefusals(): FloodRefusal[] {
+    return this.floodGate.refusals;
+  }
+
+  private floodCheck(method: string, params: Record<string, any>, at: number): ScriptedError | undefined {
+    if (!this.flood || !FLOOD_COUNTED.has(method)) return undefined;
+    const chat = String(params.chat_id);
+    const checks = [
+      { name: "chat", rule: { kind: "burst" as const, ...this.flood.chat }, key: chat },
+      { name: "bot", rule: { kind: "window" as const, ...this.flood.bot }, key: "" },
+    ];
+    if (Number(params.chat_id) < 0) checks.push({ name: "group", rule: { kind: "window", ...this.flood.group }, key: chat });
+    const waitMs = this.floodGate.admit(checks, at);
+    return waitMs === undefined ? undefined : tooManyRequests(Math.max(1, Math.ceil(waitMs / 1000)));
   }
 
   private getUpdates(params: Record<string, any>, response: ServerResponse): void {

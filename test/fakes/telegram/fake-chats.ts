@@ -97,29 +97,6 @@ export abstract class FakeChats {
     return id;
   }
 
-  /**
-   * Pacing check over sends and edits: pairs closer than `chatGapMs` in one chat, and group minutes
-   * with more than `groupPerMinute` calls. Empty when the bot kept to Telegram's limits.
-   */
-  budgetViolations(calls: Array<{ method: string; params: Record<string, any>; at: number }>, chatGapMs = 1000, groupPerMinute = 20): string[] {
-    const paced = calls.filter((c) => ["sendMessage", "editMessageText", "deleteMessage"].includes(c.method));
-    const byChat = new Map<number, number[]>();
-    for (const call of paced) byChat.set(Number(call.params.chat_id), [...(byChat.get(Number(call.params.chat_id)) ?? []), call.at]);
-    const violations: string[] = [];
-    for (const [chatId, times] of byChat) {
-      // 20 ms slack for timer jitter between the adapter's clock and the fake's.
-      times.forEach((at, i) => {
-        if (i > 0 && at - times[i - 1] < chatGapMs - 20) violations.push(`chat ${chatId}: ${at - times[i - 1]} ms gap`);
-      });
-      if (chatId < 0) {
-        times.forEach((at, i) => {
-          if (times.filter((t) => t >= at && t < at + 60_000).length > groupPerMinute) violations.push(`chat ${chatId}: over ${groupPerMinute}/min from call ${i}`);
-        });
-      }
-    }
-    return violations;
-  }
-
   protected recordBotMessage(chatId: number, threadId: number | undefined, text: string, replyMarkup: BotMessage["replyMarkup"], media?: SentMedia): Message {
     const record: BotMessage = { chatId: Number(chatId), messageId: this.nextMessageId++, threadId, text, history: [text], replyMarkup, deleted: false, media };
     this.botMessages.push(record);

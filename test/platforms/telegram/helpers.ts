@@ -4,6 +4,7 @@ import type { ActionOutcome, ActionPress, InboundMessage, PlatformCore } from ".
 import { telegramConfigSchema, type TelegramAdapterConfig } from "../../../src/platforms/telegram/config.js";
 import { TelegramAdapter, type TelegramTuning } from "../../../src/platforms/telegram/index.js";
 import type { FakeBotApi } from "../../fakes/telegram/fake-bot-api.js";
+import { TELEGRAM_PACING } from "../../../src/platforms/telegram/adapter.js";
 
 export interface LogLine {
   level: "debug" | "info" | "warn" | "error";
@@ -51,9 +52,9 @@ export class RecordingCore implements PlatformCore {
   }
 }
 
-/** Pacing and backoff scaled down so tests take milliseconds, not minutes. */
+/** Telegram's own pacing (the fake enforces the same limits), the poller's backoff scaled down. */
 export const FAST_TUNING: TelegramTuning = {
-  pacing: { keyGapMs: 30, keyCallsPerMinute: 10_000, callsPerSecond: 10_000 },
+  pacing: TELEGRAM_PACING,
   poller: { pollTimeoutSeconds: 1, initialBackoffMs: 50, maxBackoffMs: 400 },
 };
 
