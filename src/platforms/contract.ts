@@ -36,8 +36,8 @@ export interface PacingLimits {
   key?: BucketRate;
   /** Which calls the key's bucket counts: every call (Telegram counts edits), or sends only (Slack's per-channel limit). Default: all. */
   keyCounts?: "all" | "sends";
-  /** Also per pace key, for keys `paceKey` marks as limited per minute (a Telegram group). */
-  group?: WindowRate;
+  /** Also per pace key, for keys `paceKey` marks as windowed (a Telegram group: 20 a minute; a Discord channel: 5 in 5 s). */
+  keyWindow?: WindowRate;
   /** The whole platform instance. */
   platform?: WindowRate;
   /** Edits across the whole instance (Slack's chat.update is its own per-workspace tier). */
@@ -235,8 +235,8 @@ export interface PlatformAdapter {
   upload?(route: string, file: OutboundFile): Promise<MessageRef>;
   /** A message only `userId` sees (Slack and Discord ephemerals); the core falls back to send. */
   notify?(route: string, userId: string, text: string): Promise<void>;
-  /** Calls that share a key are paced together (`capabilities.pacing`); default: the route. */
-  paceKey?(route: string): { key: string; perMinuteLimited: boolean };
+  /** Calls that share a key are paced together (`capabilities.pacing`), `windowed` ones also by `keyWindow`; default: the route, not windowed. */
+  paceKey?(route: string): { key: string; windowed: boolean };
 }
 
 /** Settings every adapter's config section has; the core applies them (see platforms/kit/config.ts). */

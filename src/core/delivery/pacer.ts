@@ -2,8 +2,8 @@
 // long as the platform asked. The limits come from the adapter's capabilities (see PacingLimits):
 // a token bucket per pace key (a chat, a channel) so a short answer's send and final edit both go
 // at once and a long stream settles at the sustained rate; sliding windows where a platform counts
-// "N in any minute" (a Telegram group) or for the whole instance. A platform whose SDK paces
-// itself (discord.js, from Discord's rate-limit headers) declares none and only 429 holds apply.
+// "N in any period" (a Telegram group, a Discord channel) or for the whole instance. A platform
+// that declares none gets only the 429 holds.
 // When a window frees many calls at once, the scheduler still starts them one per event-loop task.
 import type { CallKind, PacingLimits, PlatformAdapter } from "../../platforms/contract.js";
 import { SlidingWindow, TokenBucket } from "./rates.js";
@@ -13,7 +13,7 @@ const KEY_SWEEP_THRESHOLD = 1_000;
 
 interface KeyState {
   bucket?: TokenBucket;
-  /** Only for keys the adapter marks as groups. */
+  /** Only for keys the adapter marks as windowed. */
   window?: SlidingWindow;
   heldUntil: number;
 }
@@ -45,8 +45,8 @@ export class Pacer {
   /** Whether the route's key could take `calls` sends now, one after another, without waiting. */
   hasRoomFor(route: string, calls: number, now = Date.now()): boolean {
     const state = this.keys.get(this.keyOf(route).key);
-    if (!state) return (this.limits.key?.burst ?? calls) >= calls;
-    return state.heldUntil <= now && (state.bucket?.delayMs(now, calls) ?? 0) === 0;
+    if (!state) return (this.limits.key?.burst ?? calls) >= calls && (!this.keyOf(route).windowed || (this.limits.keyWindow?.calls ?? calls) >= calls);
+    return state.heldUntil <= now && (state.bucket?.delayMs(now, calls) ?? 0) === 0 && (state.window?.delayMs(now, calls) ?? 0) === 0;
   }
 
   /** How long any call must wait for the platform-wide rate and holds (0: now). */
@@ -84,18 +84,18 @@ export class Pacer {
     return kind === "send" || this.limits.keyCounts !== "sends";
   }
 
-  private keyOf(route: string): { key: string; perMinuteLimited: boolean } {
-    return this.adapter.paceKey?.(route) ?? { key: route, perMinuteLimited: false };
+  private keyOf(route: string): { key: string; windowed: boolean } {
+    return this.adapter.paceKey?.(route) ?? { key: route, windowed: false };
   }
 
   private stateOf(route: string): KeyState {
-    const { key, perMinuteLimited } = this.keyOf(route);
+    const { key, windowed } = this.keyOf(route);
     let state = this.keys.get(key);
     if (!state) {
       if (this.keys.size >= KEY_SWEEP_THRESHOLD) this.forgetRestingKeys();
       state = {
         bucket: this.limits.key && new TokenBucket(this.limits.key),
-        window: perMinuteLimited && this.limits.group ? new SlidingWindow(this.limits.group) : undefined,
+        window: windowed && this.limits.keyWindow ? new SlidingWindow(this.limits.keyWindow) : undefined,
         heldUntil: 0,
       };
       this.keys.set(key, state);

@@ -11,6 +11,8 @@ const MS_PER_SECOND = 1_000;
 
 export class TokenBucket {
   private tokens: number;
+  /** Calls started and not ended: their tokens are spoken for, and taken when they end. */
+  private pending = 0;
   private updatedAt = -Infinity;
   private readonly msPerToken: number;
 
@@ -19,26 +21,28 @@ export class TokenBucket {
     this.msPerToken = MS_PER_SECOND / rate.perSecond;
   }
 
-  /** Milliseconds until `calls` calls may go (0: now). */
+  /** Milliseconds until `calls` more calls may go (0: now). */
   delayMs(now: number, calls = 1): number {
     this.refill(now);
-    return this.tokens >= calls ? 0 : Math.ceil((calls - this.tokens) * this.msPerToken);
+    const free = this.tokens - this.pending;
+    return free >= calls ? 0 : Math.ceil((calls - free) * this.msPerToken);
   }
 
   take(now: number): void {
     this.refill(now);
-    this.tokens -= 1;
+    this.pending++;
   }
 
-  /** The call taken at `start` ended at `end`: what refilled meanwhile does not count. */
-  ended(start: number, end: number): void {
+  /** The call taken at `start` ended at `end`: its token goes now, so what refilled meanwhile is not lent to the next call. */
+  ended(_start: number, end: number): void {
     this.refill(end);
-    this.tokens -= Math.max(0, end - start) / this.msPerToken;
+    this.pending = Math.max(0, this.pending - 1);
+    this.tokens -= 1;
   }
 
   isFull(now: number): boolean {
     this.refill(now);
-    return this.tokens >= this.rate.burst;
+    return this.pending === 0 && this.tokens >= this.rate.burst;
   }
 
   private refill(now: number): void {
@@ -55,10 +59,13 @@ export class SlidingWindow {
 
   constructor(private readonly rate: WindowRate) {}
 
-  delayMs(now: number): number {
+  /** Milliseconds until `calls` more calls may go (0: now). */
+  delayMs(now: number, calls = 1): number {
     this.prune(now);
     const { times } = this;
-    return times.length < this.rate.calls ? 0 : times[times.length - this.rate.calls] + this.rate.windowMs - now;
+    const over = times.length + calls - this.rate.calls;
+    if (over <= 0) return 0;
+    return over > times.length ? Infinity : times[over - 1] + this.rate.windowMs - now;
   }
 
   take(now: number): void {

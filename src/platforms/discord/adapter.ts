@@ -6,7 +6,7 @@ import type { APIInteraction, APIUser } from "discord.js";
 import { Routes } from "discord.js";
 import { PlatformError } from "../../kernel/errors.js";
 import { readFile } from "node:fs/promises";
-import type { InboundLookup, InboundMessage, MessageRef, OutboundFile, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, PlatformUser, StartInfo } from "../contract.js";
+import type { InboundLookup, InboundMessage, MessageRef, OutboundFile, OutboundMessage, PacingLimits, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, PlatformUser, StartInfo } from "../contract.js";
 import { connectDiscord, type DiscordConnection } from "./client.js";
 import { commandDefinitions, commandText } from "./commands.js";
 import type { DiscordAdapterConfig } from "./config.js";
@@ -24,6 +24,14 @@ export const DISCORD_MAX_MESSAGE_CHARS = 1800;
 export const TYPING_INTERVAL_MS = 8000;
 /** Discord takes files up to 10 MB from a bot in a server without boosts. */
 const DISCORD_MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/**
+ * A channel's message calls, 5 in any 5 s: Discord's rate-limit buckets for messages (per route,
+ * keyed by the channel) allow 5 per 5 s. discord.js also waits on the X-RateLimit headers of each
+ * bucket; the core keeps to the figure itself so that it, not a queue inside discord.js, holds the
+ * calls back: edits of a growing message then collapse into the newest text while they wait.
+ * Sends and edits are counted together, the stricter reading.
+ */
+const DISCORD_PACING: PacingLimits = { keyWindow: { calls: 5, windowMs: 5_000 } };
 const INTERACTION_COMMAND = 2;
 const INTERACTION_COMPONENT = 3;
 
@@ -48,10 +56,15 @@ export class DiscordAdapter implements PlatformAdapter {
     private readonly config: DiscordAdapterConfig,
     _env: PlatformEnv,
   ) {
-    // discord.js paces each REST route by Discord's rate-limit headers itself (X-RateLimit-Remaining
-    // and -Reset-After per bucket; a channel's messages are 5 per 5 s), so the core declares no
-    // pacing of its own and only a 429 that gets through holds calls back.
-    this.capabilities = { maxMessageLength: DISCORD_MAX_MESSAGE_CHARS, edits: true, buttons: true, typingIntervalMs: TYPING_INTERVAL_MS, minEditGapMs: config.min_edit_gap_ms, maxUploadBytes: DISCORD_MAX_UPLOAD_BYTES };
+    this.capabilities = {
+      maxMessageLength: DISCORD_MAX_MESSAGE_CHARS,
+      edits: true,
+      buttons: true,
+      typingIntervalMs: TYPING_INTERVAL_MS,
+      minEditGapMs: config.min_edit_gap_ms,
+      maxUploadBytes: DISCORD_MAX_UPLOAD_BYTES,
+      pacing: DISCORD_PACING,
+    };
   }
 
   async start(core: PlatformCore): Promise<StartInfo> {
@@ -123,6 +136,11 @@ export class DiscordAdapter implements PlatformAdapter {
     } catch (error) {
       throw toPlatformError(error, "send a file");
     }
+  }
+
+  /** Discord's message buckets are per channel (a thread is a channel of its own). */
+  paceKey(route: string): { key: string; windowed: boolean } {
+    return { key: this.channelOf(route), windowed: true };
   }
 
   async typing(route: string): Promise<void> {

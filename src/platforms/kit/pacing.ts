@@ -30,7 +30,7 @@ export function pacingWith(defaults: PacingLimits, config: PacingConfig): Pacing
   if (config.chat_per_second !== undefined || config.chat_burst !== undefined) {
     limits.key = { perSecond: config.chat_per_second ?? defaults.key?.perSecond ?? 1, burst: config.chat_burst ?? defaults.key?.burst ?? 1 };
   }
-  if (config.group_per_minute !== undefined) limits.group = { calls: config.group_per_minute, windowMs: MS_PER_MINUTE };
+  if (config.group_per_minute !== undefined) limits.keyWindow = { calls: config.group_per_minute, windowMs: MS_PER_MINUTE };
   if (config.per_second !== undefined) limits.platform = { calls: config.per_second, windowMs: MS_PER_SECOND };
   if (config.edits_per_minute !== undefined) limits.platformEdits = { calls: config.edits_per_minute, windowMs: MS_PER_MINUTE };
   return limits;

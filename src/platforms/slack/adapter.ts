@@ -169,8 +169,8 @@ export class SlackAdapter implements PlatformAdapter {
   }
 
   /** Slack paces chat.postMessage per channel: a channel's threads share its budget. */
-  paceKey(route: string): { key: string; perMinuteLimited: boolean } {
-    return { key: this.target(route).channel, perMinuteLimited: false };
+  paceKey(route: string): { key: string; windowed: boolean } {
+    return { key: this.target(route).channel, windowed: false };
   }
 
   async turnStatus(route: string, state: "running" | "idle", promptMessageId?: string): Promise<void> {

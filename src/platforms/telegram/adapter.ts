@@ -33,7 +33,7 @@ const REQUEST_TIMEOUT_SECONDS = 30;
  */
 export const TELEGRAM_PACING: PacingLimits = {
   key: { burst: 3, perSecond: 1 },
-  group: { calls: 20, windowMs: 60_000 },
+  keyWindow: { calls: 20, windowMs: 60_000 },
   platform: { calls: 30, windowMs: 1_000 },
 };
 
@@ -138,9 +138,9 @@ export class TelegramAdapter implements PlatformAdapter {
   }
 
   /** Telegram's flood limits count per chat: a forum's topics share their chat's budget. */
-  paceKey(route: string): { key: string; perMinuteLimited: boolean } {
+  paceKey(route: string): { key: string; windowed: boolean } {
     const { chatId } = this.target(route);
-    return { key: String(chatId), perMinuteLimited: isGroupChatId(chatId) };
+    return { key: String(chatId), windowed: isGroupChatId(chatId) };
   }
 
   async typing(route: string): Promise<void> {

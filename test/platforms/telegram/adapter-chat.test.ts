@@ -46,10 +46,10 @@ describe("telegram adapter: start", () => {
     ]);
     await waitFor(() => fake.callsOf("getUpdates").length > 0, "polling to start");
     expect(adapter.capabilities).toMatchObject({ edits: true, buttons: true, typingIntervalMs: 4000, pacing: FAST_TUNING.pacing });
-    expect(TELEGRAM_PACING).toEqual({ key: { burst: 3, perSecond: 1 }, group: { calls: 20, windowMs: 60_000 }, platform: { calls: 30, windowMs: 1_000 } });
+    expect(TELEGRAM_PACING).toEqual({ key: { burst: 3, perSecond: 1 }, keyWindow: { calls: 20, windowMs: 60_000 }, platform: { calls: 30, windowMs: 1_000 } });
     // Telegram counts its flood limits per chat: a forum's topics share their chat's key.
-    expect(adapter.paceKey("telegram:-100500:7")).toEqual({ key: "-100500", perMinuteLimited: true });
-    expect(adapter.paceKey("telegram:111")).toEqual({ key: "111", perMinuteLimited: false });
+    expect(adapter.paceKey("telegram:-100500:7")).toEqual({ key: "-100500", windowed: true });
+    expect(adapter.paceKey("telegram:111")).toEqual({ key: "111", windowed: false });
   });
 
   it("stops promptly while a long poll is held", async () => {
