@@ -50,8 +50,9 @@ describe("pacing per chat", () => {
     await Promise.all([1, 2, 3, 4, 5, 6].map((i) => outbox.post(route, { text: `m${i}` }).settled()));
     const at = platform.callLog.map((c) => c.at);
     expect(at[2] - at[0]).toBeLessThan(60);
-    expect(at[3] - at[0]).toBeGreaterThanOrEqual(95);
-    for (const gap of gaps(platform.callLog).slice(3)) expect(gap).toBeGreaterThanOrEqual(95);
+    // Past the burst, the k-th call needs k - 2 tokens refilled: a rate over time, not a gap (a
+    // late timer's call may be followed closely by the next, as the platform's own bucket allows).
+    for (let k = 3; k < at.length; k++) expect(at[k] - at[0]).toBeGreaterThanOrEqual((k - 2) * 100 - 5);
   });
 
   it("keeps a windowed key to N calls in any window, sends and edits together", async () => {
