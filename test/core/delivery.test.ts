@@ -135,16 +135,6 @@ describe("core delivery", () => {
     expect(platform.calls.map((c) => `${c.method} ${c.format ?? ""}`.trim())).toEqual(["send", "edit", "edit plain"]);
   });
 
-  it("lets a pace key's burst go at once, then keeps its sustained rate", async () => {
-    const platform = new ScriptedPlatform(() => undefined, { pacing: { key: { burst: 2, perSecond: 10 } } });
-    const { outbox, route } = streamOn(platform);
-    const slots = [1, 2, 3, 4, 5].map((i) => outbox.post(route, { text: `m${i}` }));
-    await Promise.all(slots.map((s) => s.settled()));
-    const gaps = platform.calls.slice(1).map((c, i) => c.at - platform.calls[i].at);
-    expect(gaps[0]).toBeLessThan(50);
-    for (const gap of gaps.slice(1)) expect(gap).toBeGreaterThanOrEqual(95);
-  });
-
   it("leaves out what a slow platform cannot keep up with, says so where the gap is, and still shows the end", async () => {
     const platform = new ScriptedPlatform(() => undefined, { maxMessageLength: 20_000, pacing: { key: { burst: 1, perSecond: 10 } } });
     const { route, stream } = streamOn(platform);
