@@ -99,6 +99,12 @@ export interface WorkspacesApi {
   machineOf(workspace: string): { name: string; label: string; login?: string; path: string };
 }
 
+/** A thread's own git worktree (workspaces.isolation: worktree); the core implements it (core/worktree-commands.ts). */
+export interface WorktreesApi {
+  /** Before a thread's first prompt: makes its worktree when isolation asks for one; a note for the chat when it cannot. */
+  beforePrompt(thread: ThreadRecord, prompt: string): Promise<string | undefined>;
+}
+
 export interface HandoverApi {
   pickup(ctx: ChatContext, code: string): Promise<void>;
 }
@@ -143,6 +149,7 @@ export interface ChatContext {
   threads: ThreadsApi;
   agents: AgentsApi;
   workspaces: WorkspacesApi;
+  worktrees: WorktreesApi;
   handover?: HandoverApi;
   features: ChatFeatures;
   /** The platform shows buttons. */

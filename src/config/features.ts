@@ -13,6 +13,7 @@ export const bindingSchema = z
     workspace: z.string().min(1).describe("Workspace of new threads there: a name from workspaces.named, a path, or <machine>:<path>"),
     agent: z.string().optional().describe("Agent kind or profile of new threads there (default: agents.default)"),
     profile: z.string().optional().describe("Profile of that agent"),
+    isolation: z.enum(["none", "worktree"]).optional().describe("none or worktree for threads there (default: the named workspace's, else workspaces.isolation)"),
   })
   .strict();
 

@@ -20,6 +20,15 @@ function parseDuration(text: string): number {
   return Number(m[1]) * DURATION_UNIT_MS[m[2]];
 }
 
+const isolationSchema = z.enum(["none", "worktree"], { error: "expected none or worktree" });
+
+const namedWorkspaceSchema = z
+  .object({
+    path: z.string().min(1),
+    isolation: isolationSchema.optional().describe("Overrides workspaces.isolation for threads in this workspace"),
+  })
+  .strict();
+
 const profileSchema = z
   .object({
     agent: z.string().describe("Agent kind this profile varies: claude, codex, gemini, opencode, qwen, goose, demo"),
@@ -191,14 +200,21 @@ const baseConfigSchema = z
         .object({
           roots: z.array(z.string()).default([]).describe("Directories under which agents may run; empty = the home directory"),
           default: z.string().optional().describe("Workspace for new threads (default: the directory baton started in)"),
-          named: z.record(z.string(), z.string()).default({}).describe("Short names for /workspace --switch"),
+          named: z
+            .record(z.string(), z.union([z.string(), namedWorkspaceSchema]))
+            .default({})
+            .describe("Short names for /workspace --switch: a path, or { path, isolation }"),
+          isolation: isolationSchema
+            .default("none")
+            .describe("worktree: each new thread in a git workspace works in a git worktree of its own, on a branch baton/<thread>-<first prompt> (see /diff, /merge, /pr); none: threads share the workspace's checkout"),
+          base_branch: z.string().min(1).optional().describe("Branch new thread worktrees start from and /merge merges into (default: the workspace's current branch)"),
           allow_outside_roots: z
             .enum(["never", "confirm"])
             .default("never")
             .describe("never: the roots are a hard ceiling. confirm: an agent may propose a directory outside them, allowed once a person in access.allow confirms it in the chat"),
         })
         .strict()
-        .default({ roots: [], named: {}, allow_outside_roots: "never" }),
+        .default({ roots: [], named: {}, isolation: "none", allow_outside_roots: "never" }),
     ),
     rendering: live(renderingSchema.default(renderingSchema.parse({}))),
     handover: restart(

@@ -25,7 +25,7 @@ export function configWarnings(loaded: LoadedConfig): ConfigWarning[] {
   const dirs: Array<[string, string]> = [
     ...workspaces.roots.map((r, i): [string, string] => [`workspaces.roots[${i}]`, r]),
     ...(workspaces.default ? [["workspaces.default", workspaces.default] as [string, string]] : []),
-    ...Object.entries(workspaces.named).map(([name, p]): [string, string] => [`workspaces.named.${name}`, p]),
+    ...Object.entries(workspaces.named).map(([name, p]): [string, string] => [`workspaces.named.${name}`, typeof p === "string" ? p : p.path]),
   ];
   const out: ConfigWarning[] = [];
   for (const [key, path] of dirs) {

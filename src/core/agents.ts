@@ -96,9 +96,12 @@ export class BatonAgents implements AgentsApi {
     return { agent: first, profile: second };
   }
 
-  /** The process that serves a thread, on its workspace's machine. Throws a fatal AgentError when it cannot run. */
-  launchSpec(thread: ThreadRecord): Promise<LaunchSpec> {
-    return this.launchFor({ agent: thread.agent, profile: thread.profile, workspace: thread.workspace, threadId: thread.id, host: true });
+  /**
+   * The process that serves a thread, on its workspace's machine, working in `workdir` (its own
+   * worktree, when it has one). Throws a fatal AgentError when it cannot run.
+   */
+  launchSpec(thread: ThreadRecord, workdir = thread.workspace): Promise<LaunchSpec> {
+    return this.launchFor({ agent: thread.agent, profile: thread.profile, workspace: workdir, threadId: thread.id, host: true });
   }
 
   /** An agent process for a thread: its host, or (`host: false`) one of its subagents, maybe in a worktree. */

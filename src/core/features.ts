@@ -36,6 +36,8 @@ export interface FeatureHost {
   openHost(thread: ThreadRecord): Promise<AgentHost>;
   agents: BatonAgents;
   workspaces: Workspaces;
+  /** Where a thread's agent works (its own worktree, when it has one): /file reads from there. */
+  workdir(thread: ThreadRecord): string;
   machines: Machines;
   log: PlatformLogger;
   metrics: Metrics;
@@ -99,6 +101,7 @@ export function wireChatFeatures(host: FeatureHost): ChatFeatureParts {
     scheduler,
     transcriber: transcriberFor(config),
     openHost: host.openHost,
+    workdir: host.workdir,
     log,
   };
   const features = chatFeatures(deps);
@@ -128,6 +131,7 @@ interface FeatureDeps {
   scheduler: Scheduler;
   transcriber?: Transcriber;
   openHost(thread: ThreadRecord): Promise<AgentHost>;
+  workdir(thread: ThreadRecord): string;
   log: PlatformLogger;
 }
 
@@ -158,7 +162,7 @@ function chatFeatures(deps: FeatureDeps): ChatFeatures {
     async sendFile(route, thread, path) {
       const outbox = deps.outboxOf(route);
       if (!outbox) throw new CommandError("This chat's platform is not running.");
-      const file = await deps.files.fromWorkspace(thread.workspace, path);
+      const file = await deps.files.fromWorkspace(deps.workdir(thread), path);
       try {
         const max = outbox.adapter.capabilities.maxUploadBytes;
         if (max !== undefined && file.size > max) throw new CommandError(`\`${path}\` is ${megabytes(file.size)}; this chat takes files up to ${megabytes(max)}.`);

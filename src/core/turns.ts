@@ -25,6 +25,8 @@ export interface TurnsDeps {
   showUsage(): boolean;
   files(): OutboundFiles;
   recordUsage(thread: ThreadRecord, usage: TurnUsage): Promise<void>;
+  /** Where the thread's agent works: its worktree, or its workspace (thread-worktrees.ts). */
+  workdir(thread: ThreadRecord): string;
   /** How a thread's agent is launched (agents.ts); throws a fatal AgentError when it cannot run. */
   launchSpec(thread: ThreadRecord): Promise<LaunchSpec>;
   /** Before a session is resumed in a new process: keep what a failed resume could lose (agents.ts). */
@@ -108,7 +110,7 @@ export class Turns {
       deps.cutTurns.ended(thread.id);
     };
     const turn = new ChatTurn(thread.id, () => deps.targets(thread), deps.streamSettings(), deps.approvals, deps.log, (route) => this.lastPromptMessage.get(route), finished, {
-      workspace: thread.workspace,
+      workspace: deps.workdir(thread),
       files: deps.files(),
       showUsage: deps.showUsage(),
       recordUsage: (usage) => deps.recordUsage(thread, usage),

@@ -19,6 +19,7 @@ import { CutTurns, type RunningTurnsStore } from "./cut-turns.js";
 import { FileCache } from "./files.js";
 import { PlatformTable } from "./platform-table.js";
 import { SubagentManager } from "./subagents/manager.js";
+import { ThreadWorktrees } from "./thread-worktrees.js";
 import { Turns } from "./turns.js";
 import { WorkspaceProposals } from "./workspace-proposals.js";
 import { Workspaces } from "./workspaces.js";
@@ -49,6 +50,7 @@ export interface CoreParts {
   approvals: ApprovalBroker;
   machines: Machines;
   workspaces: Workspaces;
+  worktrees: ThreadWorktrees;
   mcp: AgentMcp;
   agents: BatonAgents;
   subagents: SubagentManager;
@@ -79,6 +81,7 @@ export function wireCore(options: CoreOptions, state: CoreState): CoreParts {
     registry,
     supervisor,
     openHost: (thread) => turns.host(thread),
+    workdir: (thread) => base.worktrees.workdir(thread),
     agents,
     log,
     outboxOf: (route) => base.platforms.of(route)?.outbox,
@@ -95,7 +98,7 @@ export function wireCore(options: CoreOptions, state: CoreState): CoreParts {
   const features = chat;
   const inbound: Inbound = new Inbound({
     platformOf: (route) => platforms.of(route),
-    services: () => ({ threads: hosts.threads, agents, workspaces, handover: state.handover, features: features.features }),
+    services: () => ({ threads: hosts.threads, agents, workspaces, worktrees: base.worktrees, handover: state.handover, features: features.features }),
     otherAction: (press) => (features.settings.isAction(press.actionId) ? features.settings.answerAction(press) : proposals.isAction(press.actionId) ? proposals.answerAction(press) : undefined),
     approvals,
     files,
@@ -107,7 +110,7 @@ export function wireCore(options: CoreOptions, state: CoreState): CoreParts {
   return { ...base, ...hosts, files, chat, proposals, inbound, audit };
 }
 
-type BaseParts = Pick<CoreParts, "approvals" | "platforms" | "machines" | "workspaces" | "mcp" | "metrics"> & { notify(thread: ThreadRecord, text: string): void };
+type BaseParts = Pick<CoreParts, "approvals" | "platforms" | "machines" | "workspaces" | "worktrees" | "mcp" | "metrics"> & { notify(thread: ThreadRecord, text: string): void };
 
 /** What everything else stands on: approvals, the platform table, the machines and workspaces, Baton's MCP server. */
 function baseParts(options: CoreOptions): BaseParts {
@@ -118,11 +121,13 @@ function baseParts(options: CoreOptions): BaseParts {
     list: () => registry.registeredWorkspaces(),
     record: (path, name, confirmedBy) => registry.registerWorkspace(path, name, confirmedBy),
   });
+  const worktrees = new ThreadWorktrees({ registry, machines, dataDir: options.dataDir, config: () => options.config, namedIsolation: (w) => workspaces.namedIsolation(w), log });
   return {
     approvals: new ApprovalBroker(),
     platforms,
     machines,
     workspaces,
+    worktrees,
     mcp: new AgentMcp(machines, options.dataDir, log),
     metrics: options.metrics ?? NO_METRICS,
     notify: (thread, text) => void platforms.notify(thread, text),
@@ -141,7 +146,7 @@ type HostParts = Pick<CoreParts, "supervisor" | "turns" | "agents" | "subagents"
 /** The supervisor, the turns handed to it, the agents and subagents, and what the core does about the supervisor's reports. */
 function hostParts(options: CoreOptions, base: BaseParts, chat: () => ChatFeatureParts): HostParts {
   const { registry, log } = options;
-  const { approvals, platforms, machines, mcp, notify } = base;
+  const { approvals, platforms, machines, mcp, notify, worktrees } = base;
   const limits = options.config.agents;
   const cutTurns = new CutTurns(options.dataDir, log, options.runningTurns);
   // The reports arrive only once turns run, after every part below is made.
@@ -164,7 +169,11 @@ function hostParts(options: CoreOptions, base: BaseParts, chat: () => ChatFeatur
     showUsage: () => options.config.rendering.show_usage,
     files: () => chat().outboundFiles,
     recordUsage: (thread, usage) => chat().recordUsage(thread, usage),
-    launchSpec: (thread) => agents.launchSpec(thread),
+    workdir: (thread) => worktrees.workdir(thread),
+    launchSpec: async (thread) => {
+      await worktrees.ensurePresent(thread);
+      return agents.launchSpec(thread, worktrees.workdir(thread));
+    },
     keepBriefBeforeResume: (thread) => agents.keepBriefBeforeResume(thread),
     afterSessionOpened: (thread, previous, opened) => agents.afterSessionOpened(thread, previous, opened),
     reapplySettings: (thread, host) => chat().settings.reapply(thread, host),
@@ -175,6 +184,7 @@ function hostParts(options: CoreOptions, base: BaseParts, chat: () => ChatFeatur
   const agents = new BatonAgents(limits, options.dataDir, supervisor, turns, registry, approvals, machines, options.env ?? process.env, log);
   const subagents = new SubagentManager({
     registry,
+    workdir: (thread) => worktrees.workdir(thread),
     supervisor,
     agents,
     machines,

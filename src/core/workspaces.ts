@@ -27,6 +27,8 @@ export class Workspaces implements WorkspacesApi {
   private readonly registered = new Map<string, { name: string; confirmedBy?: string }>();
   private fallback = "";
   private outsideRoots: BatonConfig["workspaces"]["allow_outside_roots"] = "never";
+  /** Named workspaces that set their own `isolation`, by canonical path. */
+  private isolationByPath = new Map<string, "none" | "worktree">();
 
   constructor(
     config: BatonConfig["workspaces"],
@@ -43,7 +45,9 @@ export class Workspaces implements WorkspacesApi {
     this.outsideRoots = config.allow_outside_roots;
     this.machines.local.setRoots(config.roots);
     this.fallback = this.normalize(config.default ?? this.cwd);
-    this.named = new Map(Object.entries(config.named).map(([name, path]) => [name, this.normalize(path)]));
+    this.named = new Map(Object.entries(config.named).map(([name, entry]) => [name, this.normalize(typeof entry === "string" ? entry : entry.path)]));
+    this.isolationByPath = new Map();
+    for (const [name, entry] of Object.entries(config.named)) if (typeof entry !== "string" && entry.isolation) this.isolationByPath.set(this.named.get(name)!, entry.isolation);
   }
 
   /**
@@ -83,6 +87,11 @@ export class Workspaces implements WorkspacesApi {
       this.registered.set(dir, entry);
     }
     return dir;
+  }
+
+  /** The `isolation` a named workspace at this path sets, if one does. */
+  namedIsolation(workspace: string): "none" | "worktree" | undefined {
+    return this.isolationByPath.get(workspace);
   }
 
   /** Whether a person may confirm a directory outside the roots (`workspaces.allow_outside_roots`). */

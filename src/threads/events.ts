@@ -33,6 +33,8 @@ const EVENT_SCHEMA = z.discriminatedUnion("type", [
   z.object({ ...base, type: z.literal("workspace_registered"), path: text, name: z.string().optional(), confirmed_by: z.string().optional() }),
   z.object({ ...base, type: z.literal("prompt_queued"), queued: text, prompt: z.array(z.unknown()) }),
   z.object({ ...base, type: z.literal("prompt_taken"), queued: text, why: z.enum(["started", "dropped"]) }),
+  z.object({ ...base, type: z.literal("worktree_created"), path: text, branch: text, base: text, base_branch: text, repository: text, cwd: text }),
+  z.object({ ...base, type: z.literal("worktree_removed"), branch_deleted: z.boolean() }),
   z.object({ ...base, type: z.literal("settings_changed"), mode: text.optional(), model: text.optional() }),
   z.object({ ...base, type: z.literal("usage_recorded"), usage: TURN_USAGE, session: z.string().optional() }),
   z.object({ ...base, type: z.literal("schedule_added"), schedule: STORED_SCHEDULE }),
@@ -72,6 +74,14 @@ export type ThreadEventBody =
   | { type: "workspace_registered"; path: string; name?: string; confirmed_by?: string }
   | { type: "prompt_queued"; queued: string; prompt: unknown[] }
   | { type: "prompt_taken"; queued: string; why: "started" | "dropped" }
+  /**
+   * The thread's own git worktree (workspaces.isolation: worktree), on a machine like its workspace:
+   * `repository` is the main checkout's top, `base` the commit it branched from on `base_branch`,
+   * `cwd` where its agent works (the workspace's place inside the worktree).
+   */
+  | { type: "worktree_created"; path: string; branch: string; base: string; base_branch: string; repository: string; cwd: string }
+  /** The worktree is gone (/close); the branch too when `branch_deleted` (/close --discard). */
+  | { type: "worktree_removed"; branch_deleted: boolean }
   /** The mode or model chosen in chat; applied again whenever the session is opened on a new host. */
   | { type: "settings_changed"; mode?: string; model?: string }
   | { type: "usage_recorded"; usage: TurnUsage; session?: string }

@@ -30,6 +30,23 @@ export interface ThreadRecord {
   /** Mode and model chosen in chat (/mode, /model). */
   settings: { mode?: string; model?: string };
   usage: UsageTotals;
+  /** Its own git worktree (workspaces.isolation: worktree); `removed` once /close took it away. */
+  worktree?: ThreadWorktree;
+}
+
+export interface ThreadWorktree {
+  path: string;
+  branch: string;
+  /** The commit it branched from. */
+  base: string;
+  /** The branch it came from, which /merge merges into. */
+  baseBranch: string;
+  /** The main checkout's top directory. */
+  repository: string;
+  /** Where its agent works. */
+  cwd: string;
+  removed?: boolean;
+  branchDeleted?: boolean;
 }
 
 interface QueuedPromptRecord {

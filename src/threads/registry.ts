@@ -7,7 +7,7 @@ import type { EventLogStore, ReplayReport } from "./store.js";
 import { RetentionTally } from "./retention.js";
 import { applySubagentEvent, type SubagentAddedBody, type SubagentUpdatedBody } from "./subagents.js";
 import { addUsage, emptyTotals, type StoredSchedule, type TurnUsage } from "./chat-state.js";
-import { COMPACT_MIN_DROPPED, type AuditBody, type NewThread, type RegistryOptions, type ThreadRecord } from "./records.js";
+import { COMPACT_MIN_DROPPED, type AuditBody, type NewThread, type RegistryOptions, type ThreadRecord, type ThreadWorktree } from "./records.js";
 
 export * from "./records.js";
 
@@ -128,6 +128,15 @@ export class ThreadRegistry {
 
   async updateSubagent(threadId: string, update: Omit<SubagentUpdatedBody, "type">): Promise<void> {
     await this.record([[threadId, { type: "subagent_updated", ...update }]]);
+  }
+
+  async recordWorktree(threadId: string, tree: Omit<ThreadWorktree, "removed" | "branchDeleted">): Promise<void> {
+    const { path, branch, base, baseBranch, repository, cwd } = tree;
+    await this.record([[threadId, { type: "worktree_created", path, branch, base, base_branch: baseBranch, repository, cwd }]]);
+  }
+
+  async worktreeRemoved(threadId: string, branchDeleted: boolean): Promise<void> {
+    await this.record([[threadId, { type: "worktree_removed", branch_deleted: branchDeleted }]]);
   }
 
   async changeSettings(threadId: string, settings: { mode?: string; model?: string }): Promise<void> {
@@ -256,6 +265,12 @@ export class ThreadRegistry {
       case "settings_changed":
         if (event.mode !== undefined) t.settings.mode = event.mode;
         if (event.model !== undefined) t.settings.model = event.model;
+        break;
+      case "worktree_created":
+        t.worktree = { path: event.path, branch: event.branch, base: event.base, baseBranch: event.base_branch, repository: event.repository, cwd: event.cwd };
+        break;
+      case "worktree_removed":
+        if (t.worktree) Object.assign(t.worktree, { removed: true, branchDeleted: event.branch_deleted });
         break;
       case "usage_recorded":
         addUsage(t.usage, event.usage, event.session);

@@ -1,10 +1,12 @@
 // What the demo agent does for the chat features: modes it advertises and switches (ACP session
 // modes), models (a session config option, or the older `models` + `session/set_model` with
 // BATON_DEMO_LEGACY_MODELS=1; neither with BATON_DEMO_NO_SETTINGS=1), usage after each turn (`usage_update` and the prompt answer's
-// `usage`), and answers that carry an image (`demo:image`) or a file link (`demo:file <path>`).
+// `usage`), answers that carry an image (`demo:image`) or a file link (`demo:file <path>`), and
+// `demo:write <path> <text>`, which writes a file where the agent works, as an edit tool would.
 // Settings live in the process only, so a new process starts with the defaults: whatever survives
 // an idle shutdown is what Baton applies again.
-import { resolve } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import * as acp from "@agentclientprotocol/sdk";
 
@@ -110,9 +112,21 @@ export function mediaAnswer(text: string, cwd: string, state: SessionState): { u
   if (text === "demo:image") {
     return { update: { sessionUpdate: "agent_message_chunk", content: { type: "image", mimeType: "image/png", data: DEMO_PNG_BASE64, uri: "demo-squares.png" } }, say: "Here is an image." };
   }
+  const write = /^demo:write\s+(\S+)\s+([\s\S]+)$/.exec(text);
+  if (write) return { say: writeFile(cwd, write[1], write[2]) };
   const file = /^demo:file\s+(.+)$/.exec(text)?.[1]?.trim();
   if (!file) return undefined;
   const path = resolve(cwd, file);
   const name = path.split("/").at(-1) || "file";
   return { update: { sessionUpdate: "agent_message_chunk", content: { type: "resource_link", uri: pathToFileURL(path).href, name } }, say: `Sent ${file}.` };
+}
+
+/** `demo:write <path> <text>`: the text and a newline into a file under the agent's directory (never outside it). */
+function writeFile(cwd: string, file: string, text: string): string {
+  const path = resolve(cwd, file);
+  const inside = relative(cwd, path);
+  if (inside.startsWith("..") || inside === "") return `Refused: ${file} is outside ${cwd}.`;
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${text}\n`);
+  return `Wrote ${file} in ${cwd}.`;
 }

@@ -26,7 +26,7 @@ export interface Platform {
 export interface InboundDeps {
   platformOf(route: string): Platform | undefined;
   /** What a command handler reaches besides the message (threads, agents, workspaces, handover). */
-  services(): Pick<ChatContext, "threads" | "agents" | "workspaces" | "handover" | "features">;
+  services(): Pick<ChatContext, "threads" | "agents" | "workspaces" | "worktrees" | "handover" | "features">;
   /** Presses on buttons other than approvals (menus); undefined when the id is not theirs. */
   otherAction?(press: ActionPress): Promise<ActionOutcome> | undefined;
   approvals: ApprovalBroker;

@@ -12,6 +12,8 @@ export const promptStep: Middleware<ChatContext> = async (ctx) => {
   if (!thread) return;
   const blocks = await promptBlocks(ctx, thread, ctx.parsed.text);
   if (blocks.length === 0) return;
+  const note = await ctx.worktrees.beforePrompt(thread, ctx.parsed.text);
+  if (note) await ctx.reply(note);
   const ahead = ctx.agents.submit(thread, blocks);
   if (ctx.agents.restarting?.()) await ctx.reply("⏸ Baton is restarting. Your message is kept and runs once it is back.");
   else if (ahead > 0) await ctx.reply(`⏳ Queued behind ${ahead} turn${ahead === 1 ? "" : "s"}. /stop cancels the running one.`);

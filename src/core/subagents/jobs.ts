@@ -7,7 +7,7 @@ import type { Machines } from "../../agents/machines/index.js";
 import type { Supervisor } from "../../agents/supervisor.js";
 import { SubagentError, userMessageOf } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/log.js";
-import type { ThreadRegistry } from "../../threads/registry.js";
+import type { ThreadRecord, ThreadRegistry } from "../../threads/registry.js";
 import { isSubagentFinished, MAX_STORED_FILES, MAX_STORED_MESSAGE_CHARS, type SubagentRecord, type SubagentUpdatedBody } from "../../threads/subagents.js";
 import type { AgentMcp } from "../agent-mcp.js";
 import type { BatonAgents } from "../agents.js";
@@ -21,6 +21,8 @@ import { createWorktree, finishWorktree } from "./worktree.js";
 
 export interface JobDeps {
   registry: ThreadRegistry;
+  /** Where the thread's agent works (its own worktree, when it has one): subagents branch from there. */
+  workdir(thread: ThreadRecord): string;
   supervisor: Pick<Supervisor, "acquireStartSlot">;
   agents: BatonAgents;
   machines: Machines;
@@ -146,7 +148,7 @@ export class SubagentJobs {
     const thread = this.deps.registry.get(threadId)!;
     await this.update(threadId, name, { state: "running", round });
     const s = this.record(threadId, name);
-    const { machine, path } = this.deps.machines.locate(thread.workspace);
+    const { machine, path } = this.deps.machines.locate(this.deps.workdir(thread));
     let tree = s.worktree;
     if (s.isolation === "worktree" && !tree) {
       tree = await createWorktree(machine, path, { threadId, run: s.run, name });
@@ -215,7 +217,7 @@ export class SubagentJobs {
     let note = outcome.note;
     if (s.worktree && outcome.recovery !== "pending") {
       const thread = this.deps.registry.get(threadId)!;
-      const { machine, path } = this.deps.machines.locate(thread.workspace);
+      const { machine, path } = this.deps.machines.locate(this.deps.workdir(thread));
       try {
         const result = await finishWorktree(machine, path, s.worktree, `Subagent ${name}: ${s.task.split("\n")[0].slice(0, 72)}`);
         await this.update(threadId, name, { worktreeRemoved: { branch: result.branch }, files: result.files.slice(0, MAX_STORED_FILES) });

@@ -29,6 +29,8 @@ const SHUTDOWN_WAIT_MS = 5_000;
 
 export interface SubagentDeps {
   registry: ThreadRegistry;
+  /** Where the thread's agent works (its own worktree, when it has one): subagents start from there. */
+  workdir(thread: ThreadRecord): string;
   supervisor: Supervisor;
   agents: BatonAgents;
   machines: Machines;

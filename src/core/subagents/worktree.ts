@@ -5,8 +5,8 @@
 // branch stays for the host agent to merge, or goes too when it holds no change.
 import { posix } from "node:path";
 import type { Machine } from "../../agents/machines/index.js";
-import { KeyedQueue } from "../../kernel/collections.js";
 import { SubagentError } from "../../kernel/errors.js";
+import { addWorktree, commitAll, git as runGit, GitError, oneAtATime } from "../git.js";
 
 export interface Worktree {
   /** The worktree's directory on the machine. */
@@ -18,28 +18,13 @@ export interface Worktree {
   cwd: string;
 }
 
-const GIT_TIMEOUT_MS = 60_000;
-const BATON_IDENTITY = ["-c", "user.name=Baton subagent", "-c", "user.email=baton@localhost"];
-
+/** git's own failure, said as a subagent tool's refusal. */
 async function git(machine: Machine, cwd: string, args: string[]): Promise<string> {
-  const result = await machine.exec(["git", ...args], cwd, { timeoutMs: GIT_TIMEOUT_MS });
-  if (result.code !== 0) {
-    const reason = result.stderr.trim().split("\n").at(-1) || `exit ${result.code ?? "killed"}`;
-    throw new SubagentError(`git ${args[0]} failed in ${cwd}: ${reason}`);
+  try {
+    return await runGit(machine, cwd, args);
+  } catch (error) {
+    throw error instanceof GitError ? new SubagentError(error.userMessage) : error;
   }
-  return result.stdout.trim();
-}
-
-/**
- * `git worktree add`, `remove` and `prune` of one repository run one at a time (keyed by machine and
- * repository): adding a worktree reads every other worktree's admin files, and fails on one that
- * another `add` is still writing ("fatal: failed to read .git/worktrees/<name>/commondir"), which
- * parallel subagents hit.
- */
-const worktreeCommands = new KeyedQueue();
-
-function oneAtATime<T>(machine: Machine, top: string, op: () => Promise<T>): Promise<T> {
-  return worktreeCommands.run(`${machine.name}\0${top}`, op);
 }
 
 /** Thread ids, run ids and subagent names are plain already: fit for branch and directory names. */
@@ -63,7 +48,9 @@ export async function createWorktree(machine: Machine, workspace: string, owner:
   const path = posix.join(dir, `${owner.threadId}-${owner.name}-${owner.run}`);
   // `.baton/` holds Baton's files in the workspace and ignores itself.
   await machine.exec(["sh", "-c", 'mkdir -p "$1" && { [ -e "$2" ] || printf "*\\n" > "$2"; }', "sh", dir, posix.join(top, ".baton", ".gitignore")], top);
-  await oneAtATime(machine, top, () => git(machine, top, ["worktree", "add", "-b", branch, path, base]));
+  await addWorktree(machine, top, path, branch, base).catch((error: unknown) => {
+    throw error instanceof GitError ? new SubagentError(error.userMessage) : error;
+  });
   const inside = posix.relative(top, workspace);
   return { path, branch, base, cwd: inside && !inside.startsWith("..") ? posix.join(path, inside) : path };
 }
@@ -74,14 +61,7 @@ export async function createWorktree(machine: Machine, workspace: string, owner:
  */
 export async function finishWorktree(machine: Machine, workspace: string, tree: Worktree, message: string): Promise<{ branch?: string; files: string[] }> {
   const present = (await machine.exec(["git", "rev-parse", "--git-dir"], tree.path)).code === 0;
-  if (present) {
-    await git(machine, tree.path, ["add", "-A"]);
-    const staged = await machine.exec(["git", "diff", "--cached", "--quiet"], tree.path);
-    if (staged.code === 1) {
-      const identity = (await machine.exec(["git", "config", "user.email"], tree.path)).stdout.trim() ? [] : BATON_IDENTITY;
-      await git(machine, tree.path, [...identity, "commit", "--no-verify", "-q", "-m", message]);
-    }
-  }
+  if (present) await commitAll(machine, tree.path, message, "Baton subagent");
   const top = await git(machine, workspace, ["rev-parse", "--show-toplevel"]);
   await oneAtATime(machine, top, async () => {
     if (present) await git(machine, top, ["worktree", "remove", "--force", tree.path]);

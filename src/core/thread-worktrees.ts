@@ -1,0 +1,130 @@
+// `workspaces.isolation: worktree`: a thread in a git workspace works in a git worktree of its own,
+// on a branch `baton/<short thread id>-<slug of its first prompt>`, made at its first prompt from
+// the workspace's current branch (or `workspaces.base_branch`). The worktree lives outside the
+// repository, under the data dir (`worktrees/<repository hash>/<thread id>`), so neither the
+// checkout's `git status` nor its build tools ever see it. The thread's events record the worktree,
+// so a restart finds it again; one that was deleted behind Baton's back is added again from its
+// branch. A workspace that is not a git repository runs as before, and the chat is told once.
+import { createHash } from "node:crypto";
+import { join, posix } from "node:path";
+import { LOCAL_MACHINE, type Machine, type Machines } from "../agents/machines/index.js";
+import type { BatonConfig } from "../config/schema.js";
+import type { Logger } from "../kernel/log.js";
+import type { ThreadRecord, ThreadRegistry, ThreadWorktree } from "../threads/registry.js";
+import { addWorktree, git, oneAtATime, repositoryTop } from "./git.js";
+
+type Isolation = "none" | "worktree";
+
+export interface ThreadWorktreeDeps {
+  registry: ThreadRegistry;
+  machines: Machines;
+  dataDir: string;
+  /** Read at each call: a reload changes it. */
+  config(): BatonConfig;
+  /** The isolation a named workspace at this path sets, if one does. */
+  namedIsolation(workspace: string): Isolation | undefined;
+  log: Logger;
+}
+
+const SLUG_MAX_CHARS = 40;
+const SHORT_ID_CHARS = 6;
+
+export class ThreadWorktrees {
+  /** Threads whose worktree is being made: a second prompt waits for the first's. */
+  private readonly making = new Map<string, Promise<string | undefined>>();
+  /** Threads already told that their workspace cannot have a worktree (said once per thread). */
+  private readonly told = new Set<string>();
+
+  constructor(private readonly deps: ThreadWorktreeDeps) {}
+
+  /** none or worktree: the thread's binding's, else its named workspace's, else `workspaces.isolation`. */
+  isolationOf(thread: ThreadRecord): Isolation {
+    const config = this.deps.config();
+    const binding = thread.binding ? config.bindings.find((b) => b.match === thread.binding) : undefined;
+    return binding?.isolation ?? this.deps.namedIsolation(thread.workspace) ?? config.workspaces.isolation;
+  }
+
+  /** The thread's live worktree, if it has one. */
+  of(thread: ThreadRecord): ThreadWorktree | undefined {
+    return thread.worktree && !thread.worktree.removed ? thread.worktree : undefined;
+  }
+
+  /** Where the thread's agent works: its worktree's place for the workspace, else the workspace. */
+  workdir(thread: ThreadRecord): string {
+    const tree = this.of(thread);
+    if (!tree) return thread.workspace;
+    return this.deps.machines.format(this.deps.machines.locate(thread.workspace).machine.name, tree.cwd);
+  }
+
+  /**
+   * Before a thread's first prompt goes to its agent: makes its worktree when isolation asks for
+   * one. Returns a note for the chat (said once) when the workspace cannot have one.
+   */
+  beforePrompt(thread: ThreadRecord, prompt: string): Promise<string | undefined> {
+    if (thread.worktree || thread.session || this.told.has(thread.id) || this.isolationOf(thread) !== "worktree") return Promise.resolve(undefined);
+    const pending = this.making.get(thread.id);
+    if (pending) return pending.then(() => undefined);
+    const made = this.make(thread, prompt).finally(() => this.making.delete(thread.id));
+    this.making.set(thread.id, made);
+    return made;
+  }
+
+  /** Before its agent starts: a recorded worktree that is gone from disk is added again from its branch. */
+  async ensurePresent(thread: ThreadRecord): Promise<void> {
+    const tree = this.of(thread);
+    if (!tree) return;
+    const { machine } = this.deps.machines.locate(thread.workspace);
+    if ((await machine.exec(["git", "rev-parse", "--git-dir"], tree.path)).code === 0) return;
+    await oneAtATime(machine, tree.repository, async () => {
+      await machine.exec(["git", "worktree", "prune"], tree.repository);
+      await git(machine, tree.repository, ["worktree", "add", tree.path, tree.branch]);
+    });
+    this.deps.log.info({ thread: thread.id, path: tree.path }, "added a thread's missing worktree again from its branch");
+  }
+
+  private async make(thread: ThreadRecord, prompt: string): Promise<string | undefined> {
+    const { machine, path: dir } = this.deps.machines.locate(thread.workspace);
+    const refuse = (why: string) => {
+      this.told.add(thread.id);
+      return `ℹ️ ${why} This thread works in the workspace itself (workspaces.isolation: worktree is set).`;
+    };
+    if (machine.name !== LOCAL_MACHINE) return refuse(`\`${thread.workspace}\` is on another machine, where Baton does not make thread worktrees yet.`);
+    const top = await repositoryTop(machine, dir);
+    if (!top) return refuse(`\`${dir}\` is not a git repository, so this thread gets no worktree of its own.`);
+    const baseBranch = this.deps.config().workspaces.base_branch ?? (await currentBranch(machine, top));
+    if (!baseBranch) return refuse(`\`${top}\` has no branch checked out (a detached HEAD) and workspaces.base_branch is not set, so there is no branch to start from.`);
+    const base = await machine.exec(["git", "rev-parse", "--verify", "-q", `${baseBranch}^{commit}`], top);
+    if (base.code !== 0) return refuse(`\`${top}\` has no commit on \`${baseBranch}\` to branch from.`);
+    const path = join(this.deps.dataDir, "worktrees", repositoryKey(machine, top), thread.id);
+    const branch = branchName(thread.id, prompt);
+    await addWorktree(machine, top, path, branch, base.stdout.trim());
+    const inside = posix.relative(top, dir);
+    const cwd = inside && !inside.startsWith("..") ? posix.join(path, inside) : path;
+    await this.deps.registry.recordWorktree(thread.id, { path, branch, base: base.stdout.trim(), baseBranch, repository: top, cwd });
+    this.deps.log.info({ thread: thread.id, path, branch }, "made a thread's worktree");
+    return undefined;
+  }
+}
+
+async function currentBranch(machine: Machine, top: string): Promise<string | undefined> {
+  const result = await machine.exec(["git", "symbolic-ref", "-q", "--short", "HEAD"], top);
+  return result.code === 0 ? result.stdout.trim() : undefined;
+}
+
+/** One directory per repository under the data dir: a hash of the machine and its top directory. */
+export function repositoryKey(machine: Machine, top: string): string {
+  return createHash("sha256").update(`${machine.name}\0${top}`).digest("hex").slice(0, 12);
+}
+
+/** `baton/<short thread id>-<slug of the first prompt>`: unique by the thread id, readable by the slug. */
+export function branchName(threadId: string, prompt: string): string {
+  const short = threadId.replace(/^th_/, "").slice(0, SHORT_ID_CHARS);
+  const slug = prompt
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+/, "")
+    .slice(0, SLUG_MAX_CHARS)
+    .replace(/-+$/, "");
+  return slug ? `baton/${short}-${slug}` : `baton/${short}`;
+}
