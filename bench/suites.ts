@@ -9,6 +9,7 @@ import { benchHugeTurn, benchStreaming, STREAMING_FULL, STREAMING_TINY } from ".
 import { benchMachines } from "./machines.js";
 import { benchPacing, PACING_FULL, PACING_TINY } from "./pacing.js";
 import { benchWebTurn, WEB_TURN_FULL, WEB_TURN_TINY } from "./web-turn.js";
+import { benchMatrixTurn, MATRIX_TURN_FULL, MATRIX_TURN_TINY } from "./matrix-turn.js";
 import { benchSubagents } from "./subagents.js";
 import { benchTakeover, TAKEOVER_FULL, TAKEOVER_TINY } from "./takeover.js";
 import type { BenchResult } from "./types.js";
@@ -31,6 +32,7 @@ export function benchSuites(scale: Scale): Suite[] {
     { name: "short answers and pacing", run: () => benchPacing(tiny ? PACING_TINY : PACING_FULL) },
     { name: "one huge turn", run: () => benchHugeTurn(tiny ? STREAMING_TINY : STREAMING_FULL) },
     { name: "web chat huge turn", run: () => benchWebTurn(tiny ? WEB_TURN_TINY : WEB_TURN_FULL) },
+    { name: "matrix huge turn", run: () => benchMatrixTurn(tiny ? MATRIX_TURN_TINY : MATRIX_TURN_FULL) },
     { name: "handoff list", run: () => benchHandoffList(tiny ? HANDOFF_TINY : HANDOFF_FULL) },
     { name: "registry replay", run: () => benchReplay(tiny ? REPLAY_TINY : REPLAY_FULL) },
     { name: "takeover on postgresql", run: () => benchTakeover(tiny ? TAKEOVER_TINY : TAKEOVER_FULL) },

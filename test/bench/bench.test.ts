@@ -13,6 +13,7 @@ const EXPECTED: Record<string, string[]> = {
   streaming: ["loop-delay", "stream-lost", "stream-pacing", "stream-wall", "stream-cpu", "stream-rss"],
   "one huge turn": ["huge-turn-rss", "huge-turn-cpu"],
   "web chat huge turn": ["web-turn-rss-256k-slow", "web-turn-tail-256k-slow"],
+  "matrix huge turn": ["matrix-turn-rss-256k", "matrix-turn-tail-256k"],
   "handoff list": ["handoff-list", "handoff-list-node"],
   "registry replay": ["replay"],
   "takeover on postgresql": ["append-jsonl", "append-postgres", "takeover"],
@@ -20,7 +21,7 @@ const EXPECTED: Record<string, string[]> = {
 /** Figures that are counts of faults: at any scale they must be zero. */
 const MUST_BE_ZERO = ["stream-lost", "stream-pacing"];
 /** Figures that can honestly be zero or below at a toy scale (a difference of two noisy RSS readings; no steal; no wait for a core). */
-const MAY_BE_SMALL = [...MUST_BE_ZERO, "rss-per-thread", "rss-per-host", "inbound-steal", "inbound-loop-wait", "web-turn-rss-256k-slow", "web-turn-tail-256k-slow"];
+const MAY_BE_SMALL = [...MUST_BE_ZERO, "rss-per-thread", "rss-per-host", "inbound-steal", "inbound-loop-wait", "web-turn-rss-256k-slow", "web-turn-tail-256k-slow", "matrix-turn-rss-256k", "matrix-turn-tail-256k"];
 
 describe("npm run bench, at a toy scale", () => {
   it("names every suite it is expected to run", () => {
