@@ -5,6 +5,7 @@
 import { pino, stdSerializers, type Logger } from "pino";
 import { Writable } from "node:stream";
 import { BatonError } from "./errors.js";
+import { redactSecretShapes } from "./secret-shapes.js";
 import { redactKnownValues, redactSecrets } from "./secrets.js";
 
 export type { Logger } from "pino";
@@ -41,7 +42,11 @@ const OWN_FIELDS = new Set(["level", "time", "msg", "err"]);
 /** Nesting searched in a field's value; deeper parts are searched as one string. */
 const MAX_SCRUB_DEPTH = 6;
 
-/** A JSON log line: shapes out of the fields that may hold outside text, then every known secret out of all of it. */
+/**
+ * A JSON log line: shapes out of the fields that may hold outside text, then every known secret out
+ * of all of it. The outside fields are searched as one JSON text (one pass of the rules, which keep
+ * JSON valid), and the line is rebuilt only when something was found.
+ */
 function scrubLine(line: string): string {
   let record: Record<string, unknown>;
   try {
@@ -49,7 +54,16 @@ function scrubLine(line: string): string {
   } catch {
     return redactSecrets(line);
   }
-  for (const [key, value] of Object.entries(record)) if (!OWN_FIELDS.has(key)) record[key] = scrubValue(value, 0);
+  const outside: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) if (!OWN_FIELDS.has(key) && (typeof value === "string" || (typeof value === "object" && value !== null))) outside[key] = value;
+  const text = JSON.stringify(outside);
+  const scrubbed = text === "{}" ? text : redactSecretShapes(text);
+  if (scrubbed === text) return redactKnownValues(line);
+  try {
+    Object.assign(record, JSON.parse(scrubbed));
+  } catch {
+    for (const key of Object.keys(outside)) record[key] = scrubValue(record[key], 0);
+  }
   return `${redactKnownValues(JSON.stringify(record))}\n`;
 }
 
@@ -59,6 +73,12 @@ function scrubValue(value: unknown, depth: number): unknown {
   if (depth >= MAX_SCRUB_DEPTH) return JSON.parse(redactSecrets(JSON.stringify(value))) as unknown;
   if (Array.isArray(value)) return value.map((v) => scrubValue(v, depth + 1));
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrubValue(v, depth + 1)]));
+}
+
+/** A stack with its text scrubbed and its frames (`    at fn (file:line:col)`, code locations) as they are. */
+function scrubStack(stack: string): string {
+  const frames = stack.search(/\n\s+at /);
+  return frames < 0 ? redactSecrets(stack) : redactSecrets(stack.slice(0, frames)) + stack.slice(frames);
 }
 
 /**
@@ -73,7 +93,7 @@ function serializeError(error: unknown): unknown {
   for (let e: unknown = error; e instanceof Error && chain.length < MAX_SCRUB_DEPTH && !chain.includes(e); e = e.cause) chain.push(e);
   const words = (e: Error, text: string) => (e instanceof BatonError ? text : redactSecrets(text));
   out.message = chain.map((e) => words(e, e.message)).join(": ");
-  out.stack = chain.map((e) => words(e, e.stack ?? "")).join("\ncaused by: ");
+  out.stack = chain.map((e) => (e instanceof BatonError ? (e.stack ?? "") : scrubStack(e.stack ?? ""))).join("\ncaused by: ");
   if (!(error instanceof BatonError)) {
     for (const key of Object.keys(out)) if (key !== "message" && key !== "stack" && key !== "type") out[key] = scrubValue(out[key], 1);
   }

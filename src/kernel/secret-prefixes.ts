@@ -1,6 +1,7 @@
 // Tokens a service marks with its own prefix, so they are recognised by shape alone. The prefixes
 // and lengths are the services' documented formats (the same facts secret scanners such as
-// gitleaks and trufflehog list). Each pattern starts at its literal prefix and is bounded.
+// gitleaks and trufflehog list). Each pattern starts with \b and its literal prefix, and is
+// bounded; secret-shapes.ts joins them into one pattern.
 export const PREFIXED_TOKENS: RegExp[] = [
   // Slack bot/user/app/refresh tokens.
   /\bxox[abposre]-[A-Za-z0-9-]{8,}/g,

@@ -23,6 +23,10 @@ const SAME_COMMAND = String.raw`[^\n|;&]{0,300}?`;
 /** Numbers up to this many digits are counts, ports and limits (`"input_tokens": 12`), not secrets. */
 const MAX_PLAIN_NUMBER_DIGITS = 10;
 
+/** What stands before `PASS=` / `PASSWORD=` in an environment variable named for a password (SSHPASS, PGPASSWORD, DB_PASS). */
+const ENV_PASSWORD_NAME = /(?:^|[^A-Za-z0-9_])(?:[A-Z0-9]{1,30}_){0,4}(?:SSH|PG|DB|SMTP|MYSQL|REDIS|FTP|MAIL|LDAP)?$/;
+const MAX_ENV_NAME_CHARS = 160;
+
 /** Keeps the quotes around a redacted value, so quoted JSON stays JSON. */
 function keepQuotes(value: string): string {
   const quote = value.startsWith('\\"') ? '\\"' : value.startsWith('"') ? '"' : value.startsWith("'") ? "'" : "";
@@ -77,7 +81,10 @@ const RULES: Array<[RegExp, Replacer]> = [
   // Authorization headers.
   [/\b(Bearer|Basic|Token)(\s+)([A-Za-z0-9._~+/=-]{8,})/gi, (m, scheme, sp, run) => (credentialLike(run) ? `${scheme}${sp}${R}` : m)],
   // Tokens with a known prefix (GitHub, GitLab, Slack, Stripe, SendGrid, …): see secret-prefixes.ts.
-  ...PREFIXED_TOKENS.map((re): [RegExp, Replacer] => [re, R]),
+  // One alternation for all of them behind one word-start check: one scan of the text instead of
+  // one per service (measured on the README and a transcript: 0.7 ms against 2.7 ms for separate
+  // patterns, 1.8 ms with a \b in front of each alternative).
+  [new RegExp(`(?<![A-Za-z0-9_])(?:${PREFIXED_TOKENS.map((re) => re.source.replace(/^\\b/, "")).join("|")})`, "g"), R],
   // Discord bot tokens: the bot's id in base64, a 6-character timestamp, an HMAC.
   [/\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}\b/g, R],
   // AWS: the secret key after its name, written bare (`aws_secret_access_key <key>`).
@@ -101,9 +108,11 @@ const RULES: Array<[RegExp, Replacer]> = [
   [new RegExp(String.raw`(\bsshpass\b${SAME_COMMAND}\s-p\s*)(?!-)(${ARG})`, "g"), (_m, pre) => `${pre}${R}`],
   [new RegExp(String.raw`((?<![\w-])--?(?:[a-z]{1,20}-){0,3}(?:password|passwd|pwd|token|secret|api-?key)(?:\s+|=))(?!-)(${ARG})`, "gi"), (_m, pre) => `${pre}${R}`],
   // Environment variables named for a password: SSHPASS=…, PGPASSWORD=…, DB_PASS=….
+  // The pattern starts at the literal PASS (a scan for a name's start at every word was the
+  // costliest rule on prose); the name before it is checked in the replacer.
   [
-    new RegExp(String.raw`(\b(?:[A-Z0-9]{1,30}_){0,4}(?:SSH|PG|DB|SMTP|MYSQL|REDIS|FTP|MAIL|LDAP)?PASS(?:WORD)?=)(${ARG})`, "g"),
-    (m, pre, value) => (couldBeSecret(value, "") ? `${pre}${keepQuotes(value)}` : m),
+    new RegExp(String.raw`PASS(?:WORD)?=(${ARG})`, "g"),
+    (m, value, offset, whole) => (ENV_PASSWORD_NAME.test(whole.slice(Math.max(0, Number(offset) - MAX_ENV_NAME_CHARS), Number(offset))) && couldBeSecret(value, "") ? m.slice(0, m.length - value.length) + keepQuotes(value) : m),
   ],
   // key=value and "key": "value" where the key names a secret (also inside JSON-escaped JSON);
   // a value an earlier rule already redacted is left alone (it would end up as "[REDACTED]]").
