@@ -15,7 +15,7 @@ const R = REDACTED;
 type Replacer = string | ((...m: string[]) => string);
 
 /** A secret value after a flag or a name: quoted (also JSON-escaped quotes), else up to a delimiter. */
-const VALUE = String.raw`"[^"\n]{0,1024}"|'[^'\n]{0,1024}'|\\"(?:[^"\\\n]|\\[^"\n]){0,1024}\\"|[^\s,;)}\]"'\\]{1,1024}`;
+const VALUE = String.raw`"[^"\n]{0,1024}"|'[^'\n]{0,1024}'|\\"(?:[^"\\\n]|\\[^"\n]){0,1024}\\"|[^\s,;)}\]"'\\\`]{1,1024}`;
 /** A command-line argument: quoted, else a run that never swallows a JSON string's closing quote. */
 const ARG = String.raw`"[^"\n]{0,1024}"|'[^'\n]{0,1024}'|[^\s"'\\]{1,1024}`;
 /** Where a shell command's own arguments end, for the command-specific rules. */
