@@ -6,7 +6,7 @@ import type { Duplex } from "node:stream";
 import { Hono } from "hono";
 import { WebSocketServer } from "ws";
 import { PlatformError } from "../../kernel/errors.js";
-import { closeServer, honoServer, listenOn } from "../../kernel/http.js";
+import { bearerAuth, closeServer, honoServer, listenOn, type BearerEnv } from "../../kernel/http.js";
 import { parseListenAddress, type ListenAddress } from "../../kernel/listen.js";
 import type { PlatformLogger } from "../contract.js";
 import type { PageAssets } from "./assets.js";
@@ -51,17 +51,18 @@ export interface RunningWebServer {
   close(): Promise<void>;
 }
 
-function buildApp(auth: WebAuth, assets: PageAssets, files?: FileRoutes): Hono {
-  const app = new Hono();
+function buildApp(auth: WebAuth, assets: PageAssets, files?: FileRoutes): Hono<BearerEnv<true>> {
+  const app = new Hono<BearerEnv<true>>();
+  const bearer = bearerAuth({ identify: (token) => auth.tokenMatches(token) || undefined, realm: "baton-web", message: UNAUTHORIZED_TEXT });
   app.use("*", async (c, next) => {
     c.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
     c.header("Referrer-Policy", "no-referrer");
     c.header("X-Content-Type-Options", "nosniff");
     c.header("Cache-Control", "no-store");
     const url = new URL(c.req.url);
-    const credentials = { cookieHeader: c.req.header("cookie"), authorizationHeader: c.req.header("authorization"), queryToken: url.searchParams.get("token") };
-    if (!auth.isAuthorized(credentials)) return c.text(UNAUTHORIZED_TEXT, 401);
-    await next();
+    // The page's cookie, or the token in the link `baton start` printed; else the token as a bearer, checked as every listener checks one.
+    if (auth.isAuthorized({ cookieHeader: c.req.header("cookie"), queryToken: url.searchParams.get("token") })) return next();
+    return bearer(c, next);
   });
   app.get("/", (c) => {
     if (c.req.query("token") !== undefined) {

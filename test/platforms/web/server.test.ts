@@ -78,6 +78,12 @@ describe("web chat access", () => {
     }
     expect((await fetch(`${origin}/?token=wrong-token-wrong-token`)).status).toBe(401);
     expect((await fetch(`${origin}/api/ping`, { headers: { cookie: "baton_x=forged" } })).status).toBe(401);
+    // Without the cookie or the link's token, the token as a bearer: refused as every listener refuses one, with the page's headers kept.
+    const refused = await fetch(`${origin}/api/ping`, { headers: { authorization: "Bearer wrong-token-wrong-token" } });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect(await refused.text()).toContain("open the link `baton start` printed");
+    expect((await fetch(`${origin}/api/ping`)).headers.get("www-authenticate")).toBe('Bearer realm="baton-web"');
 
     const cookie = await cookieFor(web);
     const page = await fetch(`${origin}/`, { headers: { cookie } });
