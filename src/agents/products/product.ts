@@ -2,7 +2,7 @@
 // src/agents/products/<id>/ holds this descriptor (index.ts) and the code it names (the session-store
 // reader, `baton setup`'s steps, `baton launch`'s plan). Adding a product is one folder and one line
 // in index.ts. Descriptors stay light: what is heavy (readers, settings-file parsers) loads lazily.
-import type { ReaderContext, StoreInfo, StoreReader } from "../stores/types.js";
+import type { ReaderContext, StoreInfo, StoreReading } from "../stores/types.js";
 import type { InBatonLaunch, LaunchContext, LaunchPlan } from "./kit/launch.js";
 import type { SetupContext, SetupStep } from "./kit/setup.js";
 import type { StoredSession } from "../stores/types.js";
@@ -59,7 +59,8 @@ interface StoreSupport {
    * none of them exists, the store holds no session and the reader is not loaded.
    */
   paths?(ctx: ReaderContext): string[];
-  load(): Promise<StoreReader>;
+  /** Its reader (store.ts), loaded on first use: the descriptor never imports it. */
+  load(): Promise<StoreReading>;
   /** A `baton handoff` flag of its own for the location (`--<name> <path>`), besides `--store-dir`. */
   dirFlag?: { name: string; description: string };
 }

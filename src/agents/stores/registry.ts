@@ -21,7 +21,9 @@ const entries = new WeakMap<AgentProduct, StoreEntry>();
 function entryOf(product: AgentProduct & { store: NonNullable<AgentProduct["store"]> }): StoreEntry {
   let entry = entries.get(product);
   if (!entry) {
-    entry = { ...storeInfo(product), paths: product.store.paths, load: product.store.load };
+    const info = storeInfo(product);
+    const load = product.store.load;
+    entry = { ...info, paths: product.store.paths, load: async () => ({ ...(await load()), ...info }) };
     entries.set(product, entry);
   }
   return entry;

@@ -72,9 +72,12 @@ export interface StoreInfo {
   defaultDir(env: NodeJS.ProcessEnv, home: string): string;
 }
 
-export interface StoreReader extends StoreInfo {
+/** What a product's reader does (its store.ts); the registry adds the store it reads. */
+export interface StoreReading {
   /** Every session in the store, in any order; subagents included only when asked. */
   list(ctx: ReaderContext): Promise<StoredSession[]>;
   /** Streams the session's steps, oldest first, to `emit`. May read the whole session. */
   readSteps(session: StoredSession, ctx: ReaderContext, emit: (step: SessionStep) => void): Promise<void>;
 }
+
+export interface StoreReader extends StoreInfo, StoreReading {}

@@ -10,7 +10,7 @@ import type { AgentProduct } from "../../../src/agents/products/index.js";
 import { getAgentKind } from "../../../src/agents/products/index.js";
 import { refuseFlags } from "../../../src/agents/products/kit/launch.js";
 import { nativeResumeCommand, newSessionCommand, RuntimeRefusal, type LaunchCommand } from "../../../src/agents/runtimes/index.js";
-import type { StoredSession } from "../../../src/agents/stores/index.js";
+import { loadReader, type StoredSession } from "../../../src/agents/stores/index.js";
 import { planInBatonLaunch, planLaunch } from "../../../src/handoff/launch/plan.js";
 import type { StoreFixture } from "../../fakes/stores/common.js";
 import { runStoreReaderContract } from "../stores/contract.js";
@@ -164,12 +164,12 @@ function terminalContract(product: AgentProduct): void {
 function storeContract(product: AgentProduct, fixtures: ProductFixtures): void {
   if (product.store) {
     const store = product.store;
-    it("reads its store from a location of its own, with a reader that names it", async () => {
+    it("reads its store from a location of its own, its reader in the store registry under its name", async () => {
       expect(fixtures.store, `${product.id} has a store: give it a fixture store (test/fakes/stores)`).toBeDefined();
       expect(path.isAbsolute(store.location({}, "/home/user"))).toBe(true);
-      const reader = await store.load();
-      expect(reader.runtime).toBe(product.id);
-      expect(reader.label).toBe(product.label);
+      const reader = await loadReader(product.id);
+      expect(reader).toMatchObject({ runtime: product.id, label: product.label });
+      expect(typeof reader?.list).toBe("function");
     });
     if (fixtures.store) describe("its store reader", () => runStoreReaderContract({ create: fixtures.store! }));
   }

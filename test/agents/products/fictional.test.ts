@@ -9,12 +9,12 @@ import path from "node:path";
 import { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { agentKinds, getAgentKind, PRODUCTS, type AgentProduct } from "../../../src/agents/products/index.js";
-import { storeInfo } from "../../../src/agents/products/product.js";
 import { UUID_ID } from "../../../src/agents/products/kit/ids.js";
 import { batonEnv, batonMcpServer } from "../../../src/agents/products/kit/launch.js";
 import { jsoncStep, markdownCommand, mcpCommand, writeFileStep } from "../../../src/agents/products/kit/setup.js";
 import { isValidSessionId } from "../../../src/agents/runtimes/session-ids.js";
-import { listSessions, type StoreReader } from "../../../src/agents/stores/index.js";
+import { listSessions } from "../../../src/agents/stores/index.js";
+import type { StoreReading } from "../../../src/agents/stores/types.js";
 import { DEMO_AGENT_ENTRY } from "../../../src/kernel/install.js";
 import { registerHandoverCommands } from "../../../src/handoff/cli.js";
 import { registerHandoffCommand } from "../../../src/handoff/sessions/cli.js";
@@ -31,13 +31,9 @@ vi.setConfig({ testTimeout: 30_000 });
 const SESSION = "0190c0de-1234-7abc-8def-0123456789ab";
 
 /** Acme keeps its sessions in the demo agent's format (so the test can reuse a reader), in its own place. */
-async function acmeReader(): Promise<StoreReader> {
+async function acmeReader(): Promise<StoreReading> {
   const { demoReader } = await import("../../../src/agents/products/demo/store.js");
-  return {
-    ...demoReader,
-    ...storeInfo(acme),
-    list: async (ctx) => (await demoReader.list(ctx)).map((s) => ({ ...s, runtime: "acme", native: undefined })),
-  };
+  return { ...demoReader, list: async (ctx) => (await demoReader.list(ctx)).map((s) => ({ ...s, runtime: "acme", native: undefined })) };
 }
 
 const acme: AgentProduct = {

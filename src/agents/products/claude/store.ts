@@ -3,9 +3,7 @@
 // Subagents: `<enc>/<sessionId>/subagents/agent-*.jsonl`, or (older) `<enc>/agent-*.jsonl`.
 
 import path from "node:path";
-import type { SessionStep, StoreReader, StoredSession } from "../../stores/types.js";
-import { storeInfo } from "../product.js";
-import { claude } from "./index.js";
+import type { SessionStep, StoreReading, StoredSession } from "../../stores/types.js";
 import { entries, entryPath, findFiles, LIST_CONCURRENCY } from "../../stores/files.js";
 import { mapNewestFirst } from "../../stores/newest.js";
 import { type Interpret, type RecordInfo, sessionFrom, streamJsonlSteps, summarizeJsonl, TitleRank } from "../../stores/jsonl.js";
@@ -104,8 +102,7 @@ async function listFile(file: string, parentFromDir: string | undefined): Promis
   return sessionFrom("claude", file, summary, base, { native: { ok: true } });
 }
 
-export const claudeReader: StoreReader = {
-  ...storeInfo(claude),
+export const claudeReader: StoreReading = {
   async list(ctx) {
     const jobs: Array<{ file: string; parent?: string }> = [];
     for (const project of await entries(ctx.dir)) {

@@ -7,9 +7,7 @@
 
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import type { ReaderContext, SessionStep, StoreReader, StoredSession } from "../../stores/types.js";
-import { storeInfo } from "../product.js";
-import { cline } from "./index.js";
+import type { ReaderContext, SessionStep, StoreReading, StoredSession } from "../../stores/types.js";
 import { entries, exists, readHeadTail, readJsonFile } from "../../stores/files.js";
 import { arr, brief, clip, contentText, iso, num, obj, str, titleOf } from "../../stores/text.js";
 
@@ -187,8 +185,7 @@ function sameTask(taskId: string, sessionIds: Set<string>, prefixes: Set<string>
   return sessionIds.has(taskId) || prefixes.has(taskId);
 }
 
-export const clineReader: StoreReader = {
-  ...storeInfo(cline),
+export const clineReader: StoreReading = {
   async list(ctx) {
     const sessions = await listCliSessions(ctx);
     const ids = new Set(sessions.map((s) => s.id));

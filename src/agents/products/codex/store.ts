@@ -3,9 +3,7 @@
 // thread can span several rollout files; it is listed once, under its newest file.
 
 import path from "node:path";
-import type { SessionStep, StoreReader, StoredSession } from "../../stores/types.js";
-import { storeInfo } from "../product.js";
-import { codex } from "./index.js";
+import type { SessionStep, StoreReading, StoredSession } from "../../stores/types.js";
 import { findFiles, LIST_CONCURRENCY, readSmallJsonl } from "../../stores/files.js";
 import { mapNewestFirst } from "../../stores/newest.js";
 import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl } from "../../stores/jsonl.js";
@@ -155,8 +153,7 @@ function threadNames(codexHome: string): Map<string, string> {
   return names;
 }
 
-export const codexReader: StoreReader = {
-  ...storeInfo(codex),
+export const codexReader: StoreReading = {
   async list(ctx) {
     const files = await findFiles(ctx.dir, (n) => n.startsWith("rollout-") && n.endsWith(".jsonl"), 3);
     const names = threadNames(path.dirname(ctx.dir));

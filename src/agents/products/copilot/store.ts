@@ -4,9 +4,7 @@
 
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import type { SessionStep, StoreReader } from "../../stores/types.js";
-import { storeInfo } from "../product.js";
-import { copilot } from "./index.js";
+import type { SessionStep, StoreReading } from "../../stores/types.js";
 import { entries, LIST_CONCURRENCY, mapLimit } from "../../stores/files.js";
 import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl } from "../../stores/jsonl.js";
 import { brief, clip, obj, str, titleOf } from "../../stores/text.js";
@@ -63,8 +61,7 @@ const interpret: Interpret = (rec) => {
   return { at, steps };
 };
 
-export const copilotReader: StoreReader = {
-  ...storeInfo(copilot),
+export const copilotReader: StoreReading = {
   async list(ctx) {
     const root = path.join(ctx.dir, "session-state");
     const jobs: Array<{ file: string; id: string; yaml?: string }> = [];

@@ -6,9 +6,8 @@
 
 import { createHash } from "node:crypto";
 import path from "node:path";
-import type { ReaderContext, SessionStep, StoreReader, StoredSession } from "../../stores/types.js";
-import { storeInfo } from "../product.js";
-import { cursor, cursorChatsRoot, cursorGlobalDb } from "./index.js";
+import type { ReaderContext, SessionStep, StoreReading, StoredSession } from "../../stores/types.js";
+import { cursorChatsRoot, cursorGlobalDb } from "./locations.js";
 import { entries, exists, findFiles, LIST_CONCURRENCY, mapLimit, resolveLossyPath } from "../../stores/files.js";
 import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl } from "../../stores/jsonl.js";
 import { openSqlite } from "../../stores/sqlite.js";
@@ -157,8 +156,7 @@ async function composerSteps(session: StoredSession, emit: (s: SessionStep) => v
   }
 }
 
-export const cursorReader: StoreReader = {
-  ...storeInfo(cursor),
+export const cursorReader: StoreReading = {
   async list(ctx) {
     const transcripts = await listTranscripts(ctx);
     let composers: StoredSession[] = [];

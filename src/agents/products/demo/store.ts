@@ -2,9 +2,7 @@
 // Line 1 is `{type: "meta", sessionId, cwd, createdAt, title}`; then prompt / reply / tool events.
 
 import path from "node:path";
-import type { StoreReader } from "../../stores/types.js";
-import { storeInfo } from "../product.js";
-import { demo } from "./index.js";
+import type { StoreReading } from "../../stores/types.js";
 import { findFiles, mapLimit, LIST_CONCURRENCY } from "../../stores/files.js";
 import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl, TitleRank } from "../../stores/jsonl.js";
 import { clip, str } from "../../stores/text.js";
@@ -27,8 +25,7 @@ const interpret: Interpret = (rec) => {
   }
 };
 
-export const demoReader: StoreReader = {
-  ...storeInfo(demo),
+export const demoReader: StoreReading = {
   async list(ctx) {
     const files = await findFiles(ctx.dir, (n) => n.endsWith(".jsonl"), 0);
     return mapLimit(

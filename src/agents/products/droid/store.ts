@@ -3,9 +3,7 @@
 // then `{type: "message", timestamp, message: {role, content: [text | tool_use | tool_result]}}`.
 
 import path from "node:path";
-import type { SessionStep, StoreReader } from "../../stores/types.js";
-import { storeInfo } from "../product.js";
-import { droid } from "./index.js";
+import type { SessionStep, StoreReading } from "../../stores/types.js";
 import { findFiles, LIST_CONCURRENCY, mapLimit } from "../../stores/files.js";
 import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl, TitleRank } from "../../stores/jsonl.js";
 import { arr, brief, clip, contentText, obj, str } from "../../stores/text.js";
@@ -46,8 +44,7 @@ const interpret: Interpret = (rec) => {
   return { at, steps };
 };
 
-export const droidReader: StoreReader = {
-  ...storeInfo(droid),
+export const droidReader: StoreReading = {
   async list(ctx) {
     const files = await findFiles(ctx.dir, (n) => n.endsWith(".jsonl"), 1);
     return mapLimit(

@@ -7,9 +7,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import * as zlib from "node:zlib";
-import type { SessionStep, StoreReader, StoredSession } from "../../stores/types.js";
-import { storeInfo } from "../product.js";
-import { dsh, dshSessionRoot } from "./index.js";
+import type { SessionStep, StoreReading, StoredSession } from "../../stores/types.js";
+import { dshSessionRoot } from "./locations.js";
 import { findFiles, LIST_CONCURRENCY, mapLimit } from "../../stores/files.js";
 import { type Interpret, type RecordInfo, sessionFrom, streamJsonlSteps, summarizeJsonl, summarizeLines } from "../../stores/jsonl.js";
 import { genericInterpret, toolStep } from "../grok/store.js";
@@ -81,8 +80,7 @@ function decodedLines(file: string): string[] {
     .filter((l) => l.trim());
 }
 
-export const dshReader: StoreReader = {
-  ...storeInfo(dsh),
+export const dshReader: StoreReading = {
   async list(ctx) {
     const files = await findFiles(dshSessionRoot(ctx), (n) => n.endsWith(".jsonl") || n.endsWith(".jsonl.zstd"), 2);
     const listed = await mapLimit(

@@ -6,9 +6,7 @@
 // Field names from Beacon's fx reader (Asymptote-Labs/agent-beacon, fxsession), read off fx's writers.
 
 import path from "node:path";
-import type { SessionStep, StoreReader } from "../../stores/types.js";
-import { storeInfo } from "../product.js";
-import { fx } from "./index.js";
+import type { SessionStep, StoreReading } from "../../stores/types.js";
 import { entries, exists, LIST_CONCURRENCY, mapLimit, readJsonFile } from "../../stores/files.js";
 import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl } from "../../stores/jsonl.js";
 import { arr, brief, clip, iso, num, obj, str } from "../../stores/text.js";
@@ -81,8 +79,7 @@ const interpret: Interpret = (rec) => {
   }
 };
 
-export const fxReader: StoreReader = {
-  ...storeInfo(fx),
+export const fxReader: StoreReading = {
   async list(ctx) {
     const dirs: string[] = [];
     for (const ent of await entries(ctx.dir)) {

@@ -10,9 +10,7 @@
 
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import type { SessionStep, StoreReader, StoredSession } from "../../stores/types.js";
-import { storeInfo } from "../product.js";
-import { gemini } from "./index.js";
+import type { SessionStep, StoreReading, StoredSession } from "../../stores/types.js";
 import { entries, findFiles, forEachJsonLine, LIST_CONCURRENCY, mapLimit } from "../../stores/files.js";
 import { type Interpret, type RecordInfo, sessionFrom, summarizeJsonl, summarizeLines, type Summary, TitleRank } from "../../stores/jsonl.js";
 import { arr, brief, clip, obj, str } from "../../stores/text.js";
@@ -147,8 +145,7 @@ function mergeSession(files: FileSummary[], fallbackId: string): StoredSession |
   });
 }
 
-export const geminiReader: StoreReader = {
-  ...storeInfo(gemini),
+export const geminiReader: StoreReading = {
   async list(ctx) {
     const jobs: Array<{ file: string; root: string | null }> = [];
     for (const project of await entries(ctx.dir)) {

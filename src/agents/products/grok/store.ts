@@ -7,9 +7,7 @@
 // documented, so commands and file edits are recognised by common names. See docs/session-stores.md.
 
 import path from "node:path";
-import type { SessionStep, StoreReader, StoredSession } from "../../stores/types.js";
-import { storeInfo } from "../product.js";
-import { grok } from "./index.js";
+import type { SessionStep, StoreReading, StoredSession } from "../../stores/types.js";
 import { entries, exists, LIST_CONCURRENCY, mapLimit, readJsonFile } from "../../stores/files.js";
 import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl } from "../../stores/jsonl.js";
 import { arr, brief, clip, contentText, iso, obj, str, titleOf } from "../../stores/text.js";
@@ -68,8 +66,7 @@ function cwdFromFolder(name: string): string | undefined {
   }
 }
 
-export const grokReader: StoreReader = {
-  ...storeInfo(grok),
+export const grokReader: StoreReading = {
   async list(ctx) {
     const jobs: Array<{ dir: string; folder: string }> = [];
     for (const project of await entries(ctx.dir)) {

@@ -4,9 +4,7 @@
 // tool_calls, tool_name, timestamp). Compression ends a session (`end_reason = 'compression'`)
 // and continues it in a child; any other child is a delegate subagent.
 
-import type { SessionStep, StoreReader, StoredSession } from "../../stores/types.js";
-import { storeInfo } from "../product.js";
-import { hermes } from "./index.js";
+import type { SessionStep, StoreReading, StoredSession } from "../../stores/types.js";
 import { exists } from "../../stores/files.js";
 import { columns, openSqlite, type SqliteFile } from "../../stores/sqlite.js";
 import { arr, brief, clip, iso, obj, str, titleOf } from "../../stores/text.js";
@@ -89,8 +87,7 @@ export function hermesMessageSteps(role: string, content: string | null, toolCal
   return steps;
 }
 
-export const hermesReader: StoreReader = {
-  ...storeInfo(hermes),
+export const hermesReader: StoreReading = {
   async list(ctx) {
     if (!(await exists(ctx.dir))) return [];
     const db = await openSqlite(ctx.dir);

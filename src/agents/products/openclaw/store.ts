@@ -5,9 +5,7 @@
 // per-agent SQLite database are not read.
 
 import path from "node:path";
-import type { StoreReader, StoredSession } from "../../stores/types.js";
-import { storeInfo } from "../product.js";
-import { openclaw } from "./index.js";
+import type { StoreReading, StoredSession } from "../../stores/types.js";
 import { entries, findFiles, LIST_CONCURRENCY, mapLimit, readJsonFile } from "../../stores/files.js";
 import { sessionFrom, streamJsonlSteps, summarizeJsonl } from "../../stores/jsonl.js";
 import { piInterpret } from "../pi/store.js";
@@ -38,8 +36,7 @@ async function readIndex(file: string): Promise<{ byId: Map<string, IndexEntry>;
   return { byId, idByKey };
 }
 
-export const openclawReader: StoreReader = {
-  ...storeInfo(openclaw),
+export const openclawReader: StoreReading = {
   async list(ctx) {
     const out: StoredSession[] = [];
     for (const agent of await entries(path.join(ctx.dir, "agents"))) {

@@ -1,14 +1,5 @@
-import path from "node:path";
-import type { ReaderContext } from "../../stores/types.js";
 import type { AgentProduct } from "../product.js";
-import { envPathUnlessGiven } from "../kit/locations.js";
-
-const location = (env: NodeJS.ProcessEnv, home: string) => path.join(env.XDG_DATA_HOME || path.join(home, ".local", "share"), "opencode");
-
-/** OpenCode's SQLite file: $OPENCODE_DB, unless the location was given. */
-export function opencodeDbPath(ctx: ReaderContext): string {
-  return envPathUnlessGiven(ctx, location, "OPENCODE_DB", path.join(ctx.dir, "opencode.db"));
-}
+import { location, opencodeDbPath } from "./locations.js";
 
 export const opencode: AgentProduct = {
   id: "opencode",

@@ -5,9 +5,8 @@
 
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import type { ReaderContext, SessionStep, StoreReader, StoredSession } from "../../stores/types.js";
-import { storeInfo } from "../product.js";
-import { opencode, opencodeDbPath } from "./index.js";
+import type { ReaderContext, SessionStep, StoreReading, StoredSession } from "../../stores/types.js";
+import { opencodeDbPath } from "./locations.js";
 import { entries, exists, findFiles, readJsonFile } from "../../stores/files.js";
 import { columns, openSqlite } from "../../stores/sqlite.js";
 import { brief, clip, iso, obj, str, titleOf } from "../../stores/text.js";
@@ -145,8 +144,7 @@ async function listLegacy(storage: string, ctx: ReaderContext): Promise<StoredSe
   return out;
 }
 
-export const opencodeReader: StoreReader = {
-  ...storeInfo(opencode),
+export const opencodeReader: StoreReading = {
   async list(ctx) {
     const db = opencodeDbPath(ctx);
     const fromDb = (await exists(db)) ? await listSqlite(db) : [];

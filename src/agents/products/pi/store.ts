@@ -7,10 +7,7 @@
 // Both CLIs reopen by session file, not id.
 
 import path from "node:path";
-import type { SessionStep, StoreReader, StoredSession } from "../../stores/types.js";
-import { storeInfo } from "../product.js";
-import { pi } from "./index.js";
-import { prime } from "../prime/index.js";
+import type { SessionStep, StoreReading, StoredSession } from "../../stores/types.js";
 import { findFiles, LIST_CONCURRENCY, mapLimit } from "../../stores/files.js";
 import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl, TitleRank } from "../../stores/jsonl.js";
 import { arr, brief, clip, contentText, num, obj, str, iso } from "../../stores/text.js";
@@ -66,8 +63,7 @@ function piSession(runtime: string, label: string, file: string, summary: Awaite
   return sessionFrom(runtime, file, summary, fallback, { native: { ok: true, ref: file } });
 }
 
-export const piReader: StoreReader = {
-  ...storeInfo(pi),
+export const piReader: StoreReading = {
   async list(ctx) {
     const files = await findFiles(ctx.dir, (n) => n.endsWith(".jsonl"), 1);
     return mapLimit(
@@ -80,8 +76,7 @@ export const piReader: StoreReader = {
   readSteps: (s, ctx, emit) => streamJsonlSteps(s.file, piInterpret, emit, ctx.warn),
 };
 
-export const primeReader: StoreReader = {
-  ...storeInfo(prime),
+export const primeReader: StoreReading = {
   async list(ctx) {
     const jobs: Array<{ file: string; parent?: string }> = (await findFiles(path.join(ctx.dir, "sessions"), (n) => n.endsWith(".jsonl"), 1)).map((file) => ({ file }));
     if (ctx.includeSubagents) {

@@ -3,9 +3,7 @@
 // gitBranch, message}`.
 
 import path from "node:path";
-import type { SessionStep, StoreReader } from "../../stores/types.js";
-import { storeInfo } from "../product.js";
-import { qwen } from "./index.js";
+import type { SessionStep, StoreReading } from "../../stores/types.js";
 import { entries, findFiles, LIST_CONCURRENCY, mapLimit } from "../../stores/files.js";
 import { type Interpret, sessionFrom, streamJsonlSteps, summarizeJsonl, TitleRank } from "../../stores/jsonl.js";
 import { arr, brief, clip, contentText, obj, str } from "../../stores/text.js";
@@ -35,8 +33,7 @@ const qwenInterpret: Interpret = (rec) => {
   return { ...base, steps };
 };
 
-export const qwenReader: StoreReader = {
-  ...storeInfo(qwen),
+export const qwenReader: StoreReading = {
   async list(ctx) {
     const files: string[] = [];
     for (const project of await entries(ctx.dir)) {
