@@ -25,7 +25,8 @@ const FILE_NAME = "running-turns.json";
 const FILE_MODE = 0o600;
 
 export class CutTurns {
-  private readonly running = new Set<string>();
+  /** Per thread, its turns not yet delivered whole (a new one may start while the last one's end is on its way). */
+  private readonly running = new Map<string, number>();
   private readonly path: string;
   private writing?: Promise<void>;
   private again = false;
@@ -61,13 +62,18 @@ export class CutTurns {
   }
 
   started(threadId: string): void {
-    if (this.running.has(threadId)) return;
-    this.running.add(threadId);
+    const turns = this.running.get(threadId) ?? 0;
+    this.running.set(threadId, turns + 1);
+    if (turns > 0) return;
     this.save();
   }
 
   ended(threadId: string): void {
-    if (this.running.delete(threadId)) this.save();
+    const turns = this.running.get(threadId);
+    if (turns === undefined) return;
+    if (turns > 1) return void this.running.set(threadId, turns - 1);
+    this.running.delete(threadId);
+    this.save();
   }
 
   /** A clean stop: the chats were told what happened to their turns, so nothing is left to mark. */
@@ -90,9 +96,9 @@ export class CutTurns {
       this.again = true;
       return;
     }
-    const text = JSON.stringify([...this.running]);
+    const text = JSON.stringify([...this.running.keys()]);
     const temporary = `${this.path}.tmp`;
-    const write = this.store ? this.store.save([...this.running]) : writeFile(temporary, text, { mode: FILE_MODE }).then(() => rename(temporary, this.path));
+    const write = this.store ? this.store.save([...this.running.keys()]) : writeFile(temporary, text, { mode: FILE_MODE }).then(() => rename(temporary, this.path));
     this.writing = write
       .catch((error: unknown) => this.log.warn({ err: error }, "could not record which turns are running"))
       .finally(() => {

@@ -32,7 +32,8 @@ export class ChatTurn implements TurnOutput {
     private readonly approvals: ApprovalBroker,
     private readonly log: PlatformLogger,
     private readonly promptMessageId: (route: string) => string | undefined = () => undefined,
-    private readonly onFinish: () => void = () => undefined,
+    /** `ended` as the agent's turn ends; `delivered` once its end has reached the chats (or failed to). */
+    private readonly lifecycle: { ended(): void; delivered(): void } = { ended: () => undefined, delivered: () => undefined },
     extras?: TurnExtrasOptions,
   ) {
     this.stream = new TurnStream(targets, settings, log);
@@ -81,7 +82,7 @@ export class ChatTurn implements TurnOutput {
   }
 
   async finish(outcome: { stopReason?: StopReason; error?: string; usage?: PromptTokens }): Promise<void> {
-    this.onFinish();
+    this.lifecycle.ended();
     clearImmediate(this.indicators);
     for (const release of this.typingReleases.splice(0)) release();
     // A request still open when its turn ends can never be answered: say so where it was asked.
@@ -98,6 +99,7 @@ export class ChatTurn implements TurnOutput {
     } catch (error) {
       this.log.error({ thread: this.threadId, err: error }, "could not deliver the end of a turn");
     }
+    this.lifecycle.delivered();
     for (const { outbox, route } of this.statusRoutes) {
       await outbox.adapter.turnStatus!(route, "idle", this.promptMessageId(route)).catch(() => undefined);
     }

@@ -104,12 +104,16 @@ export class Turns {
 
   private begin(thread: ThreadRecord): TurnOutput {
     const { deps } = this;
-    const finished = () => {
-      const current = this.hostTurns.get(thread.id);
-      if (current?.turn === turn) current.turn = undefined;
-      deps.cutTurns.ended(thread.id);
+    const lifecycle = {
+      ended: () => {
+        const current = this.hostTurns.get(thread.id);
+        if (current?.turn === turn) current.turn = undefined;
+      },
+      // A turn counts as running (cut off, should Baton die) until its answer has reached the chats:
+      // an answer still waiting for the platform's pacing when the process dies is lost too.
+      delivered: () => deps.cutTurns.ended(thread.id),
     };
-    const turn = new ChatTurn(thread.id, () => deps.targets(thread), deps.streamSettings(), deps.approvals, deps.log, (route) => this.lastPromptMessage.get(route), finished, {
+    const turn = new ChatTurn(thread.id, () => deps.targets(thread), deps.streamSettings(), deps.approvals, deps.log, (route) => this.lastPromptMessage.get(route), lifecycle, {
       workspace: deps.workdir(thread),
       files: deps.files(),
       showUsage: deps.showUsage(),
