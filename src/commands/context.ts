@@ -103,6 +103,14 @@ export interface WorkspacesApi {
 export interface WorktreesApi {
   /** Before a thread's first prompt: makes its worktree when isolation asks for one; a note for the chat when it cannot. */
   beforePrompt(thread: ThreadRecord, prompt: string): Promise<string | undefined>;
+  /** Files changed against the branch point (uncommitted and new files included), and the patch. Throws CommandError without a worktree. */
+  diff(thread: ThreadRecord): Promise<{ branch: string; baseBranch: string; files: Array<{ path: string; added?: number; removed?: number }>; patch: string }>;
+  /** Commits leftovers, then merges the branch into the base branch in the main checkout; the answer, or a CommandError saying why not. */
+  merge(thread: ThreadRecord): Promise<string>;
+  /** The thread (already closed) loses its worktree; its branch stays. A line for the chat, or undefined when it had none. */
+  removeAfterClose(thread: ThreadRecord): Promise<string | undefined>;
+  /** A confirmation for /close --discard: text and the buttons that close the thread and delete worktree and branch. */
+  askDiscard(thread: ThreadRecord, route: string): { text: string; buttons: Button[][] };
 }
 
 export interface HandoverApi {

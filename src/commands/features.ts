@@ -55,6 +55,8 @@ export interface ChatFeatures {
 
   /** A workspace file into this chat (inside the thread's workspace, size-capped); throws FileRefusedError with the reason. */
   sendFile(route: string, thread: ThreadRecord, path: string): Promise<void>;
+  /** Text Baton made (a patch) into this chat as a file named `name`, with a caption. */
+  sendData(route: string, name: string, data: Buffer, caption: string): Promise<void>;
 
   /** The thread's usage so far, for /status. */
   usageSummary(thread: ThreadRecord): string;

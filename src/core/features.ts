@@ -18,7 +18,7 @@ import type { ThreadRecord, ThreadRegistry } from "../threads/registry.js";
 import type { BatonAgents } from "./agents.js";
 import { Bindings, describeBinding } from "./bindings.js";
 import type { Outbox } from "./delivery/outbox.js";
-import { OutboundFiles } from "./outfiles.js";
+import { OutboundFiles, type StagedFile } from "./outfiles.js";
 import { megabytes } from "../render/sizes.js";
 import { Scheduler } from "./schedules.js";
 import { noSettingText, SessionSettingsService } from "./settings.js";
@@ -162,16 +162,13 @@ function chatFeatures(deps: FeatureDeps): ChatFeatures {
     async sendFile(route, thread, path) {
       const outbox = deps.outboxOf(route);
       if (!outbox) throw new CommandError("This chat's platform is not running.");
-      const file = await deps.files.fromWorkspace(deps.workdir(thread), path);
-      try {
-        const max = outbox.adapter.capabilities.maxUploadBytes;
-        if (max !== undefined && file.size > max) throw new CommandError(`\`${path}\` is ${megabytes(file.size)}; this chat takes files up to ${megabytes(max)}.`);
-        const slot = outbox.postFile(route, { ...file, caption: `\`${path}\`` });
-        await slot.settled();
-        if (slot.failed) throw new CommandError(`Could not post \`${path}\`: ${userMessageOf(slot.error)}`);
-      } finally {
-        file.release();
-      }
+      await postStaged(outbox, route, await deps.files.fromWorkspace(deps.workdir(thread), path), `\`${path}\``);
+    },
+
+    async sendData(route, name, data, caption) {
+      const outbox = deps.outboxOf(route);
+      if (!outbox) throw new CommandError("This chat's platform is not running.");
+      await postStaged(outbox, route, await deps.files.fromData(name, "text/plain", data), caption);
     },
 
     usageSummary: (thread) => formatUsageTotals(thread.usage),
@@ -204,4 +201,17 @@ function chatFeatures(deps: FeatureDeps): ChatFeatures {
       return out;
     },
   };
+}
+
+/** Posts a staged file into the chat and waits until it is there; a CommandError when it cannot go. */
+async function postStaged(outbox: Outbox, route: string, file: StagedFile, caption: string): Promise<void> {
+  try {
+    const max = outbox.adapter.capabilities.maxUploadBytes;
+    if (max !== undefined && file.size > max) throw new CommandError(`${caption} is ${megabytes(file.size)}; this chat takes files up to ${megabytes(max)}.`);
+    const slot = outbox.postFile(route, { ...file, caption });
+    await slot.settled();
+    if (slot.failed) throw new CommandError(`Could not post ${caption}: ${userMessageOf(slot.error)}`);
+  } finally {
+    file.release();
+  }
 }

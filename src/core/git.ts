@@ -50,8 +50,12 @@ export async function commitAll(machine: Machine, dir: string, message: string, 
   await git(machine, dir, ["add", "-A"]);
   const staged = await machine.exec(["git", "diff", "--cached", "--quiet"], dir);
   if (staged.code !== 1) return false;
-  const known = (await machine.exec(["git", "config", "user.email"], dir)).stdout.trim();
-  const identity = known ? [] : ["-c", `user.name=${fallbackName}`, "-c", "user.email=baton@localhost"];
-  await git(machine, dir, [...identity, "commit", "--no-verify", "-q", "-m", message]);
+  await git(machine, dir, [...(await identityArgs(machine, dir, fallbackName)), "commit", "--no-verify", "-q", "-m", message]);
   return true;
+}
+
+/** `-c user.name=… -c user.email=…` when git knows no identity there (a commit would fail), else nothing. */
+export async function identityArgs(machine: Machine, dir: string, fallbackName: string): Promise<string[]> {
+  const known = (await machine.exec(["git", "config", "user.email"], dir)).stdout.trim();
+  return known ? [] : ["-c", `user.name=${fallbackName}`, "-c", "user.email=baton@localhost"];
 }

@@ -6,7 +6,7 @@ import type { HandoverApi, HostChoice, ThreadsApi } from "../commands/context.js
 import { Supervisor, type SupervisorEvent } from "../agents/supervisor.js";
 import { Machines } from "../agents/machines/index.js";
 import type { BatonConfig } from "../config/schema.js";
-import type { PlatformCursors } from "../platforms/contract.js";
+import type { ActionPress, PlatformCursors } from "../platforms/contract.js";
 import type { Logger } from "../kernel/log.js";
 import { NO_METRICS, type Metrics } from "../kernel/metrics.js";
 import type { AuditBody, ThreadRecord, ThreadRegistry } from "../threads/registry.js";
@@ -20,6 +20,7 @@ import { FileCache } from "./files.js";
 import { PlatformTable } from "./platform-table.js";
 import { SubagentManager } from "./subagents/manager.js";
 import { ThreadWorktrees } from "./thread-worktrees.js";
+import { WorktreeCommands } from "./worktree-commands.js";
 import { Turns } from "./turns.js";
 import { WorkspaceProposals } from "./workspace-proposals.js";
 import { Workspaces } from "./workspaces.js";
@@ -96,10 +97,16 @@ export function wireCore(options: CoreOptions, state: CoreState): CoreParts {
   const { workspaces, platforms, approvals } = base;
   const proposals = new WorkspaceProposals({ workspaces, thread: (id) => registry.get(id), targets: (t) => platforms.targets(t), audit, log });
   const features = chat;
+  const worktreeCommands = new WorktreeCommands({ worktrees: base.worktrees, registry, machines: base.machines, closeThread: (id, reason) => hosts.threads.close(id, reason), log });
+  const otherAction = (press: ActionPress) =>
+    features.settings.isAction(press.actionId) ? features.settings.answerAction(press)
+    : proposals.isAction(press.actionId) ? proposals.answerAction(press)
+    : worktreeCommands.isAction(press.actionId) ? worktreeCommands.answerAction(press)
+    : undefined;
   const inbound: Inbound = new Inbound({
     platformOf: (route) => platforms.of(route),
-    services: () => ({ threads: hosts.threads, agents, workspaces, worktrees: base.worktrees, handover: state.handover, features: features.features }),
-    otherAction: (press) => (features.settings.isAction(press.actionId) ? features.settings.answerAction(press) : proposals.isAction(press.actionId) ? proposals.answerAction(press) : undefined),
+    services: () => ({ threads: hosts.threads, agents, workspaces, worktrees: worktreeCommands, handover: state.handover, features: features.features }),
+    otherAction,
     approvals,
     files,
     allow: () => state.allow,
