@@ -83,7 +83,9 @@ export type SupervisorEvent =
   /** The thread cannot run (its host was stopped and its queue dropped); the supervisor waits for this report to be handled. */
   | { type: "fatal"; thread: ThreadRecord; error: AgentError }
   /** A host stopped or went idle: room for something waiting for a slot. */
-  | { type: "capacity-freed" };
+  | { type: "capacity-freed" }
+  /** The thread's host went idle or its process is gone (state() says what it is now). */
+  | { type: "host-state"; threadId: string };
 
 export interface SupervisorDeps {
   report(event: SupervisorEvent): void | Promise<void>;

@@ -234,7 +234,7 @@ export class Supervisor {
   private async startHost(thread: ThreadRecord, notice: (text: string) => void, launch: HostLaunch, profileKey: string, abort: AbortSignal, slot: SlotLease): Promise<Live> {
     const { spec } = launch;
     const live: Live = { host: undefined as unknown as AgentHost, profileKey, starting: true };
-    const sink = liveSink(live, thread, { log: this.deps.log, isCurrent: () => this.live.get(thread.id) === live, forget: () => this.live.delete(thread.id), gone: () => this.hostGone(live) });
+    const sink = liveSink(live, thread, { log: this.deps.log, isCurrent: () => this.live.get(thread.id) === live, forget: () => this.live.delete(thread.id), gone: () => this.hostGone(thread.id, live) });
     // The spare becomes this host when it was started for the same launch: the count of processes stays the same.
     const spare = await this.spare.take(spec, sink);
     if (!spare) await this.evictIfFull();
@@ -270,10 +270,11 @@ export class Supervisor {
   }
 
   /** The host process is gone: its MCP token dies with it, and its slot is free. */
-  private hostGone(live: Live): void {
+  private hostGone(threadId: string, live: Live): void {
     live.releaseMcp?.();
     live.releaseMcp = undefined;
     void this.deps.report({ type: "capacity-freed" });
+    void this.deps.report({ type: "host-state", threadId });
   }
 
   /** Past the limit, the least recently used idle host is stopped first. A chat's turn never waits for room. */
@@ -295,6 +296,7 @@ export class Supervisor {
     this.live.set(threadId, live);
     clearTimeout(live.idleTimer);
     void this.deps.report({ type: "capacity-freed" });
+    void this.deps.report({ type: "host-state", threadId });
     live.idleTimer = setTimeout(() => {
       if (live.turn || this.turns.waiting(threadId) > 0) return;
       this.deps.log.info({ thread: threadId }, "idle agent host shut down");

@@ -43,6 +43,17 @@ export class PlatformTable {
     return out;
   }
 
+  /** Tells each route's platform that what the route is attached to changed (routeInfo reads anew). */
+  routesChanged(routes: Iterable<string>): void {
+    for (const route of routes) {
+      try {
+        this.of(route)?.adapter.routeChanged?.(route);
+      } catch (error) {
+        this.log.warn({ route, err: error }, "a platform failed to take a route's change");
+      }
+    }
+  }
+
   /** A notice on every route of the thread; resolves per route once delivered (or given up). */
   notify(thread: ThreadRecord, text: string): Array<Promise<void>> {
     return this.targets(thread).map(({ outbox, route }) => outbox.post(route, { text, kind: "notice" }).settled());

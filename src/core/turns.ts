@@ -37,6 +37,8 @@ export interface TurnsDeps {
   reapplySettings(thread: ThreadRecord, host: AgentHost): Promise<string[]>;
   mcpServers(thread: ThreadRecord, agent: { http: boolean }): Promise<McpAccess>;
   notify(thread: ThreadRecord, text: string): void;
+  /** What the thread's routes are attached to changed (its session here): platforms that show it read it again. */
+  routesChanged(thread: ThreadRecord): void;
   /** Threads with a running turn, kept on disk: after a crash their chats are told the answer was cut off. */
   cutTurns: CutTurns;
 }
@@ -96,6 +98,7 @@ export class Turns {
       sessionOpened: async (opened, host) => {
         const previous = thread.session;
         await deps.registry.observeSession(thread.id, opened.sessionId);
+        deps.routesChanged(thread);
         for (const note of await deps.reapplySettings(thread, host)) deps.notify(thread, `ℹ️ ${note}`);
         return deps.afterSessionOpened(thread, previous, opened);
       },

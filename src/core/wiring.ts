@@ -186,6 +186,7 @@ function hostParts(options: CoreOptions, base: BaseParts, chat: () => ChatFeatur
     reapplySettings: (thread, host) => chat().settings.reapply(thread, host),
     mcpServers: (thread, agent) => mcp.serversFor(thread.workspace, { thread: thread.id }, agent),
     notify,
+    routesChanged: (thread) => platforms.routesChanged(thread.routes),
     cutTurns,
   });
   const agents = new BatonAgents(limits, options.dataDir, supervisor, turns, registry, approvals, machines, options.env ?? process.env, log);
@@ -205,8 +206,8 @@ function hostParts(options: CoreOptions, base: BaseParts, chat: () => ChatFeatur
     log,
   });
   agents.subagentControl = subagents;
-  const reports = supervisorReports({ registry, log, notify, turns, subagents, settings: () => chat().settings });
-  return { supervisor, turns, agents, subagents, cutTurns, threads: threadsApi(registry, supervisor, subagents, turns) };
+  const reports = supervisorReports({ registry, log, notify, turns, subagents, platforms, settings: () => chat().settings });
+  return { supervisor, turns, agents, subagents, cutTurns, threads: threadsApi({ registry, supervisor, subagents, turns, platforms }) };
 }
 
 function streamSettings(config: BatonConfig) {
@@ -220,12 +221,14 @@ interface ReportDeps {
   notify(thread: ThreadRecord, text: string): void;
   turns: Turns;
   subagents: SubagentManager;
+  platforms: PlatformTable;
   settings(): ChatFeatureParts["settings"];
 }
 
 /** What the core does as hosts and turns go; only a fatal error is waited for (its thread closes first). */
 function supervisorReports(deps: ReportDeps): (event: SupervisorEvent) => void | Promise<void> {
-  const { registry, log, subagents } = deps;
+  const { registry, log, subagents, platforms } = deps;
+  const changed = (threadId: string) => platforms.routesChanged(registry.get(threadId)?.routes ?? []);
   const warn = (what: string) => (error: unknown) => log.warn({ err: error }, what);
   return (event) => {
     switch (event.type) {
@@ -236,7 +239,10 @@ function supervisorReports(deps: ReportDeps): (event: SupervisorEvent) => void |
       case "prompt-taken":
         return void registry.promptTaken(event.threadId, event.id, event.why).catch((error: unknown) => log.error({ thread: event.threadId, err: error }, "could not record that a queued prompt left the queue"));
       case "host-started":
+        changed(event.thread.id);
         return subagents.resume(event.thread.id);
+      case "host-state":
+        return changed(event.threadId);
       case "capacity-freed":
         return subagents.room.pump();
       case "fatal":
@@ -244,27 +250,54 @@ function supervisorReports(deps: ReportDeps): (event: SupervisorEvent) => void |
           await subagents.cancelAll(event.thread.id, "its thread was closed after an agent error");
           subagents.forget(event.thread.id);
           deps.turns.forget(event.thread.id);
+          const routes = [...event.thread.routes];
           await registry.close(event.thread.id, `agent error: ${event.error.userMessage}`);
+          platforms.routesChanged(routes);
         })();
     }
   };
 }
 
-function threadsApi(registry: ThreadRegistry, supervisor: Supervisor, subagents: SubagentManager, turns: Turns): ThreadsApi {
+interface ThreadsApiDeps {
+  registry: ThreadRegistry;
+  supervisor: Supervisor;
+  subagents: SubagentManager;
+  turns: Turns;
+  platforms: PlatformTable;
+}
+
+/** The threads as the commands see them; each change is told to the routes it touches (routeChanged). */
+function threadsApi({ registry, supervisor, subagents, turns, platforms }: ThreadsApiDeps): ThreadsApi {
+  const routesOf = (id: string) => [...(registry.get(id)?.routes ?? [])];
   return {
     forRoute: (route) => registry.threadForRoute(route),
     get: (id) => registry.get(id),
-    create: (route, spec) => registry.create(spec, route),
+    create: async (route, spec) => {
+      const thread = await registry.create(spec, route);
+      platforms.routesChanged([route]);
+      return thread;
+    },
     close: async (id, reason) => {
       await Promise.all([supervisor.stopHost(id), subagents.cancelAll(id, "its thread was closed")]);
       subagents.forget(id);
       turns.forget(id);
+      const routes = routesOf(id);
       await registry.close(id, reason);
+      platforms.routesChanged(routes);
     },
-    attach: (route, id) => registry.attach(route, id),
-    detach: (route) => registry.detach(route),
+    attach: async (route, id) => {
+      await registry.attach(route, id);
+      platforms.routesChanged([route]);
+    },
+    detach: async (route) => {
+      await registry.detach(route);
+      platforms.routesChanged([route]);
+    },
     findOpenBySession: (agent, session) => registry.findOpenBySession(agent, session),
-    changeHost: (id, host: HostChoice) => registry.changeHost(id, host.agent, host.profile),
+    changeHost: async (id, host: HostChoice) => {
+      await registry.changeHost(id, host.agent, host.profile);
+      platforms.routesChanged(routesOf(id));
+    },
     recordContextTransfer: (id, runtime, session, path) => registry.recordContextTransfer(id, runtime, session, path),
     all: () => registry.all(),
   };

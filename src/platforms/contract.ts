@@ -229,6 +229,11 @@ export interface PlatformAdapter {
   /** A turn started / ended on a route (a reaction or assistant status where typing is not a thing). */
   turnStatus?(route: string, state: "running" | "idle", promptMessageId?: string): Promise<void>;
   /**
+   * What the route is attached to changed (a thread made, closed or switched, its session, its
+   * host started or stopped): a platform that shows it (the web chat's list) reads routeInfo again.
+   */
+  routeChanged?(route: string): void;
+  /**
    * One platform call that posts a file (an image shown inline where the platform does that) with
    * its caption. Throws like send. Without it the core sends a line naming the file instead.
    */

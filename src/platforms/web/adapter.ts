@@ -32,8 +32,6 @@ export const WEB_MIN_EDIT_GAP_MS = 100;
  * (a 50 MB answer grew Baton's memory by 150 MB that way).
  */
 const WEB_PACING: PacingLimits = { key: { burst: 2, perSecond: 50 } };
-/** How often the conversation list is checked for state the core changed on its own (idle shutdown). */
-const SUMMARY_REFRESH_MS = 5_000;
 
 export class WebAdapter implements PlatformAdapter {
   readonly kind = "web";
@@ -43,7 +41,6 @@ export class WebAdapter implements PlatformAdapter {
   private hub?: SocketHub;
   private history?: ConversationHistory;
   private files?: WebFiles;
-  private refreshTimer?: NodeJS.Timeout;
   /** What the last start() answered (the line `baton start` prints), for tests and tools. */
   startInfo?: StartInfo;
   /** Conversations with a turn running (turnStatus), for the Stop button. */
@@ -87,8 +84,6 @@ export class WebAdapter implements PlatformAdapter {
     this.hub = hub;
     if (!isLoopback(listen.host)) core.log.warn({ host: listen.host }, "web chat listens beyond loopback over plain HTTP: the token crosses the network in clear text; prefer an SSH tunnel or a TLS proxy");
     this.server = await startWebServer({ listen, auth: new WebAuth(token), hub, assets: new PageAssets(), files: this.fileRoutes(), log: core.log });
-    this.refreshTimer = setInterval(() => this.refreshSummaries(), SUMMARY_REFRESH_MS);
-    this.refreshTimer.unref();
     const shownHost = listen.host === "0.0.0.0" || listen.host === "::" ? "127.0.0.1" : listen.host.includes(":") ? `[${listen.host}]` : listen.host;
     this.startInfo = { description: `Web chat: http://${shownHost}:${this.server.port}/?token=${encodeURIComponent(token)}` };
     return this.startInfo;
@@ -100,7 +95,6 @@ export class WebAdapter implements PlatformAdapter {
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.refreshTimer);
     const server = this.server;
     this.server = undefined;
     this.hub = undefined;
@@ -162,6 +156,11 @@ export class WebAdapter implements PlatformAdapter {
     this.running.delete(conversation);
     // The core still counts the turn as running until this call returns; look once it has.
     setImmediate(() => this.publishSummary(conversation));
+  }
+
+  /** The core changed what a conversation is attached to (its host stopped when idle, say): the list shows it. */
+  routeChanged(route: string): void {
+    this.publishSummary(this.conversationOf(route));
   }
 
   private async onClientEvent(client: BrowserClient, event: ClientEvent): Promise<void> {
@@ -236,10 +235,6 @@ export class WebAdapter implements PlatformAdapter {
     this.hub.broadcast({ type: "conversation", conversation: summary });
   }
 
-  private refreshSummaries(): void {
-    if (!this.hub?.size) return;
-    for (const id of this.store().ids()) this.publishSummary(id);
-  }
 
   private fileRoutes(): FileRoutes {
     return {

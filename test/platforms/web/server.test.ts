@@ -141,6 +141,30 @@ describe("web chat access", () => {
     socket.close();
   });
 
+  it("shows a host the core stopped on its own (idle shutdown) at once: the core tells the adapter, nothing polls", async () => {
+    const web = await start({ config: { agents: { default: "demo", idle_shutdown: "400ms" } } });
+    const cookie = await cookieFor(web);
+    const socket = new WebSocket(`ws://127.0.0.1:${web.port}/ws`, { headers: { cookie } });
+    const events: ServerEvent[] = [];
+    socket.on("message", (data) => events.push(JSON.parse(String(data)) as ServerEvent));
+    await new Promise((resolve) => socket.on("open", resolve));
+    socket.send(JSON.stringify({ type: "hello", browser: "browser-1234" }));
+    socket.send(JSON.stringify({ type: "send", conversation: "conv-idle01", text: "hi" }));
+    const hostIs = async (host: string, withinMs: number) => {
+      for (let waited = 0; waited < withinMs; waited += 20) {
+        const last = events.filter((e) => e.type === "conversation" && e.conversation.id === "conv-idle01").at(-1);
+        if (last?.type === "conversation" && last.conversation.info?.host === host) return Date.now();
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      throw new Error(`the list never showed the host ${host}`);
+    };
+    const idleAt = await hostIs("idle", 10_000);
+    // The idle timer is 400 ms; the list shows the stop within a second of it, not at a 5-s poll.
+    const stoppedAt = await hostIs("stopped", 3_000);
+    expect(stoppedAt - idleAt).toBeLessThan(2_000);
+    socket.close();
+  });
+
   it("refuses a port in use with a PlatformError that says what to change", async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
