@@ -29,6 +29,14 @@ const namedWorkspaceSchema = z
   })
   .strict();
 
+const forgeSchema = z
+  .object({
+    kind: z.enum(["github", "gitlab", "gitea"], { error: "expected github, gitlab or gitea" }),
+    token: z.string().min(1).describe("API token allowed to open pull/merge requests (keep it out of the file: ${ENV_VAR})"),
+    api_url: z.string().url().optional().describe("API base URL (default: https://api.github.com, https://<host>/api/v4, https://<host>/api/v1)"),
+  })
+  .strict();
+
 const profileSchema = z
   .object({
     agent: z.string().describe("Agent kind this profile varies: claude, codex, gemini, opencode, qwen, goose, demo"),
@@ -260,6 +268,12 @@ const baseConfigSchema = z
         .object({ id: z.string().min(1).max(48).optional().describe("This instance's name among several (store.url); default: host name and data dir") })
         .strict()
         .default({}),
+    ),
+    forges: live(
+      z
+        .record(z.string(), forgeSchema)
+        .default({})
+        .describe("Code forges /pr opens pull/merge requests on, by the host name of the workspace's remote URL (its port ignored): github.com: { kind: github, token }"),
     ),
     bindings: live(z.array(bindingSchema).default([]).describe("Routes bound to a workspace and agent: new threads there start so; the first match wins")),
     schedules: live(z.array(scheduleSchema).default([]).describe("Prompts sent into a route's thread at the times of a cron pattern")),

@@ -10,6 +10,7 @@ import { join, posix } from "node:path";
 import { LOCAL_MACHINE, type Machine, type Machines } from "../agents/machines/index.js";
 import type { BatonConfig } from "../config/schema.js";
 import type { Logger } from "../kernel/log.js";
+import { redactSecrets } from "../kernel/secrets.js";
 import type { ThreadRecord, ThreadRegistry, ThreadWorktree } from "../threads/registry.js";
 import { addWorktree, git, oneAtATime, repositoryTop } from "./git.js";
 
@@ -28,6 +29,8 @@ export interface ThreadWorktreeDeps {
 
 const SLUG_MAX_CHARS = 40;
 const SHORT_ID_CHARS = 6;
+/** A pull request title's length on the forges' own pages. */
+const TOPIC_MAX_CHARS = 72;
 
 export class ThreadWorktrees {
   /** Threads whose worktree is being made: a second prompt waits for the first's. */
@@ -96,11 +99,12 @@ export class ThreadWorktrees {
     const base = await machine.exec(["git", "rev-parse", "--verify", "-q", `${baseBranch}^{commit}`], top);
     if (base.code !== 0) return refuse(`\`${top}\` has no commit on \`${baseBranch}\` to branch from.`);
     const path = join(this.deps.dataDir, "worktrees", repositoryKey(machine, top), thread.id);
-    const branch = branchName(thread.id, prompt);
+    const branch = branchName(thread.id, redactSecrets(prompt));
     await addWorktree(machine, top, path, branch, base.stdout.trim());
     const inside = posix.relative(top, dir);
     const cwd = inside && !inside.startsWith("..") ? posix.join(path, inside) : path;
-    await this.deps.registry.recordWorktree(thread.id, { path, branch, base: base.stdout.trim(), baseBranch, repository: top, cwd });
+    const topic = redactSecrets(prompt.trim().split("\n")[0]).slice(0, TOPIC_MAX_CHARS) || undefined;
+    await this.deps.registry.recordWorktree(thread.id, { path, branch, base: base.stdout.trim(), baseBranch, repository: top, cwd, topic });
     this.deps.log.info({ thread: thread.id, path, branch }, "made a thread's worktree");
     return undefined;
   }

@@ -97,7 +97,15 @@ export function wireCore(options: CoreOptions, state: CoreState): CoreParts {
   const { workspaces, platforms, approvals } = base;
   const proposals = new WorkspaceProposals({ workspaces, thread: (id) => registry.get(id), targets: (t) => platforms.targets(t), audit, log });
   const features = chat;
-  const worktreeCommands = new WorktreeCommands({ worktrees: base.worktrees, registry, machines: base.machines, closeThread: (id, reason) => hosts.threads.close(id, reason), log });
+  const worktreeCommands = new WorktreeCommands({
+    worktrees: base.worktrees,
+    registry,
+    machines: base.machines,
+    forges: () => options.config.forges,
+    brief: async (thread) => (thread.session ? (await agents.writeBrief(thread.agent, thread.session, thread.workspace)).text : undefined),
+    closeThread: (id, reason) => hosts.threads.close(id, reason),
+    log,
+  });
   const otherAction = (press: ActionPress) =>
     features.settings.isAction(press.actionId) ? features.settings.answerAction(press)
     : proposals.isAction(press.actionId) ? proposals.answerAction(press)

@@ -9,7 +9,10 @@ import type { ActionOutcome, ActionPress, Button } from "../platforms/contract.j
 import type { ThreadRecord, ThreadRegistry, ThreadWorktree } from "../threads/registry.js";
 import type { Machines } from "../agents/machines/index.js";
 import type { ThreadWorktrees } from "./thread-worktrees.js";
-import { mergeBranch, removeWorktree, worktreeDiff } from "./worktree-git.js";
+import { commitLeftovers, mergeBranch, pushBranch, remoteOf, removeWorktree, worktreeDiff } from "./worktree-git.js";
+import { forgeFor, MAX_BODY_CHARS, openPullRequest, parseRemote } from "./forges.js";
+import type { BatonConfig } from "../config/schema.js";
+import { redactSecrets, registerSecretValues, urlForDisplay } from "../kernel/secrets.js";
 
 const ACTION_PREFIX = "wt:";
 /** Unanswered discard confirmations remembered; the oldest are forgotten first. */
@@ -19,6 +22,10 @@ export interface WorktreeCommandDeps {
   worktrees: ThreadWorktrees;
   registry: ThreadRegistry;
   machines: Machines;
+  /** Read at each call: a reload changes them. */
+  forges(): BatonConfig["forges"];
+  /** The thread's brief (redacted), for a pull request's body; undefined when it has no session yet. */
+  brief(thread: ThreadRecord): Promise<string | undefined>;
   /** Closes a thread and stops its agent (as /close does). */
   closeThread(threadId: string, reason: string): Promise<void>;
   log: Logger;
@@ -42,6 +49,27 @@ export class WorktreeCommands implements WorktreesApi {
 
   merge(thread: ThreadRecord): Promise<string> {
     return mergeBranch(this.machineOf(thread), thread, this.required(thread));
+  }
+
+  async pullRequest(thread: ThreadRecord, title?: string): Promise<string> {
+    const tree = this.required(thread);
+    const machine = this.machineOf(thread);
+    const remote = await remoteOf(machine, tree);
+    const repo = parseRemote(remote.url);
+    if (!repo) throw new CommandError(`The remote ${remote.name} (${urlForDisplay(remote.url)}) is not on a forge Baton can open requests on. Push it yourself, or set a forge's URL for ${remote.name}.`);
+    const forge = forgeFor(this.deps.forges(), repo.host);
+    if (!forge) throw new CommandError(`No forge is configured for ${repo.host}. Add one to the config: forges: { ${repo.host}: { kind: github | gitlab | gitea, token: \${TOKEN} } }.`);
+    registerSecretValues([forge.token]);
+    await commitLeftovers(machine, thread, tree, "/pr");
+    await pushBranch(machine, tree, remote.name);
+    const brief = await this.deps.brief(thread).catch((error: unknown) => {
+      this.deps.log.warn({ err: error, thread: thread.id }, "no brief for a pull request's body");
+      return undefined;
+    });
+    const intro = `Opened from Baton thread \`${thread.id}\` (branch \`${tree.branch}\`).`;
+    const body = redactSecrets(brief ? `${intro}\n\n${brief}` : intro).slice(0, MAX_BODY_CHARS);
+    const link = await openPullRequest(forge, repo, { title: title?.trim() || tree.topic || tree.branch, head: tree.branch, base: tree.baseBranch, body });
+    return `🔀 Pushed \`${tree.branch}\` to ${remote.name} and opened ${forge.kind === "gitlab" ? "a merge" : "a pull"} request into \`${tree.baseBranch}\`: ${link}`;
   }
 
   async removeAfterClose(thread: ThreadRecord): Promise<string | undefined> {

@@ -8,6 +8,8 @@ import { commitAll, git, identityArgs, oneAtATime } from "./git.js";
 const COMMITTER = "Baton";
 /** At most this many file names in a refusal (the rest are counted). */
 const MAX_NAMED_FILES = 10;
+/** A push over a slow link may take a while; past this it is reported, not waited for. */
+const PUSH_TIMEOUT_MS = 120_000;
 
 export interface FileChange {
   path: string;
@@ -94,4 +96,22 @@ function named(files: string[]): string {
   const shown = files.slice(0, MAX_NAMED_FILES).map((f) => `\`${f}\``);
   const more = files.length - shown.length;
   return `${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+}
+
+/** The remote /pr pushes to: the base branch's upstream remote, else `origin`, else the only one. */
+export async function remoteOf(machine: Machine, tree: ThreadWorktree): Promise<{ name: string; url: string }> {
+  const configured = (await machine.exec(["git", "config", `branch.${tree.baseBranch}.remote`], tree.repository)).stdout.trim();
+  const remotes = (await git(machine, tree.repository, ["remote"])).split("\n").filter(Boolean);
+  const name = configured && remotes.includes(configured) ? configured : remotes.includes("origin") ? "origin" : remotes.length === 1 ? remotes[0] : undefined;
+  if (!name) throw new CommandError(remotes.length === 0 ? `${tree.repository} has no remote to push to. Add one (git remote add origin <url>), then /pr again.` : `${tree.repository} has several remotes and none is \`origin\` or the upstream of \`${tree.baseBranch}\`; set one (git branch --set-upstream-to), then /pr again.`);
+  return { name, url: await git(machine, tree.repository, ["remote", "get-url", name]) };
+}
+
+/** Pushes the thread's branch to the remote, setting it as the branch's upstream. */
+export async function pushBranch(machine: Machine, tree: ThreadWorktree, remote: string): Promise<void> {
+  const result = await machine.exec(["git", "push", "--porcelain", "-u", remote, `${tree.branch}:${tree.branch}`], tree.path, { timeoutMs: PUSH_TIMEOUT_MS });
+  if (result.code !== 0) {
+    const reason = result.stderr.trim().split("\n").filter((l) => !l.startsWith("hint:")).at(-1) ?? `exit ${result.code ?? "killed"}`;
+    throw new CommandError(`Could not push \`${tree.branch}\` to ${remote}: ${reason}`);
+  }
 }

@@ -33,7 +33,7 @@ const EVENT_SCHEMA = z.discriminatedUnion("type", [
   z.object({ ...base, type: z.literal("workspace_registered"), path: text, name: z.string().optional(), confirmed_by: z.string().optional() }),
   z.object({ ...base, type: z.literal("prompt_queued"), queued: text, prompt: z.array(z.unknown()) }),
   z.object({ ...base, type: z.literal("prompt_taken"), queued: text, why: z.enum(["started", "dropped"]) }),
-  z.object({ ...base, type: z.literal("worktree_created"), path: text, branch: text, base: text, base_branch: text, repository: text, cwd: text }),
+  z.object({ ...base, type: z.literal("worktree_created"), path: text, branch: text, base: text, base_branch: text, repository: text, cwd: text, topic: z.string().optional() }),
   z.object({ ...base, type: z.literal("worktree_removed"), branch_deleted: z.boolean() }),
   z.object({ ...base, type: z.literal("settings_changed"), mode: text.optional(), model: text.optional() }),
   z.object({ ...base, type: z.literal("usage_recorded"), usage: TURN_USAGE, session: z.string().optional() }),
@@ -77,9 +77,10 @@ export type ThreadEventBody =
   /**
    * The thread's own git worktree (workspaces.isolation: worktree), on a machine like its workspace:
    * `repository` is the main checkout's top, `base` the commit it branched from on `base_branch`,
-   * `cwd` where its agent works (the workspace's place inside the worktree).
+   * `cwd` where its agent works (the workspace's place inside the worktree), `topic` the first line
+   * of its first prompt (the default title of /pr).
    */
-  | { type: "worktree_created"; path: string; branch: string; base: string; base_branch: string; repository: string; cwd: string }
+  | { type: "worktree_created"; path: string; branch: string; base: string; base_branch: string; repository: string; cwd: string; topic?: string }
   /** The worktree is gone (/close); the branch too when `branch_deleted` (/close --discard). */
   | { type: "worktree_removed"; branch_deleted: boolean }
   /** The mode or model chosen in chat; applied again whenever the session is opened on a new host. */

@@ -45,6 +45,8 @@ export interface ThreadWorktree {
   repository: string;
   /** Where its agent works. */
   cwd: string;
+  /** The first line of the thread's first prompt (redacted, cut): /pr's default title. */
+  topic?: string;
   removed?: boolean;
   branchDeleted?: boolean;
 }

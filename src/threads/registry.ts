@@ -131,8 +131,8 @@ export class ThreadRegistry {
   }
 
   async recordWorktree(threadId: string, tree: Omit<ThreadWorktree, "removed" | "branchDeleted">): Promise<void> {
-    const { path, branch, base, baseBranch, repository, cwd } = tree;
-    await this.record([[threadId, { type: "worktree_created", path, branch, base, base_branch: baseBranch, repository, cwd }]]);
+    const { path, branch, base, baseBranch, repository, cwd, topic } = tree;
+    await this.record([[threadId, { type: "worktree_created", path, branch, base, base_branch: baseBranch, repository, cwd, topic }]]);
   }
 
   async worktreeRemoved(threadId: string, branchDeleted: boolean): Promise<void> {
@@ -267,7 +267,7 @@ export class ThreadRegistry {
         if (event.model !== undefined) t.settings.model = event.model;
         break;
       case "worktree_created":
-        t.worktree = { path: event.path, branch: event.branch, base: event.base, baseBranch: event.base_branch, repository: event.repository, cwd: event.cwd };
+        t.worktree = { path: event.path, branch: event.branch, base: event.base, baseBranch: event.base_branch, repository: event.repository, cwd: event.cwd, topic: event.topic };
         break;
       case "worktree_removed":
         if (t.worktree) Object.assign(t.worktree, { removed: true, branchDeleted: event.branch_deleted });

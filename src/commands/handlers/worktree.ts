@@ -44,3 +44,14 @@ export const merge: CommandSpec = {
     await ctx.reply(await ctx.worktrees.merge(thread));
   },
 };
+
+export const pr: CommandSpec = {
+  name: "pr",
+  usage: "/pr [title]",
+  description: "push this thread's branch and open a pull/merge request on the remote's forge (forges: in the config)",
+  async run(ctx) {
+    const thread = await threadWithWorktree(ctx, "/pr");
+    const title = ctx.parsed.kind === "command" ? ctx.parsed.rest : "";
+    await ctx.reply(await ctx.worktrees.pullRequest(thread, title));
+  },
+};
