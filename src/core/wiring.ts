@@ -2,7 +2,7 @@
 // handed each turn's launch and output (turns.ts) and reports what happens to hosts and turns;
 // `reports` below says what the core does about each report.
 import { join } from "node:path";
-import type { HandoverApi, HostChoice, ThreadsApi } from "../commands/context.js";
+import type { HandoverApi, ThreadsApi } from "../commands/context.js";
 import { Supervisor, type SupervisorEvent } from "../agents/supervisor.js";
 import { Machines } from "../agents/machines/index.js";
 import type { BatonConfig } from "../config/schema.js";
@@ -21,6 +21,7 @@ import { PlatformTable } from "./platform-table.js";
 import { SubagentManager } from "./subagents/manager.js";
 import { ThreadWorktrees } from "./thread-worktrees.js";
 import { WorktreeCommands } from "./worktree-commands.js";
+import { threadsApi } from "./threads-api.js";
 import { Turns } from "./turns.js";
 import { WorkspaceProposals } from "./workspace-proposals.js";
 import { Workspaces } from "./workspaces.js";
@@ -263,50 +264,5 @@ function supervisorReports(deps: ReportDeps): (event: SupervisorEvent) => void |
           platforms.routesChanged(routes);
         })();
     }
-  };
-}
-
-interface ThreadsApiDeps {
-  registry: ThreadRegistry;
-  supervisor: Supervisor;
-  subagents: SubagentManager;
-  turns: Turns;
-  platforms: PlatformTable;
-}
-
-/** The threads as the commands see them; each change is told to the routes it touches (routeChanged). */
-function threadsApi({ registry, supervisor, subagents, turns, platforms }: ThreadsApiDeps): ThreadsApi {
-  const routesOf = (id: string) => [...(registry.get(id)?.routes ?? [])];
-  return {
-    forRoute: (route) => registry.threadForRoute(route),
-    get: (id) => registry.get(id),
-    create: async (route, spec) => {
-      const thread = await registry.create(spec, route);
-      platforms.routesChanged([route]);
-      return thread;
-    },
-    close: async (id, reason) => {
-      await Promise.all([supervisor.stopHost(id), subagents.cancelAll(id, "its thread was closed")]);
-      subagents.forget(id);
-      turns.forget(id);
-      const routes = routesOf(id);
-      await registry.close(id, reason);
-      platforms.routesChanged(routes);
-    },
-    attach: async (route, id) => {
-      await registry.attach(route, id);
-      platforms.routesChanged([route]);
-    },
-    detach: async (route) => {
-      await registry.detach(route);
-      platforms.routesChanged([route]);
-    },
-    findOpenBySession: (agent, session) => registry.findOpenBySession(agent, session),
-    changeHost: async (id, host: HostChoice) => {
-      await registry.changeHost(id, host.agent, host.profile);
-      platforms.routesChanged(routesOf(id));
-    },
-    recordContextTransfer: (id, runtime, session, path) => registry.recordContextTransfer(id, runtime, session, path),
-    all: () => registry.all(),
   };
 }
