@@ -179,7 +179,7 @@ export class MatrixAdapter implements PlatformAdapter {
   private async onReaction(reaction: Reaction): Promise<void> {
     const action = this.approvals.actionOf(reaction.targetEventId, reaction.key);
     if (!action) return;
-    const outcome = await this.core!.handleAction({ route: action.route, user: { id: `matrix:${reaction.userId}`, name: reaction.userName }, actionId: action.actionId });
+    const outcome = await this.core!.handleAction({ route: action.route, user: { id: `matrix:${reaction.userId}`, name: reaction.userName }, actionId: action.actionId, eventId: reaction.eventId });
     if (outcome.ok || !this.approvals.firstRefusal(reaction.targetEventId, reaction.userId)) return;
     // Matrix has no message only the reacting user sees: the refusal is a quiet notice in the room, once per user and request.
     await this.send(action.route, { text: `${reaction.userName ?? reaction.userId}: ${outcome.text}`, format: "plain", kind: "notice" });

@@ -15,8 +15,6 @@ import { distrustOf, type Distrust, type TrustPolicy } from "./trust.js";
 export const UNDECRYPTABLE_GRACE_MS = 5_000;
 /** A room with at most this many joined members (the bot and one person) is a direct chat. */
 const DIRECT_MAX_MEMBERS = 2;
-/** Event ids remembered to hand each event over once (the SDK can emit one twice, e.g. after a gappy sync). */
-const SEEN_EVENTS_MAX = 10_000;
 
 export interface Reaction {
   roomId: string;
@@ -24,6 +22,8 @@ export interface Reaction {
   userName?: string;
   targetEventId: string;
   key: string;
+  /** The reaction's own event id: the core drops a second delivery of it. */
+  eventId: string;
 }
 
 export interface Undecryptable {
@@ -55,7 +55,6 @@ export interface InboundOptions {
 }
 
 export class MatrixInbound {
-  private readonly seen = new Set<string>();
   private readonly pendingDecryption = new Map<string, NodeJS.Timeout>();
   /** Threads the bot has written in: a message there is a reply to it. */
   private readonly botThreads = new Set<string>();
@@ -72,7 +71,9 @@ export class MatrixInbound {
     const onTimeline = (event: MatrixEvent, room: Room | undefined, toStart: boolean | undefined) => {
       if (toStart || !room || event.getSender() === this.options.bot.userId) return;
       const id = event.getId();
-      if (!id || id.startsWith("~") || !this.firstSight(id)) return;
+      // The SDK can emit one event twice (after a gappy sync): what reaches the core carries the
+      // event id, and the core drops a second delivery.
+      if (!id || id.startsWith("~")) return;
       void this.onLiveEvent(event, room);
     };
     const onDecrypted = (event: MatrixEvent) => {
@@ -115,18 +116,13 @@ export class MatrixInbound {
     return formatMatrixRoute(this.options.instance, { roomId, threadRoot });
   }
 
-  private firstSight(id: string): boolean {
-    if (this.seen.has(id)) return false;
-    this.seen.add(id);
-    if (this.seen.size > SEEN_EVENTS_MAX) this.seen.delete(this.seen.values().next().value!);
-    return true;
-  }
-
   private async onLiveEvent(event: MatrixEvent, room: Room): Promise<void> {
     if (event.isEncrypted()) {
       await this.client.decryptEventIfNeeded(event);
       if (event.isDecryptionFailure()) {
         const id = event.getId()!;
+        // The same event emitted again while its key is awaited: one wait, one notice.
+        if (this.pendingDecryption.has(id)) return;
         const timer = setTimeout(() => {
           this.pendingDecryption.delete(id);
           const relation = event.getWireContent()["m.relates_to"];
@@ -166,7 +162,7 @@ export class MatrixInbound {
     if (type === "m.reaction") {
       const relation = event.getContent()["m.relates_to"];
       if (relation?.rel_type !== "m.annotation" || typeof relation.key !== "string" || typeof relation.event_id !== "string") return;
-      this.options.onReaction({ roomId: room.roomId, userId: sender, userName, targetEventId: relation.event_id, key: relation.key });
+      this.options.onReaction({ roomId: room.roomId, userId: sender, userName, targetEventId: relation.event_id, key: relation.key, eventId: event.getId()! });
       return;
     }
     if (type !== "m.room.message" || event.isRedacted()) return;
@@ -180,6 +176,7 @@ export class MatrixInbound {
       user: { id: `matrix:${sender}`, name: userName },
       text: facts.text,
       messageId: event.getId()!,
+      eventId: event.getId()!,
       direct: room.getJoinedMemberCount() <= DIRECT_MAX_MEMBERS,
       mentions: facts.mentions,
       replyToBot: sentByBot(facts.replyTo) || inBotThread,

@@ -4,6 +4,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Intake } from "../../../src/core/conversation/intake.js";
 import type { ActionOutcome, ActionPress, InboundMessage, PlatformCore } from "../../../src/platforms/contract.js";
 import { matrixConfigSchema } from "../../../src/platforms/matrix/config.js";
 import { MatrixAdapter } from "../../../src/platforms/matrix/index.js";
@@ -66,11 +67,15 @@ export class RecordingCore implements PlatformCore {
 
   constructor(private readonly allowed: string[]) {}
 
-  async handleMessage(message: InboundMessage): Promise<void> {
-    this.messages.push(message);
+  /** The core's own intake: a redelivered event (the SDK emits some twice) is dropped. */
+  private readonly intake = new Intake({ debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined });
+
+  handleMessage(message: InboundMessage): Promise<void> {
+    return this.intake.run(message, async (settled) => void this.messages.push(settled));
   }
 
   async handleAction(press: ActionPress): Promise<ActionOutcome> {
+    if (!this.intake.firstDelivery(press.route, press.eventId)) return { ok: true, text: "" };
     this.presses.push(press);
     return this.isAllowed(press.user.id) ? { ok: true, text: "Allowed once" } : { ok: false, text: `You are not allowed to answer this (${press.user.id}).` };
   }
