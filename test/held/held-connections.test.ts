@@ -25,8 +25,8 @@ const CLOSE_AT_MS = 25_000;
 /** An answer from the demo agent (a real ACP process) on a machine busy with other test files. */
 const ANSWER_MS = 20_000;
 const TEST_MS = HOLD_MS + 90_000;
-/** The demo agent's answer to `text` (a private chat or a room is one session, so any turn). */
-const answer = (text: string) => new RegExp(`^Turn \\d+ of session .*: you said "${text}"$`);
+/** The demo agent's answer to `text` (a private chat or a room is one session, so any turn), its usage line after it. */
+const answer = (text: string) => new RegExp(`^Turn \\d+ of session .*: you said "${text}"(\\n+[^\\n]*tokens[^\\n]*)?$`);
 
 function baseConfig(allow: string[]): string {
   return `agents: { default: demo, spare_host: false }\naccess: { allow: [${allow.map((a) => JSON.stringify(a)).join(", ")}] }\nops: { listen: "off" }\nshutdown_grace: 0\n`;

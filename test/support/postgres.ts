@@ -4,7 +4,7 @@
 // the server in its own place, so the pid we hold is the server's). Each test
 // gets a database of its own (`database()`), so tests share one server and never see each other.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { dirname, join } from "node:path";
 import pg from "pg";
@@ -53,8 +53,11 @@ export async function startTestPostgres(settings: Record<string, string> = {}): 
   const data = join(dir, "data");
   if (asRoot) {
     // The server user must reach its folder: traverse rights on the test run's temp dirs, the folder its own.
-    for (let d = dir; d !== dirname(d) && d.startsWith(tmpdir()); d = dirname(d)) chmodSync(d, 0o711);
-    chmodSync(tmpdir(), 0o711);
+    // Traverse rights added where missing (the test run's own 0700 temp dir); /tmp itself keeps its mode.
+    for (let d = dir; d !== dirname(d) && d.startsWith(tmpdir()); d = dirname(d)) {
+      const mode = statSync(d).mode & 0o7777;
+      if ((mode & 0o001) === 0) chmodSync(d, mode | 0o011);
+    }
     const { uid, gid } = { uid: Number(execFileSync("id", ["-u", "postgres"]).toString()), gid: Number(execFileSync("id", ["-g", "postgres"]).toString()) };
     chownSync(dir, uid, gid);
   }
