@@ -10,6 +10,7 @@ import { PLATFORM_KINDS } from "../platforms/registry.js";
 import { ConfigError } from "../kernel/errors.js";
 import { defaultConfig, findConfigFile, loadConfigFile, resolveDataDir, type LoadedConfig } from "../config/load.js";
 import { configWarnings } from "../config/warnings.js";
+import { worktreeChecks } from "./doctor-worktrees.js";
 
 /** `info`: worth knowing, nothing to fix (an agent you do not use is not installed). */
 type Status = "ok" | "info" | "warn" | "fail";
@@ -60,6 +61,8 @@ export async function runDoctor(options: { config?: string; dataDir?: string; js
     const { checkDatabase } = await import("../store/postgres/doctor.js");
     for (const c of await checkDatabase(loaded.config.store.url)) checks.push({ area: "database", ...c });
   }
+
+  checks.push(...worktreeChecks(dataDir, Boolean(loaded?.config.store.url)));
 
   for (const p of loaded?.platforms ?? []) {
     const kind = PLATFORM_KINDS[p.kind];

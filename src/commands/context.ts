@@ -107,6 +107,8 @@ export interface WorktreesApi {
   diff(thread: ThreadRecord): Promise<{ branch: string; baseBranch: string; files: Array<{ path: string; added?: number; removed?: number }>; patch: string }>;
   /** Commits leftovers, then merges the branch into the base branch in the main checkout; the answer, or a CommandError saying why not. */
   merge(thread: ThreadRecord): Promise<string>;
+  /** The thread's worktree for /status (branch, ahead/behind, disk use), or undefined when it has none. */
+  describe(thread: ThreadRecord): Promise<string | undefined>;
   /** Commits leftovers, pushes the branch and opens a pull/merge request on the remote's forge; its link. */
   pullRequest(thread: ThreadRecord, title?: string): Promise<string>;
   /** The thread (already closed) loses its worktree; its branch stays. A line for the chat, or undefined when it had none. */

@@ -143,6 +143,7 @@ export class BatonCore implements PlatformCore {
 
   /** After a start: turns a crash cut off are marked in their chats; prompts queued when Baton last stopped run now, in their order. */
   async resumeQueued(): Promise<number> {
+    await this.parts.worktrees.pruneAtStart();
     for (const id of this.cutBeforeStart.threads.splice(0)) {
       const thread = this.registry.get(id);
       if (thread?.open) {

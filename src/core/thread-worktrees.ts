@@ -11,6 +11,7 @@ import { LOCAL_MACHINE, type Machine, type Machines } from "../agents/machines/i
 import type { BatonConfig } from "../config/schema.js";
 import type { Logger } from "../kernel/log.js";
 import { redactSecrets } from "../kernel/secrets.js";
+import { megabytes } from "../render/sizes.js";
 import type { ThreadRecord, ThreadRegistry, ThreadWorktree } from "../threads/registry.js";
 import { addWorktree, git, oneAtATime, repositoryTop } from "./git.js";
 
@@ -83,6 +84,48 @@ export class ThreadWorktrees {
       await git(machine, tree.repository, ["worktree", "add", tree.path, tree.branch]);
     });
     this.deps.log.info({ thread: thread.id, path: tree.path }, "added a thread's missing worktree again from its branch");
+  }
+
+  /** For /status: branch, base, commits ahead and behind, uncommitted files, disk use and place. */
+  async describe(thread: ThreadRecord): Promise<string | undefined> {
+    const tree = thread.worktree;
+    if (!tree) return undefined;
+    if (tree.removed) return `\`${tree.branch}\` — worktree removed by /close${tree.branchDeleted ? ", branch deleted" : ", branch kept"}`;
+    const { machine } = this.deps.machines.locate(thread.workspace);
+    const counts = await machine.exec(["git", "rev-list", "--left-right", "--count", `${tree.baseBranch}...HEAD`], tree.path);
+    const [behind, ahead] = counts.code === 0 ? counts.stdout.trim().split(/\s+/).map(Number) : [NaN, NaN];
+    const status = await machine.exec(["git", "status", "--porcelain"], tree.path);
+    const changed = status.code === 0 ? status.stdout.split("\n").filter(Boolean).length : 0;
+    const du = await machine.exec(["du", "-sk", tree.path], "/");
+    const kib = du.code === 0 ? Number(du.stdout.trim().split(/\s+/)[0]) : NaN;
+    const parts = [
+      `\`${tree.branch}\` from \`${tree.baseBranch}\``,
+      Number.isNaN(ahead) ? "ahead/behind unknown" : `${ahead} ahead, ${behind} behind`,
+      changed > 0 ? `${changed} uncommitted` : undefined,
+      Number.isNaN(kib) ? undefined : megabytes(kib * 1024),
+      `\`${tree.path}\``,
+    ];
+    return parts.filter(Boolean).join(" · ");
+  }
+
+  /**
+   * At start: `git worktree prune` in each repository a thread worktree came from, so git forgets
+   * worktrees whose directories are gone. Worktrees whose thread is closed stay on disk (they may
+   * hold work) and `baton doctor` lists them.
+   */
+  async pruneAtStart(): Promise<void> {
+    const repositories = new Map<string, Machine>();
+    for (const thread of this.deps.registry.all()) {
+      if (!thread.worktree) continue;
+      try {
+        repositories.set(thread.worktree.repository, this.deps.machines.locate(thread.workspace).machine);
+      } catch {
+        // A machine no longer in the config: nothing to prune there from here.
+      }
+    }
+    for (const [top, machine] of repositories) {
+      await oneAtATime(machine, top, () => machine.exec(["git", "worktree", "prune"], top)).catch((error: unknown) => this.deps.log.warn({ err: error, repository: top }, "git worktree prune failed"));
+    }
   }
 
   private async make(thread: ThreadRecord, prompt: string): Promise<string | undefined> {

@@ -41,6 +41,10 @@ export class WorktreeCommands implements WorktreesApi {
     return this.deps.worktrees.beforePrompt(thread, prompt);
   }
 
+  describe(thread: ThreadRecord): Promise<string | undefined> {
+    return this.deps.worktrees.describe(thread);
+  }
+
   async diff(thread: ThreadRecord) {
     const tree = this.required(thread);
     const { files, patch } = await worktreeDiff(this.machineOf(thread), tree);

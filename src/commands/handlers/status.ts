@@ -1,3 +1,4 @@
+import { userMessageOf } from "../../kernel/errors.js";
 import type { ChatContext, CommandSpec } from "../context.js";
 import { describeBinding } from "../features.js";
 import type { ThreadRecord } from "../../threads/registry.js";
@@ -5,7 +6,7 @@ import type { ThreadRecord } from "../../threads/registry.js";
 export const status: CommandSpec = {
   name: "status",
   usage: "/status",
-  description: "workspace, machine, thread, agent, mode, model, session, host state, usage, routes, approvals, queue and subagents",
+  description: "workspace, worktree and branch, machine, thread, agent, mode, model, session, host state, usage, routes, approvals, queue and subagents",
   async run(ctx) {
     const thread = ctx.threads.forRoute(ctx.message.route);
     if (!thread) {
@@ -16,8 +17,10 @@ export const status: CommandSpec = {
       return;
     }
     const state = ctx.agents.state(thread.id);
+    const worktree = await ctx.worktrees.describe(thread).catch((error: unknown) => `unknown (${userMessageOf(error)})`);
     const lines = [
       `**Workspace:** \`${thread.workspace}\``,
+      worktree ? `**Worktree:** ${worktree}` : undefined,
       `**Machine:** ${ctx.workspaces.machineOf(thread.workspace).label}`,
       `**Thread:** \`${thread.id}\``,
       `**Agent:** ${hostLabel(ctx.agents.displayName(thread.agent), thread.profile)}`,
