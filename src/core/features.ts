@@ -36,6 +36,8 @@ export interface FeatureHost {
   openHost(thread: ThreadRecord): Promise<AgentHost>;
   agents: BatonAgents;
   workspaces: Workspaces;
+  /** Before a thread's first prompt: its own worktree, when isolation asks for one (thread-worktrees.ts). */
+  beforePrompt(thread: ThreadRecord, prompt: string): Promise<string | undefined>;
   /** Where a thread's agent works (its own worktree, when it has one): /file reads from there. */
   workdir(thread: ThreadRecord): string;
   machines: Machines;
@@ -86,7 +88,7 @@ export function wireChatFeatures(host: FeatureHost): ChatFeatureParts {
     isAllowed: host.isAllowed,
     notify: (route, text) => void host.outboxOf(route)?.post(route, { text, kind: "notice" }),
     threadFor: async (route) => registry.threadForRoute(route) ?? registry.create({ ...(await features.newThreadSpec(route)), origin: "schedule" }, route),
-    submit: (thread, text) => void host.agents.submit(thread, [{ type: "text", text }]),
+    submit: (thread, text) => void submitScheduled(host, thread, text),
     drained: (id) => host.supervisor.drained(id),
     log,
     lastRuns: host.cursors,
@@ -214,4 +216,17 @@ async function postStaged(outbox: Outbox, route: string, file: StagedFile, capti
   } finally {
     file.release();
   }
+}
+
+/** A scheduled prompt goes the way a typed one does: into the thread's worktree first, when it gets one. */
+async function submitScheduled(host: FeatureHost, thread: ThreadRecord, text: string): Promise<void> {
+  try {
+    const note = await host.beforePrompt(thread, text);
+    if (note) host.notify(thread, note);
+  } catch (error) {
+    host.log.warn({ err: error, thread: thread.id }, "could not make a thread's worktree for a scheduled prompt");
+    host.notify(thread, `⚠️ The scheduled prompt did not run: ${userMessageOf(error)}`);
+    return;
+  }
+  host.agents.submit(thread, [{ type: "text", text }]);
 }

@@ -84,6 +84,7 @@ export function wireCore(options: CoreOptions, state: CoreState): CoreParts {
     supervisor,
     openHost: (thread) => turns.host(thread),
     workdir: (thread) => base.worktrees.workdir(thread),
+    beforePrompt: (thread, prompt) => base.worktrees.beforePrompt(thread, prompt),
     agents,
     log,
     outboxOf: (route) => base.platforms.of(route)?.outbox,

@@ -1,7 +1,7 @@
 // workspaces.isolation: worktree — each thread works in a git worktree of its own, on a branch
 // named after it and its first prompt, kept under the data dir; the main checkout stays untouched,
 // and a restart finds the worktree again. A workspace that is no repository runs as before.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { bootBaton, cleanup, git, gitRepo, stopKeeping, tempDir, TURN_MS } from "./helpers.js";
@@ -64,5 +64,36 @@ describe("a thread, a worktree", () => {
     expect(platform.transcript(route).match(/is not a git repository/g)).toHaveLength(1);
     expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("one\n");
     expect(core.registry.threadForRoute(route)!.worktree).toBeUndefined();
+  });
+
+  it("gives a thread started by a schedule its worktree too", async () => {
+    const repo = gitRepo();
+    const route = "test:sched";
+    const { platform, core } = await bootBaton({ cwd: repo, config: { schedules: [{ route, cron: "*/1 * * * * *", prompt: "demo:write notes.txt scheduled" }] } });
+    await platform.waitFor(route, /Wrote notes\.txt/, TURN_MS);
+    const tree = core.registry.threadForRoute(route)!.worktree!;
+    expect(tree.branch).toMatch(/^baton\/[0-9a-f]{6}-demo-write-notes-txt-scheduled$/);
+    expect(readFileSync(join(tree.path, "notes.txt"), "utf8")).toBe("scheduled\n");
+    expect(readFileSync(join(repo, "notes.txt"), "utf8")).toBe("first line\n");
+  });
+
+  it("adds a worktree deleted behind Baton's back again from its branch when the agent next starts", async () => {
+    const repo = gitRepo();
+    const dataDir = tempDir("baton-wt-data-");
+    const first = await bootBaton({ cwd: repo, dataDir });
+    const route = first.platform.route("gone");
+    await first.platform.say(route, "demo:write kept.txt committed work");
+    await first.platform.waitFor(route, /Wrote kept\.txt/, TURN_MS);
+    const { path } = first.core.registry.threadForRoute(route)!.worktree!;
+    git(path, "add", "kept.txt");
+    git(path, "commit", "-q", "-m", "work");
+    await stopKeeping(first.baton);
+    rmSync(path, { recursive: true, force: true });
+
+    const second = await bootBaton({ cwd: repo, dataDir });
+    await second.platform.say(route, "demo:write again.txt back");
+    await second.platform.waitFor(route, /Wrote again\.txt/, TURN_MS);
+    expect(readFileSync(join(path, "kept.txt"), "utf8")).toBe("committed work\n");
+    expect(readFileSync(join(path, "again.txt"), "utf8")).toBe("back\n");
   });
 });
