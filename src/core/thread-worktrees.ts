@@ -1,13 +1,13 @@
 // `workspaces.isolation: worktree`: a thread in a git workspace works in a git worktree of its own,
 // on a branch `baton/<short thread id>-<slug of its first prompt>`, made at its first prompt from
 // the workspace's current branch (or `workspaces.base_branch`). The worktree lives outside the
-// repository, under the data dir (`worktrees/<repository hash>/<thread id>`), so neither the
-// checkout's `git status` nor its build tools ever see it. The thread's events record the worktree,
+// repository, under Baton's data dir on the workspace's machine (`worktrees/<repository
+// hash>/<thread id>`), so neither the checkout's `git status` nor its build tools ever see it. The thread's events record the worktree,
 // so a restart finds it again; one that was deleted behind Baton's back is added again from its
 // branch. A workspace that is not a git repository runs as before, and the chat is told once.
 import { createHash } from "node:crypto";
-import { join, posix } from "node:path";
-import { LOCAL_MACHINE, type Machine, type Machines } from "../agents/machines/index.js";
+import { posix } from "node:path";
+import type { Machine, Machines } from "../agents/machines/index.js";
 import type { BatonConfig } from "../config/schema.js";
 import type { Logger } from "../kernel/log.js";
 import { redactSecrets } from "../kernel/secrets.js";
@@ -20,7 +20,6 @@ type Isolation = "none" | "worktree";
 export interface ThreadWorktreeDeps {
   registry: ThreadRegistry;
   machines: Machines;
-  dataDir: string;
   /** Read at each call: a reload changes it. */
   config(): BatonConfig;
   /** The isolation a named workspace at this path sets, if one does. */
@@ -134,14 +133,14 @@ export class ThreadWorktrees {
       this.told.add(thread.id);
       return `ℹ️ ${why} This thread works in the workspace itself (workspaces.isolation: worktree is set).`;
     };
-    if (machine.name !== LOCAL_MACHINE) return refuse(`\`${thread.workspace}\` is on another machine, where Baton does not make thread worktrees yet.`);
     const top = await repositoryTop(machine, dir);
     if (!top) return refuse(`\`${dir}\` is not a git repository, so this thread gets no worktree of its own.`);
     const baseBranch = this.deps.config().workspaces.base_branch ?? (await currentBranch(machine, top));
     if (!baseBranch) return refuse(`\`${top}\` has no branch checked out (a detached HEAD) and workspaces.base_branch is not set, so there is no branch to start from.`);
     const base = await machine.exec(["git", "rev-parse", "--verify", "-q", `${baseBranch}^{commit}`], top);
     if (base.code !== 0) return refuse(`\`${top}\` has no commit on \`${baseBranch}\` to branch from.`);
-    const path = join(this.deps.dataDir, "worktrees", repositoryKey(machine, top), thread.id);
+    // On another machine, under Baton's data dir there (the agent runs there, and so does git).
+    const path = posix.join(await machine.dataDir(), "worktrees", repositoryKey(machine, top), thread.id);
     const branch = branchName(thread.id, redactSecrets(prompt));
     await addWorktree(machine, top, path, branch, base.stdout.trim());
     const inside = posix.relative(top, dir);

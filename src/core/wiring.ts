@@ -138,7 +138,7 @@ function baseParts(options: CoreOptions): BaseParts {
     list: () => registry.registeredWorkspaces(),
     record: (path, name, confirmedBy) => registry.registerWorkspace(path, name, confirmedBy),
   });
-  const worktrees = new ThreadWorktrees({ registry, machines, dataDir: options.dataDir, config: () => options.config, namedIsolation: (w) => workspaces.namedIsolation(w), log });
+  const worktrees = new ThreadWorktrees({ registry, machines, config: () => options.config, namedIsolation: (w) => workspaces.namedIsolation(w), log });
   return {
     approvals: new ApprovalBroker(),
     platforms,

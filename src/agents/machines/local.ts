@@ -23,7 +23,7 @@ export class LocalMachine implements Machine {
 
   constructor(
     roots: string[],
-    private readonly dataDir: string,
+    private readonly dataDirPath: string,
     /** The environment agents inherit (the daemon's own). */
     private readonly env: NodeJS.ProcessEnv,
   ) {
@@ -58,17 +58,21 @@ export class LocalMachine implements Machine {
     }
     const env: NodeJS.ProcessEnv = { ...this.env };
     for (const name of request.unsetEnv) delete env[name];
-    Object.assign(env, request.env, { BATON_DATA_DIR: this.dataDir });
+    Object.assign(env, request.env, { BATON_DATA_DIR: this.dataDirPath });
     return { command: request.command, args: [...request.args, ...request.extraArgs], env, cwd: request.cwd };
+  }
+
+  async dataDir(): Promise<string> {
+    return this.dataDirPath;
   }
 
   async listSessions(runtime: string, dir?: string): Promise<StoredSession[]> {
     const { listSessions } = await loadStores();
-    return (await listSessions({ runtime, dir, dataDir: this.dataDir, env: this.env })).sessions;
+    return (await listSessions({ runtime, dir, dataDir: this.dataDirPath, env: this.env })).sessions;
   }
 
   writeBrief(runtime: string, _sessionId: string, render: BriefRenderer): Promise<PlacedBrief> {
-    return render({ runtime, dataDir: this.dataDir, env: this.env }, join(this.dataDir, "handoffs"));
+    return render({ runtime, dataDir: this.dataDirPath, env: this.env }, join(this.dataDirPath, "handoffs"));
   }
 
   async placeBrief(localPath: string): Promise<string> {

@@ -103,6 +103,10 @@ export class SshMachine implements Machine {
     return this.connection.run(remoteCommand(script, args), { inputPrefix: envLine(this.settings.env), ...options });
   }
 
+  async dataDir(): Promise<string> {
+    return (await this.info()).dataDir;
+  }
+
   async directory(path: string): Promise<string | undefined> {
     await this.info();
     const result = await this.run(DIRECTORY_SCRIPT, [path]);

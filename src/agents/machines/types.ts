@@ -85,6 +85,8 @@ export interface Machine {
   writeBrief(runtime: string, sessionId: string, render: BriefRenderer): Promise<PlacedBrief>;
   /** Makes a brief written here readable by agents on this machine; returns its path there. */
   placeBrief(localPath: string): Promise<string>;
+  /** Baton's data dir there (thread worktrees live under it); this machine's is the daemon's own. */
+  dataDir(): Promise<string>;
   /** Runs a command (no shell) in a directory there, e.g. git for subagent worktrees. */
   exec(argv: readonly string[], cwd: string, options?: { timeoutMs?: number }): Promise<ExecResult>;
   /**

@@ -39,7 +39,7 @@ export function gitRepo(): string {
 
 export async function bootBaton(options: { cwd: string; config?: Record<string, unknown>; dataDir?: string; platform?: TestPlatform }) {
   const platform = options.platform ?? new TestPlatform();
-  const config = { workspaces: { roots: [options.cwd], default: options.cwd, isolation: "worktree" }, agents: { spare_host: false }, ...options.config };
+  const config = { workspaces: { roots: [options.cwd], default: options.cwd, isolation: "worktree" }, ...options.config };
   const baton = await startTestBaton({ adapters: [platform], config, cwd: options.cwd, dataDir: options.dataDir });
   started.push(baton);
   return { platform, baton, core: baton.daemon.core };
