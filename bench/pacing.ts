@@ -20,6 +20,8 @@ export interface PacingScale {
 
 export const PACING_FULL: PacingScale = { samples: 20, restMs: 2_500, backToBack: 10 };
 export const PACING_TINY: PacingScale = { samples: 2, restMs: 2_500, backToBack: 3 };
+/** A brisk conversation: a prompt this often, so the chat's burst is spent and refills about as fast. */
+const BRISK_EVERY_MS = 1_200;
 
 const PLATFORMS = ["telegram", "slack", "discord"] as const;
 type Platform = (typeof PLATFORMS)[number];
@@ -55,8 +57,12 @@ async function benchPlatform(platform: Platform, scale: PacingScale, options: { 
     await answered(chat, "warm up");
     const backToBack = await promptsBackToBack(chat, scale);
     const name = platform[0].toUpperCase() + platform.slice(1);
+    const brisk = platform === "telegram" ? await briskWhole(chat, scale) : [];
     if (options.holdOff) {
-      return [figure({ id: "back-to-back-no-hold", label: `${scale.backToBack} prompts back to back, ${name}, without the hold before a first send`, unit: "s", definition: "as above, rendering.first_send_hold_ms: 0" }, [backToBack])];
+      return [
+        figure({ id: "back-to-back-no-hold", label: `${scale.backToBack} prompts back to back, ${name}, without the hold before a first send`, unit: "s", definition: "as above, rendering.first_send_hold_ms: 0" }, [backToBack]),
+        figure({ id: "whole-brisk-no-hold", label: `whole short answer, a prompt every ${BRISK_EVERY_MS / 1000} s, ${name}, without the hold`, unit: "ms", definition: "as above, rendering.first_send_hold_ms: 0" }, brisk),
+      ];
     }
     const whole: number[] = [];
     const first: number[] = [];
@@ -78,6 +84,9 @@ async function benchPlatform(platform: Platform, scale: PacingScale, options: { 
         [backToBack],
         { on: "median", below: BACK_TO_BACK_TARGET_S, text: `< ${BACK_TO_BACK_TARGET_S} s` },
       ),
+      ...(brisk.length > 0
+        ? [figure({ id: `whole-brisk-${platform}`, label: `whole short answer, a prompt every ${BRISK_EVERY_MS / 1000} s, ${name}`, unit: "ms", definition: `prompt → the call that shows the whole answer, each prompt ${BRISK_EVERY_MS / 1000} s after the last: the chat's burst spent, a send and an edit no longer both go at once (where the hold before a first send counts)` }, brisk)]
+        : []),
       figure({ id: `rate-refusals-${platform}`, label: `calls ${name}'s fake refused for its rate limits`, unit: "", definition: "429s the fake answered over this platform's whole run (its limits as documented)" }, [chat.refusals()], { on: "median", below: 1, text: "0" }),
     ];
   } catch (error) {
@@ -96,6 +105,18 @@ async function answered(chat: Chat, prompt: string): Promise<{ firstMs: number; 
   const calls = () => chat.shown().slice(before);
   const whole = await until(() => calls().find((c) => isWhole(c.text, prompt)), `the whole answer to "${prompt}"`, ANSWER_TIMEOUT_MS, 5);
   return { firstMs: calls()[0].at - sentAt, wholeMs: whole.at - sentAt };
+}
+
+/** Whole-answer times of prompts written every BRISK_EVERY_MS, each after the last was answered. */
+async function briskWhole(chat: Chat, scale: PacingScale): Promise<number[]> {
+  await sleep(scale.restMs);
+  const times: number[] = [];
+  for (let i = 0; i < scale.samples; i++) {
+    const started = monotonicMs();
+    times.push((await answered(chat, `brisk ${i}`)).wholeMs);
+    await sleep(Math.max(0, BRISK_EVERY_MS - (monotonicMs() - started)));
+  }
+  return times;
 }
 
 async function promptsBackToBack(chat: Chat, scale: PacingScale): Promise<number> {

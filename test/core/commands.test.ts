@@ -74,6 +74,19 @@ describe("chat commands", () => {
     await platform.waitFor(route, /Turn 2 of session .*after the tools/);
   });
 
+  it("says so in one notice for prompts sent in a burst, updated as the queue grows (each message spends the chat's rate limit)", async () => {
+    const { platform, route } = await setup();
+    await platform.say(route, "demo:tool");
+    for (const n of [1, 2, 3]) await platform.say(route, `queued ${n}`);
+    const notice = await platform.waitFor(route, /Queued behind 3 turns/);
+    expect(platform.on(route).filter((m) => /Queued behind/.test(m.text))).toEqual([notice]);
+    await platform.waitFor(route, /Turn 4 of session .*queued 3/);
+    // Once turns have run, a prompt queued later gets a notice of its own, below them.
+    await platform.say(route, "demo:tool");
+    await platform.say(route, "later");
+    await platform.waitFor(route, (m) => m !== notice && /Queued behind 1 turn/.test(m.text));
+  });
+
   it("/new closes the thread and starts a fresh session; /close ends it", async () => {
     const { platform, route, core } = await setup();
     await platform.say(route, "one");

@@ -16,8 +16,33 @@ export const promptStep: Middleware<ChatContext> = async (ctx) => {
   if (note) await ctx.reply(note);
   const ahead = ctx.agents.submit(thread, blocks);
   if (ctx.agents.restarting?.()) await ctx.reply("⏸ Baton is restarting. Your message is kept and runs once it is back.");
-  else if (ahead > 0) await ctx.reply(`⏳ Queued behind ${ahead} turn${ahead === 1 ? "" : "s"}. /stop cancels the running one.`);
+  else if (ahead > 0) await queuedNotice(ctx, thread.id, ahead);
 };
+
+/**
+ * Per thread, the "queued" notice last posted: prompts written in a burst update that one notice
+ * rather than post one each, since every message spends the chat's rate limit (ten prompts at
+ * once were nine notices, nine of Telegram's one-a-second slots before the first answer).
+ */
+const queueNotices = new Map<string, { ahead: number; at: number; replace: (text: string) => void }>();
+/** A notice older than this is left where it is (the chat has moved on below it): a new one is posted. */
+const NOTICE_REUSE_MS = 10_000;
+const MAX_QUEUE_NOTICES = 1_000;
+
+async function queuedNotice(ctx: ChatContext, threadId: string, ahead: number): Promise<void> {
+  const text = `⏳ Queued behind ${ahead} turn${ahead === 1 ? "" : "s"}. /stop cancels the running one.`;
+  const last = queueNotices.get(threadId);
+  const now = Date.now();
+  // The queue only grew since that notice (no turn started meanwhile): it still describes this burst.
+  if (last && ahead > last.ahead && now - last.at < NOTICE_REUSE_MS) {
+    last.ahead = ahead;
+    last.replace(text);
+    return;
+  }
+  queueNotices.delete(threadId);
+  if (queueNotices.size >= MAX_QUEUE_NOTICES) queueNotices.delete(queueNotices.keys().next().value!);
+  await ctx.reply(text, { keep: (replace) => queueNotices.set(threadId, { ahead, at: now, replace }) });
+}
 
 /** The route's thread, made now for a first message; undefined when the text answered an approval instead. */
 async function threadFor(ctx: ChatContext, text: string): Promise<ThreadRecord | undefined> {
