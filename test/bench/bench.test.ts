@@ -11,6 +11,12 @@ const EXPECTED: Record<string, string[]> = {
   "inbound and round trip": ["inbound", "inbound-agent-read", "inbound-to-agent", "inbound-baton-cpu", "inbound-loop-wait", "inbound-machine-cpu", "inbound-steal", "inbound-idle", "overhead"],
   "busy machine": ["busy-inbound", "busy-inbound-nice10", "busy-inbound-nice0", "busy-to-agent", "busy-to-agent-nice10", "busy-to-agent-nice0"],
   streaming: ["loop-delay", "stream-lost", "stream-pacing", "stream-wall", "stream-cpu", "stream-rss"],
+  "short answers and pacing": [
+    ...["telegram", "slack", "discord"].flatMap((p) => [`whole-${p}`, `first-${p}`, `back-to-back-${p}`, `rate-refusals-${p}`]),
+    "whole-brisk-telegram",
+    "back-to-back-no-hold",
+    "whole-brisk-no-hold",
+  ],
   "one huge turn": ["huge-turn-rss", "huge-turn-cpu"],
   "web chat huge turn": ["web-turn-rss-256k-slow", "web-turn-tail-256k-slow"],
   "matrix huge turn": ["matrix-turn-rss-256k", "matrix-turn-tail-256k"],
@@ -19,7 +25,7 @@ const EXPECTED: Record<string, string[]> = {
   "takeover on postgresql": ["append-jsonl", "append-postgres", "takeover"],
 };
 /** Figures that are counts of faults: at any scale they must be zero. */
-const MUST_BE_ZERO = ["stream-lost", "stream-pacing"];
+const MUST_BE_ZERO = ["stream-lost", "stream-pacing", "rate-refusals-telegram", "rate-refusals-slack", "rate-refusals-discord"];
 /** Figures that can honestly be zero or below at a toy scale (a difference of two noisy RSS readings; no steal; no wait for a core). */
 const MAY_BE_SMALL = [...MUST_BE_ZERO, "rss-per-thread", "rss-per-host", "inbound-steal", "inbound-loop-wait", "web-turn-rss-256k-slow", "web-turn-tail-256k-slow", "matrix-turn-rss-256k", "matrix-turn-tail-256k"];
 
