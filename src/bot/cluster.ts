@@ -94,6 +94,9 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
       options.onStandby?.();
       stepDownRequested = pendingStepDown();
       if (!ending) standbyOps = await startStandbyOps(options, state);
+      // Handed over: another instance takes the lead before this one tries again (if none does
+      // within two leases, there is none to take it, and this one leads again).
+      if (reason === STEP_DOWN && !ending) await otherLeader(db, epoch, 2 * store.lease_ms, store.renew_ms);
     }
   };
   const serving = serve();
@@ -135,6 +138,16 @@ async function runningTurnsOn(cursors: PostgresCursors, instance: string): Promi
     leftOver: { threads: Array.isArray(left.threads) ? left.threads : [], otherInstance: left.instance !== undefined && left.instance !== instance },
     save: (threads) => cursors.write(RUNNING_TURNS_KEY, JSON.stringify({ instance, threads })),
   };
+}
+
+/** Resolves once an epoch newer than `epoch` leads, or after `timeoutMs`. */
+async function otherLeader(db: PostgresState, epoch: number, timeoutMs: number, everyMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const now = await readLeadership(db.pool).catch(() => undefined);
+    if (now && now.epoch > epoch) return;
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
 }
 
 async function refresh(db: PostgresState, state: ClusterState, recentMs: number): Promise<void> {

@@ -84,7 +84,19 @@ const status = (i: Instance) => {
   expect(run.status, run.stderr).toBe(0);
   return JSON.parse(run.stdout);
 };
+function run(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.once("exit", (status) => resolve({ status, stdout, stderr }));
+  });
+}
 const answered = (pattern: RegExp) => fake.sentTo(111).filter((m) => pattern.test(m.text));
+/** Either cut-off notice (a restart, or a move to another instance). */
+const CUT_OFF_ANY = /this answer was cut off|the last turn was cut off/;
 const threadIdOf = (text: string) => /th_[a-z0-9]+/i.exec(text)?.[0];
 
 describe.skipIf(missing)("two instances on one PostgreSQL", { timeout: 120_000 }, () => {
@@ -167,4 +179,36 @@ describe.skipIf(missing)("two instances on one PostgreSQL", { timeout: 120_000 }
     expect(gaps.slice(1).every((g) => g > 5_000), JSON.stringify(gaps)).toBe(true);
     expect(ledAt - ranAt).toBeLessThan(15_000);
   });
+
+  it("baton step-down and SIGTERM hand the lead over without losing a message", async () => {
+    const url = await server.database();
+    const a = start("epsilon", url);
+    await waitFor(() => (a.out().includes("Baton ready") ? true : undefined), "epsilon leading", TIMEOUT_MS);
+    const b = start("zeta", url);
+    await waitFor(() => (b.out().includes("standing by") ? true : undefined), "zeta standing by", TIMEOUT_MS);
+    // A turn running while the leader steps down: it finishes (drained), then the lead moves.
+    fake.userSends({ chat: privateChat(alice), from: alice, text: "demo:slow 3" });
+    await waitFor(() => answered(/step 1/)[0], "a turn streaming on epsilon", TIMEOUT_MS);
+    // Not spawnSync: the fakes live in this process and must keep answering while Baton drains.
+    const stepDown = await run([BATON, "step-down", "--data-dir", a.dataDir]);
+    expect(stepDown.status, stepDown.stderr).toBe(0);
+    expect(stepDown.stdout).toMatch(/Stepped down: instance epsilon stands by/);
+    expect(answered(/Done after \d+ steps/), fake.sentTo(111).map((m) => m.text).join("\n---\n")).toHaveLength(1);
+    expect(answered(CUT_OFF_ANY)).toHaveLength(0);
+    await waitFor(() => (b.out().includes("Baton ready") ? true : undefined), "zeta leading", TIMEOUT_MS);
+    fake.userSends({ chat: privateChat(alice), from: alice, text: "after the step-down" });
+    await waitFor(() => answered(/you said "after the step-down"/)[0], "answered by zeta", TIMEOUT_MS);
+    expect(status(a)).toMatchObject({ state: "standby", role: "standby", leader: "zeta", epoch: 2 });
+
+    // SIGTERM on the leader: it drains and hands over to the standby (epsilon again), which answers.
+    b.child.kill("SIGTERM");
+    await waitFor(() => (a.out().split("Baton ready").length === 3 ? true : undefined), "epsilon leading again", TIMEOUT_MS);
+    expect(a.out()).toMatch(/leading, epoch 3/);
+    fake.userSends({ chat: privateChat(alice), from: alice, text: "after the SIGTERM" });
+    await waitFor(() => answered(/you said "after the SIGTERM"/)[0], "answered by epsilon", TIMEOUT_MS);
+    expect(answered(/you said "after the SIGTERM"/)).toHaveLength(1);
+    expect(answered(/you said "after the step-down"/)).toHaveLength(1);
+    expect(answered(CUT_OFF_ANY)).toHaveLength(0);
+  });
 });
+
