@@ -46,8 +46,10 @@ export interface ThreadsApi {
 }
 
 export interface AgentsApi {
-  /** Queues a prompt; returns how many turns are ahead. */
-  submit(thread: ThreadRecord, prompt: ContentBlock[]): number;
+  /** Queues a prompt (`author`: whose it is, when a person in the chat wrote it); returns how many turns are ahead. */
+  submit(thread: ThreadRecord, prompt: ContentBlock[], author?: PlatformUser): number;
+  /** Whose prompt started the running turn; undefined when none runs or no one in the chat started it. */
+  runningAuthor(threadId: string): PlatformUser | undefined;
   /** True while Baton shuts down: no new turn starts; submitted prompts run after the restart. */
   restarting?(): boolean;
   /** Cancels the running turn and the thread's subagents; false when nothing ran. */
@@ -75,7 +77,11 @@ export interface AgentsApi {
   handoffContent(brief: BriefWritten, sessionId: string): ContentBlock[];
   /** The exact terminal command to continue this session natively, or why there is none. */
   terminalCommand(thread: ThreadRecord): Promise<{ command?: string; cwd: string; note?: string }>;
-  answerApproval(threadId: string, text: string, user: { id: string; name?: string }): string | undefined;
+  /**
+   * A typed answer (`/allow`, `/deny`, a number) for the thread's oldest open request; undefined when
+   * none is open or the text is no answer. `refused`: the person may not decide (tell them privately).
+   */
+  answerApproval(threadId: string, text: string, user: PlatformUser, route: string): { text: string; refused?: boolean } | undefined;
 }
 
 /** Workspaces are a path on this machine or `<machine>:<path>` on another (`build:/srv/api`). */
@@ -149,6 +155,16 @@ export interface ReplyOptions {
   keep?: (replace: (text: string) => void) => void;
 }
 
+/** The sender's standing: admin, member, or a stranger (undefined; only /help reaches them). */
+export interface AccessApi {
+  role: "admin" | "member" | undefined;
+  /**
+   * Before an admin-only part of a command (`what`, in words: "Adding a schedule"): throws a
+   * CommandError naming the role needed and the sender's id unless their role suffices (access.commands may move it).
+   */
+  require(command: string, what: string): void;
+}
+
 export interface ChatContext {
   message: ChatMessage;
   parsed: Parsed;
@@ -167,6 +183,7 @@ export interface ChatContext {
   /** The platform shows buttons. */
   buttons: boolean;
   commands: CommandSpec[];
+  access: AccessApi;
 }
 
 export interface CommandSpec {

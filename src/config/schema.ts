@@ -140,6 +140,9 @@ const filesSchema = z
   })
   .strict();
 
+/** A user with their platform (`telegram:123456`, `slack:U0ABC`, `telegram:*` for everyone there), or `web`. */
+const principal = z.string().regex(/^(web|[a-z0-9_]+:.+)$/, "a user id with its platform, such as telegram:123456, or web");
+
 const baseConfigSchema = z
   .object({
     data_dir: restart(z.string().optional().describe("Where threads, tokens and caches live (default ~/.baton)")),
@@ -167,11 +170,34 @@ const baseConfigSchema = z
     access: live(
       z
         .object({
-          allow: z.array(z.string().regex(/^[a-z0-9_]+:.+$/, "a user id with its platform, such as telegram:123456")).default([]),
+          allow: z.array(principal).default([]).describe("Who may use the bot: each is a member"),
+          roles: z
+            .object({
+              admin: z.array(principal).default([]).describe("Admins: besides what members do, the admin-only commands and answering or stopping anyone's turn"),
+              member: z.array(principal).default([]).describe("Members: talk to agents, answer and stop their own turns (as access.allow)"),
+            })
+            .strict()
+            .default({ admin: [], member: [] })
+            .describe("web (the web chat's token holder) is an admin unless listed under member only"),
+          commands: z
+            .record(z.string().regex(/^[a-z]+$/, "a command name without the slash, such as schedule"), z.enum(["admin", "member"]))
+            .default({})
+            .describe("A command's role: admin makes the whole command admin-only; member opens the parts that are admin-only by default (schedule add/rm, workspace --switch, new <workspace>, switch, session --switch, stop of another's turn)"),
           refusal_interval: durationMs.default(60_000).describe("At most one refusal reply per stranger in this interval"),
         })
         .strict()
-        .default({ allow: [], refusal_interval: 60_000 }),
+        .default({ allow: [], roles: { admin: [], member: [] }, commands: {}, refusal_interval: 60_000 }),
+    ),
+    approvals: live(
+      z
+        .object({
+          by: z
+            .enum(["requester_or_admin", "requester", "any_member"])
+            .default("requester_or_admin")
+            .describe("Who answers an agent's permission request: the person whose prompt started the turn, or an admin (default); only that person; any member"),
+        })
+        .strict()
+        .default({ by: "requester_or_admin" }),
     ),
     agents: live(
       z

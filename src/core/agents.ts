@@ -5,7 +5,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { join } from "node:path";
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { AgentsApi, BriefWritten, HostChoice, SessionSummary } from "../commands/context.js";
-import type { ApprovalBroker } from "./approvals.js";
+import type { ApprovalBroker, TypedAnswer } from "./approvals.js";
 import { firstInstalledKind, getAgentKind, type AgentKind } from "../agents/products/index.js";
 import { kindsOf } from "./agent-kinds.js";
 import type { LaunchSpec, Supervisor } from "../agents/supervisor.js";
@@ -19,7 +19,8 @@ import { describeBadId, isValidSessionId, sessionIdShape } from "../agents/runti
 import type { ThreadRecord, ThreadRegistry } from "../threads/registry.js";
 import type { BatonConfig } from "../config/schema.js";
 import { AgentError, BatonError, CommandError } from "../kernel/errors.js";
-import type { PlatformLogger } from "../platforms/contract.js";
+import type { PlatformLogger, PlatformUser } from "../platforms/contract.js";
+import { ThreadAuthors } from "./conversation/authors.js";
 
 const MIN_PREFIX = 6;
 /** How long a brief waits for a session to appear in its agent's store, and how often it looks. */
@@ -35,13 +36,14 @@ export class BatonAgents implements AgentsApi {
   subagentControl?: { cancelAll(threadId: string, note: string): Promise<number>; list(threadId: string): Array<{ name: string; agent: string; state: string; lastTool?: string }> };
   /** Briefs kept before a resume that could lose the session, by thread. */
   private readonly keptBriefs = new Map<string, BriefWritten>();
+  private readonly authors = new ThreadAuthors();
 
   constructor(
     private config: BatonConfig["agents"],
     private readonly dataDir: string,
     private readonly supervisor: Supervisor,
     /** Where prompts go with how their turns start (turns.ts). */
-    private readonly turns: { submit(threadId: string, prompt: ContentBlock[], id?: string): number },
+    private readonly turns: { submit(threadId: string, prompt: ContentBlock[], id?: string, author?: PlatformUser): number; runningAuthor(threadId: string): PlatformUser | undefined },
     private readonly registry: ThreadRegistry,
     private readonly approvals: ApprovalBroker,
     private readonly machines: Machines,
@@ -134,12 +136,17 @@ export class BatonAgents implements AgentsApi {
     return spec;
   }
 
-  submit(thread: ThreadRecord, prompt: ContentBlock[]): number {
-    if (!this.supervisor.wouldWait(thread.id)) return this.turns.submit(thread.id, prompt);
+  submit(thread: ThreadRecord, blocks: ContentBlock[], author?: PlatformUser): number {
+    const prompt = author ? this.authors.label(thread.id, author, blocks) : blocks;
+    if (!this.supervisor.wouldWait(thread.id)) return this.turns.submit(thread.id, prompt, undefined, author);
     // A prompt that waits is kept in the registry, so a restart runs it instead of losing it.
     const { id, written } = this.registry.queuePrompt(thread.id, prompt);
     written.catch((error: unknown) => this.log?.error({ thread: thread.id, err: error }, "could not keep a queued prompt; it runs, but not after a restart"));
-    return this.turns.submit(thread.id, prompt, id);
+    return this.turns.submit(thread.id, prompt, id, author);
+  }
+
+  runningAuthor(threadId: string): PlatformUser | undefined {
+    return this.turns.runningAuthor(threadId);
   }
 
   restarting(): boolean {
@@ -163,8 +170,8 @@ export class BatonAgents implements AgentsApi {
     return this.supervisor.stopHost(threadId);
   }
 
-  answerApproval(threadId: string, text: string, user: { id: string; name?: string }): string | undefined {
-    return this.approvals.answerText(threadId, text, user);
+  answerApproval(threadId: string, text: string, user: PlatformUser, route: string): TypedAnswer | undefined {
+    return this.approvals.answerText(threadId, text, user, route);
   }
 
   async listSessions(agent: string, workspace: string): Promise<SessionSummary[]> {

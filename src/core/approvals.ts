@@ -1,5 +1,7 @@
-// Permission requests from agents, shown in every attached route and answered by the first allowed
-// user (a button, `/allow`, `/deny`, or the option's number). Never auto-allowed, never timed out
+// Permission requests from agents, shown in every attached route and answered by the first person
+// approvals.by lets decide (a button, `/allow`, `/deny`, or the option's number): by default the
+// person whose prompt started the turn, or an admin; anyone else is told privately who may, and
+// the request stays open. Never auto-allowed, never timed out
 // into "allow". A request belongs to the live turn that asked it: when that turn ends (finished,
 // cancelled, the agent died), its open requests answer "cancelled" and their messages say so, so
 // a later answer can never reach a request nobody is waiting for. A typed answer answers the
@@ -19,6 +21,22 @@ export interface ApprovalTurn {
   stream: TurnStream;
   /** Shown above the request, e.g. the name of the subagent that asks. */
   label?: string;
+  /** Whose prompt started the turn; none for a turn no one in the chat started (a schedule, a carried prompt). */
+  requester?: PlatformUser;
+}
+
+export type ApprovalsBy = "requester_or_admin" | "requester" | "any_member";
+
+/** Who may decide: the config's rule (read at each answer, so a reload applies) and who is an admin. */
+export interface ApprovalPolicy {
+  by(): ApprovalsBy;
+  isAdmin(userId: string, route: string): boolean;
+}
+
+/** What a typed answer did: `refused` when the person may not decide (the text is for them only). */
+export interface TypedAnswer {
+  text: string;
+  refused?: boolean;
 }
 
 interface Pending {
@@ -33,6 +51,9 @@ interface Pending {
 export class ApprovalBroker {
   /** Open requests in the order they were asked (Map order). */
   private readonly pending = new Map<string, Pending>();
+
+  /** Without a policy (tests of the broker alone) any allowed person decides. */
+  constructor(private readonly policy: ApprovalPolicy = { by: () => "any_member", isAdmin: () => false }) {}
 
   /** Shows the request on every route of the turn and waits for an answer. */
   request(turn: ApprovalTurn, request: RequestPermissionRequest): Promise<RequestPermissionResponse> {
@@ -55,12 +76,15 @@ export class ApprovalBroker {
   }
 
   /** A button press: `ap:<id>:<option index>`. */
-  answerAction(actionId: string, user: PlatformUser): ActionOutcome {
+  answerAction(actionId: string, user: PlatformUser, route: string): ActionOutcome {
     const [, id, index] = actionId.split(":");
     const entry = this.pending.get(id ?? "");
     if (!entry) return { ok: false, text: "This request was already answered or has expired." };
     const option = entry.request.options[Number(index)];
     if (!option) return { ok: false, text: "Unknown option." };
+    const refused = this.refusal(entry, user, route);
+    // Shown only to the presser (the platform's alert or ephemeral); the request stays open.
+    if (refused) return { ok: false, text: refused };
     this.decide(entry, option, user);
     return { ok: true, text: option.name };
   }
@@ -70,7 +94,7 @@ export class ApprovalBroker {
    * Returns undefined when the thread has no open request or the text is no answer (it goes on
    * to the agent), "" when it answered, or a hint when the answer named no option.
    */
-  answerText(threadId: string, text: string, user: PlatformUser): string | undefined {
+  answerText(threadId: string, text: string, user: PlatformUser, route: string): TypedAnswer | undefined {
     const entry = [...this.pending.values()].find((p) => p.turn.threadId === threadId);
     if (!entry) return undefined;
     const options = entry.request.options;
@@ -80,9 +104,25 @@ export class ApprovalBroker {
     else if (word === "/deny") option = options.find((o) => o.kind === "reject_once") ?? options.find((o) => o.kind.startsWith("reject"));
     else if (/^\d+$/.test(word)) option = options[Number(word) - 1];
     else return undefined;
-    if (!option) return `No such option. Answer with a number from 1 to ${options.length}, /allow or /deny.`;
+    const refused = this.refusal(entry, user, route);
+    if (refused) return { text: refused, refused: true };
+    if (!option) return { text: `No such option. Answer with a number from 1 to ${options.length}, /allow or /deny.` };
     this.decide(entry, option, user);
-    return "";
+    return { text: "" };
+  }
+
+  /** Why this person may not decide the request, naming who may; undefined when they may. */
+  private refusal(entry: Pending, user: PlatformUser, route: string): string | undefined {
+    const by = this.policy.by();
+    if (by === "any_member") return undefined;
+    const requester = entry.turn.requester;
+    if (requester?.id === user.id) return undefined;
+    // A turn no one in the chat started is decided by an admin under either rule.
+    const adminMay = by === "requester_or_admin" || !requester;
+    if (adminMay && this.policy.isAdmin(user.id, route)) return undefined;
+    // Plain words, no markup: a button's refusal shows as the platform's alert (Telegram's is plain text).
+    const who = requester ? `${requester.name ?? requester.id} (${requester.id}), who started this turn${adminMay ? ", or an admin" : ""}` : "an admin";
+    return `Only ${who} may answer this request; you are ${user.id}. It stays open.`;
   }
 
   /** The turn ended or was cancelled: each of its open requests answers "cancelled" and says why. */

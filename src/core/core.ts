@@ -52,7 +52,7 @@ export class BatonCore implements PlatformCore {
   constructor(private readonly options: CoreOptions) {
     this.log = options.log;
     this.registry = options.registry;
-    this.state = { allow: new Set(options.config.access.allow) };
+    this.state = {};
     const parts = (this.parts = wireCore(options, this.state));
     this.cutBeforeStart = parts.cutTurns.takeLeftOver();
     ({ supervisor: this.supervisor, approvals: this.approvals, agents: this.agents, workspaces: this.workspaces, machines: this.machines } = parts);
@@ -124,7 +124,6 @@ export class BatonCore implements PlatformCore {
       throw error;
     }
     this.options.config = config;
-    this.state.allow = new Set(config.access.allow);
     this.workspaces.reconfigure(config.workspaces);
   }
 

@@ -3,7 +3,7 @@
 import { randomBase64url } from "../kernel/random-ids.js";
 import type { RequestPermissionRequest, RequestPermissionResponse, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
 import type { TurnOutput } from "../agents/supervisor.js";
-import type { PlatformLogger } from "../platforms/contract.js";
+import type { PlatformLogger, PlatformUser } from "../platforms/contract.js";
 import type { ApprovalBroker, ApprovalTurn } from "./approvals.js";
 import type { Metrics } from "../kernel/metrics.js";
 import { TurnStream, type RouteTarget, type StreamSettings } from "./stream.js";
@@ -35,10 +35,12 @@ export class ChatTurn implements TurnOutput {
     /** `ended` as the agent's turn ends; `delivered` once its end has reached the chats (or failed to). */
     private readonly lifecycle: { ended(): void; delivered(): void } = { ended: () => undefined, delivered: () => undefined },
     extras?: TurnExtrasOptions,
+    /** Whose prompt started the turn (who may answer its approvals and stop it). */
+    readonly requester?: PlatformUser,
   ) {
     this.stream = new TurnStream(targets, settings, log);
     if (extras) this.extras = new TurnExtras(extras, this.stream);
-    this.approvalTurn = { id: randomBase64url(6), threadId, stream: this.stream };
+    this.approvalTurn = { id: randomBase64url(6), threadId, stream: this.stream, requester };
     // After the prompt is on its way: the indicators are HTTP calls, and a new message's path to
     // the agent should not wait for them (under load they were a good part of that path's time).
     this.indicators = setImmediate(() => this.showRunning(targets()));

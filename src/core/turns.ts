@@ -6,7 +6,7 @@ import type { AgentHost, OpenedSession } from "../agents/host.js";
 import type { HostLaunch, HostRequest, LaunchSpec, McpAccess, Supervisor, TurnOutput, TurnRequest, TurnStart } from "../agents/supervisor.js";
 import type { TurnUsage } from "../threads/chat-state.js";
 import type { Metrics } from "../kernel/metrics.js";
-import type { PlatformLogger } from "../platforms/contract.js";
+import type { PlatformLogger, PlatformUser } from "../platforms/contract.js";
 import type { ThreadRecord, ThreadRegistry } from "../threads/registry.js";
 import type { ApprovalBroker } from "./approvals.js";
 import type { OutboundFiles } from "./outfiles.js";
@@ -52,8 +52,8 @@ export class Turns {
   constructor(private readonly deps: TurnsDeps) {}
 
   /** Queues a prompt for the thread's agent; returns how many turns are ahead of it. */
-  submit(threadId: string, prompt: ContentBlock[], id?: string): number {
-    const request: TurnRequest = { threadId, prompt, id, start: () => this.start(threadId) };
+  submit(threadId: string, prompt: ContentBlock[], id?: string, author?: PlatformUser): number {
+    const request: TurnRequest = { threadId, prompt, id, start: () => this.start(threadId, author) };
     return this.deps.supervisor.submit(request);
   }
 
@@ -73,15 +73,20 @@ export class Turns {
     return { seq: current?.seq ?? 0, flush: () => current?.turn?.flush() };
   }
 
+  /** Whose prompt started the thread's running turn; undefined when none runs or no one in the chat started it. */
+  runningAuthor(threadId: string): PlatformUser | undefined {
+    return this.hostTurns.get(threadId)?.turn?.requester;
+  }
+
   /** The thread closed or failed: its turn count starts again. */
   forget(threadId: string): void {
     this.hostTurns.delete(threadId);
   }
 
-  private start(threadId: string): TurnStart | undefined {
+  private start(threadId: string, author: PlatformUser | undefined): TurnStart | undefined {
     const thread = this.deps.registry.get(threadId);
     if (!thread?.open) return undefined;
-    return { ...this.hostRequest(thread), sink: meteredTurn(this.begin(thread), thread.agent, this.deps.metrics) };
+    return { ...this.hostRequest(thread), sink: meteredTurn(this.begin(thread, author), thread.agent, this.deps.metrics) };
   }
 
   private hostRequest(thread: ThreadRecord): HostRequest {
@@ -105,7 +110,7 @@ export class Turns {
     };
   }
 
-  private begin(thread: ThreadRecord): TurnOutput {
+  private begin(thread: ThreadRecord, author: PlatformUser | undefined): TurnOutput {
     const { deps } = this;
     const lifecycle = {
       ended: () => {
@@ -122,7 +127,7 @@ export class Turns {
       showUsage: deps.showUsage(),
       recordUsage: (usage) => deps.recordUsage(thread, usage),
       log: deps.log,
-    });
+    }, author);
     this.hostTurns.set(thread.id, { seq: (this.hostTurns.get(thread.id)?.seq ?? 0) + 1, turn });
     deps.cutTurns.started(thread.id);
     return turn;

@@ -14,6 +14,7 @@ import { AgentMcp } from "./agent-mcp.js";
 import { BatonAgents } from "./agents.js";
 import { ApprovalBroker } from "./approvals.js";
 import { Inbound } from "./conversation/inbound.js";
+import { Roles } from "./conversation/roles.js";
 import { wireChatFeatures, type ChatFeatureParts } from "./features.js";
 import { CutTurns, type RunningTurnsStore } from "./cut-turns.js";
 import { FileCache } from "./files.js";
@@ -41,15 +42,15 @@ export interface CoreOptions {
   cursors?: PlatformCursors;
 }
 
-/** What changes after the parts are made: the access list (a reload), the handover service (set by the daemon). */
+/** What changes after the parts are made: the handover service (set by the daemon). */
 export interface CoreState {
-  allow: Set<string>;
   handover?: HandoverApi;
 }
 
 export interface CoreParts {
   supervisor: Supervisor;
   approvals: ApprovalBroker;
+  roles: Roles;
   machines: Machines;
   workspaces: Workspaces;
   worktrees: ThreadWorktrees;
@@ -96,7 +97,7 @@ export function wireCore(options: CoreOptions, state: CoreState): CoreParts {
     if (body.action === "pickup") base.metrics.pickup(body.outcome === "attached" ? "claimed" : "refused");
     return registry.audit(body, threadId);
   };
-  const { workspaces, platforms, approvals } = base;
+  const { workspaces, platforms, approvals, roles } = base;
   const proposals = new WorkspaceProposals({ workspaces, thread: (id) => registry.get(id), targets: (t) => platforms.targets(t), audit, log });
   const features = chat;
   const worktreeCommands = new WorktreeCommands({
@@ -119,7 +120,7 @@ export function wireCore(options: CoreOptions, state: CoreState): CoreParts {
     otherAction,
     approvals,
     files,
-    allow: () => state.allow,
+    roles,
     refusalIntervalMs: options.config.access.refusal_interval,
     log,
     onPrompt: (route, messageId) => turns.promptSeen(route, messageId),
@@ -127,7 +128,7 @@ export function wireCore(options: CoreOptions, state: CoreState): CoreParts {
   return { ...base, ...hosts, files, chat, proposals, inbound, audit };
 }
 
-type BaseParts = Pick<CoreParts, "approvals" | "platforms" | "machines" | "workspaces" | "worktrees" | "mcp" | "metrics"> & { notify(thread: ThreadRecord, text: string): void };
+type BaseParts = Pick<CoreParts, "approvals" | "roles" | "platforms" | "machines" | "workspaces" | "worktrees" | "mcp" | "metrics"> & { notify(thread: ThreadRecord, text: string): void };
 
 /** What everything else stands on: approvals, the platform table, the machines and workspaces, Baton's MCP server. */
 function baseParts(options: CoreOptions): BaseParts {
@@ -139,8 +140,11 @@ function baseParts(options: CoreOptions): BaseParts {
     record: (path, name, confirmedBy) => registry.registerWorkspace(path, name, confirmedBy),
   });
   const worktrees = new ThreadWorktrees({ registry, machines, config: () => options.config, namedIsolation: (w) => workspaces.namedIsolation(w), log });
+  // Read at each question, so a reload's access and approvals apply at once.
+  const roles = new Roles(() => options.config.access, (route) => platforms.of(route)?.adapter.capabilities.usersAuthenticated === true);
   return {
-    approvals: new ApprovalBroker(),
+    approvals: new ApprovalBroker({ by: () => options.config.approvals.by, isAdmin: (userId, route) => roles.isAdmin(userId, route) }),
+    roles,
     platforms,
     machines,
     workspaces,

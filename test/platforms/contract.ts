@@ -121,7 +121,8 @@ export function runAdapterContract(name: string, createDriver: () => Promise<Con
       baton = await startTestBaton({
         adapters: [{ adapter: driver.adapter, settings: driver.settings ?? {} }],
         config: {
-          access: { allow: [driver.allowedId, ...ALLOW_EXTRA] },
+          // The driver's user runs the bot (an admin: the contract schedules); the others are members.
+          access: { allow: [driver.allowedId, ...ALLOW_EXTRA], roles: { admin: [driver.allowedId] } },
           rendering: { flush_debounce_ms: 50, min_edit_gap_ms: 100, show_usage: false, ...rendering },
           agents: { default: "demo", ...agents },
           ...rest,

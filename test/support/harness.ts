@@ -41,7 +41,8 @@ export const ALLOWED_TEST_USERS = ["test:alice", "test:bob", "telegram:111", "sl
 export function testConfig(options: Pick<TestBatonOptions, "config" | "cwd">): LoadedConfig {
   const config: Record<string, unknown> = {
     agents: { default: "demo" },
-    access: { allow: ALLOWED_TEST_USERS },
+    // The tests' people are its operators (admins); the tests of roles name their own members.
+    access: { allow: ALLOWED_TEST_USERS, roles: { admin: ALLOWED_TEST_USERS } },
     // The usage line is off here so tests count only the answers; its own tests turn it on.
     rendering: { flush_debounce_ms: 50, min_edit_gap_ms: 100, show_usage: false },
     workspaces: { roots: [tmpdir(), process.cwd()], default: options.cwd ?? process.cwd() },

@@ -3,9 +3,9 @@ import type { CommandSpec } from "../context.js";
 function answer(word: "/allow" | "/deny"): CommandSpec["run"] {
   return async (ctx) => {
     const thread = ctx.threads.forRoute(ctx.message.route);
-    const result = thread ? await ctx.agents.answerApproval(thread.id, word, ctx.message.user) : undefined;
+    const result = thread ? ctx.agents.answerApproval(thread.id, word, ctx.message.user, ctx.message.route) : undefined;
     if (result === undefined) await ctx.reply("No approval is pending here.");
-    else if (result) await ctx.reply(result);
+    else if (result.text) await ctx.reply(result.text, { onlyToSender: result.refused });
   };
 }
 

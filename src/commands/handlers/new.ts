@@ -24,6 +24,7 @@ export const newThread: CommandSpec = {
       if (named && binding.host && (named.agent !== bound.agent || (named.profile !== undefined && named.profile !== bound.profile))) throw boundRefusal(binding, "starting a thread with another agent");
       spec = { ...bound, ...(named && !binding.host ? { agent: named.agent, profile: named.profile } : {}) };
     } else {
+      if (namedWorkspace && namedWorkspace !== current?.workspace) ctx.access.require("new", "Starting a thread in another workspace");
       const host = named ?? (current ? { agent: current.agent, profile: current.profile } : ctx.agents.defaultHost());
       spec = { workspace: namedWorkspace ?? current?.workspace ?? (await ctx.workspaces.default()), ...host };
     }

@@ -15,6 +15,7 @@ export const schedule: CommandSpec = {
     const rest = ctx.parsed.kind === "command" ? ctx.parsed.rest : "";
     const verb = args[0]?.toLowerCase() ?? "list";
     if (verb === "add") {
+      ctx.access.require("schedule", "Adding a schedule");
       const m = ADD.exec(rest);
       if (!m) throw new CommandError('Usage: `/schedule add "<cron>" <prompt>`, the pattern in quotes: `/schedule add "0 9 * * 1-5" summarise yesterday\'s commits`. Add `--tz Europe/Berlin` after add for a time zone.');
       const added = await ctx.features.schedules.add(route, m[2] ?? m[3], m[4].trim(), ctx.message.user.id, m[1]);
@@ -22,6 +23,7 @@ export const schedule: CommandSpec = {
       return;
     }
     if (verb === "rm" || verb === "remove" || verb === "delete") {
+      ctx.access.require("schedule", "Removing a schedule");
       if (!args[1]) throw new CommandError("Which one? `/schedule rm <id>`; `/schedule list` shows the ids.");
       await ctx.features.schedules.remove(route, args[1]);
       await ctx.reply(`Removed schedule \`${args[1]}\`.`);

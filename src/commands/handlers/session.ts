@@ -27,6 +27,7 @@ export const session: CommandSpec = {
       await ctx.reply(`**${ctx.agents.displayName(agent)} sessions in \`${workspace}\`**\n${lines.join("\n")}\n\nSwitch with \`/session --switch <id>\`.`);
       return;
     }
+    ctx.access.require("session", "Switching this chat to another session");
     const found = await ctx.agents.findSession(agent, workspace, target);
     const open = ctx.threads.findOpenBySession(agent, found.id);
     if (open) {

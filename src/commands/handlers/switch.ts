@@ -11,6 +11,7 @@ export const switchHost: CommandSpec = {
     const fresh = takeFlag(args, "--fresh");
     if (args[0] === "host") args.shift();
     if (args.length === 0) throw new CommandError(`Usage: ${switchHost.usage}`);
+    ctx.access.require("switch", "Switching this chat's agent");
     const target = ctx.agents.resolveHost(args);
     const route = ctx.message.route;
     const current = ctx.threads.forRoute(route);

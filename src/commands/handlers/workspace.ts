@@ -19,8 +19,11 @@ export const workspace: CommandSpec = {
       await ctx.reply(`**Workspaces**\n${lines.join("\n")}\n\nSwitch with \`/workspace --switch <name or path>\` (another machine: \`<machine>:<path>\`).`);
       return;
     }
-    const path = await ctx.workspaces.resolve(target);
     const binding = ctx.features.binding(route);
+    // A bound chat may only start over in its binding's workspace (checked below); elsewhere the
+    // workspace is the person's choice, and reaching another one is an admin's.
+    if (!binding) ctx.access.require("workspace", "Switching this chat to another workspace");
+    const path = await ctx.workspaces.resolve(target);
     let spec: { workspace: string; agent: string; profile?: string; binding?: string };
     if (binding) {
       const bound = await ctx.features.newThreadSpec(route);

@@ -12,6 +12,7 @@ import type { Outbox } from "../delivery/outbox.js";
 import type { FileCache } from "../files.js";
 import { decideAddressing } from "./addressing.js";
 import { Intake } from "./intake.js";
+import type { Roles } from "./roles.js";
 import { conversationSteps } from "./steps.js";
 
 const REFUSAL_MEMORY_MAX = 10_000;
@@ -31,7 +32,8 @@ export interface InboundDeps {
   otherAction?(press: ActionPress): Promise<ActionOutcome> | undefined;
   approvals: ApprovalBroker;
   files: FileCache;
-  allow: () => ReadonlySet<string>;
+  /** Who is an admin, a member, or nobody (access.allow, access.roles, access.commands). */
+  roles: Roles;
   refusalIntervalMs: number;
   log: PlatformLogger;
   /** The platform message id of the newest prompt per route (a reaction while its turn runs). */
@@ -47,6 +49,7 @@ export class Inbound {
     this.intake = new Intake(deps.log);
     this.steps = conversationSteps({
       isAllowed: (message) => this.isAllowed(message.user.id, message.route),
+      roles: deps.roles,
       shouldRefuse: (id) => this.shouldRefuse(id),
       log: deps.log,
     });
@@ -63,16 +66,14 @@ export class Inbound {
       this.deps.log.info({ user: press.user.id, route: press.route }, "refused a button press from a user not in access.allow");
       return { ok: false, text: `You are not allowed to answer this. Ask the operator to add ${press.user.id} to access.allow.` };
     }
-    if (this.deps.approvals.isApprovalAction(press.actionId)) return this.deps.approvals.answerAction(press.actionId, press.user);
+    if (this.deps.approvals.isApprovalAction(press.actionId)) return this.deps.approvals.answerAction(press.actionId, press.user, press.route);
     const other = this.deps.otherAction?.(press);
     if (other) return other;
     return { ok: false, text: "This button is no longer active." };
   }
 
   isAllowed(userId: string, route: string): boolean {
-    if (this.deps.platformOf(route)?.adapter.capabilities.usersAuthenticated) return true;
-    const allow = this.deps.allow();
-    return allow.has(userId) || allow.has(`${userId.slice(0, userId.indexOf(":"))}:*`);
+    return this.deps.roles.roleOf(userId, route) !== undefined;
   }
 
   private async process(inbound: InboundMessage): Promise<void> {
@@ -93,8 +94,26 @@ export class Inbound {
       ...this.deps.services(),
       buttons: platform.adapter.capabilities.buttons,
       commands: COMMANDS,
+      access: this.accessOf(message),
     };
     await this.steps(ctx);
+  }
+
+  /** The sender's role, and the check a command makes before an admin-only part. */
+  private accessOf(message: ChatMessage): ChatContext["access"] {
+    const { roles } = this.deps;
+    const { user, route } = message;
+    return {
+      role: roles.roleOf(user.id, route),
+      require: (command, what) => {
+        try {
+          roles.require(command, what, user.id, route);
+        } catch (error) {
+          this.deps.log.info({ user: user.id, route, command }, "refused a command part for want of a role");
+          throw error;
+        }
+      },
+    };
   }
 
   private async reply(platform: Platform, message: ChatMessage, text: string, options: ReplyOptions = {}): Promise<void> {

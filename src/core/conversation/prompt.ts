@@ -14,7 +14,7 @@ export const promptStep: Middleware<ChatContext> = async (ctx) => {
   if (blocks.length === 0) return;
   const note = await ctx.worktrees.beforePrompt(thread, ctx.parsed.text);
   if (note) await ctx.reply(note);
-  const ahead = ctx.agents.submit(thread, blocks);
+  const ahead = ctx.agents.submit(thread, blocks, ctx.message.user);
   if (ctx.agents.restarting?.()) await ctx.reply("⏸ Baton is restarting. Your message is kept and runs once it is back.");
   else if (ahead > 0) await queuedNotice(ctx, thread.id, ahead);
 };
@@ -50,9 +50,9 @@ async function threadFor(ctx: ChatContext, text: string): Promise<ThreadRecord |
   const thread = ctx.threads.forRoute(route);
   if (!thread) return ctx.threads.create(route, { ...(await ctx.features.newThreadSpec(route)), origin: "message" });
   // A number answers a pending approval on platforms without buttons.
-  const answered = ctx.agents.answerApproval(thread.id, text, user);
+  const answered = ctx.agents.answerApproval(thread.id, text, user, route);
   if (answered === undefined) return thread;
-  if (answered) await ctx.reply(answered);
+  if (answered.text) await ctx.reply(answered.text, { onlyToSender: answered.refused });
   return undefined;
 }
 

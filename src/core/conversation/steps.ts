@@ -7,12 +7,14 @@ import type { ChatContext } from "../../commands/context.js";
 import { findCommand } from "../../commands/index.js";
 import { compose, type Middleware } from "./compose.js";
 import { promptStep } from "./prompt.js";
+import type { Roles } from "./roles.js";
 
 export interface StepDeps {
   /** The sender may use the bot: listed in access.allow, or authenticated by the platform instance itself. */
   isAllowed(message: ChatContext["message"]): boolean;
   /** True when a stranger should get the refusal now (rate-limited per user). */
   shouldRefuse(userId: string): boolean;
+  roles: Roles;
   log: PlatformLogger;
 }
 
@@ -20,7 +22,7 @@ export interface StepDeps {
 const PUBLIC_COMMANDS = new Set(["help"]);
 
 export function conversationSteps(deps: StepDeps): (ctx: ChatContext) => Promise<void> {
-  return compose([errorBoundary(deps.log), addressedOnly, access(deps), commandStep, promptStep]);
+  return compose([errorBoundary(deps.log), addressedOnly, access(deps), commandStep(deps.roles), promptStep]);
 }
 
 function errorBoundary(log: PlatformLogger): Middleware<ChatContext> {
@@ -52,12 +54,16 @@ function access(deps: StepDeps): Middleware<ChatContext> {
   };
 }
 
-const commandStep: Middleware<ChatContext> = async (ctx, next) => {
-  if (ctx.parsed.kind !== "command") return next();
-  const spec = findCommand(ctx.parsed.name);
-  if (!spec) {
-    await ctx.reply(`Unknown command: /${ctx.parsed.name} — try /help`);
-    return;
-  }
-  await spec.run(ctx, [...ctx.parsed.args]);
-};
+/** A command runs when known; one access.commands makes admin-only is refused whole to others. */
+function commandStep(roles: Roles): Middleware<ChatContext> {
+  return async (ctx, next) => {
+    if (ctx.parsed.kind !== "command") return next();
+    const spec = findCommand(ctx.parsed.name);
+    if (!spec) {
+      await ctx.reply(`Unknown command: /${ctx.parsed.name} — try /help`);
+      return;
+    }
+    if (roles.configured(spec.name) === "admin") ctx.access.require(spec.name, `/${spec.name}`);
+    await spec.run(ctx, [...ctx.parsed.args]);
+  };
+}

@@ -26,7 +26,7 @@ afterEach(async () => {
 /** `baton start` on the fake Bot API; `dir` restarts the Baton that ran there. */
 async function boot(dir?: string): Promise<ShippedBaton> {
   const workspaces = { roots: [process.cwd()], default: process.cwd() };
-  const config = shippedConfig({ access: { allow: ["telegram:111"] }, workspaces, platforms: { telegram: { token: fake!.token, api_root: fake!.apiRoot } } });
+  const config = shippedConfig({ access: { roles: { admin: ["telegram:111"] } }, workspaces, platforms: { telegram: { token: fake!.token, api_root: fake!.apiRoot } } });
   const baton = await startShippedBaton(config, { dir, prefix: "baton-telegram-features-" });
   batons.push(baton);
   return baton;
