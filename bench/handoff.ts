@@ -70,7 +70,7 @@ async function ensureFixture(root: string, { sessions: SESSIONS, avgSessionBytes
     const id = uuidFor(i);
     const cwd = `/work/project-${i % 40}`;
     // Sizes from 0.25× to 1.75× the average keep the total near 1 GB.
-    const size = Math.round(AVG_SESSION_BYTES * (0.25 + 1.5 * ((i * 7919) % 1000) / 1000));
+    const size = Math.round(AVG_SESSION_BYTES * (0.25 + (1.5 * ((i * 7919) % 1000)) / 1000));
     bytes += size;
     const at = new Date(FIXTURE_START_MS + Math.floor((((i * 7919) % SESSIONS) / SESSIONS) * FIXTURE_SPAN_MS));
     const day = String(at.getUTCDate()).padStart(2, "0");
@@ -106,12 +106,22 @@ export async function benchHandoffList(scale: HandoffScale): Promise<Figure[]> {
     const extraCerts = process.env.NODE_EXTRA_CA_CERTS ? ", NODE_EXTRA_CA_CERTS set (Node loads it at every start)" : "";
     return [
       figure(
-        { id: "handoff-list", label: "`baton handoff list`", unit: "ms", definition: `the command in a fresh process (spawn → exit), ${scale.sessions.toLocaleString("en")} sessions / ${gb} GB of transcripts, page cache warm` },
+        {
+          id: "handoff-list",
+          label: "`baton handoff list`",
+          unit: "ms",
+          definition: `the command in a fresh process (spawn → exit), ${scale.sessions.toLocaleString("en")} sessions / ${gb} GB of transcripts, page cache warm`,
+        },
         times,
         { on: "median", below: 200, text: "< 200 ms" },
       ),
       figure(
-        { id: "handoff-list-node", label: "… `node -e 0` beside it", unit: "ms", definition: `Node alone with the same flags and environment${extraCerts}, run in turn with the command: the part of it that is not Baton's` },
+        {
+          id: "handoff-list-node",
+          label: "… `node -e 0` beside it",
+          unit: "ms",
+          definition: `Node alone with the same flags and environment${extraCerts}, run in turn with the command: the part of it that is not Baton's`,
+        },
         floor,
       ),
     ];

@@ -47,7 +47,13 @@ export async function benchMachines(): Promise<BenchResult[]> {
     workspaces: { roots: [tmpdir()], default: tmpdir() },
     machines: { build: sshd.machine({ roots: ["~/code"], baton: [process.execPath, CLI], handover: "off" }) },
   };
-  const daemon = await startDaemon({ loaded: parseConfigText(stringify(config), "bench.yaml", {}), dataDir, log: silentLogger(), extraAdapters: [platform], env: { ...process.env, BATON_DATA_DIR: dataDir } });
+  const daemon = await startDaemon({
+    loaded: parseConfigText(stringify(config), "bench.yaml", {}),
+    dataDir,
+    log: silentLogger(),
+    extraAdapters: [platform],
+    env: { ...process.env, BATON_DATA_DIR: dataDir },
+  });
   const build = daemon.core.machines.get("build") as SshMachine;
   const route = platform.route("chat");
   const firstToken = async (workspace: string, cold: boolean): Promise<number> => {
@@ -62,7 +68,11 @@ export async function benchMachines(): Promise<BenchResult[]> {
     return elapsed;
   };
   const remote = `build:${remoteWorkspace}`;
-  const modes: Array<[string, boolean]> = [[tmpdir(), false], [remote, false], [remote, true]];
+  const modes: Array<[string, boolean]> = [
+    [tmpdir(), false],
+    [remote, false],
+    [remote, true],
+  ];
   try {
     for (const [workspace, cold] of modes) await firstToken(workspace, cold); // warm-up: caches, the first connection
     // Interleaved, so a machine whose load changes during the run weighs on every series alike.

@@ -74,12 +74,22 @@ async function oneTurn(turn: MatrixTurnScale["turns"][number], scale: MatrixTurn
     const events = room.timeline.filter((s) => s.event.sender === bot).length;
     return [
       figure(
-        { id: `matrix-turn-rss-${turn.size}`, label: `Matrix, a ${size} turn: Baton's RSS growth`, unit: "MB", definition: `peak RSS (every ${MEMORY_SAMPLE_MS} ms) minus RSS before the prompt (${first.toFixed(0)} MB), the agent streaming ${size} in 64 KB chunks into a room on the fake homeserver (streamed in ${(streamedMs / 1000).toFixed(1)} s, the end in the room at ${(deliveredMs / 1000).toFixed(1)} s; ${events} events of the bot's)` },
+        {
+          id: `matrix-turn-rss-${turn.size}`,
+          label: `Matrix, a ${size} turn: Baton's RSS growth`,
+          unit: "MB",
+          definition: `peak RSS (every ${MEMORY_SAMPLE_MS} ms) minus RSS before the prompt (${first.toFixed(0)} MB), the agent streaming ${size} in 64 KB chunks into a room on the fake homeserver (streamed in ${(streamedMs / 1000).toFixed(1)} s, the end in the room at ${(deliveredMs / 1000).toFixed(1)} s; ${events} events of the bot's)`,
+        },
         [peak - first],
         { on: "median", below: TARGET_GROWTH_MB, text: `< ${TARGET_GROWTH_MB} MB` },
       ),
       figure(
-        { id: `matrix-turn-tail-${turn.size}`, label: `Matrix, a ${size} turn: RSS ${scale.tailMs / 1000} s after`, unit: "MB", definition: `RSS ${scale.tailMs / 1000} s after the answer's end reached the room, minus RSS before the prompt` },
+        {
+          id: `matrix-turn-tail-${turn.size}`,
+          label: `Matrix, a ${size} turn: RSS ${scale.tailMs / 1000} s after`,
+          unit: "MB",
+          definition: `RSS ${scale.tailMs / 1000} s after the answer's end reached the room, minus RSS before the prompt`,
+        },
         [tail - first],
         { on: "median", below: TARGET_TAIL_MB, text: `< ${TARGET_TAIL_MB} MB` },
       ),

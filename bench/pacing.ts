@@ -60,8 +60,24 @@ async function benchPlatform(platform: Platform, scale: PacingScale, options: { 
     const brisk = platform === "telegram" ? await briskWhole(chat, scale) : [];
     if (options.holdOff) {
       return [
-        figure({ id: "back-to-back-no-hold", label: `${scale.backToBack} prompts back to back, ${name}, without the hold before a first send`, unit: "s", definition: "as above, rendering.first_send_hold_ms: 0" }, [backToBack]),
-        figure({ id: "whole-brisk-no-hold", label: `whole short answer, a prompt every ${BRISK_EVERY_MS / 1000} s, ${name}, without the hold`, unit: "ms", definition: "as above, rendering.first_send_hold_ms: 0" }, brisk),
+        figure(
+          {
+            id: "back-to-back-no-hold",
+            label: `${scale.backToBack} prompts back to back, ${name}, without the hold before a first send`,
+            unit: "s",
+            definition: "as above, rendering.first_send_hold_ms: 0",
+          },
+          [backToBack],
+        ),
+        figure(
+          {
+            id: "whole-brisk-no-hold",
+            label: `whole short answer, a prompt every ${BRISK_EVERY_MS / 1000} s, ${name}, without the hold`,
+            unit: "ms",
+            definition: "as above, rendering.first_send_hold_ms: 0",
+          },
+          brisk,
+        ),
       ];
     }
     const whole: number[] = [];
@@ -74,20 +90,49 @@ async function benchPlatform(platform: Platform, scale: PacingScale, options: { 
     }
     return [
       figure(
-        { id: `whole-${platform}`, label: `whole short answer, ${name}`, unit: "ms", definition: `the prompt leaves the ${name} fake → the call that first shows the whole answer (the demo agent streams it in 4 chunks over ~75 ms; the usage line on), warm agent, ${scale.restMs / 1000} s between prompts` },
+        {
+          id: `whole-${platform}`,
+          label: `whole short answer, ${name}`,
+          unit: "ms",
+          definition: `the prompt leaves the ${name} fake → the call that first shows the whole answer (the demo agent streams it in 4 chunks over ~75 ms; the usage line on), warm agent, ${scale.restMs / 1000} s between prompts`,
+        },
         whole,
         { on: "median", below: WHOLE_TARGET_MS, text: `p50 ≤ ${WHOLE_TARGET_MS} ms` },
       ),
       figure({ id: `first-${platform}`, label: `… its first words, ${name}`, unit: "ms", definition: "the same prompts → the first call with any of the answer" }, first),
       figure(
-        { id: `back-to-back-${platform}`, label: `${scale.backToBack} prompts back to back, ${name}`, unit: "s", definition: `${scale.backToBack} prompts written at once into one private chat → every answer shown whole (with its usage line), the fake enforcing ${name}'s rate limits` },
+        {
+          id: `back-to-back-${platform}`,
+          label: `${scale.backToBack} prompts back to back, ${name}`,
+          unit: "s",
+          definition: `${scale.backToBack} prompts written at once into one private chat → every answer shown whole (with its usage line), the fake enforcing ${name}'s rate limits`,
+        },
         [backToBack],
         { on: "median", below: BACK_TO_BACK_TARGET_S, text: `< ${BACK_TO_BACK_TARGET_S} s` },
       ),
       ...(brisk.length > 0
-        ? [figure({ id: `whole-brisk-${platform}`, label: `whole short answer, a prompt every ${BRISK_EVERY_MS / 1000} s, ${name}`, unit: "ms", definition: `prompt → the call that shows the whole answer, each prompt ${BRISK_EVERY_MS / 1000} s after the last: the chat's burst spent, a send and an edit no longer both go at once (where the hold before a first send counts)` }, brisk)]
+        ? [
+            figure(
+              {
+                id: `whole-brisk-${platform}`,
+                label: `whole short answer, a prompt every ${BRISK_EVERY_MS / 1000} s, ${name}`,
+                unit: "ms",
+                definition: `prompt → the call that shows the whole answer, each prompt ${BRISK_EVERY_MS / 1000} s after the last: the chat's burst spent, a send and an edit no longer both go at once (where the hold before a first send counts)`,
+              },
+              brisk,
+            ),
+          ]
         : []),
-      figure({ id: `rate-refusals-${platform}`, label: `calls ${name}'s fake refused for its rate limits`, unit: "", definition: "429s the fake answered over this platform's whole run (its limits as documented)" }, [chat.refusals()], { on: "median", below: 1, text: "0" }),
+      figure(
+        {
+          id: `rate-refusals-${platform}`,
+          label: `calls ${name}'s fake refused for its rate limits`,
+          unit: "",
+          definition: "429s the fake answered over this platform's whole run (its limits as documented)",
+        },
+        [chat.refusals()],
+        { on: "median", below: 1, text: "0" },
+      ),
     ];
   } catch (error) {
     throw new Error(`${platform}: ${(error as Error).message}\n--- baton output (tail) ---\n${baton.output().slice(-3000)}`);
@@ -125,7 +170,11 @@ async function promptsBackToBack(chat: Chat, scale: PacingScale): Promise<number
   const before = chat.shown().length;
   const started = monotonicMs();
   for (const prompt of prompts) await chat.say(prompt);
-  const done = (prompt: string) => chat.shown().slice(before).find((c) => isWhole(c.text, prompt));
+  const done = (prompt: string) =>
+    chat
+      .shown()
+      .slice(before)
+      .find((c) => isWhole(c.text, prompt));
   await until(() => prompts.every(done), "every back-to-back answer", ANSWER_TIMEOUT_MS, 5);
   return (Math.max(...prompts.map((p) => done(p)!.at)) - started) / 1000;
 }
@@ -164,7 +213,10 @@ function chatOn(platform: Platform, fakes: Fakes): { chat: Chat; allow: string }
           slack.event({ type: "message", channel, channel_type: "im", user: "U0BENCH", text, ts: slack.nextTs() });
           return monotonicMs();
         },
-        shown: () => slack.calls.filter((c) => (c.method === "chat.postMessage" || c.method === "chat.update") && c.outcome === "ok" && c.params.channel === channel).map((c) => ({ at: c.at + offset, text: slackText(c.params) })),
+        shown: () =>
+          slack.calls
+            .filter((c) => (c.method === "chat.postMessage" || c.method === "chat.update") && c.outcome === "ok" && c.params.channel === channel)
+            .map((c) => ({ at: c.at + offset, text: slackText(c.params) })),
         refusals: () => slack.floodRefusals.length,
       },
     };
@@ -172,7 +224,10 @@ function chatOn(platform: Platform, fakes: Fakes): { chat: Chat; allow: string }
   const discord = fakes.discord!;
   const person = discord.addUser("bencher");
   const dm = discord.dmChannel(person);
-  const texts = (c: (typeof discord.calls)[number]) => c.status < 400 && c.params.channel === dm.id && ((c.method === "POST" && c.route === "/channels/:channel/messages") || (c.method === "PATCH" && c.route === "/channels/:channel/messages/:message"));
+  const texts = (c: (typeof discord.calls)[number]) =>
+    c.status < 400 &&
+    c.params.channel === dm.id &&
+    ((c.method === "POST" && c.route === "/channels/:channel/messages") || (c.method === "PATCH" && c.route === "/channels/:channel/messages/:message"));
   return {
     allow: `discord:${person.id}`,
     chat: {

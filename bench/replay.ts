@@ -32,7 +32,13 @@ export async function benchReplay({ threads: THREADS, events: EVENTS, runs: RUNS
     written++;
   }
   const bodies = (i: number, id: string): ThreadEventBody =>
-    i % 4 === 0 ? { type: "route_attached", route: `telegram:${i % 5000}:${i % 7}` } : i % 4 === 1 ? { type: "session_observed", session: `${id}-${i}` } : i % 4 === 2 ? { type: "route_detached", route: `telegram:${(i - 2) % 5000}:${(i - 2) % 7}` } : { type: "host_changed", agent: "claude", profile: "fast" };
+    i % 4 === 0
+      ? { type: "route_attached", route: `telegram:${i % 5000}:${i % 7}` }
+      : i % 4 === 1
+        ? { type: "session_observed", session: `${id}-${i}` }
+        : i % 4 === 2
+          ? { type: "route_detached", route: `telegram:${(i - 2) % 5000}:${(i - 2) % 7}` }
+          : { type: "host_changed", agent: "claude", profile: "fast" };
   for (let i = 0; written < EVENTS; i++, written++) {
     const id = ids[i % THREADS];
     lines.push(`${JSON.stringify(makeEvent(id, bodies(i, id)))}\n`);
@@ -51,7 +57,12 @@ export async function benchReplay({ threads: THREADS, events: EVENTS, runs: RUNS
   rmSync(dir, { recursive: true, force: true });
   return [
     figure(
-      { id: "replay", label: "registry replay", unit: "ms", definition: `ThreadRegistry.open over a JSONL log of ${THREADS.toLocaleString("en")} threads / ${EVENTS.toLocaleString("en")} events, in the bench process, each run a fresh open` },
+      {
+        id: "replay",
+        label: "registry replay",
+        unit: "ms",
+        definition: `ThreadRegistry.open over a JSONL log of ${THREADS.toLocaleString("en")} threads / ${EVENTS.toLocaleString("en")} events, in the bench process, each run a fresh open`,
+      },
       runs,
       { on: "median", below: 1000, text: "< 1 s" },
     ),

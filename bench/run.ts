@@ -10,8 +10,13 @@ const args = process.argv.slice(2);
 const scale: Scale = args.includes("--tiny") ? "tiny" : "full";
 const only = args.filter((a) => !a.startsWith("--"));
 
-const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
-process.stdout.write(`Baton bench — ${cpus().length} cores (${cpus()[0]?.model.trim() ?? "unknown CPU"}), Node ${process.version}, ${new Date().toISOString().slice(0, 16)}Z, load average ${load()}${scale === "tiny" ? ", TINY scale (a check of the harness, not figures)" : ""}\n`);
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+process.stdout.write(
+  `Baton bench — ${cpus().length} cores (${cpus()[0]?.model.trim() ?? "unknown CPU"}), Node ${process.version}, ${new Date().toISOString().slice(0, 16)}Z, load average ${load()}${scale === "tiny" ? ", TINY scale (a check of the harness, not figures)" : ""}\n`,
+);
 const cpuAtStart = machineCpu();
 const figures: Figure[] = [];
 let failed = false;

@@ -75,18 +75,45 @@ export async function benchStartup(scale: StartupScale): Promise<Array<Figure | 
     for (const platform of SEPARATE_KINDS) separate.push(...(await platformColdStart(platform, scale.platformRuns)));
     return [
       figure(
-        { id: "cold-start", label: "cold start to serving", unit: "ms", definition: `fresh \`baton start\` process (web + Telegram + Slack on fakes, no threads) → web chat listening, first getUpdates and the Slack socket seen by the fakes; ${scale.runs} processes` },
+        {
+          id: "cold-start",
+          label: "cold start to serving",
+          unit: "ms",
+          definition: `fresh \`baton start\` process (web + Telegram + Slack on fakes, no threads) → web chat listening, first getUpdates and the Slack socket seen by the fakes; ${scale.runs} processes`,
+        },
         serving,
         { on: "median", below: 500, text: "median < 500 ms" },
       ),
-      figure({ id: "cold-start-cpu", label: "cold start CPU time", unit: "ms", definition: "CPU time (user + system, all threads) Baton's process had used when it was serving: less sensitive than wall time to other load on the machine (10 ms resolution)" }, servingCpu),
+      figure(
+        {
+          id: "cold-start-cpu",
+          label: "cold start CPU time",
+          unit: "ms",
+          definition: "CPU time (user + system, all threads) Baton's process had used when it was serving: less sensitive than wall time to other load on the machine (10 ms resolution)",
+        },
+        servingCpu,
+      ),
       figure({ id: "ready-line", label: "cold start to the ready line", unit: "ms", definition: `the same processes → "Baton ready" on stdout` }, ready),
       figure(
-        { id: "first-message", label: "first message round trip after a cold start", unit: "ms", definition: `Telegram message sent ${FIRST_MESSAGE_AFTER_MS} ms after serving → first text of the demo agent's answer at the fake (its host takes over the spare agent process started after serving, or waits for it to finish starting); ${scale.runs} processes` },
+        {
+          id: "first-message",
+          label: "first message round trip after a cold start",
+          unit: "ms",
+          definition: `Telegram message sent ${FIRST_MESSAGE_AFTER_MS} ms after serving → first text of the demo agent's answer at the fake (its host takes over the spare agent process started after serving, or waits for it to finish starting); ${scale.runs} processes`,
+        },
         firstMessage,
         { on: "median", below: 250, text: "< 250 ms" },
       ),
-      figure({ id: "idle-rss", label: "idle RSS, settled", unit: "MB", definition: `web + Telegram + Slack, no threads, no hosts (the spare agent process's ACP client loaded): RSS once ${SETTLE_SAMPLES} samples ${scale.settleIntervalMs / 1000} s apart are within ${SETTLE_TOLERANCE * 100} % of each other` }, [idle], { on: "median", below: 90, text: "< 90 MB" }),
+      figure(
+        {
+          id: "idle-rss",
+          label: "idle RSS, settled",
+          unit: "MB",
+          definition: `web + Telegram + Slack, no threads, no hosts (the spare agent process's ACP client loaded): RSS once ${SETTLE_SAMPLES} samples ${scale.settleIntervalMs / 1000} s apart are within ${SETTLE_TOLERANCE * 100} % of each other`,
+        },
+        [idle],
+        { on: "median", below: 90, text: "< 90 MB" },
+      ),
       ...perThread,
       ...separate,
     ];
@@ -121,7 +148,15 @@ async function platformColdStart(platform: (typeof SEPARATE_KINDS)[number], runs
       }
     }
     return [
-      figure({ id: `cold-start-${platform.kind}`, label: `cold start with ${platform.name}`, unit: "ms", definition: `fresh \`baton start\` process, ${platform.name} alone on its fake, its session already in the data dir → "${platform.kind}: connected" on stdout (printed once the adapter serves); ${runs} processes; no target` }, serving),
+      figure(
+        {
+          id: `cold-start-${platform.kind}`,
+          label: `cold start with ${platform.name}`,
+          unit: "ms",
+          definition: `fresh \`baton start\` process, ${platform.name} alone on its fake, its session already in the data dir → "${platform.kind}: connected" on stdout (printed once the adapter serves); ${runs} processes; no target`,
+        },
+        serving,
+      ),
       figure({ id: `cold-start-${platform.kind}-cpu`, label: `… its CPU time`, unit: "ms", definition: "CPU time (user + system, all threads) of those processes at that line" }, cpu),
     ];
   } finally {
@@ -201,8 +236,24 @@ async function threadAndHostCost(fakes: Fakes, textCalls: TextCalls, scale: Star
     const agents = baton.childPids().map((pid) => baton.rssMb(pid));
     if (agents.length < scale.hostsForRss) throw new Error(`bench: ${agents.length} agent processes alive, expected ${scale.hostsForRss}`);
     return [
-      figure({ id: "rss-per-thread", label: "RSS per open thread", unit: "KB", definition: `Baton's settled RSS (each sample after a memory-reducing GC) with ${scale.threadsForRss.toLocaleString("en")} open threads (${withThreads.toFixed(1)} MB) minus with none (${empty.toFixed(1)} MB, another process), per thread (Telegram only)` }, [((withThreads - empty) * 1024) / scale.threadsForRss]),
-      figure({ id: "rss-per-host", label: "Baton's RSS per live host", unit: "MB", definition: `Baton's settled RSS (each sample after a memory-reducing GC) with ${scale.hostsForRss} idle live demo-agent hosts (${withHosts.toFixed(1)} MB) minus without, per host (the agent processes not included)` }, [(withHosts - withThreads) / scale.hostsForRss]),
+      figure(
+        {
+          id: "rss-per-thread",
+          label: "RSS per open thread",
+          unit: "KB",
+          definition: `Baton's settled RSS (each sample after a memory-reducing GC) with ${scale.threadsForRss.toLocaleString("en")} open threads (${withThreads.toFixed(1)} MB) minus with none (${empty.toFixed(1)} MB, another process), per thread (Telegram only)`,
+        },
+        [((withThreads - empty) * 1024) / scale.threadsForRss],
+      ),
+      figure(
+        {
+          id: "rss-per-host",
+          label: "Baton's RSS per live host",
+          unit: "MB",
+          definition: `Baton's settled RSS (each sample after a memory-reducing GC) with ${scale.hostsForRss} idle live demo-agent hosts (${withHosts.toFixed(1)} MB) minus without, per host (the agent processes not included)`,
+        },
+        [(withHosts - withThreads) / scale.hostsForRss],
+      ),
       figure({ id: "agent-rss", label: "RSS of one demo agent process", unit: "MB", definition: `each live host's own process, idle after one turn` }, agents),
     ];
   } finally {
@@ -210,4 +261,3 @@ async function threadAndHostCost(fakes: Fakes, textCalls: TextCalls, scale: Star
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
-

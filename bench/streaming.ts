@@ -66,7 +66,10 @@ export async function benchStreaming(scale: StreamingScale): Promise<Figure[]> {
     if (loop.count < 100) throw new Error(`bench: the event-loop probe took only ${loop.count} samples`);
     let lost = 0;
     for (const chat of chats) {
-      const text = tg.sentTo(chat.chatId).map((m) => m.text).join("\n");
+      const text = tg
+        .sentTo(chat.chatId)
+        .map((m) => m.text)
+        .join("\n");
       const sections = [...text.matchAll(/Section (\d+)\n/g)].map((m) => Number(m[1]));
       if (sections.length === 0 || sections.some((n, i) => n !== i + 1) || !text.includes("The end.")) lost++;
     }
@@ -85,11 +88,41 @@ export async function benchStreaming(scale: StreamingScale): Promise<Figure[]> {
         target: "p99 < 20 ms",
         ok: loop.p99 < 20,
       },
-      figure({ id: "stream-lost", label: `${n} threads streaming: chats with a lost or reordered chunk`, unit: "", definition: "every section of every answer present, in order, ending with its last line" }, [lost], { on: "median", below: 1, text: "0" }),
-      figure({ id: "stream-pacing", label: `${n} threads streaming: Telegram pacing violations`, unit: "", definition: "calls the fake refused with 429 for going past Telegram's flood limits (per chat, per group, per bot)" }, [violations], { on: "median", below: 1, text: "0" }),
-      figure({ id: "stream-wall", label: `${n} threads streaming: wall time`, unit: "s", definition: "first prompt → every chat has its full answer (Telegram's pacing sets most of it)" }, [wallMs / 1000]),
-      figure({ id: "stream-cpu", label: `${n} threads streaming: Baton's CPU`, unit: "%", definition: `Baton's user + system CPU time over that wall time, in % of one core (${Math.round(cpuMs).toLocaleString("en")} ms)` }, [(cpuMs / wallMs) * 100]),
-      figure({ id: "stream-rss", label: `${n} threads streaming: Baton's peak RSS`, unit: "MB", definition: `sampled every ${MEMORY_SAMPLE_MS} ms; ${first.toFixed(0)} MB before the first prompt` }, [peak]),
+      figure(
+        {
+          id: "stream-lost",
+          label: `${n} threads streaming: chats with a lost or reordered chunk`,
+          unit: "",
+          definition: "every section of every answer present, in order, ending with its last line",
+        },
+        [lost],
+        { on: "median", below: 1, text: "0" },
+      ),
+      figure(
+        {
+          id: "stream-pacing",
+          label: `${n} threads streaming: Telegram pacing violations`,
+          unit: "",
+          definition: "calls the fake refused with 429 for going past Telegram's flood limits (per chat, per group, per bot)",
+        },
+        [violations],
+        { on: "median", below: 1, text: "0" },
+      ),
+      figure({ id: "stream-wall", label: `${n} threads streaming: wall time`, unit: "s", definition: "first prompt → every chat has its full answer (Telegram's pacing sets most of it)" }, [
+        wallMs / 1000,
+      ]),
+      figure(
+        {
+          id: "stream-cpu",
+          label: `${n} threads streaming: Baton's CPU`,
+          unit: "%",
+          definition: `Baton's user + system CPU time over that wall time, in % of one core (${Math.round(cpuMs).toLocaleString("en")} ms)`,
+        },
+        [(cpuMs / wallMs) * 100],
+      ),
+      figure({ id: "stream-rss", label: `${n} threads streaming: Baton's peak RSS`, unit: "MB", definition: `sampled every ${MEMORY_SAMPLE_MS} ms; ${first.toFixed(0)} MB before the first prompt` }, [
+        peak,
+      ]),
     ];
   } catch (error) {
     throw new Error(`${(error as Error).message}\n--- baton output (tail) ---\n${baton.output().slice(-3000)}`);
@@ -137,7 +170,12 @@ async function hugeTurn(baton: BatonProcess, fakes: Awaited<ReturnType<typeof st
   const size = scale.hugeTurnBytes >= 1024 * 1024 ? `${Math.round(scale.hugeTurnBytes / (1024 * 1024))} MB` : `${Math.round(scale.hugeTurnBytes / 1024)} KB`;
   return [
     figure(
-      { id: "huge-turn-rss", label: `a ${size} turn: Baton's RSS growth`, unit: "MB", definition: `peak RSS (sampled every ${MEMORY_SAMPLE_MS} ms) minus RSS before the prompt (${first.toFixed(0)} MB), while the agent streams ${size} in 64 KB chunks to a Telegram chat and ${scale.hugeTurnTailMs / 1000} s after; the agent took ${(streamedMs / 1000).toFixed(1)} s` },
+      {
+        id: "huge-turn-rss",
+        label: `a ${size} turn: Baton's RSS growth`,
+        unit: "MB",
+        definition: `peak RSS (sampled every ${MEMORY_SAMPLE_MS} ms) minus RSS before the prompt (${first.toFixed(0)} MB), while the agent streams ${size} in 64 KB chunks to a Telegram chat and ${scale.hugeTurnTailMs / 1000} s after; the agent took ${(streamedMs / 1000).toFixed(1)} s`,
+      },
       [peak - first],
       { on: "median", below: 50, text: "< 50 MB" },
     ),

@@ -25,7 +25,13 @@ export async function benchSubagents(): Promise<BenchResult[]> {
     rendering: { flush_debounce_ms: 0, min_edit_gap_ms: 0 },
     workspaces: { roots: [tmpdir()], default: tmpdir() },
   };
-  const daemon = await startDaemon({ loaded: parseConfigText(stringify(config), "bench.yaml", {}), dataDir, log: silentLogger(), extraAdapters: [platform], env: { ...process.env, BATON_DATA_DIR: dataDir } });
+  const daemon = await startDaemon({
+    loaded: parseConfigText(stringify(config), "bench.yaml", {}),
+    dataDir,
+    log: silentLogger(),
+    extraAdapters: [platform],
+    env: { ...process.env, BATON_DATA_DIR: dataDir },
+  });
   const route = platform.route("chat");
   const turn = async (prompt: string, done: RegExp): Promise<number> => {
     await platform.say(route, "/new"); // a fresh thread: no agent process yet

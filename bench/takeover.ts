@@ -113,7 +113,12 @@ async function takeovers(server: TestPostgres, kills: number): Promise<Figure> {
     await fake.close();
   }
   return figure(
-    { id: "takeover", label: "takeover, leader killed (PostgreSQL store)", definition: `kill -9 of the leading instance with a standby up (lease ${LEASE.lease_ms} ms, renewed every ${LEASE.renew_ms} ms) → a message sent at that moment answered at Telegram's wire by the standby, ${kills} kills`, unit: "ms" },
+    {
+      id: "takeover",
+      label: "takeover, leader killed (PostgreSQL store)",
+      definition: `kill -9 of the leading instance with a standby up (lease ${LEASE.lease_ms} ms, renewed every ${LEASE.renew_ms} ms) → a message sent at that moment answered at Telegram's wire by the standby, ${kills} kills`,
+      unit: "ms",
+    },
     samples,
     { on: "tail", below: TAKEOVER_TARGET_MS, text: "< 10 s" },
   );

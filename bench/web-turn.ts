@@ -117,11 +117,14 @@ async function oneTurn(turn: WebTurnScale["turns"][number], scale: WebTurnScale)
     const sampler = setInterval(() => (peak = Math.max(peak, baton.rssMb())), MEMORY_SAMPLE_MS);
     const heap = { used: 0, external: 0, buffers: 0 };
     const heapSampler = setInterval(() => {
-      void baton.probe<NodeJS.MemoryUsage>("memory").then((m) => {
-        heap.used = Math.max(heap.used, m.heapUsed / MB);
-        heap.external = Math.max(heap.external, m.external / MB);
-        heap.buffers = Math.max(heap.buffers, m.arrayBuffers / MB);
-      }, () => undefined);
+      void baton.probe<NodeJS.MemoryUsage>("memory").then(
+        (m) => {
+          heap.used = Math.max(heap.used, m.heapUsed / MB);
+          heap.external = Math.max(heap.external, m.external / MB);
+          heap.buffers = Math.max(heap.buffers, m.arrayBuffers / MB);
+        },
+        () => undefined,
+      );
     }, HEAP_SAMPLE_MS);
     const started = performance.now();
     const page = browser;
@@ -142,12 +145,22 @@ async function oneTurn(turn: WebTurnScale["turns"][number], scale: WebTurnScale)
     const label = `web chat, a ${size} turn${turn.slow ? ", slow browser" : ""}`;
     return [
       figure(
-        { id: `web-turn-rss-${turn.size}${turn.slow ? "-slow" : ""}`, label: `${label}: Baton's RSS growth`, unit: "MB", definition: `peak RSS (every ${MEMORY_SAMPLE_MS} ms) minus RSS before the prompt (${first.toFixed(0)} MB), the agent streaming ${size} in 64 KB chunks to ${who} (streamed in ${(streamedMs / 1000).toFixed(1)} s, the end in the browser at ${(deliveredMs / 1000).toFixed(1)} s; dropped by the server ${page.dropped()} times; peaks: JS heap used ${heap.used.toFixed(0)} MB, external ${heap.external.toFixed(0)} MB, of which array buffers ${heap.buffers.toFixed(0)} MB)` },
+        {
+          id: `web-turn-rss-${turn.size}${turn.slow ? "-slow" : ""}`,
+          label: `${label}: Baton's RSS growth`,
+          unit: "MB",
+          definition: `peak RSS (every ${MEMORY_SAMPLE_MS} ms) minus RSS before the prompt (${first.toFixed(0)} MB), the agent streaming ${size} in 64 KB chunks to ${who} (streamed in ${(streamedMs / 1000).toFixed(1)} s, the end in the browser at ${(deliveredMs / 1000).toFixed(1)} s; dropped by the server ${page.dropped()} times; peaks: JS heap used ${heap.used.toFixed(0)} MB, external ${heap.external.toFixed(0)} MB, of which array buffers ${heap.buffers.toFixed(0)} MB)`,
+        },
         [peak - first],
         { on: "median", below: TARGET_GROWTH_MB, text: `< ${TARGET_GROWTH_MB} MB` },
       ),
       figure(
-        { id: `web-turn-tail-${turn.size}${turn.slow ? "-slow" : ""}`, label: `${label}: RSS ${scale.tailMs / 1000} s after`, unit: "MB", definition: `RSS ${scale.tailMs / 1000} s after the browser got the answer's end, minus RSS before the prompt` },
+        {
+          id: `web-turn-tail-${turn.size}${turn.slow ? "-slow" : ""}`,
+          label: `${label}: RSS ${scale.tailMs / 1000} s after`,
+          unit: "MB",
+          definition: `RSS ${scale.tailMs / 1000} s after the browser got the answer's end, minus RSS before the prompt`,
+        },
         [tail - first],
         { on: "median", below: TARGET_TAIL_MB, text: `< ${TARGET_TAIL_MB} MB` },
       ),

@@ -35,7 +35,11 @@ function filesUnder(dir) {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
-    .map((entry) => relative(dir, join(entry.parentPath ?? entry.path, entry.name)).split(sep).join("/"))
+    .map((entry) =>
+      relative(dir, join(entry.parentPath ?? entry.path, entry.name))
+        .split(sep)
+        .join("/"),
+    )
     .sort();
 }
 
@@ -45,7 +49,11 @@ function inputsHash() {
     const path = join(root, input);
     if (!existsSync(path)) continue;
     const files = statSync(path).isDirectory() ? filesUnder(path).map((f) => `${input}/${f}`) : [input];
-    for (const file of files) hash.update(`${file}\0`).update(readFileSync(join(root, file))).update("\0");
+    for (const file of files)
+      hash
+        .update(`${file}\0`)
+        .update(readFileSync(join(root, file)))
+        .update("\0");
   }
   return hash.digest("hex");
 }
@@ -100,7 +108,9 @@ function moveIn(staging, file) {
 /** Removes the files neither this build nor the one before it wrote, and the folders left empty. */
 function prune(keep) {
   for (const file of filesUnder(dist)) if (!keep.has(file) && file !== ".build.json") unlinkSync(join(dist, file));
-  const dirs = readdirSync(dist, { recursive: true, withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(e.parentPath ?? e.path, e.name));
+  const dirs = readdirSync(dist, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => join(e.parentPath ?? e.path, e.name));
   for (const dir of dirs.sort((a, b) => b.length - a.length)) if (readdirSync(dir).length === 0) rmdirSync(dir);
 }
 
@@ -127,7 +137,11 @@ const tsc = findTsc();
 if (!tsc || !existsSync(join(root, "src"))) {
   // `npm ci --omit=dev` on a tree that already has dist/: nothing to build with, and nothing to do.
   const built = existsSync(join(dist, "bundle", "cli.js"));
-  console.log(built ? "baton: TypeScript is not installed; using the dist/ already built." : "baton: dist/ is not built and TypeScript is not installed (npm ci --omit=dev?): run `npm install` with dev dependencies to build.");
+  console.log(
+    built
+      ? "baton: TypeScript is not installed; using the dist/ already built."
+      : "baton: dist/ is not built and TypeScript is not installed (npm ci --omit=dev?): run `npm install` with dev dependencies to build.",
+  );
   process.exit(ifStale ? 0 : 1);
 }
 const inputs = inputsHash();

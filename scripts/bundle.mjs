@@ -25,14 +25,7 @@ const require = createRequire(join(root, "package.json"));
  * Left to Node at run time: packages with native addons or WebAssembly found next to their own
  * files, and optional packages that are tried in a try/catch and usually absent.
  */
-const EXTERNAL = [
-  /^node:/,
-  "fs-native-extensions",
-  "@matrix-org/matrix-sdk-crypto-wasm",
-  "bufferutil",
-  "utf-8-validate",
-  "zlib-sync",
-];
+const EXTERNAL = [/^node:/, "fs-native-extensions", "@matrix-org/matrix-sdk-crypto-wasm", "bufferutil", "utf-8-validate", "zlib-sync"];
 /**
  * sql.js (OpenCode's session reader) is Emscripten output that finds its .wasm beside itself through
  * __dirname, which an ES module bundle has not: its two files are copied next to the chunks and the

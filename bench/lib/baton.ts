@@ -23,7 +23,13 @@ export const REPO_ROOT = (() => {
 export const CLI = join(REPO_ROOT, "dist", "bundle", "cli.js");
 const PROBE = join(REPO_ROOT, "bench", "probe.mjs");
 /** The Node flags `baton` runs with, read from bin/baton.js's shebang: the bench runs what ships. */
-export const NODE_FLAGS = (readFileSync(join(REPO_ROOT, "bin", "baton.js"), "utf8").split("\n")[0].match(/node\s+(.*)$/)?.[1] ?? "").split(/\s+/).filter(Boolean);
+export const NODE_FLAGS = (
+  readFileSync(join(REPO_ROOT, "bin", "baton.js"), "utf8")
+    .split("\n")[0]
+    .match(/node\s+(.*)$/)?.[1] ?? ""
+)
+  .split(/\s+/)
+  .filter(Boolean);
 const CLOCK_TICKS_PER_SECOND = 100;
 const NS_PER_MS = 1e6;
 const STOP_GRACE_MS = 10_000;
@@ -90,7 +96,8 @@ export class BatonProcess {
     for (;;) {
       const line = this.lines.find((l) => pattern.test(l.text));
       if (line) return line;
-      if (this.child.exitCode !== null || this.child.signalCode !== null) throw new Error(`bench: baton exited (${this.child.exitCode ?? this.child.signalCode}) before printing ${pattern}:\n${this.output()}`);
+      if (this.child.exitCode !== null || this.child.signalCode !== null)
+        throw new Error(`bench: baton exited (${this.child.exitCode ?? this.child.signalCode}) before printing ${pattern}:\n${this.output()}`);
       if (Date.now() > deadline) throw new Error(`bench: baton did not print ${pattern} within ${timeoutMs} ms:\n${this.output()}`);
       await sleep(2);
     }

@@ -30,11 +30,7 @@ function summarize(samples: number[], what: string): Pick<Figure, "n" | "median"
 }
 
 /** A figure from samples, judged against `limit` on its median or its tail. */
-export function figure(
-  base: Omit<Figure, "n" | "median" | "tail" | "tailKind" | "ok" | "target">,
-  samples: number[],
-  target?: { on: "median" | "tail"; below: number; text: string },
-): Figure {
+export function figure(base: Omit<Figure, "n" | "median" | "tail" | "tailKind" | "ok" | "target">, samples: number[], target?: { on: "median" | "tail"; below: number; text: string }): Figure {
   const summary = summarize(samples, base.id);
   if (!target) return { ...base, ...summary };
   const value = target.on === "median" ? summary.median : summary.tail;

@@ -81,7 +81,7 @@ export function namesUsed(source, specifier, filename = "module.js") {
       for (const s of node.specifiers) {
         if (s.type === "ImportSpecifier") names.add(keyName(s.imported));
         else if (s.type === "ImportDefaultSpecifier") names.add("default");
-        else if (s.type === "ImportNamespaceSpecifier") (namespaces.add(s.local.name), declarations.add(s.local));
+        else if (s.type === "ImportNamespaceSpecifier") namespaces.add(s.local.name), declarations.add(s.local);
         else if (s.type === "ExportSpecifier") names.add(keyName(s.local));
       }
     } else if (node.type === "ExportAllDeclaration" && node.source.value === specifier) {
@@ -100,7 +100,7 @@ export function namesUsed(source, specifier, filename = "module.js") {
       holder = parents.get(holder);
     }
     if (holder?.type === "MemberExpression" && holder.object === value && !holder.computed) names.add(holder.property.name);
-    else if (holder?.type === "VariableDeclarator" && holder.init === value && holder.id.type === "Identifier") (namespaces.add(holder.id.name), declarations.add(holder.id));
+    else if (holder?.type === "VariableDeclarator" && holder.init === value && holder.id.type === "Identifier") namespaces.add(holder.id.name), declarations.add(holder.id);
     else if (holder?.type === "VariableDeclarator" && holder.init === value && holder.id.type === "ObjectPattern") {
       for (const p of holder.id.properties) {
         if (p.type === "Property" && !p.computed) names.add(keyName(p.key));

@@ -275,7 +275,10 @@ export class AgentHost {
       return await op();
     } catch (error) {
       if (error instanceof this.sdk.RequestError && error.code === AUTH_REQUIRED_CODE) {
-        throw new AgentError(`${this.spec.kind.displayName} needs you to log in (${error.message}). Run \`${this.spec.kind.cliCommand ?? this.spec.kind.id}\` once in a terminal on the Baton machine and log in, then send your message again.`, { fatal: true, cause: error });
+        throw new AgentError(
+          `${this.spec.kind.displayName} needs you to log in (${error.message}). Run \`${this.spec.kind.cliCommand ?? this.spec.kind.id}\` once in a terminal on the Baton machine and log in, then send your message again.`,
+          { fatal: true, cause: error },
+        );
       }
       // A request can fail because the process is dying; its exit event may lag the rejection.
       await Promise.race([this.exited, new Promise((r) => setTimeout(r, EXIT_SETTLE_MS))]);

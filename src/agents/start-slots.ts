@@ -23,7 +23,9 @@ export async function waitForStartSlot(slots: Slots, signal: AbortSignal, tell: 
   const onWait = () => {
     timer = setTimeout(() => {
       const seconds = Math.round(START_STALL_MS / 1000);
-      tell(`⏳ ${MAX_CONCURRENT_HOST_STARTS} other agents are starting at once, the most Baton starts together; this one starts as soon as one of them is up (a start that hangs gives way within ${seconds} s).`);
+      tell(
+        `⏳ ${MAX_CONCURRENT_HOST_STARTS} other agents are starting at once, the most Baton starts together; this one starts as soon as one of them is up (a start that hangs gives way within ${seconds} s).`,
+      );
     }, SLOT_WAIT_NOTICE_MS);
   };
   try {

@@ -52,7 +52,10 @@ export class StderrTail {
       const cut = text.search(/\s/);
       text = cut === -1 ? "" : `…${text.slice(cut + 1)}`;
     }
-    return redactSecrets(text).split("\n").map((l) => l.trimEnd()).filter((l) => l.replace("…", "").trim().length > 0);
+    return redactSecrets(text)
+      .split("\n")
+      .map((l) => l.trimEnd())
+      .filter((l) => l.replace("…", "").trim().length > 0);
   }
 
   /** Everything kept, for the log. */

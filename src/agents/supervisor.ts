@@ -16,11 +16,13 @@ import type { HostLaunch, HostRequest, HostState, LaunchSpec, Live, SupervisorDe
 
 export type { HostLaunch, HostRequest, HostState, LaunchSpec, McpAccess, SupervisorDeps, SupervisorEvent, SupervisorOptions, TurnOutput, TurnRequest, TurnStart } from "./supervisor-types.js";
 
-
 export class Supervisor {
   /** Live hosts by thread id, in least-recently-used order (Map iteration order). */
   private readonly live = new Map<string, Live>();
-  private readonly turns = new TurnQueues((request) => this.runTurn(request), (threadId, id, why) => void this.deps.report({ type: "prompt-taken", threadId, id, why }));
+  private readonly turns = new TurnQueues(
+    (request) => this.runTurn(request),
+    (threadId, id, why) => void this.deps.report({ type: "prompt-taken", threadId, id, why }),
+  );
   private readonly startSlots: Slots;
   /** Threads whose host is starting (or waiting for a start slot); aborting ends the start. */
   private readonly starting = new Map<string, AbortController>();
@@ -32,7 +34,10 @@ export class Supervisor {
   /** The launch a new thread gets by default (given by prepareSpare). */
   private spareLaunch?: () => Promise<LaunchSpec | undefined>;
 
-  constructor(private readonly deps: SupervisorDeps, private options: SupervisorOptions) {
+  constructor(
+    private readonly deps: SupervisorDeps,
+    private options: SupervisorOptions,
+  ) {
     this.startSlots = startSlots(deps.log);
     this.spare = new SpareHost({
       launch: async () => this.spareLaunch?.(),
@@ -234,7 +239,12 @@ export class Supervisor {
   private async startHost(thread: ThreadRecord, notice: (text: string) => void, launch: HostLaunch, profileKey: string, abort: AbortSignal, slot: SlotLease): Promise<Live> {
     const { spec } = launch;
     const live: Live = { host: undefined as unknown as AgentHost, profileKey, starting: true };
-    const sink = liveSink(live, thread, { log: this.deps.log, isCurrent: () => this.live.get(thread.id) === live, forget: () => this.live.delete(thread.id), gone: () => this.hostGone(thread.id, live) });
+    const sink = liveSink(live, thread, {
+      log: this.deps.log,
+      isCurrent: () => this.live.get(thread.id) === live,
+      forget: () => this.live.delete(thread.id),
+      gone: () => this.hostGone(thread.id, live),
+    });
     // The spare becomes this host when it was started for the same launch: the count of processes stays the same.
     const spare = await this.spare.take(spec, sink);
     if (!spare) await this.evictIfFull();
@@ -256,7 +266,10 @@ export class Supervisor {
       const note = more?.note ?? opened.note;
       if (note) notice(`ℹ️ ${note}`);
       void this.deps.report({ type: "host-started", thread });
-      this.deps.log.info({ thread: thread.id, agent: spec.kind.id, session: opened.sessionId, how: opened.how, pid: live.host.pid, spare: !!spare, cpu_class: live.host.cpuClass }, spare ? "agent host started on the spare process" : "agent host started");
+      this.deps.log.info(
+        { thread: thread.id, agent: spec.kind.id, session: opened.sessionId, how: opened.how, pid: live.host.pid, spare: !!spare, cpu_class: live.host.cpuClass },
+        spare ? "agent host started on the spare process" : "agent host started",
+      );
       this.spare.hostStarted(spec);
       live.starting = false;
       return live;

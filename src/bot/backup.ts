@@ -160,7 +160,9 @@ const kb = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round(b
 
 export async function runBackup(dataDir: string, file: string, json: boolean): Promise<number> {
   const summary = await backupDataDir(dataDir, file);
-  process.stdout.write(json ? `${JSON.stringify(summary)}\n` : `Backed up ${summary.dataDir} to ${relative(process.cwd(), summary.file) || summary.file} (${summary.files} files, ${kb(summary.bytes)}).\n`);
+  process.stdout.write(
+    json ? `${JSON.stringify(summary)}\n` : `Backed up ${summary.dataDir} to ${relative(process.cwd(), summary.file) || summary.file} (${summary.files} files, ${kb(summary.bytes)}).\n`,
+  );
   return 0;
 }
 

@@ -4,10 +4,7 @@ import { userMessageOf } from "../kernel/errors.js";
 import { loadConfigOrDefault, resolveDataDir } from "../config/load.js";
 import { runMatrixLogin } from "../platforms/matrix/login-cli.js";
 
-export async function runMatrixLoginCommand(
-  global: { config?: string; dataDir?: string },
-  opts: { instance?: string; newDevice?: boolean; passwordStdin?: boolean },
-): Promise<number> {
+export async function runMatrixLoginCommand(global: { config?: string; dataDir?: string }, opts: { instance?: string; newDevice?: boolean; passwordStdin?: boolean }): Promise<number> {
   try {
     const loaded = loadConfigOrDefault(global.config);
     const password = opts.passwordStdin ? (await text(process.stdin)).replace(/\r?\n$/, "") : undefined;

@@ -99,7 +99,9 @@ export async function runStepDown(dataDir: string): Promise<number> {
     const now = findOpsEndpoint(dataDir);
     const s = now && (await fetchStatus(now).catch(() => undefined));
     if (s?.cluster?.role === "standby") {
-      process.stdout.write(`Stepped down: instance ${s.cluster.instance} stands by${s.cluster.leader && s.cluster.leader !== s.cluster.instance ? `; ${s.cluster.leader} leads (epoch ${s.cluster.epoch})` : ""}\n`);
+      process.stdout.write(
+        `Stepped down: instance ${s.cluster.instance} stands by${s.cluster.leader && s.cluster.leader !== s.cluster.instance ? `; ${s.cluster.leader} leads (epoch ${s.cluster.epoch})` : ""}\n`,
+      );
       return 0;
     }
   }

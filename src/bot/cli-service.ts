@@ -37,7 +37,10 @@ export function accountNamed(name: string): Account {
   let entry: string | undefined;
   const res = spawnSync("getent", ["passwd", name], { encoding: "utf8" });
   if (res.status === 0) entry = res.stdout.trim();
-  else if (res.error && existsSync("/etc/passwd")) entry = readFileSync("/etc/passwd", "utf8").split("\n").find((line) => line.split(":")[0] === name);
+  else if (res.error && existsSync("/etc/passwd"))
+    entry = readFileSync("/etc/passwd", "utf8")
+      .split("\n")
+      .find((line) => line.split(":")[0] === name);
   const home = entry?.split(":")[5];
   if (!home) throw new CommandError(`There is no account named "${name}" on this machine.`);
   return { name, home };
@@ -80,7 +83,11 @@ function inHome(path: string | undefined, home: string): string | undefined {
 const scopeFlag = (scope: ServiceScope) => (scope === "user" ? ["--user"] : []);
 
 /** The unit for this config and data dir, and warnings (the launcher points into a clone; the service runs as root). */
-export function planUnit(options: ServiceOptions, env: NodeJS.ProcessEnv = process.env, platform: Platform = process.platform): { scope: ServiceScope; path: string; text: string; warnings: string[] } {
+export function planUnit(
+  options: ServiceOptions,
+  env: NodeJS.ProcessEnv = process.env,
+  platform: Platform = process.platform,
+): { scope: ServiceScope; path: string; text: string; warnings: string[] } {
   if (isMac(platform) && options.system) throw new CommandError("On macOS Baton installs a launchd agent for your user (no --system): it runs while you are logged in.");
   const scope = isMac(platform) ? "user" : scopeOf(options, env);
   const { account, warning } = serviceAccount(scope, options, env);
@@ -96,7 +103,8 @@ export function planUnit(options: ServiceOptions, env: NodeJS.ProcessEnv = proce
     throw error;
   }
   const launcher = batonLauncher(env);
-  const dataDir = account && account.home !== (env.HOME || homedir()) ? inHome(options.dataDir ?? env.BATON_DATA_DIR ?? loaded?.config.data_dir ?? "~/.baton", home)! : resolveDataDir(options.dataDir, loaded, env);
+  const dataDir =
+    account && account.home !== (env.HOME || homedir()) ? inHome(options.dataDir ?? env.BATON_DATA_DIR ?? loaded?.config.data_dir ?? "~/.baton", home)! : resolveDataDir(options.dataDir, loaded, env);
   const spec = { exec: [launcher.command, ...launcher.args], config, dataDir, path: env.PATH ?? "/usr/local/bin:/usr/bin:/bin", home, graceMs: loaded?.config.shutdown_grace ?? 30_000 };
   const warnings = [launcher.warning, warning].filter((w): w is string => !!w);
   if (isMac(platform)) return { scope, path: plistPath(home), text: renderPlist(spec), warnings };

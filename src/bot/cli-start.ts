@@ -21,7 +21,6 @@ export interface StartOptions extends GlobalOptions {
   port?: string;
 }
 
-
 function sameDir(a: string, b: string): boolean {
   try {
     return realpathSync(a) === realpathSync(b);
@@ -56,7 +55,8 @@ export async function runStart(options: StartOptions): Promise<void> {
   const cwd = ownFolder ? homedir() : process.cwd();
   const announce = {
     onPlatformStarted: (info: { description: string }) => process.stdout.write(`${info.description}\n`),
-    onPlatformDegraded: ({ name, problem }: { name: string; problem: string }) => process.stdout.write(`${name}: ${problem} Baton keeps trying and connects it when it answers (\`baton status\` shows it as degraded meanwhile).\n`),
+    onPlatformDegraded: ({ name, problem }: { name: string; problem: string }) =>
+      process.stdout.write(`${name}: ${problem} Baton keeps trying and connects it when it answers (\`baton status\` shows it as degraded meanwhile).\n`),
   };
   if (loaded.config.store.url) return runClustered({ loaded, dataDir, log, cwd, ...announce }, options);
   const { startDaemon } = await import("./daemon.js");

@@ -7,7 +7,6 @@ import { registerMcpCommand } from "../mcp/cli.js";
 import { exitQuietlyOnBrokenPipe } from "../kernel/process.js";
 import { batonVersion } from "../kernel/install.js";
 
-
 async function dataDirOf(program: Command): Promise<string> {
   const { dataDirForCli } = await import("../config/load.js");
   return dataDirForCli(program.opts());
@@ -75,15 +74,17 @@ export function buildProgram(): Command {
     .description("write the unit (this config, data dir and PATH), then enable and start it")
     .option("--print", "print the unit, change nothing")
     .option("--user-name <name>", "a system service: the account it runs as (else the one that ran sudo)")
-    .action((opts: { user?: boolean; system?: boolean; print?: boolean; userName?: string }) =>
-      serviceAction(async (m) => m.runServiceInstall({ ...program.opts(), ...opts })),
-    );
-  scoped(service.command("status")).description("systemctl status of the service").action((opts: { user?: boolean; system?: boolean }) => serviceAction(async (m) => m.runServiceTool("status", opts)));
+    .action((opts: { user?: boolean; system?: boolean; print?: boolean; userName?: string }) => serviceAction(async (m) => m.runServiceInstall({ ...program.opts(), ...opts })));
+  scoped(service.command("status"))
+    .description("systemctl status of the service")
+    .action((opts: { user?: boolean; system?: boolean }) => serviceAction(async (m) => m.runServiceTool("status", opts)));
   scoped(service.command("logs"))
     .description("the service's log (journalctl)")
     .option("-f, --follow", "keep printing new lines")
     .action((opts: { user?: boolean; system?: boolean; follow?: boolean }) => serviceAction(async (m) => m.runServiceTool("logs", opts)));
-  scoped(service.command("uninstall")).description("stop, disable and remove the service").action((opts: { user?: boolean; system?: boolean }) => serviceAction(async (m) => m.runServiceUninstall(opts)));
+  scoped(service.command("uninstall"))
+    .description("stop, disable and remove the service")
+    .action((opts: { user?: boolean; system?: boolean }) => serviceAction(async (m) => m.runServiceUninstall(opts)));
 
   program
     .command("doctor")

@@ -76,7 +76,11 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
       standbyOps = undefined;
       const lost = new Promise<string>((resolve) => lease.onLost(resolve));
       try {
-        const cursors = new PostgresCursors(db.pool, () => lease.epoch, (key, error) => log.warn({ key, err: userMessageOf(error) }, "could not save a platform's read position"));
+        const cursors = new PostgresCursors(
+          db.pool,
+          () => lease.epoch,
+          (key, error) => log.warn({ key, err: userMessageOf(error) }, "could not save a platform's read position"),
+        );
         const runningTurns = await runningTurnsOn(cursors, id);
         daemon = await startDaemon({ ...options, store: new PostgresEventStore(db.pool, () => lease.epoch), cursors, runningTurns, handoverKv: postgresHandoverKv(db.pool), cluster: () => state });
       } catch (error) {
@@ -178,5 +182,13 @@ function startStandbyOps(options: ClusterOptions, cluster: ClusterState): Promis
     openThreads: 0,
     cluster: { ...cluster },
   });
-  return startOps({ listen: loaded.config.ops.listen ?? DEFAULT_OPS_LISTEN, isDefault: loaded.config.ops.listen === undefined, token: loaded.config.ops.token, dataDir, recorder: new MetricsRecorder(), snapshot, log });
+  return startOps({
+    listen: loaded.config.ops.listen ?? DEFAULT_OPS_LISTEN,
+    isDefault: loaded.config.ops.listen === undefined,
+    token: loaded.config.ops.token,
+    dataDir,
+    recorder: new MetricsRecorder(),
+    snapshot,
+    log,
+  });
 }

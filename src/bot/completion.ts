@@ -32,7 +32,9 @@ _baton() {
     if [[ -n $skip ]]; then skip=""; continue; fi
     case " ${valueFlags(root).join(" ")} " in *" $w "*) skip=1; continue ;; esac
     # A word that makes a known command path is a command; any other is an argument (a file, a name).
-    [[ $w == -* ]] || case "|${nodes(root).map((n) => n.path.join(" ")).join("|")}|" in *"|\${path:+$path }$w|"*) path="\${path:+$path }$w" ;; esac
+    [[ $w == -* ]] || case "|${nodes(root)
+      .map((n) => n.path.join(" "))
+      .join("|")}|" in *"|\${path:+$path }$w|"*) path="\${path:+$path }$w" ;; esac
   done
   case "$path" in
 ${cases.join("\n")}

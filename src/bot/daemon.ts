@@ -157,12 +157,23 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   };
   try {
     const env = { dataDir, cursors: options.cursors };
-    ops = await startOps({ listen: loaded.config.ops.listen ?? DEFAULT_OPS_LISTEN, isDefault: loaded.config.ops.listen === undefined, token: loaded.config.ops.token, dataDir, recorder, snapshot, log });
+    ops = await startOps({
+      listen: loaded.config.ops.listen ?? DEFAULT_OPS_LISTEN,
+      isDefault: loaded.config.ops.listen === undefined,
+      token: loaded.config.ops.token,
+      dataDir,
+      recorder,
+      snapshot,
+      log,
+    });
     // The core sees each adapter counted (messages out, errors by reason, reachability); the adapter sees a core that counts what comes in.
     const add = (adapter: PlatformAdapter, settings: Parameters<BatonCore["addAdapter"]>[1]): PlatformHealth => {
       const h: PlatformHealth = { name: adapter.name, kind: adapter.kind, state: "starting", connected: false };
       health.push(h);
-      core.addAdapter(meteredAdapter(adapter, recorder, h, () => running.includes(adapter)), settings);
+      core.addAdapter(
+        meteredAdapter(adapter, recorder, h, () => running.includes(adapter)),
+        settings,
+      );
       adapters.push(adapter);
       return h;
     };

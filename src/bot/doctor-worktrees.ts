@@ -16,11 +16,22 @@ export function worktreeChecks(dataDir: string, threadsElsewhere: boolean): Work
   const root = join(dataDir, "worktrees");
   const dirs = existsSync(root) ? readdirSync(root).flatMap((repo) => readdirSync(join(root, repo)).map((thread) => ({ path: join(root, repo, thread), thread }))) : [];
   if (dirs.length === 0) return [];
-  if (threadsElsewhere) return [{ area: "worktrees", status: "info", message: `${dirs.length} thread worktree${dirs.length === 1 ? "" : "s"} in ${root}; threads live in PostgreSQL (store.url), so which are orphaned is not checked here` }];
+  if (threadsElsewhere)
+    return [
+      {
+        area: "worktrees",
+        status: "info",
+        message: `${dirs.length} thread worktree${dirs.length === 1 ? "" : "s"} in ${root}; threads live in PostgreSQL (store.url), so which are orphaned is not checked here`,
+      },
+    ];
   const live = liveWorktrees(join(dataDir, "threads", "events.jsonl"));
   const orphans = dirs.filter((d) => !live.has(d.path));
   if (orphans.length === 0) return [{ area: "worktrees", status: "ok", message: `${dirs.length} thread worktree${dirs.length === 1 ? "" : "s"}, each of an open thread` }];
-  return orphans.map((o) => ({ area: "worktrees", status: "warn", message: `${o.path} has no open thread (${o.thread}); remove it with: git -C ${repositoryOf(o.path) ?? "<repository>"} worktree remove ${o.path} (its branch stays)` }));
+  return orphans.map((o) => ({
+    area: "worktrees",
+    status: "warn",
+    message: `${o.path} has no open thread (${o.thread}); remove it with: git -C ${repositoryOf(o.path) ?? "<repository>"} worktree remove ${o.path} (its branch stays)`,
+  }));
 }
 
 /** Paths of the worktrees of open threads, replaying the thread log's worktree and close events. */

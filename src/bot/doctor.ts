@@ -14,7 +14,11 @@ import { worktreeChecks } from "./doctor-worktrees.js";
 
 /** `info`: worth knowing, nothing to fix (an agent you do not use is not installed). */
 type Status = "ok" | "info" | "warn" | "fail";
-interface Check { area: string; status: Status; message: string }
+interface Check {
+  area: string;
+  status: Status;
+  message: string;
+}
 
 const MARK: Record<Status, string> = { ok: "✓", info: "·", warn: "!", fail: "✗" };
 /** Platforms whose users are authenticated by Baton's own token, not by access.allow. */
@@ -115,7 +119,11 @@ function agentChecks(loaded: LoadedConfig | undefined): Check[] {
   for (const [id, custom] of Object.entries(loaded?.config.agents.custom ?? {})) {
     const found = which(custom.command);
     if (found) real++;
-    checks.push({ area: `agent ${id}`, status: found ? "ok" : configured.has(id) ? "fail" : "warn", message: found ? `${custom.display_name ?? id}: ${found}` : `${custom.command} not found on PATH` });
+    checks.push({
+      area: `agent ${id}`,
+      status: found ? "ok" : configured.has(id) ? "fail" : "warn",
+      message: found ? `${custom.display_name ?? id}: ${found}` : `${custom.command} not found on PATH`,
+    });
   }
   if (real === 0) {
     checks.push({ area: "agents", status: "warn", message: "no real agent installed: chats get the bundled demo agent. Install one of the agents above, then restart Baton." });

@@ -156,7 +156,7 @@ export interface ReplyOptions {
 }
 
 /** The sender's standing: admin, member, or a stranger (undefined; only /help reaches them). */
-export interface AccessApi {
+interface AccessApi {
   role: "admin" | "member" | undefined;
   /**
    * Before an admin-only part of a command (`what`, in words: "Adding a schedule"): throws a

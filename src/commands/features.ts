@@ -83,5 +83,7 @@ export function describeBinding(binding: Pick<BindingInfo, "index" | "match">): 
 /** Refuses what would take a bound chat away from its binding (/new or /workspace --switch elsewhere). */
 export function boundRefusal(binding: BindingInfo, what: string): CommandError {
   const host = binding.host ? ` with ${binding.host.agent}${binding.host.profile ? `+${binding.host.profile}` : ""}` : "";
-  return new CommandError(`This chat is bound to \`${binding.workspace}\`${host} by ${describeBinding(binding)}, so ${what} is not possible here. Ask the operator to change the binding, or use another chat.`);
+  return new CommandError(
+    `This chat is bound to \`${binding.workspace}\`${host} by ${describeBinding(binding)}, so ${what} is not possible here. Ask the operator to change the binding, or use another chat.`,
+  );
 }

@@ -1,9 +1,7 @@
 // Classifies a chat message: a Baton command, or a prompt for the agent. `//text` sends `/text`
 // to the agent; `/agent <cmd> [args]` sends `/<cmd> [args]` (the agent's own slash commands).
 
-export type Parsed =
-  | { kind: "command"; name: string; args: string[]; rest: string; /** `bot` of `/cmd@bot` */ target?: string }
-  | { kind: "prompt"; text: string };
+export type Parsed = { kind: "command"; name: string; args: string[]; rest: string /** `bot` of `/cmd@bot` */; target?: string } | { kind: "prompt"; text: string };
 
 const COMMAND = /^\/([A-Za-z][\w-]*)(?:@([\w.-]+))?(?:\s+([\s\S]*))?$/;
 

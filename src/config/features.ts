@@ -31,11 +31,17 @@ export function isTimeZone(name: string): boolean {
 
 export const scheduleSchema = z
   .object({
-    route: z.string().regex(/^[a-z0-9_]+:.+$/, "a route such as slack:T1/C2 or telegram:-1001234567890").describe("Where the prompt is sent (into that route's thread)"),
-    cron: z.string().superRefine((p, ctx) => {
-      const problem = cronProblem(p);
-      if (problem) ctx.addIssue({ code: "custom", message: `not a cron pattern (${problem}); e.g. "0 9 * * 1-5" is 09:00 on weekdays` });
-    }).describe('Cron pattern: "0 9 * * 1-5" (minute hour day month weekday), an optional leading seconds field'),
+    route: z
+      .string()
+      .regex(/^[a-z0-9_]+:.+$/, "a route such as slack:T1/C2 or telegram:-1001234567890")
+      .describe("Where the prompt is sent (into that route's thread)"),
+    cron: z
+      .string()
+      .superRefine((p, ctx) => {
+        const problem = cronProblem(p);
+        if (problem) ctx.addIssue({ code: "custom", message: `not a cron pattern (${problem}); e.g. "0 9 * * 1-5" is 09:00 on weekdays` });
+      })
+      .describe('Cron pattern: "0 9 * * 1-5" (minute hour day month weekday), an optional leading seconds field'),
     prompt: z.string().min(1).describe("What is sent to the agent"),
     time_zone: timeZone.optional().describe("Time zone of the pattern (default: the top-level time_zone)"),
   })

@@ -154,9 +154,7 @@ function interpolate(value: unknown, path: PropertyKey[], env: NodeJS.ProcessEnv
 function normalizeListenKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(normalizeListenKeys);
   if (!isRecord(value)) return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, (k === "listen" || k.endsWith("_listen")) && typeof v === "number" ? String(v) : normalizeListenKeys(v)]),
-  );
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, (k === "listen" || k.endsWith("_listen")) && typeof v === "number" ? String(v) : normalizeListenKeys(v)]));
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -184,7 +182,9 @@ function unknownKeyMessage(schema: z.ZodType, at: PropertyKey[], key: string, se
   if (guess) return `unknown key "${key}" (did you mean "${guess}"?)`;
   // A key of another section, written at this level: say where it goes.
   const homes = sectionsWithKey(configSchema, key).filter((home) => home !== section);
-  return homes.length > 0 ? `"${key}" does not go ${section ? `in ${section}` : "at the top level"}; it is a key of ${homes.slice(0, 2).join(" or ")} (indent it under that section)` : `unknown key "${key}"`;
+  return homes.length > 0
+    ? `"${key}" does not go ${section ? `in ${section}` : "at the top level"}; it is a key of ${homes.slice(0, 2).join(" or ")} (indent it under that section)`
+    : `unknown key "${key}"`;
 }
 
 const EXPECTED_WORDS: Record<string, string> = {
@@ -218,7 +218,10 @@ function wrongTypeMessage(expected: string, path: PropertyKey[], raw: unknown): 
   if (sectionExpected && typeof key === "string" && isRecord(parent) && value !== null && typeof value !== "object" && isRecordAt(configSchema, path.slice(0, -1))) {
     // `platforms: { telegram: {…}, mode: polling }`: each key under platforms starts a section.
     const siblings = Object.keys(parent);
-    const above = siblings.slice(0, siblings.indexOf(key)).reverse().find((k) => isRecord(parent[k]));
+    const above = siblings
+      .slice(0, siblings.indexOf(key))
+      .reverse()
+      .find((k) => isRecord(parent[k]));
     const hint = above ? `; if it is a setting of "${above}" (above it), indent it under "${above}"` : "";
     return `"${key}: ${String(value)}" sits directly under "${formatPath(path.slice(0, -1))}", where each key starts a section of its own${hint}`;
   }

@@ -6,7 +6,7 @@
 // key cannot be forgotten by the reload.
 import { z } from "zod";
 
-export type ReloadMark = "live" | "restart";
+type ReloadMark = "live" | "restart";
 
 /** The marks, kept apart from the schema's own metadata so they do not end up in its JSON Schema. */
 const marks = z.registry<{ reload: ReloadMark }>();

@@ -133,10 +133,25 @@ const MIB = 1024 * 1024;
 
 const filesSchema = z
   .object({
-    max_total_bytes: z.number().int().positive().default(1024 * MIB).describe("Files users sent, kept for the agents: at most this much in all (oldest go first)"),
-    max_route_bytes: z.number().int().positive().default(256 * MIB).describe("… and at most this much per conversation"),
+    max_total_bytes: z
+      .number()
+      .int()
+      .positive()
+      .default(1024 * MIB)
+      .describe("Files users sent, kept for the agents: at most this much in all (oldest go first)"),
+    max_route_bytes: z
+      .number()
+      .int()
+      .positive()
+      .default(256 * MIB)
+      .describe("… and at most this much per conversation"),
     max_age: durationMs.default(7 * 86_400_000).describe("Files older than this are deleted"),
-    max_upload_bytes: z.number().int().positive().default(20 * MIB).describe("Largest file an agent (or /file) sends into the chat"),
+    max_upload_bytes: z
+      .number()
+      .int()
+      .positive()
+      .default(20 * MIB)
+      .describe("Largest file an agent (or /file) sends into the chat"),
   })
   .strict();
 
@@ -182,7 +197,9 @@ const baseConfigSchema = z
           commands: z
             .record(z.string().regex(/^[a-z]+$/, "a command name without the slash, such as schedule"), z.enum(["admin", "member"]))
             .default({})
-            .describe("A command's role: admin makes the whole command admin-only; member opens the parts that are admin-only by default (schedule add/rm, workspace --switch, new <workspace>, switch, session --switch, stop of another's turn)"),
+            .describe(
+              "A command's role: admin makes the whole command admin-only; member opens the parts that are admin-only by default (schedule add/rm, workspace --switch, new <workspace>, switch, session --switch, stop of another's turn)",
+            ),
           refusal_interval: durationMs.default(60_000).describe("At most one refusal reply per stranger in this interval"),
         })
         .strict()
@@ -212,7 +229,9 @@ const baseConfigSchema = z
           nice: z
             .union([z.literal("idle"), z.number().int().min(0).max(19)], { error: "expected idle, or a whole number from 0 to 19" })
             .default("idle")
-            .describe("CPU priority of agent processes on this machine and what they run (builds, test suites), so that they cannot slow the chat. idle: Linux's idle scheduling class (set with chrt from util-linux): agents get every cycle nothing else wants and give way at once when Baton or any other program wakes up; where there is no such class, the lowest nice value. A number: that many steps below Baton's own priority, as `nice -n` starts them; 0 = Baton's own priority"),
+            .describe(
+              "CPU priority of agent processes on this machine and what they run (builds, test suites), so that they cannot slow the chat. idle: Linux's idle scheduling class (set with chrt from util-linux): agents get every cycle nothing else wants and give way at once when Baton or any other program wakes up; where there is no such class, the lowest nice value. A number: that many steps below Baton's own priority, as `nice -n` starts them; 0 = Baton's own priority",
+            ),
           start_timeout: z
             .object({
               spawn: durationMs.default(10_000).describe("The agent process must have started within this"),
@@ -227,7 +246,17 @@ const baseConfigSchema = z
           subagents: subagentsSchema.default(subagentsSchema.parse({})),
         })
         .strict()
-        .default({ default: "auto", max_live_hosts: 8, idle_shutdown: 600_000, spare_host: true, nice: "idle", start_timeout: { spawn: 10_000, initialize: 60_000, session: 120_000 }, profiles: {}, custom: {}, subagents: subagentsSchema.parse({}) }),
+        .default({
+          default: "auto",
+          max_live_hosts: 8,
+          idle_shutdown: 600_000,
+          spare_host: true,
+          nice: "idle",
+          start_timeout: { spawn: 10_000, initialize: 60_000, session: 120_000 },
+          profiles: {},
+          custom: {},
+          subagents: subagentsSchema.parse({}),
+        }),
     ),
     workspaces: live(
       z
@@ -240,7 +269,9 @@ const baseConfigSchema = z
             .describe("Short names for /workspace --switch: a path, or { path, isolation }"),
           isolation: isolationSchema
             .default("none")
-            .describe("worktree: each new thread in a git workspace works in a git worktree of its own, on a branch baton/<thread>-<first prompt> (see /diff, /merge, /pr); none: threads share the workspace's checkout"),
+            .describe(
+              "worktree: each new thread in a git workspace works in a git worktree of its own, on a branch baton/<thread>-<first prompt> (see /diff, /merge, /pr); none: threads share the workspace's checkout",
+            ),
           base_branch: z.string().min(1).optional().describe("Branch new thread worktrees start from and /merge merges into (default: the workspace's current branch)"),
           allow_outside_roots: z
             .enum(["never", "confirm"])
@@ -258,21 +289,13 @@ const baseConfigSchema = z
           failed_per_sender_per_min: z.number().int().positive().default(5),
           failed_total_per_min: z.number().int().positive().default(60),
           mcp_listen: z.string().default("127.0.0.1:0"),
-          remote_listen: z
-            .string()
-            .optional()
-            .describe("Opt-in: a second MCP listener (host:port, may be a network address) for machines with handover: listener; each machine has its own token"),
+          remote_listen: z.string().optional().describe("Opt-in: a second MCP listener (host:port, may be a network address) for machines with handover: listener; each machine has its own token"),
         })
         .strict()
         .default({ code_ttl: 120_000, failed_per_sender_per_min: 5, failed_total_per_min: 60, mcp_listen: "127.0.0.1:0" }),
     ),
     files: restart(filesSchema.default(filesSchema.parse({}))),
-    machines: restart(
-      z
-        .record(z.string(), machineSchema)
-        .default({})
-        .describe("Other machines agents run on, reached with OpenSSH; a workspace names its machine: build:~/code/api"),
-    ),
+    machines: restart(z.record(z.string(), machineSchema).default({}).describe("Other machines agents run on, reached with OpenSSH; a workspace names its machine: build:~/code/api")),
     store: restart(
       z
         .object({
@@ -328,7 +351,8 @@ export const configSchema = baseConfigSchema.superRefine((config, ctx) => {
     else if (!MACHINE_NAME.test(name)) ctx.addIssue({ code: "custom", path: ["machines", name], message: "a machine name: lower-case letters, digits, - and _, starting with a letter" });
     if (machine.handover !== "listener") continue;
     if (!machine.handover_url) ctx.addIssue({ code: "custom", path: ["machines", name, "handover_url"], message: "handover: listener needs the URL that machine reaches this daemon at" });
-    if (!config.handover.remote_listen) ctx.addIssue({ code: "custom", path: ["handover", "remote_listen"], message: `machine ${name} has handover: listener; set handover.remote_listen (host:port) to open it` });
+    if (!config.handover.remote_listen)
+      ctx.addIssue({ code: "custom", path: ["handover", "remote_listen"], message: `machine ${name} has handover: listener; set handover.remote_listen (host:port) to open it` });
   }
 });
 

@@ -83,18 +83,23 @@ export function describeYamlError(error: YAMLError, text: string, counter: LineC
     case "BAD_INDENT": {
       const bracket = /end with a \]/.test(first) ? ["[", "]"] : /end with a \}/.test(first) ? ["{", "}"] : undefined;
       const at = bracket ? unclosedAt(lines, start, bracket[0], bracket[1]) : undefined;
-      if (bracket && at !== undefined) return { line: at + 1, message: `${shown(lines[at])}: the ${bracket[0] === "[" ? "list" : "map"} opened with ${bracket[0]} on this line is not closed with ${bracket[1]}.` };
+      if (bracket && at !== undefined)
+        return { line: at + 1, message: `${shown(lines[at])}: the ${bracket[0] === "[" ? "list" : "map"} opened with ${bracket[0]} on this line is not closed with ${bracket[1]}.` };
       if (!bracket) return badIndent(lines, start);
       break;
     }
     case "BLOCK_AS_IMPLICIT_KEY":
     case "MULTILINE_IMPLICIT_KEY": {
-      if (here.trimStart().startsWith("-")) return { line: start + 1, message: `${shown(here)} is a list item among the keys of a section: a list goes under a key of its own (\`key:\`, then \`- item\` lines indented under it).` };
+      if (here.trimStart().startsWith("-"))
+        return { line: start + 1, message: `${shown(here)} is a list item among the keys of a section: a list goes under a key of its own (\`key:\`, then \`- item\` lines indented under it).` };
       if (!keyOf(here)) return { line: start + 1, message: `${shown(here)} has no colon after its key: write \`key: value\`.` };
       const next = lines.findIndex((l, i) => i > start && isContent(l));
       const deeper = next > start && next <= Math.max(end, start + 1) && indentOf(lines[next]) > indentOf(here) ? next : undefined;
       if (deeper !== undefined) {
-        return { line: deeper + 1, message: `${shown(lines[deeper])} is indented under \`${keyOf(here)}\`, which already has a value on line ${start + 1}. Indent it as \`${keyOf(here)}\` is (${spaces(indentOf(here))}), or give \`${keyOf(here)}\` no value on its own line.` };
+        return {
+          line: deeper + 1,
+          message: `${shown(lines[deeper])} is indented under \`${keyOf(here)}\`, which already has a value on line ${start + 1}. Indent it as \`${keyOf(here)}\` is (${spaces(indentOf(here))}), or give \`${keyOf(here)}\` no value on its own line.`,
+        };
       }
       break;
     }

@@ -27,7 +27,6 @@ const MIN_PREFIX = 6;
 const STORE_CATCH_UP_MS = 3_000;
 const STORE_RETRY_MS = 250;
 
-
 export class BatonAgents implements AgentsApi {
   private readonly autoKind: AgentKind;
   /** Built-in kinds plus the config's `agents.custom` ACP agents. */
@@ -209,7 +208,10 @@ export class BatonAgents implements AgentsApi {
     const matches = all.filter((s) => s.id.startsWith(idOrPrefix));
     if (matches.length === 1) return matches[0];
     if (matches.length === 0) throw new CommandError(`No ${this.displayName(agent)} session starts with \`${idOrPrefix}\`. /session lists them.`);
-    const list = matches.slice(0, 10).map((s) => `\`${s.id}\` ${s.title}`).join("\n");
+    const list = matches
+      .slice(0, 10)
+      .map((s) => `\`${s.id}\` ${s.title}`)
+      .join("\n");
     throw new CommandError(`\`${idOrPrefix}\` matches ${matches.length} sessions; give more characters:\n${list}`);
   }
 
@@ -292,7 +294,10 @@ export class BatonAgents implements AgentsApi {
     const { machine, path } = this.machines.locate(thread.workspace);
     if (!thread.session) return { cwd: path, note: "No session yet." };
     if (!isValidSessionId(runtime, thread.session)) {
-      return { cwd: path, note: `This thread's session id ${describeBadId(thread.session)} is not a valid ${this.displayName(thread.agent)} session id (${sessionIdShape(runtime)}), so there is no command to show. Start over with /new.` };
+      return {
+        cwd: path,
+        note: `This thread's session id ${describeBadId(thread.session)} is not a valid ${this.displayName(thread.agent)} session id (${sessionIdShape(runtime)}), so there is no command to show. Start over with /new.`,
+      };
     }
     if (runtime === "demo") {
       return { cwd: path, note: `The demo agent has no terminal CLI. \`baton handoff export ${thread.session}\` writes a brief another agent can continue from.` };

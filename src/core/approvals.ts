@@ -25,7 +25,7 @@ export interface ApprovalTurn {
   requester?: PlatformUser;
 }
 
-export type ApprovalsBy = "requester_or_admin" | "requester" | "any_member";
+type ApprovalsBy = "requester_or_admin" | "requester" | "any_member";
 
 /** Who may decide: the config's rule (read at each answer, so a reload applies) and who is an admin. */
 export interface ApprovalPolicy {

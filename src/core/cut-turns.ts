@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { PlatformLogger } from "../platforms/contract.js";
 
 const CUT_OFF_NOTICE = "⚠️ Baton restarted; this answer was cut off.";
-export const MOVED_NOTICE = "⚠️ Baton moved to another machine; the last turn was cut off.";
+const MOVED_NOTICE = "⚠️ Baton moved to another machine; the last turn was cut off.";
 
 /**
  * Where the running turns are kept instead of the data dir's file, when several instances share

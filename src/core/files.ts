@@ -139,11 +139,16 @@ export class FileCache {
 
 /** One folder per route, named so no route can reach outside the cache. */
 function routeDirName(route: string): string {
-  return route.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "_").slice(0, 150);
+  return route
+    .replace(/[^A-Za-z0-9._-]/g, "_")
+    .replace(/^\.+/, "_")
+    .slice(0, 150);
 }
 
 function safeFileName(name: string): string {
-  const base = basename(name).replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "");
+  const base = basename(name)
+    .replace(/[^A-Za-z0-9._-]/g, "_")
+    .replace(/^\.+/, "");
   return base.slice(-MAX_NAME_CHARS) || "file";
 }
 

@@ -25,7 +25,11 @@ export interface RemoteRepo {
  * local path or file:// (no forge there).
  */
 export function parseRemote(url: string): RemoteRepo | undefined {
-  const clean = (path: string) => path.replace(/^\/+/, "").replace(/\/+$/, "").replace(/\.git$/, "");
+  const clean = (path: string) =>
+    path
+      .replace(/^\/+/, "")
+      .replace(/\/+$/, "")
+      .replace(/\.git$/, "");
   const scp = /^(?:[^@/\s]+@)?([^:/\s]+):(?!\/\/)(.+)$/.exec(url);
   if (scp && !/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return { host: scp[1].toLowerCase(), path: clean(scp[2]) };
   let parsed: URL;
@@ -56,9 +60,16 @@ export async function openPullRequest(forge: Forge, repo: RemoteRepo, request: P
   const { url, headers, payload, link } = requestFor(forge, repo, request);
   let response: Response;
   try {
-    response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json", "user-agent": "baton", ...headers }, body: JSON.stringify(payload), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json", "user-agent": "baton", ...headers },
+      body: JSON.stringify(payload),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
   } catch (error) {
-    throw new CommandError(`Could not reach ${forge.kind} at ${new URL(url).origin}: ${(error as Error).message}. The branch is pushed; open the request there by hand, or /pr again.`, { cause: error });
+    throw new CommandError(`Could not reach ${forge.kind} at ${new URL(url).origin}: ${(error as Error).message}. The branch is pushed; open the request there by hand, or /pr again.`, {
+      cause: error,
+    });
   }
   const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   if (!response.ok) {

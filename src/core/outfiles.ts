@@ -71,6 +71,8 @@ function staged(file: OutboundFile): StagedFile {
 }
 
 function safeName(name: string): string {
-  const cleaned = basename(name).replace(/[^\w.@+-]/g, "_").replace(/^\.+/, "");
+  const cleaned = basename(name)
+    .replace(/[^\w.@+-]/g, "_")
+    .replace(/^\.+/, "");
   return cleaned.slice(-MAX_NAME_CHARS) || "file";
 }

@@ -194,7 +194,8 @@ export class Scheduler {
     }
     if (job.lastRun && !job.lastRun.done) {
       // One notice per streak: a pattern that fires while a long run goes on must not flood the chat.
-      if (job.skipped++ === 0) this.deps.notify(route, `⏭ Skipping schedule \`${id}\` (\`${job.view.cron}\`) while its previous run is still going; it runs again at the first time after that run ends.`);
+      if (job.skipped++ === 0)
+        this.deps.notify(route, `⏭ Skipping schedule \`${id}\` (\`${job.view.cron}\`) while its previous run is still going; it runs again at the first time after that run ends.`);
       return;
     }
     if (job.skipped > 0) this.deps.log.info({ schedule: id, route, skipped: job.skipped }, "scheduled prompt runs again after skipped runs");

@@ -108,7 +108,9 @@ export class SessionSettingsService {
     const buttons: Button[][] = [];
     choices.forEach((c, i) => {
       if (i % BUTTONS_PER_ROW === 0) buttons.push([]);
-      buttons.at(-1)!.push({ id: `${SETTING_ACTION_PREFIX}${key}:${i}`, label: c.id === setting.current ? `✓ ${c.name}` : c.name, style: c.id === setting.current ? "primary" : "default", meaning: "choice" });
+      buttons
+        .at(-1)!
+        .push({ id: `${SETTING_ACTION_PREFIX}${key}:${i}`, label: c.id === setting.current ? `✓ ${c.name}` : c.name, style: c.id === setting.current ? "primary" : "default", meaning: "choice" });
     });
     return { text: `${head}\nSwitch to:`, buttons, keep: (replace) => (menu.replace = replace) };
   }

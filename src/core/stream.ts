@@ -278,7 +278,10 @@ export class TurnStream {
   private track(slot: MessageSlot): MessageSlot {
     if (this.unsettled.has(slot) || slot.isSettled()) return slot;
     this.unsettled.add(slot);
-    void slot.settled().then(() => this.unsettled.delete(slot), (error: unknown) => this.log.error({ err: error }, "delivery failed"));
+    void slot.settled().then(
+      () => this.unsettled.delete(slot),
+      (error: unknown) => this.log.error({ err: error }, "delivery failed"),
+    );
     return slot;
   }
 }

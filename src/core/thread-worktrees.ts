@@ -158,12 +158,12 @@ async function currentBranch(machine: Machine, top: string): Promise<string | un
 }
 
 /** One directory per repository under the data dir: a hash of the machine and its top directory. */
-export function repositoryKey(machine: Machine, top: string): string {
+function repositoryKey(machine: Machine, top: string): string {
   return createHash("sha256").update(`${machine.name}\0${top}`).digest("hex").slice(0, 12);
 }
 
 /** `baton/<short thread id>-<slug of the first prompt>`: unique by the thread id, readable by the slug. */
-export function branchName(threadId: string, prompt: string): string {
+function branchName(threadId: string, prompt: string): string {
   const short = threadId.replace(/^th_/, "").slice(0, SHORT_ID_CHARS);
   const slug = prompt
     .toLowerCase()

@@ -121,13 +121,23 @@ export class Turns {
       // an answer still waiting for the platform's pacing when the process dies is lost too.
       delivered: () => deps.cutTurns.ended(thread.id),
     };
-    const turn = new ChatTurn(thread.id, () => deps.targets(thread), deps.streamSettings(), deps.approvals, deps.log, (route) => this.lastPromptMessage.get(route), lifecycle, {
-      workspace: deps.workdir(thread),
-      files: deps.files(),
-      showUsage: deps.showUsage(),
-      recordUsage: (usage) => deps.recordUsage(thread, usage),
-      log: deps.log,
-    }, author);
+    const turn = new ChatTurn(
+      thread.id,
+      () => deps.targets(thread),
+      deps.streamSettings(),
+      deps.approvals,
+      deps.log,
+      (route) => this.lastPromptMessage.get(route),
+      lifecycle,
+      {
+        workspace: deps.workdir(thread),
+        files: deps.files(),
+        showUsage: deps.showUsage(),
+        recordUsage: (usage) => deps.recordUsage(thread, usage),
+        log: deps.log,
+      },
+      author,
+    );
     this.hostTurns.set(thread.id, { seq: (this.hostTurns.get(thread.id)?.seq ?? 0) + 1, turn });
     deps.cutTurns.started(thread.id);
     return turn;

@@ -7,7 +7,8 @@ const COUNT = new Intl.NumberFormat("en-US");
 export function formatUsageLine(usage: TurnUsage): string | undefined {
   const parts: string[] = [];
   const total = usage.totalTokens ?? (usage.inputTokens !== undefined || usage.outputTokens !== undefined ? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0) : undefined);
-  if (total !== undefined) parts.push(`${COUNT.format(total)} tokens${usage.inputTokens !== undefined ? ` (${COUNT.format(usage.inputTokens)} in · ${COUNT.format(usage.outputTokens ?? 0)} out)` : ""}`);
+  if (total !== undefined)
+    parts.push(`${COUNT.format(total)} tokens${usage.inputTokens !== undefined ? ` (${COUNT.format(usage.inputTokens)} in · ${COUNT.format(usage.outputTokens ?? 0)} out)` : ""}`);
   if (usage.context && usage.context.size > 0) parts.push(`context ${Math.round((100 * usage.context.used) / usage.context.size)}% of ${compact(usage.context.size)}`);
   if (usage.cost) parts.push(`${money(usage.cost.amount, usage.cost.currency)} so far`);
   return parts.length > 0 ? `📊 ${parts.join(" · ")}` : undefined;

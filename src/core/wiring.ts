@@ -110,10 +110,13 @@ export function wireCore(options: CoreOptions, state: CoreState): CoreParts {
     log,
   });
   const otherAction = (press: ActionPress) =>
-    features.settings.isAction(press.actionId) ? features.settings.answerAction(press)
-    : proposals.isAction(press.actionId) ? proposals.answerAction(press)
-    : worktreeCommands.isAction(press.actionId) ? worktreeCommands.answerAction(press)
-    : undefined;
+    features.settings.isAction(press.actionId)
+      ? features.settings.answerAction(press)
+      : proposals.isAction(press.actionId)
+        ? proposals.answerAction(press)
+        : worktreeCommands.isAction(press.actionId)
+          ? worktreeCommands.answerAction(press)
+          : undefined;
   const inbound: Inbound = new Inbound({
     platformOf: (route) => platforms.of(route),
     services: () => ({ threads: hosts.threads, agents, workspaces, worktrees: worktreeCommands, handover: state.handover, features: features.features }),
@@ -141,7 +144,10 @@ function baseParts(options: CoreOptions): BaseParts {
   });
   const worktrees = new ThreadWorktrees({ registry, machines, config: () => options.config, namedIsolation: (w) => workspaces.namedIsolation(w), log });
   // Read at each question, so a reload's access and approvals apply at once.
-  const roles = new Roles(() => options.config.access, (route) => platforms.of(route)?.adapter.capabilities.usersAuthenticated === true);
+  const roles = new Roles(
+    () => options.config.access,
+    (route) => platforms.of(route)?.adapter.capabilities.usersAuthenticated === true,
+  );
   return {
     approvals: new ApprovalBroker({ by: () => options.config.approvals.by, isAdmin: (userId, route) => roles.isAdmin(userId, route) }),
     roles,
@@ -251,7 +257,9 @@ function supervisorReports(deps: ReportDeps): (event: SupervisorEvent) => void |
       case "setting-changed":
         return void deps.settings().agentChanged(event.thread, event.kind, event.id).catch(warn("could not record a setting the agent changed"));
       case "prompt-taken":
-        return void registry.promptTaken(event.threadId, event.id, event.why).catch((error: unknown) => log.error({ thread: event.threadId, err: error }, "could not record that a queued prompt left the queue"));
+        return void registry
+          .promptTaken(event.threadId, event.id, event.why)
+          .catch((error: unknown) => log.error({ thread: event.threadId, err: error }, "could not record that a queued prompt left the queue"));
       case "host-started":
         changed(event.thread.id);
         return subagents.resume(event.thread.id);

@@ -58,7 +58,8 @@ export class WorkspaceProposals {
     }
     const thread = this.deps.thread(threadId);
     const targets = thread ? this.deps.targets(thread).filter((t) => t.outbox.adapter.capabilities.buttons) : [];
-    if (!thread || targets.length === 0) throw new PickupError(`${dir} is outside Baton's allowed workspaces (${roots}), and no chat of this thread has buttons to confirm it. Add it to workspaces.roots in the config.`);
+    if (!thread || targets.length === 0)
+      throw new PickupError(`${dir} is outside Baton's allowed workspaces (${roots}), and no chat of this thread has buttons to confirm it. Add it to workspaces.roots in the config.`);
     const proposal: Proposal = { id: randomBytes(6).toString("base64url"), threadId, dir, name, posted: [] };
     this.remember(proposal);
     const message = proposalMessage(proposal, roots);
@@ -82,7 +83,10 @@ export class WorkspaceProposals {
     this.open.delete(proposal.id);
     const who = press.user.name ?? press.user.id;
     const audit = (outcome: string) =>
-      this.deps.audit({ action: "workspace_proposal", platform: press.route.slice(0, press.route.indexOf(":")), user: press.user.id, route: press.route, outcome, detail: proposal.dir }, proposal.threadId);
+      this.deps.audit(
+        { action: "workspace_proposal", platform: press.route.slice(0, press.route.indexOf(":")), user: press.user.id, route: press.route, outcome, detail: proposal.dir },
+        proposal.threadId,
+      );
     if (answer !== "yes") {
       await audit("declined");
       this.settle(proposal, `🚫 Declined — by ${who}`);

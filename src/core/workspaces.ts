@@ -144,7 +144,9 @@ export class Workspaces implements WorkspacesApi {
     const ref = this.machines.parse(text);
     const onMachine = ref.machine !== LOCAL_MACHINE || text.startsWith(`${LOCAL_MACHINE}:`);
     if (!named && !onMachine && !isAbsolute(expandHome(ref.path))) {
-      const names = this.list().map((w) => w.name).join(", ");
+      const names = this.list()
+        .map((w) => w.name)
+        .join(", ");
       throw new CommandError(`No workspace named "${nameOrPath}". Use one of: ${names}, an absolute path, or <machine>:<path>.`);
     }
     const machine = this.machines.get(ref.machine)!;

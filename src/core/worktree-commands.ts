@@ -60,7 +60,8 @@ export class WorktreeCommands implements WorktreesApi {
     const machine = this.machineOf(thread);
     const remote = await remoteOf(machine, tree);
     const repo = parseRemote(remote.url);
-    if (!repo) throw new CommandError(`The remote ${remote.name} (${urlForDisplay(remote.url)}) is not on a forge Baton can open requests on. Push it yourself, or set a forge's URL for ${remote.name}.`);
+    if (!repo)
+      throw new CommandError(`The remote ${remote.name} (${urlForDisplay(remote.url)}) is not on a forge Baton can open requests on. Push it yourself, or set a forge's URL for ${remote.name}.`);
     const forge = forgeFor(this.deps.forges(), repo.host);
     if (!forge) throw new CommandError(`No forge is configured for ${repo.host}. Add one to the config: forges: { ${repo.host}: { kind: github | gitlab | gitea, token: \${TOKEN} } }.`);
     registerSecretValues([forge.token]);

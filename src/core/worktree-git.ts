@@ -61,7 +61,9 @@ export async function mergeBranch(machine: Machine, thread: ThreadRecord, tree: 
   return oneAtATime(machine, top, async () => {
     const onBranch = (await machine.exec(["git", "symbolic-ref", "-q", "--short", "HEAD"], top)).stdout.trim();
     if (onBranch !== tree.baseBranch) {
-      throw new CommandError(`Not merged: the main checkout ${top} is on ${onBranch ? `\`${onBranch}\`` : "a detached HEAD"}, not on \`${tree.baseBranch}\`. Check out \`${tree.baseBranch}\` there, then /merge again.`);
+      throw new CommandError(
+        `Not merged: the main checkout ${top} is on ${onBranch ? `\`${onBranch}\`` : "a detached HEAD"}, not on \`${tree.baseBranch}\`. Check out \`${tree.baseBranch}\` there, then /merge again.`,
+      );
     }
     // Staged or not: a tracked file that differs from HEAD.
     const dirty = (await git(machine, top, ["diff", "--name-only", "HEAD"])).split("\n").filter(Boolean);
@@ -71,7 +73,9 @@ export async function mergeBranch(machine: Machine, thread: ThreadRecord, tree: 
     const test = await machine.exec(["git", "merge-tree", "--write-tree", "--name-only", "--no-messages", tree.baseBranch, tree.branch], top);
     if (test.code === 1) {
       const conflicts = test.stdout.trim().split("\n").slice(1).filter(Boolean);
-      throw new CommandError(`Not merged: \`${tree.branch}\` conflicts with \`${tree.baseBranch}\` in ${named(conflicts)}. Nothing was changed. Ask the agent to rebase its branch on \`${tree.baseBranch}\` and resolve them, then /merge again.`);
+      throw new CommandError(
+        `Not merged: \`${tree.branch}\` conflicts with \`${tree.baseBranch}\` in ${named(conflicts)}. Nothing was changed. Ask the agent to rebase its branch on \`${tree.baseBranch}\` and resolve them, then /merge again.`,
+      );
     }
     if (test.code !== 0) throw new CommandError(`Not merged: git could not test the merge (${test.stderr.trim().split("\n").at(-1) ?? `exit ${test.code}`}).`);
     const identity = await identityArgs(machine, top, COMMITTER);
@@ -103,7 +107,12 @@ export async function remoteOf(machine: Machine, tree: ThreadWorktree): Promise<
   const configured = (await machine.exec(["git", "config", `branch.${tree.baseBranch}.remote`], tree.repository)).stdout.trim();
   const remotes = (await git(machine, tree.repository, ["remote"])).split("\n").filter(Boolean);
   const name = configured && remotes.includes(configured) ? configured : remotes.includes("origin") ? "origin" : remotes.length === 1 ? remotes[0] : undefined;
-  if (!name) throw new CommandError(remotes.length === 0 ? `${tree.repository} has no remote to push to. Add one (git remote add origin <url>), then /pr again.` : `${tree.repository} has several remotes and none is \`origin\` or the upstream of \`${tree.baseBranch}\`; set one (git branch --set-upstream-to), then /pr again.`);
+  if (!name)
+    throw new CommandError(
+      remotes.length === 0
+        ? `${tree.repository} has no remote to push to. Add one (git remote add origin <url>), then /pr again.`
+        : `${tree.repository} has several remotes and none is \`origin\` or the upstream of \`${tree.baseBranch}\`; set one (git branch --set-upstream-to), then /pr again.`,
+    );
   return { name, url: await git(machine, tree.repository, ["remote", "get-url", name]) };
 }
 
@@ -111,7 +120,12 @@ export async function remoteOf(machine: Machine, tree: ThreadWorktree): Promise<
 export async function pushBranch(machine: Machine, tree: ThreadWorktree, remote: string): Promise<void> {
   const result = await machine.exec(["git", "push", "--porcelain", "-u", remote, `${tree.branch}:${tree.branch}`], tree.path, { timeoutMs: PUSH_TIMEOUT_MS });
   if (result.code !== 0) {
-    const reason = result.stderr.trim().split("\n").filter((l) => !l.startsWith("hint:")).at(-1) ?? `exit ${result.code ?? "killed"}`;
+    const reason =
+      result.stderr
+        .trim()
+        .split("\n")
+        .filter((l) => !l.startsWith("hint:"))
+        .at(-1) ?? `exit ${result.code ?? "killed"}`;
     throw new CommandError(`Could not push \`${tree.branch}\` to ${remote}: ${reason}`);
   }
 }

@@ -10,8 +10,23 @@ import { redactKnownValues, redactSecrets } from "./secrets.js";
 
 export type { Logger } from "pino";
 
-
-const REDACT_PATHS = ["token", "*.token", "bot_token", "*.bot_token", "app_token", "*.app_token", "secret", "*.secret", "signing_secret", "*.signing_secret", "password", "*.password", "authorization", "*.authorization", "headers.authorization"];
+const REDACT_PATHS = [
+  "token",
+  "*.token",
+  "bot_token",
+  "*.bot_token",
+  "app_token",
+  "*.app_token",
+  "secret",
+  "*.secret",
+  "signing_secret",
+  "*.signing_secret",
+  "password",
+  "*.password",
+  "authorization",
+  "*.authorization",
+  "headers.authorization",
+];
 
 export interface LogOptions {
   level?: string;
@@ -120,7 +135,13 @@ function prettyLine(jsonLine: string): string {
     const error = err && typeof err === "object" ? (err as { message?: string; stack?: string }) : undefined;
     const errText = error ? ` ${error.message ?? ""}` : "";
     // The stack goes under the line, indented, so an operator reading a terminal sees where it came from.
-    const stack = error?.stack ? `\n${error.stack.split("\n").slice(1).map((l) => `    ${l.trim()}`).join("\n")}` : "";
+    const stack = error?.stack
+      ? `\n${error.stack
+          .split("\n")
+          .slice(1)
+          .map((l) => `    ${l.trim()}`)
+          .join("\n")}`
+      : "";
     return `${String(time)} ${(LEVEL_NAMES[Number(level)] ?? "log").padEnd(5)} ${msg ?? ""}${errText}${extras ? `  ${extras}` : ""}${stack}\n`;
   } catch {
     return jsonLine;

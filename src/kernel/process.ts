@@ -20,7 +20,12 @@ export function isProcessAlive(pid: number): boolean {
 
 /** Finds an executable on PATH (or checks an absolute path). */
 export function which(command: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const candidates = isAbsolute(command) ? [command] : (env.PATH ?? "").split(delimiter).filter(Boolean).map((dir) => join(dir, command));
+  const candidates = isAbsolute(command)
+    ? [command]
+    : (env.PATH ?? "")
+        .split(delimiter)
+        .filter(Boolean)
+        .map((dir) => join(dir, command));
   for (const candidate of candidates) {
     try {
       accessSync(candidate, constants.X_OK);

@@ -111,8 +111,9 @@ const RULES: Array<[RegExp, Replacer]> = [
   // The pattern starts at the literal PASS (a scan for a name's start at every word was the
   // costliest rule on prose); the name before it is checked in the replacer.
   [
-    new RegExp(String.raw`PASS(?:WORD)?=(${ARG})`, "g"),
-    (m, value, offset, whole) => (ENV_PASSWORD_NAME.test(whole.slice(Math.max(0, Number(offset) - MAX_ENV_NAME_CHARS), Number(offset))) && couldBeSecret(value, "") ? m.slice(0, m.length - value.length) + keepQuotes(value) : m),
+    new RegExp(`PASS(?:WORD)?=(${ARG})`, "g"),
+    (m, value, offset, whole) =>
+      ENV_PASSWORD_NAME.test(whole.slice(Math.max(0, Number(offset) - MAX_ENV_NAME_CHARS), Number(offset))) && couldBeSecret(value, "") ? m.slice(0, m.length - value.length) + keepQuotes(value) : m,
   ],
   // key=value and "key": "value" where the key names a secret (also inside JSON-escaped JSON);
   // a value an earlier rule already redacted is left alone (it would end up as "[REDACTED]]").

@@ -34,9 +34,7 @@ function withLaunchDefaults(name: ToolName, args: Record<string, unknown>, ctx: 
 
 function forwardingToolCall(ctx: ForwarderContext): ToolCall {
   return async (name, args, _caller, signal) => {
-    const notRunning = toolError(
-      `Baton is not running (no daemon found for the data dir ${ctx.dataDir}). Start it with \`baton start\` in another terminal, then try again.`,
-    );
+    const notRunning = toolError(`Baton is not running (no daemon found for the data dir ${ctx.dataDir}). Start it with \`baton start\` in another terminal, then try again.`);
     const daemon = findDaemon(ctx.dataDir);
     if (!daemon) return notRunning;
     const client = new Client({ name: "baton-mcp-forwarder", version: ctx.version });

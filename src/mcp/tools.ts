@@ -7,15 +7,21 @@ import { userMessageOf } from "../kernel/errors.js";
 import { agentKinds } from "../agents/products/index.js";
 import type { McpCaller, ToolReply } from "../core/tool-calls.js";
 import { mayCall, tokenKindOf, type TokenKind } from "./access.js";
-import { cancelSubagentsShape, initializeSubagentsShape, waitForSubagentsShape, type CancelSubagentsArgs, type InitializeSubagentsArgs, type SubagentTools, type SubagentToolName, type WaitForSubagentsArgs } from "../core/subagents/tools.js";
+import {
+  cancelSubagentsShape,
+  initializeSubagentsShape,
+  waitForSubagentsShape,
+  type CancelSubagentsArgs,
+  type InitializeSubagentsArgs,
+  type SubagentTools,
+  type SubagentToolName,
+  type WaitForSubagentsArgs,
+} from "../core/subagents/tools.js";
 
 const kindIds = agentKinds().map((k) => k.id);
 const AGENT_KINDS_TEXT = `${kindIds.slice(0, -1).join(", ")} or ${kindIds[kindIds.length - 1]}`;
 
-const launchId = z
-  .string()
-  .optional()
-  .describe("Filled in by `baton mcp` from BATON_LAUNCH_ID when the agent runs under `baton launch`; leave it out.");
+const launchId = z.string().optional().describe("Filled in by `baton mcp` from BATON_LAUNCH_ID when the agent runs under `baton launch`; leave it out.");
 
 const getSessionIdShape = {
   agent_kind: z.string().optional().describe(`Which agent you are: ${AGENT_KINDS_TEXT}. Defaults to BATON_AGENT_KIND under \`baton launch\`.`),
@@ -82,30 +88,32 @@ function registerHandoverTools(server: McpServer, call: ToolCall, kind: TokenKin
     },
     (args) => call("get_session_id", args),
   );
-  if (mayCall(kind, "prepare_handover")) server.registerTool(
-    "prepare_handover",
-    {
-      title: "Hand this session over to a chat",
-      description:
-        "Creates a one-time pickup code so the user can continue THIS session from a chat connected to Baton (Slack, Telegram, the web chat, …). " +
-        "Show the user the returned line (`/pickup CODE`) exactly; it works once, within 2 minutes. " +
-        "If the directory is not allowed, tell the user: only Baton's config (workspaces.roots) or a person's confirmation in the chat can allow it.",
-      inputSchema: prepareHandoverShape,
-    },
-    (args) => call("prepare_handover", args),
-  );
-  if (mayCall(kind, "register_workspace")) server.registerTool(
-    "register_workspace",
-    {
-      title: "Name a Baton workspace, or propose one",
-      description:
-        "Gives a directory inside Baton's allowed workspaces a name for `/workspace --switch` (Baton keeps it across restarts). " +
-        "A directory outside them is never allowed by this call: from a chat thread it becomes a proposal that a person confirms in the chat " +
-        "(when the Baton config allows that at all); otherwise workspaces.roots in the Baton config is the way.",
-      inputSchema: registerWorkspaceShape,
-    },
-    (args) => call("register_workspace", args),
-  );
+  if (mayCall(kind, "prepare_handover"))
+    server.registerTool(
+      "prepare_handover",
+      {
+        title: "Hand this session over to a chat",
+        description:
+          "Creates a one-time pickup code so the user can continue THIS session from a chat connected to Baton (Slack, Telegram, the web chat, …). " +
+          "Show the user the returned line (`/pickup CODE`) exactly; it works once, within 2 minutes. " +
+          "If the directory is not allowed, tell the user: only Baton's config (workspaces.roots) or a person's confirmation in the chat can allow it.",
+        inputSchema: prepareHandoverShape,
+      },
+      (args) => call("prepare_handover", args),
+    );
+  if (mayCall(kind, "register_workspace"))
+    server.registerTool(
+      "register_workspace",
+      {
+        title: "Name a Baton workspace, or propose one",
+        description:
+          "Gives a directory inside Baton's allowed workspaces a name for `/workspace --switch` (Baton keeps it across restarts). " +
+          "A directory outside them is never allowed by this call: from a chat thread it becomes a proposal that a person confirms in the chat " +
+          "(when the Baton config allows that at all); otherwise workspaces.roots in the Baton config is the way.",
+        inputSchema: registerWorkspaceShape,
+      },
+      (args) => call("register_workspace", args),
+    );
 }
 
 /** Runs a tool against the backend, turning a BatonError into a tool error the agent can show. */

@@ -34,7 +34,8 @@ const UNREACHABLE_DETAIL = "cannot reach the platform";
  * the long poll or socket the platform needs is open).
  */
 export function meteredAdapter(adapter: PlatformAdapter, metrics: Metrics, health: PlatformHealth, started: () => boolean = () => true): PlatformAdapter {
-  const counted = <A extends unknown[], R>(op: "send" | "edit", call: (...args: A) => Promise<R>) =>
+  const counted =
+    <A extends unknown[], R>(op: "send" | "edit", call: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
       try {
         const result = await call(...args);

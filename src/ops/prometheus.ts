@@ -20,7 +20,12 @@ export function createPrometheusExport(recorder: MetricsRecorder, snapshot: () =
   const counters: Record<CounterName, Counter> = {
     messages_in: new Counter({ name: "baton_messages_in_total", help: "Chat messages that reached Baton, by platform instance", labelNames: ["platform"], registers }),
     messages_out: new Counter({ name: "baton_messages_out_total", help: "Platform messages sent or edited, by platform instance and operation", labelNames: ["platform", "op"], registers }),
-    platform_errors: new Counter({ name: "baton_platform_errors_total", help: "Failed platform calls, by platform instance and reason (refused, network, other)", labelNames: ["platform", "reason"], registers }),
+    platform_errors: new Counter({
+      name: "baton_platform_errors_total",
+      help: "Failed platform calls, by platform instance and reason (refused, network, other)",
+      labelNames: ["platform", "reason"],
+      registers,
+    }),
     turns: new Counter({ name: "baton_turns_total", help: "Agent turns that ended, by agent and outcome", labelNames: ["agent", "outcome"], registers }),
     pickups: new Counter({ name: "baton_pickups_total", help: "/pickup attempts: claimed or refused", labelNames: ["outcome"], registers }),
     agent_tokens: new Counter({ name: "baton_agent_tokens_total", help: "Tokens agents reported using, by agent and direction (input, output)", labelNames: ["agent", "direction"], registers }),
@@ -32,7 +37,14 @@ export function createPrometheusExport(recorder: MetricsRecorder, snapshot: () =
   let current: DaemonSnapshot | undefined;
   const read = () => (current ??= snapshot());
   const gauge = (name: string, help: string, value: (s: DaemonSnapshot) => number) =>
-    new Gauge({ name, help, registers, collect() { this.set(value(read())); } });
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        this.set(value(read()));
+      },
+    });
   gauge("baton_agent_hosts_live", "Agent processes running now", (s) => s.liveHosts);
   gauge("baton_agent_spare", "A spare agent process started ahead for the next new thread (1) or none (0); it counts against max_live_hosts", (s) => (s.spareHost ? 1 : 0));
   gauge("baton_turns_running", "Turns running now", (s) => s.turnsRunning);

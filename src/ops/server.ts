@@ -83,7 +83,13 @@ function opsApp(options: OpsOptions): Hono {
     const noneServes = s.state === "running" && s.platforms.length > 0 && s.platforms.every((p) => p.state !== "connected");
     // A standby is healthy: it is ready to take over, and serves no platform until then.
     const up = (s.state === "running" && !noneServes) || s.state === "standby";
-    const body = { status: s.state !== "running" ? s.state : noneServes ? "down" : degraded ? "degraded" : "ok", ...(s.cluster && { role: s.cluster.role, leader: s.cluster.leader, epoch: s.cluster.epoch }), version: s.version, uptime_s: Math.round((Date.now() - Date.parse(s.startedAt)) / 1000), platforms: s.platforms };
+    const body = {
+      status: s.state !== "running" ? s.state : noneServes ? "down" : degraded ? "degraded" : "ok",
+      ...(s.cluster && { role: s.cluster.role, leader: s.cluster.leader, epoch: s.cluster.epoch }),
+      version: s.version,
+      uptime_s: Math.round((Date.now() - Date.parse(s.startedAt)) / 1000),
+      platforms: s.platforms,
+    };
     // Starting and draining answer 503, so an orchestrator sends no work here; so does a Baton with
     // no platform serving. One platform that cannot be reached is "degraded" but 200: the others
     // serve, and restarting Baton would not bring the network back.
@@ -98,7 +104,14 @@ function opsApp(options: OpsOptions): Hono {
   app.get("/status", (c) => {
     const s = options.snapshot();
     const r = options.recorder;
-    const counts = { messages_in: r.total("messages_in"), messages_out: r.total("messages_out"), turns: r.total("turns"), platform_errors: r.total("platform_errors"), pickups_claimed: r.total("pickups", { outcome: "claimed" }), pickups_refused: r.total("pickups", { outcome: "refused" }) };
+    const counts = {
+      messages_in: r.total("messages_in"),
+      messages_out: r.total("messages_out"),
+      turns: r.total("turns"),
+      platform_errors: r.total("platform_errors"),
+      pickups_claimed: r.total("pickups", { outcome: "claimed" }),
+      pickups_refused: r.total("pickups", { outcome: "refused" }),
+    };
     const cluster = { role: s.cluster?.role ?? "leader", ...(s.cluster && { leader: s.cluster.leader, epoch: s.cluster.epoch, instance: s.cluster.instance }) };
     return send(c, 200, "application/json", `${JSON.stringify({ ...s, ...cluster, counts }, null, 2)}\n`);
   });

@@ -28,7 +28,6 @@ export interface RunningHandover {
 
 const PRIVATE_DIR_MODE = 0o700;
 
-
 export async function startHandover(options: { core: HandoverCore; config: BatonConfig; dataDir: string; log: Logger; clock?: Clock; kv?: HandoverKv }): Promise<RunningHandover> {
   const { core, config, dataDir, log } = options;
   // Given with store.url (codes on PostgreSQL); else memory or Redis as store.kv says.

@@ -46,8 +46,7 @@ export async function openHandoverKv(url: string, onError: (error: unknown) => v
   codes.on("error", onError);
   return {
     codes,
-    limiter: ({ keyPrefix, points, durationSec }) =>
-      new RateLimiterRedis({ storeClient: client, useRedisPackage: true, keyPrefix: `${NAMESPACE}:${keyPrefix}`, points, duration: durationSec }),
+    limiter: ({ keyPrefix, points, durationSec }) => new RateLimiterRedis({ storeClient: client, useRedisPackage: true, keyPrefix: `${NAMESPACE}:${keyPrefix}`, points, duration: durationSec }),
     close: async () => {
       await client.quit();
     },

@@ -19,9 +19,7 @@ const LIMIT_WINDOW_SEC = 60;
 const LOCKDOWN_WINDOW_SEC = 600;
 const TOTAL_KEY = "all";
 
-export type Admission =
-  | { ok: true; settle(won: boolean): Promise<void> }
-  | { ok: false; scope: "sender"; retryAfterMs: number };
+export type Admission = { ok: true; settle(won: boolean): Promise<void> } | { ok: false; scope: "sender"; retryAfterMs: number };
 
 export interface PickupLimitSettings {
   failedPerSenderPerMin: number;

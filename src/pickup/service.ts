@@ -83,7 +83,9 @@ export class HandoverService implements HandoverApi, HandoverTools {
     const lines = [`Picked up ${this.core.agents.displayName(payload.agent)} session \`${attached.session.slice(0, 8)}\` in \`${attached.thread.workspace}\`. Send a message to continue.`];
     const terminal = this.liveTerminal(payload);
     if (terminal) {
-      lines.push(`⚠️ This session is still open in a terminal (\`baton launch ${terminal.agent}\`, pid ${terminal.pid}). If you write in both places at once, the conversation forks; close the terminal or leave it idle.`);
+      lines.push(
+        `⚠️ This session is still open in a terminal (\`baton launch ${terminal.agent}\`, pid ${terminal.pid}). If you write in both places at once, the conversation forks; close the terminal or leave it idle.`,
+      );
     }
     const others = [...attached.thread.routes].filter((r) => r !== route);
     if (others.length > 0) lines.push(`Also attached: ${others.map((r) => `\`${r}\``).join(", ")} — they see this thread's output too.`);
@@ -142,7 +144,9 @@ export class HandoverService implements HandoverApi, HandoverTools {
     if (caller.thread) return this.core.proposals.request(caller.thread, cwd, name);
     if (!(await this.core.workspaces.isAllowed(cwd))) {
       const key = caller.machine === LOCAL_MACHINE ? "workspaces.roots" : `machines.${caller.machine}.roots`;
-      throw new PickupError(`\`${args.cwd}\` is outside Baton's allowed workspaces (${this.core.workspaces.describeRoots(cwd)}). An agent cannot allow it: the user adds it to ${key} in the Baton config.`);
+      throw new PickupError(
+        `\`${args.cwd}\` is outside Baton's allowed workspaces (${this.core.workspaces.describeRoots(cwd)}). An agent cannot allow it: the user adds it to ${key} in the Baton config.`,
+      );
     }
     const path = await this.core.workspaces.register(cwd, name);
     this.options.log.info({ path, name }, "workspace named over MCP");

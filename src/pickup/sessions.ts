@@ -23,7 +23,9 @@ export interface ResolvedSession {
 export type HandoverAgents = AgentsApi & { kind(id: string): AgentKind | undefined };
 
 export function requireAgentKind(agents: HandoverAgents, agent: string | undefined): string {
-  const known = `${agentKinds().map((k) => k.id).join(", ")}, or an agent from agents.custom in the Baton config`;
+  const known = `${agentKinds()
+    .map((k) => k.id)
+    .join(", ")}, or an agent from agents.custom in the Baton config`;
   if (!agent) throw new PickupError(`Say which agent this is (agent_kind): ${known}.`);
   if (!agents.kind(agent)) throw new PickupError(`Unknown agent kind "${agent}". Known: ${known}.`);
   return agent;
@@ -61,10 +63,7 @@ export async function requireDirectory(workspaces: WorkspacesApi, machine: strin
   return dir;
 }
 
-export async function resolveSession(
-  agents: HandoverAgents,
-  request: { agent: string; cwd: string; sessionId?: string; launch?: LaunchRecord },
-): Promise<ResolvedSession> {
+export async function resolveSession(agents: HandoverAgents, request: { agent: string; cwd: string; sessionId?: string; launch?: LaunchRecord }): Promise<ResolvedSession> {
   const { agent, cwd, sessionId, launch } = request;
   if (sessionId) {
     const session = await lookupSession(agents, agent, cwd, sessionId.trim());

@@ -121,8 +121,8 @@ export interface ActionPress {
 }
 
 export type ActionOutcome =
-  | { ok: true; /** Short text for a toast/ack, e.g. "Allowed once". */ text: string }
-  | { ok: false; /** Why nothing changed, shown only to the presser (alert / ephemeral). */ text: string };
+  | { ok: true /** Short text for a toast/ack, e.g. "Allowed once". */; text: string }
+  | { ok: false /** Why nothing changed, shown only to the presser (alert / ephemeral). */; text: string };
 
 export interface Button {
   id: string;

@@ -25,7 +25,16 @@ interface ToolLine {
 }
 
 const TOOL_ICONS: Record<string, string> = {
-  read: "📖", edit: "✏️", delete: "🗑️", move: "📦", search: "🔎", execute: "▶️", think: "💭", fetch: "🌐", switch_mode: "🔀", other: "🔧",
+  read: "📖",
+  edit: "✏️",
+  delete: "🗑️",
+  move: "📦",
+  search: "🔎",
+  execute: "▶️",
+  think: "💭",
+  fetch: "🌐",
+  switch_mode: "🔀",
+  other: "🔧",
 };
 const STATUS_MARK: Record<ToolCallStatus, string> = { pending: "⏳", in_progress: "⏳", completed: "✅", failed: "❌" };
 const PLAN_MARK: Record<string, string> = { completed: "☑", in_progress: "▶", pending: "☐" };
@@ -76,7 +85,11 @@ export class BlockBuilder {
   }
 
   finishAll(): void {
-    for (const b of this.blocks) if (!b.done) { b.done = true; b.version++; }
+    for (const b of this.blocks)
+      if (!b.done) {
+        b.done = true;
+        b.version++;
+      }
   }
 
   private last(): Block | undefined {
@@ -85,7 +98,10 @@ export class BlockBuilder {
 
   private finishLast(): void {
     const last = this.last();
-    if (last && !last.done && last !== this.planBlock) { last.done = true; last.version++; }
+    if (last && !last.done && last !== this.planBlock) {
+      last.done = true;
+      last.version++;
+    }
   }
 
   private appendText(kind: "text" | "thought", text: string): boolean {

@@ -39,8 +39,33 @@ const ALIGN_CLASSES = ["align-left", "align-center", "align-right"];
 
 /** Tags both profiles emit; each is in the default (GitHub) schema and in the Matrix spec's list. */
 const SHARED_TAGS = [
-  "a", "blockquote", "br", "code", "del", "div", "em", "h1", "h2", "h3", "h4", "h5", "h6", "hr",
-  "li", "ol", "p", "pre", "strong", "sup", "table", "tbody", "td", "th", "thead", "tr", "ul",
+  "a",
+  "blockquote",
+  "br",
+  "code",
+  "del",
+  "div",
+  "em",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "hr",
+  "li",
+  "ol",
+  "p",
+  "pre",
+  "strong",
+  "sup",
+  "table",
+  "tbody",
+  "td",
+  "th",
+  "thead",
+  "tr",
+  "ul",
 ];
 
 /**
@@ -174,9 +199,7 @@ function codeBlock(value: string, lang: string | null | undefined, web: boolean)
 function listItem(state: State, node: Mdast.ListItem, parent: Mdast.Parents | undefined, web: boolean): ElementContent | ElementContent[] | undefined {
   if (typeof node.checked !== "boolean") return defaultHandlers.listItem(state, node, parent);
   const item = defaultHandlers.listItem(state, { ...node, checked: null }, parent);
-  const mark = web
-    ? element("span", { className: node.checked ? ["task", "task-done"] : ["task"] }, [])
-    : text(node.checked ? TASK_MARK.done : TASK_MARK.open);
+  const mark = web ? element("span", { className: node.checked ? ["task", "task-done"] : ["task"] }, []) : text(node.checked ? TASK_MARK.done : TASK_MARK.open);
   // A loose item keeps its paragraphs: the mark goes into the first one, not on a line of its own.
   const firstBlock = item.children.find((child) => child.type === "element");
   const target = firstBlock?.type === "element" && firstBlock.tagName === "p" && item.children.indexOf(firstBlock) <= 1 ? firstBlock : item;

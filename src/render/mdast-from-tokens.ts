@@ -209,7 +209,10 @@ function labelOf(token: Token): string {
 
 /** How mdast names a footnote: its label with whitespace collapsed, case-folded. */
 function identifierOf(label: string): string {
-  return label.replace(/[\t\n\r ]+/g, " ").trim().toLowerCase();
+  return label
+    .replace(/[\t\n\r ]+/g, " ")
+    .trim()
+    .toLowerCase();
 }
 
 function withoutFinalNewline(text: string): string {

@@ -7,7 +7,12 @@ export function tableAsText(table: Table): string {
   const rows = table.children.map((row) => row.children.map((cell) => mdastToString(cell).trim()));
   const columnCount = Math.max(0, ...rows.map((row) => row.length));
   const widths = Array.from({ length: columnCount }, (_, column) => Math.max(1, ...rows.map((row) => (row[column] ?? "").length)));
-  const lines = rows.map((row) => widths.map((width, column) => (row[column] ?? "").padEnd(width)).join(" | ").trimEnd());
+  const lines = rows.map((row) =>
+    widths
+      .map((width, column) => (row[column] ?? "").padEnd(width))
+      .join(" | ")
+      .trimEnd(),
+  );
   if (lines.length > 1) lines.splice(1, 0, widths.map((width) => "-".repeat(width)).join("-|-"));
   return lines.join("\n");
 }

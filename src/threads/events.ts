@@ -23,7 +23,16 @@ const STORED_SCHEDULE = z.object({ id: text, route: text, cron: text, prompt: te
 
 /** Every event as it must look on disk; a line that does not match is skipped at replay. */
 const EVENT_SCHEMA = z.discriminatedUnion("type", [
-  z.object({ ...base, type: z.literal("thread_created"), workspace: text, agent: text, profile: z.string().optional(), session: z.string().optional(), origin: z.string().optional(), binding: z.string().optional() }),
+  z.object({
+    ...base,
+    type: z.literal("thread_created"),
+    workspace: text,
+    agent: text,
+    profile: z.string().optional(),
+    session: z.string().optional(),
+    origin: z.string().optional(),
+    binding: z.string().optional(),
+  }),
   z.object({ ...base, type: z.literal("route_attached"), route: text }),
   z.object({ ...base, type: z.literal("route_detached"), route: text }),
   z.object({ ...base, type: z.literal("session_observed"), session: text }),

@@ -19,7 +19,10 @@ export class ThreadRegistry {
   /** Schedules made in chat, by id. */
   private readonly scheduleBook = new Map<string, StoredSchedule>();
 
-  private constructor(private readonly store: EventLogStore, private readonly now: () => Date) {}
+  private constructor(
+    private readonly store: EventLogStore,
+    private readonly now: () => Date,
+  ) {}
 
   static async open(store: EventLogStore, options: RegistryOptions = {}): Promise<{ registry: ThreadRegistry; report: ReplayReport }> {
     const registry = new ThreadRegistry(store, options.now ?? (() => new Date()));

@@ -46,11 +46,15 @@ export class RetentionTally {
     for (const [id, n] of this.scheduleEvents) if (!scheduleKept(id)) dropped += n;
     return {
       keep: (e) =>
-        e.type === "workspace_registered" ? true
-        : e.type === "schedule_added" ? scheduleKept(e.schedule.id)
-        : e.type === "schedule_removed" ? false
-        : e.type === "audit" ? Date.parse(e.at) >= auditCutoff
-        : kept.has(e.thread),
+        e.type === "workspace_registered"
+          ? true
+          : e.type === "schedule_added"
+            ? scheduleKept(e.schedule.id)
+            : e.type === "schedule_removed"
+              ? false
+              : e.type === "audit"
+                ? Date.parse(e.at) >= auditCutoff
+                : kept.has(e.thread),
       dropped,
       droppedThreads: threads.filter((t) => !kept.has(t.id)).map((t) => t.id),
     };

@@ -97,7 +97,10 @@ export class JsonlEventStore implements EventLogStore {
   private readonly openFile: (path: string) => Promise<LogFile>;
   private readonly readChunkBytes: number;
 
-  constructor(readonly path: string, options: JsonlStoreOptions = {}) {
+  constructor(
+    readonly path: string,
+    options: JsonlStoreOptions = {},
+  ) {
     mkdirSync(dirname(path), { recursive: true, mode: DIR_MODE });
     this.openFile = options.open ?? openForAppend;
     this.readChunkBytes = options.readChunkBytes ?? DEFAULT_READ_CHUNK_BYTES;

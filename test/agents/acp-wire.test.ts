@@ -42,7 +42,10 @@ describe("acpWire", () => {
     const { stdout, wire } = open((m) => (m.method === "mine" ? (taken.push(m), true) : false));
     stdout.end(`${['{"method":"mine","n":1}', '{"method":"sdk","n":2}', '{"method":"mine","n":3}'].join("\n")}\n`);
     expect(await readAll(wire.readable)).toEqual([{ method: "sdk", n: 2 }]);
-    expect(taken).toEqual([{ method: "mine", n: 1 }, { method: "mine", n: 3 }]);
+    expect(taken).toEqual([
+      { method: "mine", n: 1 },
+      { method: "mine", n: 3 },
+    ]);
   });
 
   it("answers a line that is not JSON, a batch and a non-object with JSON-RPC errors, and goes on", async () => {
@@ -50,7 +53,13 @@ describe("acpWire", () => {
     stdout.end('not json\n[{"id":1}]\n42\n{"id":9,"result":1}\n');
     expect(await readAll(wire.readable)).toEqual([{ id: 9, result: 1 }]);
     await tick();
-    expect(written.join("").trim().split("\n").map((l) => JSON.parse(l))).toEqual([
+    expect(
+      written
+        .join("")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l)),
+    ).toEqual([
       { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } },
       { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid request: JSON-RPC batches are not supported" } },
       { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid request", data: 42 } },
@@ -60,7 +69,10 @@ describe("acpWire", () => {
   it("ends the connection on a line over the size limit, without holding it in memory", async () => {
     const { stdout, wire } = open();
     const piece = Buffer.alloc(1024 * 1024, 0x61);
-    const reading = readAll(wire.readable).then(() => undefined, (error: unknown) => error);
+    const reading = readAll(wire.readable).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     for (let sent = 0; sent <= MAX_MESSAGE_BYTES && !stdout.destroyed; sent += piece.length) {
       stdout.write(piece);
       await tick();
@@ -85,7 +97,10 @@ describe("acpWire", () => {
     const { stdout, wire } = open(() => {
       throw new Error("handler broke");
     });
-    const reading = readAll(wire.readable).then(() => undefined, (error: unknown) => error);
+    const reading = readAll(wire.readable).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     stdout.write('{"method":"a"}\n{"method":"b"}\n');
     expect(await reading).toMatchObject({ message: "handler broke" });
     expect(stdout.destroyed).toBe(true);

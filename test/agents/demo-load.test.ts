@@ -65,7 +65,10 @@ describe("demo:stream", () => {
 /** The agent's child processes (pgrep exits 1 when there are none). */
 function childrenOf(pid: number): number[] {
   try {
-    return execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).trim().split("\n").map(Number);
+    return execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .map(Number);
   } catch {
     return [];
   }

@@ -7,7 +7,20 @@ import { benchSuites } from "../../bench/suites.js";
 import type { Figure } from "../../bench/lib/figure.js";
 
 const EXPECTED: Record<string, string[]> = {
-  "startup and memory at rest": ["cold-start", "cold-start-cpu", "ready-line", "first-message", "idle-rss", "rss-per-thread", "rss-per-host", "agent-rss", "cold-start-discord", "cold-start-discord-cpu", "cold-start-matrix", "cold-start-matrix-cpu"],
+  "startup and memory at rest": [
+    "cold-start",
+    "cold-start-cpu",
+    "ready-line",
+    "first-message",
+    "idle-rss",
+    "rss-per-thread",
+    "rss-per-host",
+    "agent-rss",
+    "cold-start-discord",
+    "cold-start-discord-cpu",
+    "cold-start-matrix",
+    "cold-start-matrix-cpu",
+  ],
   "inbound and round trip": ["inbound", "inbound-agent-read", "inbound-to-agent", "inbound-baton-cpu", "inbound-loop-wait", "inbound-machine-cpu", "inbound-steal", "inbound-idle", "overhead"],
   "busy machine": ["busy-inbound", "busy-inbound-nice10", "busy-inbound-nice0", "busy-to-agent", "busy-to-agent-nice10", "busy-to-agent-nice0"],
   streaming: ["loop-delay", "stream-lost", "stream-pacing", "stream-wall", "stream-cpu", "stream-rss"],
@@ -27,11 +40,25 @@ const EXPECTED: Record<string, string[]> = {
 /** Figures that are counts of faults: at any scale they must be zero. */
 const MUST_BE_ZERO = ["stream-lost", "stream-pacing", "rate-refusals-telegram", "rate-refusals-slack", "rate-refusals-discord"];
 /** Figures that can honestly be zero or below at a toy scale (a difference of two noisy RSS readings; no steal; no wait for a core). */
-const MAY_BE_SMALL = [...MUST_BE_ZERO, "rss-per-thread", "rss-per-host", "inbound-steal", "inbound-loop-wait", "web-turn-rss-256k-slow", "web-turn-tail-256k-slow", "matrix-turn-rss-256k", "matrix-turn-tail-256k"];
+const MAY_BE_SMALL = [
+  ...MUST_BE_ZERO,
+  "rss-per-thread",
+  "rss-per-host",
+  "inbound-steal",
+  "inbound-loop-wait",
+  "web-turn-rss-256k-slow",
+  "web-turn-tail-256k-slow",
+  "matrix-turn-rss-256k",
+  "matrix-turn-tail-256k",
+];
 
 describe("npm run bench, at a toy scale", () => {
   it("names every suite it is expected to run", () => {
-    expect(benchSuites("tiny").map((s) => s.name).sort()).toEqual(Object.keys(EXPECTED).sort());
+    expect(
+      benchSuites("tiny")
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(Object.keys(EXPECTED).sort());
   });
 
   for (const suite of benchSuites("tiny")) {

@@ -86,13 +86,19 @@ describe("baton doctor", () => {
 
   it("warns when a configured workspace does not exist", async () => {
     const res = await doctor(`workspaces:\n  roots: ["${dir}"]\n  default: "${join(dir, "nope")}"\n`);
-    expect(check(res.report, "workspace")).toMatchObject({ status: "warn", message: `workspaces.default: ${join(dir, "nope")} does not exist (create it, or change the config; a thread there cannot start)` });
+    expect(check(res.report, "workspace")).toMatchObject({
+      status: "warn",
+      message: `workspaces.default: ${join(dir, "nope")} does not exist (create it, or change the config; a thread there cannot start)`,
+    });
     expect(res.status).toBe(0);
   });
 
   it("warns for an ops listener on a non-loopback address without ops.token (and `baton start` logs the same)", async () => {
     const open = await doctor(`workspaces: { default: "${dir}" }\nops: { listen: "0.0.0.0:0" }\n`);
-    expect(check(open.report, "ops")).toMatchObject({ status: "warn", message: expect.stringMatching(/^ops\.listen: 0\.0\.0\.0 is not a loopback address and ops\.token is not set: .*Set ops\.token, or listen on 127\.0\.0\.1/) });
+    expect(check(open.report, "ops")).toMatchObject({
+      status: "warn",
+      message: expect.stringMatching(/^ops\.listen: 0\.0\.0\.0 is not a loopback address and ops\.token is not set: .*Set ops\.token, or listen on 127\.0\.0\.1/),
+    });
     expect(open.out).not.toContain("All good.");
     const guarded = await doctor(`workspaces: { default: "${dir}" }\nops: { listen: "0.0.0.0:0", token: "a-long-enough-ops-token" }\n`);
     expect(check(guarded.report, "ops")).toBeUndefined();
@@ -103,7 +109,10 @@ describe("baton doctor", () => {
   it("keeps 'cannot reach' (a warning) apart from 'token rejected' (a failure)", async () => {
     const port = await closedPort();
     const unreachable = await doctor(`access: { allow: [telegram:1] }\nplatforms:\n  telegram: { token: "${fake.token}", api_root: "http://127.0.0.1:${port}" }\n`);
-    expect(check(unreachable.report, "platform telegram")).toMatchObject({ status: "warn", message: `cannot reach http://127.0.0.1:${port}: ECONNREFUSED — check the network (or api_root); the token was not checked` });
+    expect(check(unreachable.report, "platform telegram")).toMatchObject({
+      status: "warn",
+      message: `cannot reach http://127.0.0.1:${port}: ECONNREFUSED — check the network (or api_root); the token was not checked`,
+    });
     expect(unreachable.status).toBe(0);
     const rejected = await doctor(`access: { allow: [telegram:1] }\nplatforms:\n  telegram: { token: "123:wrong", api_root: "${fake.apiRoot}" }\n`);
     expect(check(rejected.report, "platform telegram")).toMatchObject({ status: "fail", message: expect.stringMatching(/^token rejected: refused \(401/) });

@@ -33,7 +33,15 @@ describe("the data dir lock", () => {
 
   it("refuses while another process holds it, and is free the moment that process is killed", async () => {
     const dir = dataDir();
-    const holder = spawn(process.execPath, ["--input-type=module", "-e", `import { acquireDataDirLock } from ${JSON.stringify(join(process.cwd(), "dist/bot/lock.js"))}; acquireDataDirLock(${JSON.stringify(dir)}); console.log("locked"); setInterval(() => {}, 1000);`], { stdio: ["ignore", "pipe", "inherit"] });
+    const holder = spawn(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `import { acquireDataDirLock } from ${JSON.stringify(join(process.cwd(), "dist/bot/lock.js"))}; acquireDataDirLock(${JSON.stringify(dir)}); console.log("locked"); setInterval(() => {}, 1000);`,
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
     try {
       await new Promise<void>((resolve, reject) => {
         holder.stdout.on("data", (d: Buffer) => d.toString().includes("locked") && resolve());

@@ -104,7 +104,12 @@ describe("baton service (systemd)", () => {
 
 /** A real account other than root with a home, to run a system service as (the test runs as root in CI). */
 const otherAccount = (() => {
-  const line = readFileSync("/etc/passwd", "utf8").split("\n").find((l) => { const f = l.split(":"); return f[0] !== "root" && Number(f[2]) >= 1 && f[5] && f[5] !== "/"; });
+  const line = readFileSync("/etc/passwd", "utf8")
+    .split("\n")
+    .find((l) => {
+      const f = l.split(":");
+      return f[0] !== "root" && Number(f[2]) >= 1 && f[5] && f[5] !== "/";
+    });
   return line ? { name: line.split(":")[0], home: line.split(":")[5] } : undefined;
 })();
 const asRoot = process.getuid?.() === 0;

@@ -63,7 +63,10 @@ describe("config loading", () => {
       { TG: "123:abc" },
     );
     expect(loaded.config.agents.idle_shutdown).toBe(300_000);
-    expect(loaded.platforms.map((p) => [p.name, p.kind])).toEqual([["telegram", "telegram"], ["slack_acme", "slack"]]);
+    expect(loaded.platforms.map((p) => [p.name, p.kind])).toEqual([
+      ["telegram", "telegram"],
+      ["slack_acme", "slack"],
+    ]);
     expect(loaded.platforms[0].config.token).toBe("123:abc");
     expect(loaded.platforms[1].config.bot_token).toBe("xoxb-default");
   });
@@ -94,15 +97,7 @@ describe("config loading", () => {
 
   it("`config validate` refuses credentials inside a URL that has a key for its secret, naming both keys and never echoing the secret", () => {
     const file = join(testTempDir("baton-cfg-"), "creds.yaml");
-    writeFileSync(
-      file,
-      [
-        "voice:",
-        "  transcription:",
-        "    url: http://whisper:hunter2pw@127.0.0.1:8000/v1",
-        "",
-      ].join("\n"),
-    );
+    writeFileSync(file, ["voice:", "  transcription:", "    url: http://whisper:hunter2pw@127.0.0.1:8000/v1", ""].join("\n"));
     const res = spawnSync(process.execPath, ["bin/baton.js", "config", "validate", file], { encoding: "utf8" });
     expect(res.status).toBe(1);
     expect(res.stderr).toMatch(/voice\.transcription\.url: has a user name or password inside it .*`api_key`/);

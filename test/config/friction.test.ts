@@ -84,7 +84,9 @@ describe("listen keys", () => {
     expect(() => applyStartOverrides(withWeb(), { env: { BATON_WEB_LISTEN: "where?" } })).toThrow(/BATON_WEB_LISTEN: expected host:port or a port/);
     const noWeb = load("platforms:\n  web: { enabled: false }\n");
     expect(() => applyStartOverrides(noWeb, { port: "9000", env: {} })).toThrow(/--port sets the web chat's port, but the web chat is not enabled/);
-    expect(applyStartOverrides(load("platforms:\n  web: { enabled: false }\n"), { env: { BATON_WEB_LISTEN: "8080" } })).toEqual(["BATON_WEB_LISTEN is set, but the web chat is not enabled in the config; ignored"]);
+    expect(applyStartOverrides(load("platforms:\n  web: { enabled: false }\n"), { env: { BATON_WEB_LISTEN: "8080" } })).toEqual([
+      "BATON_WEB_LISTEN is set, but the web chat is not enabled in the config; ignored",
+    ]);
   });
 });
 
@@ -145,7 +147,10 @@ describe("config.example.yaml documents the code's defaults", () => {
   /** Credentials have no default (the values above stand in for them). */
   const required = new Set(["platforms.telegram.token", "platforms.slack.bot_token", "platforms.slack.app_token"]);
   const examples = (path: string[]) =>
-    (path[0] === "access" && path[1] === "allow") || (path[0] === "agents" && (path[1] === "profiles" || path[1] === "custom")) || (path[0] === "platforms" && path[2] === "enabled") || required.has(path.join("."));
+    (path[0] === "access" && path[1] === "allow") ||
+    (path[0] === "agents" && (path[1] === "profiles" || path[1] === "custom")) ||
+    (path[0] === "platforms" && path[2] === "enabled") ||
+    required.has(path.join("."));
 
   it("every value it sets is the default, unless its comment says it is an example", () => {
     const written = leaves(parse(EXAMPLE));
@@ -157,7 +162,12 @@ describe("config.example.yaml documents the code's defaults", () => {
 
   it("so does every commented-out `key: value`, edit gaps included", () => {
     const lines = EXAMPLE.split("\n");
-    const effective: Record<string, unknown> = { "ops.listen": DEFAULT_OPS_LISTEN, "platforms.web.min_edit_gap_ms": WEB_MIN_EDIT_GAP_MS, "platforms.slack.min_edit_gap_ms": SLACK_DEFAULT_MIN_EDIT_GAP_MS, "platforms.telegram.min_edit_gap_ms": defaults.rendering.min_edit_gap_ms };
+    const effective: Record<string, unknown> = {
+      "ops.listen": DEFAULT_OPS_LISTEN,
+      "platforms.web.min_edit_gap_ms": WEB_MIN_EDIT_GAP_MS,
+      "platforms.slack.min_edit_gap_ms": SLACK_DEFAULT_MIN_EDIT_GAP_MS,
+      "platforms.telegram.min_edit_gap_ms": defaults.rendering.min_edit_gap_ms,
+    };
     const checked: string[] = [];
     lines.forEach((line, i) => {
       const m = /^(\s*)# ([a-z_]+): ([^\s#][^#]*?)\s*(#.*)?$/.exec(line);
@@ -165,7 +175,9 @@ describe("config.example.yaml documents the code's defaults", () => {
       // Uncomment this one line and see where it lands.
       const doc = parseDocument([...lines.slice(0, i), `${m[1]}${m[2]}: ${m[3]}`, ...lines.slice(i + 1)].join("\n"));
       if (doc.errors.length > 0) return;
-      const path = leaves(doc.toJS()).map(([p]) => p).find((p) => p[p.length - 1] === m[2] && at(parse(EXAMPLE), p) === undefined);
+      const path = leaves(doc.toJS())
+        .map(([p]) => p)
+        .find((p) => p[p.length - 1] === m[2] && at(parse(EXAMPLE), p) === undefined);
       if (!path) return;
       const key = path.join(".");
       const want = key in effective ? effective[key] : defaultAt(path);

@@ -34,7 +34,9 @@ describe("YAML mistakes", () => {
   it("a missing colon, a tab, a key twice, a list item among keys", () => {
     expect(errorOf("agents:\n  default demo\n  max_live_hosts: 2\n")).toBe("baton.yaml:2: `default demo` has no colon after its key: write `key: value`.");
     expect(errorOf("agents:\n\tdefault: demo\n")).toBe("baton.yaml:2: `default: demo` is indented with a tab: YAML indents with spaces only.");
-    expect(errorOf("agents:\n  default: demo\nagents:\n  max_live_hosts: 2\n")).toBe("baton.yaml:3: `agents` appears twice in the same section (first on line 1): keep one, with the settings of both under it.");
+    expect(errorOf("agents:\n  default: demo\nagents:\n  max_live_hosts: 2\n")).toBe(
+      "baton.yaml:3: `agents` appears twice in the same section (first on line 1): keep one, with the settings of both under it.",
+    );
     expect(errorOf("agents:\n  default: demo\n  - claude\n")).toMatch(/^baton\.yaml:3: `- claude` is a list item among the keys of a section/);
   });
 

@@ -74,7 +74,7 @@ describe.runIf(process.platform === "linux")("agent processes' CPU priority", ()
       expect(await runInIdleClass(child.pid!, "/nonexistent/chrt")).toBe("no-chrt");
       // A chrt the system turns down, as a sandbox that filters sched_setscheduler would.
       const refusing = join(mkdtempSync(join(tmpdir(), "baton-chrt-")), "chrt");
-      writeFileSync(refusing, "#!/bin/sh\necho \"chrt: failed to set pid's policy: Operation not permitted\" >&2\nexit 1\n", { mode: 0o755 });
+      writeFileSync(refusing, '#!/bin/sh\necho "chrt: failed to set pid\'s policy: Operation not permitted" >&2\nexit 1\n', { mode: 0o755 });
       try {
         expect(await runInIdleClass(child.pid!, refusing)).toBe("refused: chrt: failed to set pid's policy: Operation not permitted");
       } finally {

@@ -22,7 +22,10 @@ async function start(): Promise<{ platform: TestPlatform; route: string }> {
 /** The demo agents this test process started (the daemon runs in-process). */
 function demoAgentPids(): number[] {
   try {
-    return execFileSync("pgrep", ["-P", String(process.pid), "-f", "agents/demo/main.js|demo-agent"], { encoding: "utf8" }).trim().split("\n").map(Number);
+    return execFileSync("pgrep", ["-P", String(process.pid), "-f", "agents/demo/main.js|demo-agent"], { encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .map(Number);
   } catch {
     return [];
   }

@@ -56,7 +56,10 @@ describe("files from the agent and /file", () => {
 
     for (const path of [`../${outside.split("/").at(-1)}/secret.txt`, join(outside, "secret.txt"), "link.txt"]) {
       await platform.say(route, `demo:file ${path}`);
-      await platform.waitFor(route, (m) => m.text.startsWith("🚫 Not sent:") && m.text.includes("outside this thread's workspace") && platform.on(route).filter((x) => x.text.startsWith("🚫")).length >= 1);
+      await platform.waitFor(
+        route,
+        (m) => m.text.startsWith("🚫 Not sent:") && m.text.includes("outside this thread's workspace") && platform.on(route).filter((x) => x.text.startsWith("🚫")).length >= 1,
+      );
     }
     await platform.say(route, "demo:file big.bin");
     await platform.waitFor(route, /big\.bin` is 0\.0 MB, over the 0\.0 MB limit/);

@@ -7,7 +7,6 @@ import { TestPlatform } from "../support/test-platform.js";
 import { startTestBaton, type TestBaton } from "../support/harness.js";
 import { CLI_ENTRY } from "../../src/kernel/install.js";
 
-
 let baton: TestBaton | undefined;
 afterEach(async () => {
   await baton?.stop({ cleanup: true });

@@ -57,7 +57,12 @@ describe("core delivery", () => {
       await sleep(15);
     }
     await stream.finish();
-    expect(platform.on(route).map((m) => m.text).join("\n\n")).toBe(paragraphs.join("\n\n"));
+    expect(
+      platform
+        .on(route)
+        .map((m) => m.text)
+        .join("\n\n"),
+    ).toBe(paragraphs.join("\n\n"));
     for (const m of platform.on(route)) expect(m.text.length).toBeLessThanOrEqual(200);
   });
 

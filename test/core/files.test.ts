@@ -56,7 +56,12 @@ describe("file cache", () => {
     const other = await files.fetch("telegram:2", upload("other.bin", 20 * KB), 100 * KB);
     expect(bytesOnDisk(join(root!, "cache", "telegram_1"))).toBeLessThanOrEqual(50 * KB);
     // The newest two of the route remain; the other route was not touched.
-    expect(readdirSync(join(root!, "cache", "telegram_1")).sort()).toEqual(kept.slice(-2).map((p) => p.split("/").at(-1)).sort());
+    expect(readdirSync(join(root!, "cache", "telegram_1")).sort()).toEqual(
+      kept
+        .slice(-2)
+        .map((p) => p.split("/").at(-1))
+        .sort(),
+    );
     expect(other.ok && statSync(other.file.path).size).toBe(20 * KB);
   });
 

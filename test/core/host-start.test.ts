@@ -56,7 +56,11 @@ describe("a host that hangs while starting", () => {
     const asked = Date.now();
     const fifth = platform.route("fifth");
     await platform.say(fifth, "are you there?");
-    await platform.waitFor(fifth, /⏳ 4 other agents are starting at once, the most Baton starts together; this one starts as soon as one of them is up \(a start that hangs gives way within 10 s\)/, 10_000);
+    await platform.waitFor(
+      fifth,
+      /⏳ 4 other agents are starting at once, the most Baton starts together; this one starts as soon as one of them is up \(a start that hangs gives way within 10 s\)/,
+      10_000,
+    );
     await platform.waitFor(fifth, /you said "are you there\?"/, 20_000);
     // The four held their slots for at most 10 s without progress, not their 60 s step timeout.
     expect(Date.now() - asked).toBeLessThan(15_000);

@@ -103,7 +103,10 @@ describe("files from the chat", () => {
     const png = join(dir, "shot.png");
     writeFileSync(doc, "hello");
     writeFileSync(png, Buffer.alloc(300, 1));
-    for (const [images, expected] of [["0", /\[file shot\.png, 300 bytes\]/], ["1", /\[image image\/png, 300 bytes\]/]] as const) {
+    for (const [images, expected] of [
+      ["0", /\[file shot\.png, 300 bytes\]/],
+      ["1", /\[image image\/png, 300 bytes\]/],
+    ] as const) {
       const platform = new TestPlatform(`files${images}`);
       const baton = await startTestBaton({ adapters: [platform], env: { BATON_DEMO_IMAGES: images } });
       started.push(baton);

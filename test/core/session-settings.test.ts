@@ -48,7 +48,12 @@ describe("/mode and /model", () => {
     // A new process starts with the demo's default mode; Baton switched it back.
     const answers = await platform.waitFor(route, (m) => m.text.includes("mode=") && platform.on(route).filter((x) => x.text.includes("mode=")).length === 2);
     expect(answers).toBeDefined();
-    expect(platform.on(route).filter((m) => m.text.includes("mode=")).map((m) => m.text)).toEqual(["mode=plan model=demo-small", "mode=plan model=demo-small"]);
+    expect(
+      platform
+        .on(route)
+        .filter((m) => m.text.includes("mode="))
+        .map((m) => m.text),
+    ).toEqual(["mode=plan model=demo-small", "mode=plan model=demo-small"]);
     await platform.say(route, "/status");
     await platform.waitFor(route, /\*\*Mode:\*\* Plan \(`plan`\)\n/);
   });

@@ -163,7 +163,12 @@ describe("the spare agent process", () => {
   it("a config reload that turns agents.spare_host off stops the spare, and none follows", async () => {
     const { baton, logs, spare, readySpare } = await boot();
     const pid = await readySpare();
-    const next = { agents: { default: "demo", spare_host: false }, access: { allow: ["test:alice"] }, workspaces: { roots: [tmpdir(), process.cwd()], default: process.cwd() }, ops: { listen: "off" } };
+    const next = {
+      agents: { default: "demo", spare_host: false },
+      access: { allow: ["test:alice"] },
+      workspaces: { roots: [tmpdir(), process.cwd()], default: process.cwd() },
+      ops: { listen: "off" },
+    };
     expect(baton.daemon.reload(() => parseConfigText(stringify(next), "reloaded.yaml", {}))).toMatchObject({ ok: true });
     await waitUntil(() => !isProcessAlive(pid));
     expect(logs.some((l) => l.msg === "spare agent process stopped" && l.pid === pid && /config/.test(l.why ?? ""))).toBe(true);

@@ -91,7 +91,10 @@ describe("who answers an approval", () => {
     await platform.waitFor(route, /Permission answer: allow-once\./);
     await platform.say(route, "demo:permission", bob);
     const second = await platform.waitFor(route, (m) => m.id !== request.id && /Permission needed/.test(m.text) && approvalButtons(m).length > 0);
-    expect(await platform.press(route, approvalButtons(second)[0], ana)).toEqual({ ok: false, text: "Only Bob (test:bob), who started this turn may answer this request; you are test:ana. It stays open." });
+    expect(await platform.press(route, approvalButtons(second)[0], ana)).toEqual({
+      ok: false,
+      text: "Only Bob (test:bob), who started this turn may answer this request; you are test:ana. It stays open.",
+    });
     expect(pending(route)).toBe(1);
   });
 

@@ -31,7 +31,7 @@ export interface FloodRefusal {
  * when it starts, the fake when the request arrives, and two requests can reach it closer together
  * than they left. Far below any limit's period, so an eager pacer is still caught.
  */
-export const ARRIVAL_SLACK_MS = 40;
+const ARRIVAL_SLACK_MS = 40;
 
 interface KeyState {
   /** GCRA's theoretical arrival time (burst rules). */

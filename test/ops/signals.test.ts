@@ -78,7 +78,18 @@ async function startBaton(): Promise<Running> {
   child.stdout!.setEncoding("utf8").on("data", (d: string) => (out += d));
   child.stderr!.setEncoding("utf8").on("data", (d: string) => (err += d));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  await waitFor(() => (out.includes("Baton ready") ? true : child.exitCode !== null ? (() => { throw new Error(`exited:\n${out}\n${err}`); })() : undefined), "the ready line", TIMEOUT_MS);
+  await waitFor(
+    () =>
+      out.includes("Baton ready")
+        ? true
+        : child.exitCode !== null
+          ? (() => {
+              throw new Error(`exited:\n${out}\n${err}`);
+            })()
+          : undefined,
+    "the ready line",
+    TIMEOUT_MS,
+  );
   return { child, out: () => out, err: () => err, exited };
 }
 
@@ -104,7 +115,10 @@ describe("signals to a running baton", { timeout: 120_000 }, () => {
     expect(fake.sentTo(111).some((m) => /cancel|Stopped|restarting/i.test(m.text))).toBe(false);
 
     // Not a terminal: the log is JSON lines, their times with the zone.
-    const logLine = running.err().split("\n").find((l) => l.includes("config reloaded"))!;
+    const logLine = running
+      .err()
+      .split("\n")
+      .find((l) => l.includes("config reloaded"))!;
     expect(JSON.parse(logLine)).toMatchObject({ level: 30, applied: ["access"], restartNeeded: [] });
     expect(logLine).toMatch(/"time":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d"/);
 

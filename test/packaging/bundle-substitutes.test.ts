@@ -65,7 +65,7 @@ describe("the bundle's substitute check", () => {
     const esm = `import def, { g, h as hh } from "x";\nimport * as ns from "x";\nexport { i } from "x";\nns.j();\nconst { k } = await import("x");\n`;
     expect(namesUsed(esm, "x")).toEqual({ names: new Set(["default", "g", "h", "i", "j", "k"]), unread: [] });
     const whole = `const x_1 = require("x");\nuse(x_1);\nf(await import("x"));\nexport * from "x";\n`;
-    expect(namesUsed(whole, "x").unread).toEqual(["line 2: `x_1` used whole", "line 3: `f(await import(\"x\"))`", "line 4: re-exports all of it"]);
+    expect(namesUsed(whole, "x").unread).toEqual(["line 2: `x_1` used whole", 'line 3: `f(await import("x"))`', "line 4: re-exports all of it"]);
     // A mention in a comment or a string is not an import.
     expect(namesUsed(`// require("x").nope\nconst s = 'require("x").nope';\n`, "x")).toEqual({ names: new Set(), unread: [] });
   });
@@ -85,7 +85,9 @@ describe("the bundle's substitute check", () => {
     const lacking = join(dir, "jsonc.mjs");
     writeFileSync(lacking, "export const parse = () => {};\nexport function modify() {}\nexport { parse as other };\n");
     expect(checkSubstitutes([{ specifier: "jsonc-parser", importer, file: lacking }], ROOT)).toEqual([
-      expect.stringMatching(new RegExp(`^${shown} imports "jsonc-parser", which the bundle gives it as .*jsonc\\.mjs: that file does not export \`applyEdits\`, \`printParseErrorCode\`, which the importer uses\\.$`)),
+      expect.stringMatching(
+        new RegExp(`^${shown} imports "jsonc-parser", which the bundle gives it as .*jsonc\\.mjs: that file does not export \`applyEdits\`, \`printParseErrorCode\`, which the importer uses\\.$`),
+      ),
     ]);
   });
 
@@ -100,12 +102,23 @@ describe("the bundle's substitute check", () => {
     // discord.js has its own undici (6.x) under its folder; from dist/bundle/ Node would find undici 7.
     const discordUtil = realpathSync(join(ROOT, "node_modules/discord.js/src/util/Util.js"));
     expect(checkExternals([{ specifier: "undici", importer: discordUtil }], bundleFile, ROOT)).toEqual([
-      expect.stringMatching(/^node_modules\/discord\.js\/src\/util\/Util\.js imports "undici", left to Node at run time: from the bundle that is .*node_modules\/undici\/index\.js, but from the importer .*node_modules\/discord\.js\/node_modules\/undici\/index\.js\.$/),
+      expect.stringMatching(
+        /^node_modules\/discord\.js\/src\/util\/Util\.js imports "undici", left to Node at run time: from the bundle that is .*node_modules\/undici\/index\.js, but from the importer .*node_modules\/discord\.js\/node_modules\/undici\/index\.js\.$/,
+      ),
     ]);
     // The externals the bundle has: the same file from both places, or absent from both (optional).
     const wasm = join(dirname(require.resolve("matrix-js-sdk")), "rust-crypto/index.js");
     const ws = join(dirname(require.resolve("ws")), "lib/buffer-util.js");
-    expect(checkExternals([{ specifier: "@matrix-org/matrix-sdk-crypto-wasm", importer: wasm }, { specifier: "bufferutil", importer: ws }], bundleFile, ROOT)).toEqual([]);
+    expect(
+      checkExternals(
+        [
+          { specifier: "@matrix-org/matrix-sdk-crypto-wasm", importer: wasm },
+          { specifier: "bufferutil", importer: ws },
+        ],
+        bundleFile,
+        ROOT,
+      ),
+    ).toEqual([]);
   });
 
   it("records only bare packages left to Node, with their importer", () => {

@@ -30,7 +30,10 @@ export function tempDir(prefix: string): string {
 }
 
 /** A copy of the clone's sources (node_modules linked), to build or pack without touching the clone's dist/. */
-export function copyOfClone(into: string, entries = ["package.json", "package-lock.json", "tsconfig.json", "src", "bin", "scripts", "config.example.yaml", "README.md", "LICENSE", "CHANGELOG.md", "docs"]): string {
+export function copyOfClone(
+  into: string,
+  entries = ["package.json", "package-lock.json", "tsconfig.json", "src", "bin", "scripts", "config.example.yaml", "README.md", "LICENSE", "CHANGELOG.md", "docs"],
+): string {
   for (const entry of entries) if (existsSync(join(REPO, entry))) cpSync(join(REPO, entry), join(into, entry), { recursive: true });
   symlinkSync(join(REPO, "node_modules"), join(into, "node_modules"));
   return into;
@@ -109,7 +112,10 @@ export async function askWebChat(url: string, text: string, conversation = `conv
   try {
     socket.send(JSON.stringify({ type: "hello", browser: "packaging-test" }));
     socket.send(JSON.stringify({ type: "send", conversation, text }));
-    const answer = await until(() => events.find((e) => e.type === "message" && e.message.role === "agent" && e.message.html.includes("you said") && e.message.html.includes(text)), `an answer to "${text}"`);
+    const answer = await until(
+      () => events.find((e) => e.type === "message" && e.message.role === "agent" && e.message.html.includes("you said") && e.message.html.includes(text)),
+      `an answer to "${text}"`,
+    );
     return answer.type === "message" ? answer.message.html : "";
   } finally {
     socket.close();

@@ -47,7 +47,10 @@ function packagesUnder(modules: string): string[] {
 
 function writeConfig(dir: string, platforms: string[], allow: string[] = []): string {
   const path = join(dir, "baton.yaml");
-  writeFileSync(path, `${[`agents: { default: demo }`, `access: { allow: [${allow.map((a) => JSON.stringify(a)).join(", ")}] }`, `ops: { listen: 127.0.0.1:0 }`, `workspaces: { roots: ["${dir}"], default: "${dir}" }`, "platforms:", "  web: { listen: 0 }", ...platforms.map((p) => `  ${p}`)].join("\n")}\n`);
+  writeFileSync(
+    path,
+    `${[`agents: { default: demo }`, `access: { allow: [${allow.map((a) => JSON.stringify(a)).join(", ")}] }`, `ops: { listen: 127.0.0.1:0 }`, `workspaces: { roots: ["${dir}"], default: "${dir}" }`, "platforms:", "  web: { listen: 0 }", ...platforms.map((p) => `  ${p}`)].join("\n")}\n`,
+  );
   return path;
 }
 
@@ -82,7 +85,8 @@ describe("installing Baton outside its clone", { timeout: 600_000 }, () => {
     const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as { scripts: Record<string, string> };
     expect(manifest.scripts.prepare).toBeUndefined();
     const packages = packagesUnder(join(installed, "node_modules"));
-    for (const bundled of ["typescript", "zod", "hono", "grammy", "discord.js", "matrix-js-sdk", "@slack/bolt", "@keyv/redis", "undici", "sql.js", "@agentclientprotocol/sdk"]) expect(packages, bundled).not.toContain(bundled);
+    for (const bundled of ["typescript", "zod", "hono", "grammy", "discord.js", "matrix-js-sdk", "@slack/bolt", "@keyv/redis", "undici", "sql.js", "@agentclientprotocol/sdk"])
+      expect(packages, bundled).not.toContain(bundled);
     expect(packages.filter((p) => p.startsWith("@types/"))).toEqual([]);
     // What stays external at run time: the native file lock and the Matrix crypto WebAssembly.
     expect(packages).toEqual(expect.arrayContaining(["fs-native-extensions", "@matrix-org/matrix-sdk-crypto-wasm"]));
@@ -176,7 +180,12 @@ describe("installing Baton outside its clone", { timeout: 600_000 }, () => {
     }
     expect(packagesUnder(join(opt, "node_modules")).filter((p) => lock.packages[`node_modules/${p}`]?.dev)).toEqual([]);
     const outside = tempDir("baton-outside-");
-    const daemon = await startUntil(process.execPath, [join(opt, "bin", "baton.js"), "start", "--config", writeConfig(outside, []), "--data-dir", join(outside, "data")], { cwd: outside, env: { ...process.env, PATH: pathWith(), HOME: outside } }, /Baton ready/);
+    const daemon = await startUntil(
+      process.execPath,
+      [join(opt, "bin", "baton.js"), "start", "--config", writeConfig(outside, []), "--data-dir", join(outside, "data")],
+      { cwd: outside, env: { ...process.env, PATH: pathWith(), HOME: outside } },
+      /Baton ready/,
+    );
     expect(await askWebChat(/^Web chat: (http:\S+)$/m.exec(daemon.out())![1], "in the container")).toMatch(/you said/);
     expect(await stop(daemon.child)).toBe(0);
   });

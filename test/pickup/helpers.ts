@@ -82,5 +82,9 @@ export function codeIn(text: string): string {
 
 /** The audit events of the thread registry's event log. */
 export function auditEvents(dataDir: string): Array<Record<string, string>> {
-  return readFileSync(join(dataDir, "threads", "events.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.type === "audit");
+  return readFileSync(join(dataDir, "threads", "events.jsonl"), "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .filter((e) => e.type === "audit");
 }

@@ -130,8 +130,16 @@ export function runAdapterContract(name: string, createDriver: () => Promise<Con
       });
       return { d: driver, b: baton };
     }
-    const shownText = (d: ContractDriver, where: Where) => d.shown(where).map((m) => m.text).join("\n");
-    const waitShown = (d: ContractDriver, where: Where, pattern: RegExp) => waitUntil(() => d.shown(where).find((m) => pattern.test(m.text)), () => `${pattern} on ${where}; shown:\n${shownText(d, where)}`);
+    const shownText = (d: ContractDriver, where: Where) =>
+      d
+        .shown(where)
+        .map((m) => m.text)
+        .join("\n");
+    const waitShown = (d: ContractDriver, where: Where, pattern: RegExp) =>
+      waitUntil(
+        () => d.shown(where).find((m) => pattern.test(m.text)),
+        () => `${pattern} on ${where}; shown:\n${shownText(d, where)}`,
+      );
 
     it("answers a direct message, streamed into one message edited as it grows", async () => {
       const { d } = await start();
@@ -172,7 +180,10 @@ export function runAdapterContract(name: string, createDriver: () => Promise<Con
       await waitShown(d, "direct", /you said "burst 5"/);
       const threads = [...b.daemon.core.registry.all()].filter((t) => t.routes.has(d.route("direct")));
       expect(threads).toHaveLength(1);
-      const answers = d.shown("direct").map((m) => /Turn (\d) of session .*you said "burst (\d)"/.exec(m.text)).filter((m) => m !== null);
+      const answers = d
+        .shown("direct")
+        .map((m) => /Turn (\d) of session .*you said "burst (\d)"/.exec(m.text))
+        .filter((m) => m !== null);
       expect(answers.map((m) => m![1])).toEqual(["1", "2", "3", "4", "5"]);
       expect(answers.map((m) => m![1])).toEqual(answers.map((m) => m![2]));
     });
@@ -185,7 +196,10 @@ export function runAdapterContract(name: string, createDriver: () => Promise<Con
       await b.daemon.core.supervisor.drained(b.daemon.core.registry.threadForRoute(d.route("direct"))!.id);
       // A platform may show the last call a moment after the core made it (the web chat's socket).
       const sectionsInOrder = () => {
-        const all = d.shown("direct").map((m) => m.text).join("\n");
+        const all = d
+          .shown("direct")
+          .map((m) => m.text)
+          .join("\n");
         return [1, 2, 3, 5, 8].reduce((at, n) => (at < 0 ? at : all.indexOf(`Section ${n}`, at)), 0) >= 0;
       };
       await waitUntil(sectionsInOrder, "every section shown", SHOW_LAG_MS).catch(() => undefined);

@@ -20,8 +20,7 @@ runAdapterContract("discord", async (): Promise<ContractDriver> => {
   const adapter = createDiscordAdapter("discord", config, { dataDir: "/nonexistent" });
   let groupThread: FakeChannel | undefined;
 
-  const channelOf = (where: Where): FakeChannel =>
-    where === "direct" ? fake.dmChannel(alice) : where === "strangerDirect" ? fake.dmChannel(mallory) : (groupThread ?? fake.general);
+  const channelOf = (where: Where): FakeChannel => (where === "direct" ? fake.dmChannel(alice) : where === "strangerDirect" ? fake.dmChannel(mallory) : (groupThread ?? fake.general));
   const channelIds = (where: Where): string[] => (where === "group" ? [fake.general.id, ...(groupThread ? [groupThread.id] : [])] : [channelOf(where).id]);
   const show = (message: FakeMessage): ShownMessage => ({
     id: message.id,
@@ -31,7 +30,8 @@ runAdapterContract("discord", async (): Promise<ContractDriver> => {
 
   function failure(call: "send" | "edit", scripted: ScriptedFailure): void {
     if (scripted.kind === "rate_limited") fake.rateLimitNext(ROUTE[call], scripted.retryAfterMs / 1000);
-    else if (scripted.kind === "formatting") fake.failNext(ROUTE[call], 400, 50035, "Invalid Form Body", { content: { _errors: [{ code: "BASE_TYPE_MAX_LENGTH", message: "Must be 2000 or fewer in length." }] } });
+    else if (scripted.kind === "formatting")
+      fake.failNext(ROUTE[call], 400, 50035, "Invalid Form Body", { content: { _errors: [{ code: "BASE_TYPE_MAX_LENGTH", message: "Must be 2000 or fewer in length." }] } });
     else if (call === "edit") fake.failNext(ROUTE.edit, 404, 10008, "Unknown Message");
     else fake.failNext(ROUTE.send, 403, 50013, "Missing Permissions");
   }
@@ -48,7 +48,10 @@ runAdapterContract("discord", async (): Promise<ContractDriver> => {
       const message = fake.say(author, channelOf(where), text, { mention: options.mention, files });
       if (where === "group" && options.mention && !groupThread) groupThread = await waitFor(() => fake.threadOf(message));
     },
-    shown: (where) => channelIds(where).flatMap((id) => [...fake.botMessages(id), ...fake.world.messages.filter((m) => m.channelId === id && m.visibleTo !== undefined && !m.deleted)]).map(show),
+    shown: (where) =>
+      channelIds(where)
+        .flatMap((id) => [...fake.botMessages(id), ...fake.world.messages.filter((m) => m.channelId === id && m.visibleTo !== undefined && !m.deleted)])
+        .map(show),
     async press(_where, message, label, options = {}) {
       const user = options.stranger ? mallory : alice;
       const posted = fake.world.message(message.id)!;
@@ -72,7 +75,9 @@ runAdapterContract("discord", async (): Promise<ContractDriver> => {
     fileDownloads: () => fake.downloads.length,
     uploads: (where) =>
       channelIds(where).flatMap((id) =>
-        fake.botMessages(id).flatMap((m) => m.attachments.map((a) => ({ name: a.filename, mimeType: a.content_type, size: a.size, caption: visibleText(m.content), data: fake.rest.uploads.get(a.id) }))),
+        fake
+          .botMessages(id)
+          .flatMap((m) => m.attachments.map((a) => ({ name: a.filename, mimeType: a.content_type, size: a.size, caption: visibleText(m.content), data: fake.rest.uploads.get(a.id) }))),
       ),
     close: () => fake.stop(),
   };

@@ -49,7 +49,9 @@ runAdapterContract("matrix", async (): Promise<ContractDriver> => {
     async userSays(where, text, options = {}) {
       const sender = options.stranger ? mallory : alice;
       // Element's mention pill: the display name in the body, a matrix.to link in the HTML, m.mentions.
-      const mention = options.mention ? { body: `Baton: ${text}`, format: "org.matrix.custom.html", formatted_body: `<a href="https://matrix.to/#/${bot}">Baton</a>: ${text}`, "m.mentions": { user_ids: [bot] } } : { body: text };
+      const mention = options.mention
+        ? { body: `Baton: ${text}`, format: "org.matrix.custom.html", formatted_body: `<a href="https://matrix.to/#/${bot}">Baton</a>: ${text}`, "m.mentions": { user_ids: [bot] } }
+        : { body: text };
       const file = options.files?.[0];
       if (!file) return void sendEvent(fake.state, rooms[where], sender, "m.room.message", { msgtype: "m.text", ...mention });
       // A captioned file: the caption in body, the name in filename.
@@ -73,7 +75,9 @@ runAdapterContract("matrix", async (): Promise<ContractDriver> => {
       // A refusal is a notice in the room naming the presser; an accepted reaction edits the request.
       const deadline = Date.now() + 10_000;
       while (Date.now() < deadline) {
-        const refusal = seenMessages(room, bot).slice(before).find((m) => m.text.startsWith(options.stranger ? "Mallory" : "Alice"));
+        const refusal = seenMessages(room, bot)
+          .slice(before)
+          .find((m) => m.text.startsWith(options.stranger ? "Mallory" : "Alice"));
         if (refusal) return { ok: false, text: refusal.text };
         if (seenMessages(room, bot).find((m) => m.eventId === message.id)!.text !== request.text) return { ok: true, text: "" };
         await new Promise((r) => setTimeout(r, 25));

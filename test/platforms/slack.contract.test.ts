@@ -53,7 +53,17 @@ runAdapterContract("slack", async (): Promise<ContractDriver> => {
       });
       const body = options.mention ? `<@${fake.options.botUserId}> ${text}` : text;
       const channelType = where === "group" ? "channel" : "im";
-      await fake.event({ type: "message", channel: CHANNELS[where], channel_type: channelType, user, text: body, ts: fake.nextTs(), thread_ts: threadOf(where), files: files.length ? files : undefined, subtype: files.length ? "file_share" : undefined }).acked;
+      await fake.event({
+        type: "message",
+        channel: CHANNELS[where],
+        channel_type: channelType,
+        user,
+        text: body,
+        ts: fake.nextTs(),
+        thread_ts: threadOf(where),
+        files: files.length ? files : undefined,
+        subtype: files.length ? "file_share" : undefined,
+      }).acked;
     },
     shown,
     async press(where, message, label, options = {}) {
@@ -80,7 +90,9 @@ runAdapterContract("slack", async (): Promise<ContractDriver> => {
     activity: (where) => fake.calls.filter((c) => (c.method === "reactions.add" || c.method === "assistant.threads.setStatus") && c.params.channel === CHANNELS[where]).length,
     fileDownloads: () => fake.callsTo("GET /files").length,
     uploads: (where) =>
-      fake.botMessages(CHANNELS[where], threadOf(where)).flatMap((m) => (m.files ?? []).map((f) => ({ name: f.filename, mimeType: f.mimeType, size: f.length, caption: visibleText(m), data: f.data }))),
+      fake
+        .botMessages(CHANNELS[where], threadOf(where))
+        .flatMap((m) => (m.files ?? []).map((f) => ({ name: f.filename, mimeType: f.mimeType, size: f.length, caption: visibleText(m), data: f.data }))),
     close: () => fake.stop(),
   };
 });

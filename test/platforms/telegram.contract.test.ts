@@ -16,14 +16,12 @@ function telegramError(failure: ScriptedFailure): ScriptedError {
   return { error_code: 400, description: "Bad Request: message to edit not found" };
 }
 
-
 runAdapterContract("telegram", async (): Promise<ContractDriver> => {
   const fake = await FakeBotApi.start();
   const config = telegramConfigSchema.parse({ token: fake.token, api_root: fake.apiRoot });
   const adapter = new TelegramAdapter("telegram", config, { dataDir: "/nonexistent" }, { pacing: TELEGRAM_PACING, poller: { pollTimeoutSeconds: 1, initialBackoffMs: 50, maxBackoffMs: 400 } });
   const chats = { direct: privateChat(ALICE), group: GROUP, strangerDirect: privateChat(MALLORY) };
-  const shown = (where: Where) =>
-    fake.sentTo(chats[where].id).map((m) => ({ id: String(m.messageId), text: m.text, buttons: (m.replyMarkup?.inline_keyboard ?? []).flat().map((b) => b.text) }));
+  const shown = (where: Where) => fake.sentTo(chats[where].id).map((m) => ({ id: String(m.messageId), text: m.text, buttons: (m.replyMarkup?.inline_keyboard ?? []).flat().map((b) => b.text) }));
   return {
     adapter,
     allowedId: "telegram:111",
@@ -55,11 +53,16 @@ runAdapterContract("telegram", async (): Promise<ContractDriver> => {
     calls: () =>
       fake.calls
         .filter((c) => c.method === METHOD.send || c.method === METHOD.edit)
-        .map((c) => ({ call: c.method === METHOD.send ? "send" : "edit", at: c.at, failed: c.failed === true, text: String(c.params.text ?? ""), messageId: c.params.message_id === undefined ? undefined : String(c.params.message_id) })),
+        .map((c) => ({
+          call: c.method === METHOD.send ? "send" : "edit",
+          at: c.at,
+          failed: c.failed === true,
+          text: String(c.params.text ?? ""),
+          messageId: c.params.message_id === undefined ? undefined : String(c.params.message_id),
+        })),
     activity: (where) => fake.callsOf("sendChatAction").filter((c) => c.params.chat_id === chats[where].id).length,
     fileDownloads: () => fake.fileDownloads,
-    uploads: (where) =>
-      fake.sentTo(chats[where].id).flatMap((m) => (m.media ? [{ name: m.media.name, size: m.media.size, caption: m.text, data: m.media.data }] : [])),
+    uploads: (where) => fake.sentTo(chats[where].id).flatMap((m) => (m.media ? [{ name: m.media.name, size: m.media.size, caption: m.text, data: m.media.data }] : [])),
     close: () => fake.close(),
   };
 });

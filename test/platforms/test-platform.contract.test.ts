@@ -32,7 +32,11 @@ runAdapterContract("test platform", async (): Promise<ContractDriver> => {
     },
     shown: (where) => platform.on(routes[where]).map((m) => ({ id: m.id, text: m.text, buttons: (m.buttons ?? []).flat().map((b) => b.label) })),
     async press(where, message, label, options = {}) {
-      const button = platform.on(routes[where]).find((m) => m.id === message.id)!.buttons!.flat().find((b) => b.label === label)!;
+      const button = platform
+        .on(routes[where])
+        .find((m) => m.id === message.id)!
+        .buttons!.flat()
+        .find((b) => b.label === label)!;
       return platform.press(routes[where], button.id, options.stranger ? STRANGER : ALICE);
     },
     failNext: (call, failure) => platform.failNext(call, platformErrorOf(failure)),

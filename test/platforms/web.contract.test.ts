@@ -79,7 +79,11 @@ runAdapterContract("web", async (): Promise<ContractDriver> => {
       const ws = await connect();
       const ids: string[] = [];
       for (const file of options.files ?? []) {
-        const response = await fetch(`${base}${UPLOAD_PATH}`, { method: "POST", body: file.data, headers: { cookie, "content-type": file.mimeType, [UPLOAD_NAME_HEADER]: encodeURIComponent(file.name) } });
+        const response = await fetch(`${base}${UPLOAD_PATH}`, {
+          method: "POST",
+          body: file.data,
+          headers: { cookie, "content-type": file.mimeType, [UPLOAD_NAME_HEADER]: encodeURIComponent(file.name) },
+        });
         ids.push(((await response.json()) as { id: string }).id);
       }
       ws.send(JSON.stringify({ type: "send", conversation: CONVERSATIONS[where], text, ...(ids.length ? { files: ids } : {}) }));

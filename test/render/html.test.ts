@@ -13,9 +13,45 @@ type Element = DefaultTreeAdapterMap["element"];
 
 /** Tags and attributes the Matrix spec lets a client show in `formatted_body` (m.room.message). */
 const MATRIX_SPEC_TAGS = new Set([
-  "font", "del", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "p", "a", "ul", "ol", "sup", "sub", "li", "b", "i",
-  "u", "strong", "em", "strike", "s", "code", "hr", "br", "div", "table", "thead", "tbody", "tr", "th", "td", "caption",
-  "pre", "span", "img", "details", "summary",
+  "font",
+  "del",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "blockquote",
+  "p",
+  "a",
+  "ul",
+  "ol",
+  "sup",
+  "sub",
+  "li",
+  "b",
+  "i",
+  "u",
+  "strong",
+  "em",
+  "strike",
+  "s",
+  "code",
+  "hr",
+  "br",
+  "div",
+  "table",
+  "thead",
+  "tbody",
+  "tr",
+  "th",
+  "td",
+  "caption",
+  "pre",
+  "span",
+  "img",
+  "details",
+  "summary",
 ]);
 const MATRIX_SPEC_ATTRIBUTES: Record<string, string[]> = {
   font: ["data-mx-bg-color", "data-mx-color", "color"],
@@ -29,7 +65,36 @@ const MATRIX_SPEC_ATTRIBUTES: Record<string, string[]> = {
 
 const ALLOWED: Record<HtmlProfile, { tags: Set<string>; attributes: Record<string, string[]>; classes: RegExp }> = {
   web: {
-    tags: new Set(["a", "blockquote", "br", "code", "del", "div", "em", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "li", "ol", "p", "pre", "span", "strong", "sup", "table", "tbody", "td", "th", "thead", "tr", "ul"]),
+    tags: new Set([
+      "a",
+      "blockquote",
+      "br",
+      "code",
+      "del",
+      "div",
+      "em",
+      "h1",
+      "h2",
+      "h3",
+      "h4",
+      "h5",
+      "h6",
+      "hr",
+      "li",
+      "ol",
+      "p",
+      "pre",
+      "span",
+      "strong",
+      "sup",
+      "table",
+      "tbody",
+      "td",
+      "th",
+      "thead",
+      "tr",
+      "ul",
+    ]),
     attributes: { a: ["href", "target", "rel"], ol: ["start"], "*": ["class"] },
     classes: /^(language-[\w+#.-]+|code|code-lang|table|footnote|task-item|task|task-done|align-(left|center|right))$/,
   },
@@ -93,7 +158,11 @@ describe("markdown → HTML: the usual XSS vectors, both profiles", () => {
       expect(problems(html, profile), html).toEqual([]);
       const fragment = parse(html);
       if (vector.shows !== undefined) expect(textOf(fragment), html).toContain(vector.shows);
-      if (vector.anchors !== undefined) expect(elements(fragment).filter((e) => e.tagName === "a"), html).toHaveLength(vector.anchors);
+      if (vector.anchors !== undefined)
+        expect(
+          elements(fragment).filter((e) => e.tagName === "a"),
+          html,
+        ).toHaveLength(vector.anchors);
     });
   }
 
@@ -102,13 +171,13 @@ describe("markdown → HTML: the usual XSS vectors, both profiles", () => {
     expect(problems('<a href=" JaVa&#x09;Script:alert(1)">x</a>', "web")).toHaveLength(1);
     expect(problems('<a href="/local">x</a><p style="color:red">', "web")).toEqual(["href /local", "attribute style on <p>"]);
     expect(problems("<svg><a></a></svg>", "web")).toEqual(expect.arrayContaining(["foreign element <svg>"]));
-    expect(problems('<div class="code"></div><a href="https://x" target="_blank">', "matrix")).toEqual(["attribute class on <div>", "class \"code\"", "attribute target on <a>"]);
+    expect(problems('<div class="code"></div><a href="https://x" target="_blank">', "matrix")).toEqual(["attribute class on <div>", 'class "code"', "attribute target on <a>"]);
   });
 });
 
 const RICH = [
   "# Title",
-  "Some **bold**, _em_, ~~gone~~, `code`, a [link](https://example.com \"t\") and www.example.org.",
+  'Some **bold**, _em_, ~~gone~~, `code`, a [link](https://example.com "t") and www.example.org.',
   "second line",
   "",
   "- [x] done",
@@ -143,7 +212,9 @@ describe("markdown → HTML: what each profile emits", () => {
     expect(html).toContain('<a href="http://www.example.org" target="_blank" rel="noopener noreferrer">www.example.org</a>.<br>second line');
     expect(html).toContain('<ul><li class="task-item"><span class="task task-done"></span>done</li><li class="task-item"><span class="task"></span>open</li></ul>');
     expect(html).toContain('<ol start="3"><li>three</li><li>four</li></ol>');
-    expect(html).toContain('<div class="table"><table><thead><tr><th class="align-left">a</th><th class="align-center">b</th></tr></thead><tbody><tr><td class="align-left">1</td><td class="align-center">2</td></tr></tbody></table></div>');
+    expect(html).toContain(
+      '<div class="table"><table><thead><tr><th class="align-left">a</th><th class="align-center">b</th></tr></thead><tbody><tr><td class="align-left">1</td><td class="align-center">2</td></tr></tbody></table></div>',
+    );
     expect(html).toContain('<div class="code"><div class="code-lang">c++</div><pre><code class="language-c++">int main() { return 0 &lt; 1; }</code></pre></div>');
     expect(html).toContain("<blockquote><p>quoted</p></blockquote><hr>");
     expect(html).toContain('<a href="https://example.com/d.png" target="_blank" rel="noopener noreferrer">diagram</a> and a note<sup>n</sup>.');
@@ -167,7 +238,10 @@ describe("markdown → HTML: what each profile emits", () => {
   it("each profile's schema is the default (GitHub) one narrowed: every tag it allows is one GitHub and the profile allow", () => {
     for (const profile of PROFILES) {
       const tags = HTML_SCHEMAS[profile].tagNames ?? [];
-      expect(tags.filter((tag) => !ALLOWED[profile].tags.has(tag)), profile).toEqual([]);
+      expect(
+        tags.filter((tag) => !ALLOWED[profile].tags.has(tag)),
+        profile,
+      ).toEqual([]);
       expect(HTML_SCHEMAS[profile].protocols).toEqual({ href: ["http", "https", "mailto"] });
       expect(HTML_SCHEMAS[profile].clobber).toEqual([]);
       expect(HTML_SCHEMAS[profile].required).toEqual({});
@@ -180,8 +254,10 @@ describe("markdown → HTML: what each profile emits", () => {
 
   it("links: http(s) and mailto stay, percent-encoded, scheme case folded; anything else is text", () => {
     const html = markdownToHtml("[a](HTTPS://Example.com/a b) <mailto:ops@example.com> [c](ftp://x.example) [d](/local) [e](#top) ops@example.org", { profile: "matrix" });
-    expect(html).toBe('<p>[a](<a href="https://Example.com/a">HTTPS://Example.com/a</a> b) <a href="mailto:ops@example.com">mailto:ops@example.com</a> c d e <a href="mailto:ops@example.org">ops@example.org</a></p>');
-    expect(markdownToHtml("[q](<https://x.example/a b\"c>)", { profile: "matrix" })).toBe('<p><a href="https://x.example/a%20b%22c">q</a></p>');
+    expect(html).toBe(
+      '<p>[a](<a href="https://Example.com/a">HTTPS://Example.com/a</a> b) <a href="mailto:ops@example.com">mailto:ops@example.com</a> c d e <a href="mailto:ops@example.org">ops@example.org</a></p>',
+    );
+    expect(markdownToHtml('[q](<https://x.example/a b"c>)', { profile: "matrix" })).toBe('<p><a href="https://x.example/a%20b%22c">q</a></p>');
   });
 
   it("inline rendering drops the paragraph, and only a single paragraph", () => {

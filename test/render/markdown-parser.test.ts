@@ -56,7 +56,9 @@ function comparable(tree: Root): string {
     return out;
   };
   // Every object's keys sorted as it is written out.
-  return JSON.stringify(plain(tree as unknown as Plain), (_key, value: unknown) => (value && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b))) : value));
+  return JSON.stringify(plain(tree as unknown as Plain), (_key, value: unknown) =>
+    value && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b))) : value,
+  );
 }
 
 const sameAsReference = (markdown: string) => comparable(parseWhole(markdown).tree) === comparable(reference(markdown));
@@ -69,14 +71,14 @@ const TEXTS = [
   "mail me at someone@example.com, or open <https://example.com/angle> or <me@example.com>",
   "HTTPS://EXAMPLE.COM and WWW.EXAMPLE.COM in capitals; README.md and src/index.ts are files",
   "```\nhttps://example.com in code\n```\n\n`www.in.inline.code` and [a link with www.example.com inside](https://example.com)",
-  "a link [text](https://example.com \"Title\"), an image ![alt **bold**](https://example.com/i.png), [empty]()",
+  'a link [text](https://example.com "Title"), an image ![alt **bold**](https://example.com/i.png), [empty]()',
   "[ref] and [text][ref] and ![pic][ref]\n\n[ref]: https://example.com/r 'T'",
   "a  \nhard break and a\\\nbackslash break; &amp; &copy; &#35; &nbsp; entities; \\*escaped\\* \\_too\\_",
   "- a\n- b\n  - nested `item`\n  - another_item with snake_case\n- c",
   "- loose\n\n- list\n\n1) x\n2) y\n\n3. three\n4. four\n\n7. seven",
   "- a\n  continued\n\n  second paragraph\n- d\n\n* [ ] task\n* [x] done\n* [X] done too",
   "1. The parser is **slow** on long texts (see [the docs](https://example.com/docs)).\n2. Lists like this one:\n   ```sh\n   npm test\n   ```",
-  "```ts title=\"a.ts\"\nfunction parse(text: string): Root {\n\n  return fromMarkdown(text);\n}\n```\n\n~~~\ntilde fence\n~~~\n\n```\nnever closed",
+  '```ts title="a.ts"\nfunction parse(text: string): Root {\n\n  return fromMarkdown(text);\n}\n```\n\n~~~\ntilde fence\n~~~\n\n```\nnever closed',
   "    indented code\n    more\n\nparagraph\n\n\tcode by tab",
   "> quote\nlazy line\n>\n> - list in quote\n\n> > nested quote\n\nout",
   "<div>\nhtml block\n</div>\n\ninline <b>html</b> and <!-- comment --> here",
@@ -88,7 +90,47 @@ const TEXTS = [
   "emoji 🎉 and ünïcödé, `\u00a0nbsp`, tabs\tinside, trailing spaces   \nnext",
 ];
 
-const COMMONMARK_PIECES = ["a", "b c", "x", ".", "/", "h", "http", "example", "com", "*", "**", "_", "-", "[", "]", "(", ")", "](", "![", "`", "```", "<", ">", "> ", "!", "#", " ", "    ", "  \n", "\n", "\n\n", "1.", "1)", "- ", "---", "===", "\\", "&amp;", '"t"'];
+const COMMONMARK_PIECES = [
+  "a",
+  "b c",
+  "x",
+  ".",
+  "/",
+  "h",
+  "http",
+  "example",
+  "com",
+  "*",
+  "**",
+  "_",
+  "-",
+  "[",
+  "]",
+  "(",
+  ")",
+  "](",
+  "![",
+  "`",
+  "```",
+  "<",
+  ">",
+  "> ",
+  "!",
+  "#",
+  " ",
+  "    ",
+  "  \n",
+  "\n",
+  "\n\n",
+  "1.",
+  "1)",
+  "- ",
+  "---",
+  "===",
+  "\\",
+  "&amp;",
+  '"t"',
+];
 const GFM_PIECES = ["|", "|-", "~~", "[x] ", "[ ] ", "- [ ] "];
 
 function randomTexts(random: () => number, pieces: string[], count: number): string[] {
@@ -132,7 +174,13 @@ describe("markdown parser (markdown-it, nested into mdast)", () => {
     const random = seededRandom(7);
     const cases = randomTexts(random, [...COMMONMARK_PIECES, ...GFM_PIECES], 2_000);
     const differ = cases.filter((text) => !sameAsReference(text));
-    expect(differ.length, differ.slice(0, 5).map((text) => JSON.stringify(text)).join("\n")).toBeLessThanOrEqual(cases.length * 0.015);
+    expect(
+      differ.length,
+      differ
+        .slice(0, 5)
+        .map((text) => JSON.stringify(text))
+        .join("\n"),
+    ).toBeLessThanOrEqual(cases.length * 0.015);
   });
 
   it("links what GFM links without markup, and no file name", () => {
@@ -161,7 +209,12 @@ describe("markdown parser (markdown-it, nested into mdast)", () => {
 
   it("gives each top-level block its lines (prefix reuse needs them), and nested nodes none", () => {
     const { tree } = parseWhole("# Title\n\npara one\nstill one\n\n- a\n- b\n\nend");
-    expect(tree.children.map((block) => [block.position?.start.line, block.position?.end.line])).toEqual([[1, 1], [3, 4], [6, 7], [9, 9]]);
+    expect(tree.children.map((block) => [block.position?.start.line, block.position?.end.line])).toEqual([
+      [1, 1],
+      [3, 4],
+      [6, 7],
+      [9, 9],
+    ]);
     expect(tree.children[1].position?.start.offset).toBe(9);
     expect((tree.children[1] as { children: Nodes[] }).children[0].position).toBeUndefined();
   });

@@ -63,7 +63,7 @@ export const XSS_VECTORS: XssVector[] = [
   { name: "tag in an autolink", markdown: '<https://ok.example/"><script>alert(1)</script>>', anchors: 1 },
   { name: "tag after a literal www link", markdown: "www.ok.example/<script>alert(1)</script>", shows: "<script>alert(1)</script>", anchors: 1 },
   { name: "code language", markdown: '```"><img src=x onerror=alert(1)>\ncode\n```', shows: "code" },
-  { name: "code language with quotes", markdown: "```js\" onmouseover=\"alert(1)\nx\n```", shows: "x" },
+  { name: "code language with quotes", markdown: '```js" onmouseover="alert(1)\nx\n```', shows: "x" },
   // Unclosed and broken tags.
   { name: "unclosed bold with handler", markdown: "<b onmouseover=alert(1)>bold", shows: "<b onmouseover=alert(1)>bold" },
   { name: "unclosed img", markdown: "<img src=x onerror=alert(1)//", shows: "<img src=x onerror=alert(1)//" },
@@ -71,7 +71,7 @@ export const XSS_VECTORS: XssVector[] = [
   { name: "half a tag", markdown: "<div", shows: "<div" },
   { name: "unclosed comment", markdown: "<!-- <script>alert(1)</script>", shows: "<!--" },
   { name: "cdata", markdown: "<![CDATA[<script>alert(1)</script>]]>", shows: "<![CDATA[" },
-  { name: "processing instruction", markdown: "<?xml version=\"1.0\"?><script>alert(1)</script>", shows: "<?xml" },
+  { name: "processing instruction", markdown: '<?xml version="1.0"?><script>alert(1)</script>', shows: "<?xml" },
   { name: "null byte in a tag", markdown: "<scr\0ipt>alert(1)</scr\0ipt>", anchors: 0 },
   // Markdown and HTML mixed.
   { name: "html inside strong", markdown: "**<img src=x onerror=alert(1)>**", shows: "<img src=x onerror=alert(1)>" },

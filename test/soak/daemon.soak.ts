@@ -220,7 +220,10 @@ describe("soak", () => {
         const live = await client.waitForButtons(c, new Set([stale.messageId]), REPLY_MS);
         const again = await client.press(c, stale.messageId, stale.actions[0], REPLY_MS);
         expect(again.ok, `${c}: the stale button answered the live request`).toBe(false);
-        expect([...client.conversations.get(c)!.messages.values()].some((t) => /Permission answer/.test(t)), c).toBe(false);
+        expect(
+          [...client.conversations.get(c)!.messages.values()].some((t) => /Permission answer/.test(t)),
+          c,
+        ).toBe(false);
         expect((await client.press(c, live.messageId, live.actions[0], REPLY_MS)).ok, c).toBe(true);
         await client.waitFor(c, /Permission answer: (?!cancelled)/, REPLY_MS);
       }),

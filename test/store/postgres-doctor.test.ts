@@ -34,7 +34,10 @@ describe.skipIf(missing)("baton doctor with store.url", () => {
     try {
       const { checks } = doctor(url);
       const messages = checks.map((c) => c.message);
-      expect(checks.every((c) => c.status === "ok"), JSON.stringify(checks)).toBe(true);
+      expect(
+        checks.every((c) => c.status === "ok"),
+        JSON.stringify(checks),
+      ).toBe(true);
       expect(messages).toContainEqual(expect.stringMatching(/^PostgreSQL \d+/));
       expect(messages).toContain("schema current");
       expect(messages).toContainEqual(expect.stringMatching(/leader doctor-leader \(epoch 1\); instances seen: doctor-leader \(leader\)/));

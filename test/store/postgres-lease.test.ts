@@ -33,7 +33,9 @@ function lease(url: string, id: string): LeaderLease {
 describe.skipIf(missing)("leader lease on PostgreSQL", () => {
   it("elects one leader; a standby leads within a second of the leader's process being killed", async () => {
     const { url, pool } = await database();
-    const holder = spawn(process.execPath, [join(import.meta.dirname, "../support/lease-holder.mjs"), DIST_LEASE, url, "first", String(TIMING.renewMs), String(TIMING.leaseMs)], { stdio: ["ignore", "pipe", "inherit"] });
+    const holder = spawn(process.execPath, [join(import.meta.dirname, "../support/lease-holder.mjs"), DIST_LEASE, url, "first", String(TIMING.renewMs), String(TIMING.leaseMs)], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     cleanups.push(async () => holder.exitCode === null && holder.kill("SIGKILL"));
     const [line] = await once(holder.stdout!, "data");
     expect(String(line)).toBe("leading 1\n");

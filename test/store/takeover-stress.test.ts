@@ -94,7 +94,9 @@ async function until(check: () => boolean, what: string, timeoutMs: number): Pro
 
 /** What each chat shows, in order: the texts of the bot's messages (their latest edit). */
 function chatTexts(chat: number): string[] {
-  return chat < TELEGRAM_USERS.length ? telegram.sentTo(TELEGRAM_USERS[chat]).map((m) => m.text) : slack.botMessages(`D0${SLACK_USERS[chat - TELEGRAM_USERS.length].slice(2)}`).map((m) => visibleText(m));
+  return chat < TELEGRAM_USERS.length
+    ? telegram.sentTo(TELEGRAM_USERS[chat]).map((m) => m.text)
+    : slack.botMessages(`D0${SLACK_USERS[chat - TELEGRAM_USERS.length].slice(2)}`).map((m) => visibleText(m));
 }
 
 function send(chat: number, text: string): void {

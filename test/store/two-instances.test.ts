@@ -172,11 +172,16 @@ describe.skipIf(missing)("two instances on one PostgreSQL", { timeout: 120_000 }
     const ledAt = Date.now();
     await waitFor(() => (Date.now() - ranAt > 25_000 ? true : undefined), "two more periods", 30_000);
     clearInterval(watch);
-    const times = ticks().slice(before).map((m) => seenAt.get(m.messageId) ?? 0);
+    const times = ticks()
+      .slice(before)
+      .map((m) => seenAt.get(m.messageId) ?? 0);
     const gaps = times.map((t, i) => (i === 0 ? 0 : t - times[i - 1]));
     // One run per 10 s period, on one instance or the other: none lost in the gap, none twice.
     expect(ticks().length - before, JSON.stringify(gaps)).toBe(3);
-    expect(gaps.slice(1).every((g) => g > 5_000), JSON.stringify(gaps)).toBe(true);
+    expect(
+      gaps.slice(1).every((g) => g > 5_000),
+      JSON.stringify(gaps),
+    ).toBe(true);
     expect(ledAt - ranAt).toBeLessThan(15_000);
   });
 
@@ -193,7 +198,13 @@ describe.skipIf(missing)("two instances on one PostgreSQL", { timeout: 120_000 }
     const stepDown = await run([BATON, "step-down", "--data-dir", a.dataDir]);
     expect(stepDown.status, stepDown.stderr).toBe(0);
     expect(stepDown.stdout).toMatch(/Stepped down: instance epsilon stands by/);
-    expect(answered(/Done after \d+ steps/), fake.sentTo(111).map((m) => m.text).join("\n---\n")).toHaveLength(1);
+    expect(
+      answered(/Done after \d+ steps/),
+      fake
+        .sentTo(111)
+        .map((m) => m.text)
+        .join("\n---\n"),
+    ).toHaveLength(1);
     expect(answered(CUT_OFF_ANY)).toHaveLength(0);
     await waitFor(() => (b.out().includes("Baton ready") ? true : undefined), "zeta leading", TIMEOUT_MS);
     fake.userSends({ chat: privateChat(alice), from: alice, text: "after the step-down" });
@@ -211,4 +222,3 @@ describe.skipIf(missing)("two instances on one PostgreSQL", { timeout: 120_000 }
     expect(answered(CUT_OFF_ANY)).toHaveLength(0);
   });
 });
-

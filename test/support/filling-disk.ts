@@ -36,4 +36,3 @@ export function fillingDisk(): { open: (path: string) => Promise<LogFile>; fillN
     },
   };
 }
-

@@ -29,7 +29,9 @@ export interface TestPostgres {
 
 function binDir(): string | undefined {
   if (!existsSync(PG_ROOT)) return undefined;
-  const versions = readdirSync(PG_ROOT).filter((v) => existsSync(join(PG_ROOT, v, "bin", "postgres"))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(PG_ROOT)
+    .filter((v) => existsSync(join(PG_ROOT, v, "bin", "postgres")))
+    .sort((a, b) => Number(b) - Number(a));
   return versions.length > 0 ? join(PG_ROOT, versions[0], "bin") : undefined;
 }
 
@@ -43,8 +45,7 @@ export function postgresMissing(): string | undefined {
 
 const asRoot = userInfo().uid === 0;
 /** The command line, run as `postgres` when we are root. */
-const asServerUser = (bin: string, args: string[]): [string, string[]] =>
-  asRoot ? ["setpriv", ["--reuid=postgres", "--regid=postgres", "--init-groups", "--reset-env", bin, ...args]] : [bin, args];
+const asServerUser = (bin: string, args: string[]): [string, string[]] => (asRoot ? ["setpriv", ["--reuid=postgres", "--regid=postgres", "--init-groups", "--reset-env", bin, ...args]] : [bin, args]);
 
 export async function startTestPostgres(settings: Record<string, string> = {}): Promise<TestPostgres> {
   const bin = binDir();
@@ -104,7 +105,10 @@ export async function startTestPostgres(settings: Record<string, string> = {}): 
     terminateConnections: (db, applicationName) =>
       admin(async (c) => {
         const name = new URL(db).pathname.slice(1);
-        const { rowCount } = await c.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND ($2::text IS NULL OR application_name = $2)", [name, applicationName ?? null]);
+        const { rowCount } = await c.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND ($2::text IS NULL OR application_name = $2)", [
+          name,
+          applicationName ?? null,
+        ]);
         return rowCount ?? 0;
       }),
     async close() {
@@ -136,4 +140,3 @@ async function waitReady(url: string, server: ChildProcess, stderr: () => string
     }
   }
 }
-

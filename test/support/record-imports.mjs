@@ -10,7 +10,14 @@ register("./import-hooks.mjs", import.meta.url, { data: { file } });
 if (file) {
   const write = process.stdout.write.bind(process.stdout);
   process.stdout.write = (chunk, ...rest) => {
-    appendFileSync(file, String(chunk).split("\n").filter(Boolean).map((line) => `stdout: ${line}\n`).join(""));
+    appendFileSync(
+      file,
+      String(chunk)
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => `stdout: ${line}\n`)
+        .join(""),
+    );
     return write(chunk, ...rest);
   };
 }

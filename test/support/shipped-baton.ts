@@ -88,9 +88,18 @@ export async function startShippedBaton(configYaml: string, options: { env?: Nod
     child,
     dir,
     stdout: () => out,
-    log: () => lines().map(parsed).filter((l): l is LogLine => l !== undefined),
+    log: () =>
+      lines()
+        .map(parsed)
+        .filter((l): l is LogLine => l !== undefined),
     strayStderr: () => lines().filter((line) => parsed(line) === undefined),
-    problems: () => [...baton.log().filter((l) => l.level >= LEVEL_ERROR).map((l) => JSON.stringify(l)), ...baton.strayStderr()],
+    problems: () => [
+      ...baton
+        .log()
+        .filter((l) => l.level >= LEVEL_ERROR)
+        .map((l) => JSON.stringify(l)),
+      ...baton.strayStderr(),
+    ],
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), EXIT_MS);

@@ -2,7 +2,19 @@
 // message the core sends or edits, and lets a test speak as any user on any route.
 import { readFile } from "node:fs/promises";
 import type { PlatformError } from "../../src/kernel/errors.js";
-import type { ActionOutcome, Button, InboundFile, MessageRef, OutboundFile, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformUser, StartInfo } from "../../src/platforms/contract.js";
+import type {
+  ActionOutcome,
+  Button,
+  InboundFile,
+  MessageRef,
+  OutboundFile,
+  OutboundMessage,
+  PlatformAdapter,
+  PlatformCapabilities,
+  PlatformCore,
+  PlatformUser,
+  StartInfo,
+} from "../../src/platforms/contract.js";
 
 /** What a test user does besides writing text: where, addressed how, with which files. */
 export interface SayOptions {
@@ -36,7 +48,10 @@ export class TestPlatform implements PlatformAdapter {
   private readonly failures: Record<"send" | "edit", PlatformError[]> = { send: [], edit: [] };
   private nextId = 1;
 
-  constructor(readonly name = "test", capabilities: Partial<PlatformCapabilities> = {}) {
+  constructor(
+    readonly name = "test",
+    capabilities: Partial<PlatformCapabilities> = {},
+  ) {
     this.capabilities = { maxMessageLength: 4000, edits: true, buttons: true, typingIntervalMs: 200, ...capabilities };
   }
 
@@ -121,7 +136,9 @@ export class TestPlatform implements PlatformAdapter {
 
   /** All current texts on a route, joined. */
   transcript(route: string): string {
-    return this.on(route).map((m) => m.text).join("\n");
+    return this.on(route)
+      .map((m) => m.text)
+      .join("\n");
   }
 
   /** Waits until some message on the route matches. */

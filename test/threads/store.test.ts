@@ -214,7 +214,11 @@ describe("compaction on start", () => {
       for (const id of old) expect(r.get(id)).toBeUndefined();
       expect(r.registeredWorkspaces()).toEqual([{ path: "/outside", name: "scratch" }]);
     }
-    const audits = readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l)).filter((e) => e.type === "audit");
+    const audits = readFileSync(path, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
+      .filter((e) => e.type === "audit");
     expect(audits.map((e) => e.outcome)).toEqual(["attached"]);
   });
 

@@ -17,7 +17,10 @@ describe("subagent events", () => {
     const { registry } = await ThreadRegistry.open(store);
     const t = await registry.create({ workspace: "/w", agent: "claude" });
     const common = { agent: "codex", mode: "collaboration" as const, task: "Review", rounds: 2 };
-    await registry.addSubagents(t.id, [{ run: "r1", name: "a", ...common, context: "ctx", isolation: "worktree" }, { run: "r1", name: "b", ...common, profile: "fast" }]);
+    await registry.addSubagents(t.id, [
+      { run: "r1", name: "a", ...common, context: "ctx", isolation: "worktree" },
+      { run: "r1", name: "b", ...common, profile: "fast" },
+    ]);
     const tree = { path: "/w/.baton/worktrees/x", branch: "baton/x", base: "abc", cwd: "/w/.baton/worktrees/x" };
     await registry.updateSubagent(t.id, { name: "a", state: "running", round: 1, session: "s-a", worktree: tree });
     await registry.updateSubagent(t.id, { name: "a", message: { round: 1, text: "first" }, files: ["f.ts"] });

@@ -94,16 +94,21 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
       const sessionId = params.sessionId;
       if (!store.exists(sessionId)) throw acp.RequestError.sessionNotFound(sessionId);
-      const text = params.prompt
-        .map(describeBlock)
-        .join(" ")
-        .trim();
+      const text = params.prompt.map(describeBlock).join(" ").trim();
       const history = store.read(sessionId);
       const earlier = history.filter((l) => l.type === "prompt").map((l) => (l as { text: string }).text);
       store.append(sessionId, { type: "prompt", text, at: new Date().toISOString() });
       const abort = new AbortController();
       running.set(sessionId, abort);
-      const turn: Turn = { client, sessionId, signal: abort.signal, replied: [], store, firstChunk: timing && (() => timing.firstChunk(text)), streamEnded: timing && (() => timing.streamEnded(text)) };
+      const turn: Turn = {
+        client,
+        sessionId,
+        signal: abort.signal,
+        replied: [],
+        store,
+        firstChunk: timing && (() => timing.firstChunk(text)),
+        streamEnded: timing && (() => timing.streamEnded(text)),
+      };
       try {
         if (earlier.length === 0 && env.BATON_DEMO_NOTICE === "1") await say(turn, `${NO_AGENT_NOTICE}\n\n`);
         const media = mediaAnswer(text, cwds.get(sessionId) ?? process.cwd(), extras.state(sessionId));
@@ -290,4 +295,3 @@ function chunk(turn: Turn, text: string): Promise<void> {
 function update(client: Client, sessionId: string, update: acp.SessionUpdate): Promise<void> {
   return client.notify(acp.methods.client.session.update, { sessionId, update });
 }
-

@@ -53,7 +53,10 @@ function promptText(line: string): string | undefined {
   try {
     const message = JSON.parse(line) as { method?: string; params?: { prompt?: Array<{ type: string; text?: string }> } };
     if (message.method !== "session/prompt") return undefined;
-    return (message.params?.prompt ?? []).map((b) => (b.type === "text" ? b.text : "")).join(" ").trim();
+    return (message.params?.prompt ?? [])
+      .map((b) => (b.type === "text" ? b.text : ""))
+      .join(" ")
+      .trim();
   } catch {
     return undefined;
   }

@@ -91,10 +91,14 @@ export function answerSettingRequests(app: acp.AgentApp, extras: DemoExtras): ac
       extras.setModel(params.sessionId, params.value);
       return { configOptions: extras.configOptions(params.sessionId) };
     })
-    .onRequest("session/set_model", (raw) => raw as { sessionId: string; modelId: string }, ({ params }) => {
-      extras.setModel(params.sessionId, params.modelId);
-      return {};
-    });
+    .onRequest(
+      "session/set_model",
+      (raw) => raw as { sessionId: string; modelId: string },
+      ({ params }) => {
+        extras.setModel(params.sessionId, params.modelId);
+        return {};
+      },
+    );
 }
 
 /**

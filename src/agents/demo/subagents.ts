@@ -71,7 +71,11 @@ async function useTools(turn: DemoTurn, text: string, tools: ToolCaller): Promis
   }
   const json = /^demo:subagents(?::permission)?\s*([\s\S]*)$/.exec(text)?.[1] ?? "";
   const args: Record<string, unknown> = json.trim() ? parseArgs(json) : structuredClone(DEFAULT_SUBAGENTS);
-  if (text.startsWith("demo:subagents:permission")) args.subagents = [{ name: "alpha", task: "Name a colour" }, { name: "beta", task: "demo:permission Name a fruit" }];
+  if (text.startsWith("demo:subagents:permission"))
+    args.subagents = [
+      { name: "alpha", task: "Name a colour" },
+      { name: "beta", task: "demo:permission Name a fruit" },
+    ];
   const started = await call("initialize_subagents", args);
   if (started.isError) {
     await turn.say(`initialize_subagents error: ${started.text}`);
@@ -157,4 +161,3 @@ export async function subagentTurn(turn: DemoTurn, text: string): Promise<acp.St
   await turn.say(`${p.name} answers “${task}”${extra.length ? ` (${extra.join(", ")})` : ""}.${read}`);
   return "end_turn";
 }
-

@@ -34,8 +34,14 @@ export async function checkMachine(name: string, settings: MachineSettings, agen
     for (const root of info.missingRoots) checks.push({ area, status: "fail", message: `root ${root} does not exist on ${name}; create it or fix machines.${name}.roots` });
     if (info.roots.length > 0) checks.push({ area, status: "ok", message: `roots: ${info.roots.join(", ")}` });
     if (info.baton) checks.push({ area, status: "ok", message: `Baton ${info.baton} there: its session-store readers run there` });
-    else if (settings.baton === false) checks.push({ area, status: "warn", message: `no Baton there (machines.${name}.baton: false): session stores are copied over ssh to be read; no terminal handover from ${name}` });
-    else checks.push({ area, status: "warn", message: `\`${[settings.baton].flat().join(" ")}\` does not run on ${name}: install Baton there (or set machines.${name}.baton to its command); until then stores are copied over ssh and there is no terminal handover` });
+    else if (settings.baton === false)
+      checks.push({ area, status: "warn", message: `no Baton there (machines.${name}.baton: false): session stores are copied over ssh to be read; no terminal handover from ${name}` });
+    else
+      checks.push({
+        area,
+        status: "warn",
+        message: `\`${[settings.baton].flat().join(" ")}\` does not run on ${name}: install Baton there (or set machines.${name}.baton to its command); until then stores are copied over ssh and there is no terminal handover`,
+      });
     checks.push(...(await checkAgents(machine, agents)));
     if (settings.handover === "tunnel" && info.baton) {
       try {
@@ -66,12 +72,20 @@ async function checkAgents(machine: SshMachine, agents: AgentKind[]): Promise<Ma
     }
   }
   if (commands.length === 0) return out;
-  const result = await machine.run(WHICH_SCRIPT, commands.map((c) => c.command));
+  const result = await machine.run(
+    WHICH_SCRIPT,
+    commands.map((c) => c.command),
+  );
   const lines = result.stdout.trim().split("\n");
   commands.forEach(({ kind, command, rest }, i) => {
     const [state, path] = (lines[i] ?? "missing").split("\t");
     if (state === "ok") out.push({ area, status: "ok", message: `${kind.displayName}: ${[path, ...rest].join(" ")}` });
-    else out.push({ area, status: "fail", message: `${kind.displayName}: \`${command}\` not found on ${machine.name}'s PATH. Install it there (${kind.installHint}) or set machines.${machine.name}.agents.${kind.id}.command` });
+    else
+      out.push({
+        area,
+        status: "fail",
+        message: `${kind.displayName}: \`${command}\` not found on ${machine.name}'s PATH. Install it there (${kind.installHint}) or set machines.${machine.name}.agents.${kind.id}.command`,
+      });
   });
   return out;
 }

@@ -63,7 +63,10 @@ export class Machines {
     // Every `name:` prefix counts here: a thread's local workspace is always an absolute path.
     const ref = parseWorkspaceRef(workspace, () => true);
     const machine = this.get(ref.machine);
-    if (!machine) throw new AgentError(`This thread's workspace is on the machine "${ref.machine}", which is not in the config any more. Add machines.${ref.machine} back, or start over with /new.`, { fatal: true });
+    if (!machine)
+      throw new AgentError(`This thread's workspace is on the machine "${ref.machine}", which is not in the config any more. Add machines.${ref.machine} back, or start over with /new.`, {
+        fatal: true,
+      });
     return { machine, path: ref.path };
   }
 

@@ -37,11 +37,7 @@ export function envLine(set: Record<string, string>, unset: readonly string[] = 
 }
 
 /** Runs the agent command in the workspace; 96 when the workspace is gone. */
-export const LAUNCH_SCRIPT = [
-  'd=$(home_path "$1"); shift',
-  'cd "$d" 2>/dev/null || { printf "baton: the workspace %s does not exist here\\n" "$d" >&2; exit 96; }',
-  'exec "$@"',
-].join("\n");
+export const LAUNCH_SCRIPT = ['d=$(home_path "$1"); shift', 'cd "$d" 2>/dev/null || { printf "baton: the workspace %s does not exist here\\n" "$d" >&2; exit 96; }', 'exec "$@"'].join("\n");
 
 /** Prints the canonical path of a directory, or exits 3. */
 export const DIRECTORY_SCRIPT = 'p=$(home_path "$1"); [ -d "$p" ] || exit 3; cd "$p" && pwd -P';
@@ -50,7 +46,7 @@ export const DIRECTORY_SCRIPT = 'p=$(home_path "$1"); [ -d "$p" ] || exit 3; cd 
 export function probeScript(batonWords: readonly string[] | undefined): string {
   const baton = batonWords?.map(shellQuote).join(" ");
   return [
-    'd=$1; shift',
+    "d=$1; shift",
     'if [ -n "$d" ]; then d=$(home_path "$d"); else d=${BATON_DATA_DIR:-$HOME/.baton}; fi',
     'printf "home\\t%s\\ndata\\t%s\\n" "$HOME" "$d"',
     'for r in "$@"; do p=$(home_path "$r"); if [ -d "$p" ]; then printf "root\\t%s\\n" "$(cd "$p" && pwd -P)"; else printf "noroot\\t%s\\n" "$r"; fi; done',
@@ -61,10 +57,7 @@ export function probeScript(batonWords: readonly string[] | undefined): string {
 }
 
 /** Copies stdin (after the env line) to `<dir>/<name>` (0600, directory 0700) and prints the path. */
-export const PUT_FILE_SCRIPT = [
-  'd=$(home_path "$1")',
-  'umask 077 && mkdir -p "$d" && cat > "$d/$2" && printf "%s\\n" "$d/$2"',
-].join("\n");
+export const PUT_FILE_SCRIPT = ['d=$(home_path "$1")', 'umask 077 && mkdir -p "$d" && cat > "$d/$2" && printf "%s\\n" "$d/$2"'].join("\n");
 
 /** A chat's file for the agent: `<workspace>/.baton/inbox/<name>`, kept out of git by `.baton/.gitignore`. */
 export const STAGE_FILE_SCRIPT = [

@@ -61,7 +61,12 @@ export class RemoteStores {
     const result = await this.machine.run(BATON_SCRIPT, [...words, "--data-dir", info.dataDir, ...args], { timeoutMs: STORE_TIMEOUT_MS });
     // Baton there answered: its refusal (no such session) is about the store, not the connection.
     if (result.code !== 0) {
-      const why = result.stderr.trim().split("\n").at(-1)?.replace(/^error: /, "") || `exit ${result.code}`;
+      const why =
+        result.stderr
+          .trim()
+          .split("\n")
+          .at(-1)
+          ?.replace(/^error: /, "") || `exit ${result.code}`;
       throw new BatonError(`Baton on ${this.machine.name} could not ${what}: ${why}`);
     }
     try {
@@ -104,7 +109,11 @@ export class RemoteStores {
     let localErr = "";
     remote.stderr!.setEncoding("utf8").on("data", (d: string) => (remoteErr += d));
     untar.stderr.setEncoding("utf8").on("data", (d: string) => (localErr += d));
-    const exit = (p: ReturnType<typeof spawn>) => new Promise<number | null>((resolve) => { p.once("close", resolve); p.once("error", () => resolve(-1)); });
+    const exit = (p: ReturnType<typeof spawn>) =>
+      new Promise<number | null>((resolve) => {
+        p.once("close", resolve);
+        p.once("error", () => resolve(-1));
+      });
     const [remoteCode, localCode] = await Promise.all([exit(remote), exit(untar)]);
     if (remoteCode !== 0) throw new MachineError(`Could not copy the session store ${remoteDir} from ${this.machine.name}: ${remoteErr.trim().split("\n").at(-1) || `exit ${remoteCode}`}`);
     if (localCode !== 0) throw new MachineError(`Could not unpack the session store copied from ${this.machine.name}: ${localErr.trim().split("\n").at(-1) || `exit ${localCode}`}`);

@@ -52,12 +52,18 @@ export class SshConnection {
   commonArgs(): string[] {
     const o = this.options;
     const args = [
-      "-o", "BatchMode=yes",
-      "-o", "StrictHostKeyChecking=yes",
-      "-o", `ControlPath=${join(o.controlDir, "%C")}`,
-      "-o", `ConnectTimeout=${Math.max(1, Math.ceil(o.connectTimeoutMs / 1000))}`,
-      "-o", `ServerAliveInterval=${SERVER_ALIVE_INTERVAL_S}`,
-      "-o", `ServerAliveCountMax=${SERVER_ALIVE_COUNT}`,
+      "-o",
+      "BatchMode=yes",
+      "-o",
+      "StrictHostKeyChecking=yes",
+      "-o",
+      `ControlPath=${join(o.controlDir, "%C")}`,
+      "-o",
+      `ConnectTimeout=${Math.max(1, Math.ceil(o.connectTimeoutMs / 1000))}`,
+      "-o",
+      `ServerAliveInterval=${SERVER_ALIVE_INTERVAL_S}`,
+      "-o",
+      `ServerAliveCountMax=${SERVER_ALIVE_COUNT}`,
     ];
     if (o.port) args.push("-p", String(o.port));
     if (o.identityFile) args.push("-i", expandHome(o.identityFile), "-o", "IdentitiesOnly=yes");
@@ -151,7 +157,9 @@ export class SshConnection {
     const result = await this.ssh([...this.commonArgs(), "-O", "forward", "-R", `127.0.0.1:0:${host}:${port}`, this.options.destination], { timeoutMs: 15_000 });
     const remotePort = Number.parseInt(result.stdout.trim(), 10);
     if (result.code !== 0 || !Number.isInteger(remotePort) || remotePort <= 0) {
-      throw new MachineError(`${this.options.name} did not accept a reverse tunnel for terminal handover (${lastLine(result.stderr) || "no port given"}). Check AllowTcpForwarding in its sshd_config.`);
+      throw new MachineError(
+        `${this.options.name} did not accept a reverse tunnel for terminal handover (${lastLine(result.stderr) || "no port given"}). Check AllowTcpForwarding in its sshd_config.`,
+      );
     }
     return remotePort;
   }
@@ -174,7 +182,8 @@ export class SshConnection {
       }, options.timeoutMs);
       child.once("error", (error: NodeJS.ErrnoException) => {
         clearTimeout(timer);
-        if (error.code === "ENOENT") reject(new MachineError("The OpenSSH client (`ssh`) is not installed on the Baton machine; install it (Debian/Ubuntu: `apt install openssh-client`).", { cause: error }));
+        if (error.code === "ENOENT")
+          reject(new MachineError("The OpenSSH client (`ssh`) is not installed on the Baton machine; install it (Debian/Ubuntu: `apt install openssh-client`).", { cause: error }));
         else reject(error);
       });
       child.once("close", (code) => {

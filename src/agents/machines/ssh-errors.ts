@@ -20,7 +20,10 @@ export function loginCommand(target: SshTarget): string {
 
 /** The last meaningful line of ssh's stderr (its debug noise and blank lines dropped). */
 export function lastLine(stderr: string): string {
-  const lines = stderr.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("debug") && !/^Warning: Permanently added/.test(l));
+  const lines = stderr
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith("debug") && !/^Warning: Permanently added/.test(l));
   return lines.at(-1) ?? "";
 }
 

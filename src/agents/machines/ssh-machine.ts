@@ -124,7 +124,9 @@ export class SshMachine implements Machine {
   async launch(request: AgentLaunchRequest): Promise<MachineLaunch> {
     const info = await this.info();
     if (!(await this.directory(request.cwd))) {
-      throw new AgentError(`The workspace \`${request.cwd}\` no longer exists on ${this.name}, so the session is not resumed anywhere else. Start over with /new or /workspace --switch.`, { fatal: true });
+      throw new AgentError(`The workspace \`${request.cwd}\` no longer exists on ${this.name}, so the session is not resumed anywhere else. Start over with /new or /workspace --switch.`, {
+        fatal: true,
+      });
     }
     const argv = this.agentCommand(request);
     mkdirSync(this.localDir, { recursive: true, mode: PRIVATE_DIR_MODE }); // where the ssh process starts
@@ -149,7 +151,8 @@ export class SshMachine implements Machine {
     const override = this.settings.agents[request.kind.id];
     if (override) return [override.command, ...override.args];
     if (request.kind.id === "demo") {
-      if (!this.batonWords) throw new MachineError(`The demo agent runs through Baton, which machines.${this.name}.baton says is not installed on ${this.name}. Install Baton there, or pick another agent.`);
+      if (!this.batonWords)
+        throw new MachineError(`The demo agent runs through Baton, which machines.${this.name}.baton says is not installed on ${this.name}. Install Baton there, or pick another agent.`);
       return [...this.batonWords, "demo-agent"];
     }
     return [request.command, ...request.args];
@@ -168,7 +171,14 @@ export class SshMachine implements Machine {
 
   /** Copies a file from the chat into the workspace there, over the same connection; returns its path there. */
   async stageFile(workspace: string, localPath: string, name: string): Promise<string> {
-    const safe = `${new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}-${basename(name).replace(/[^\w.@+-]/g, "_").slice(0, MAX_STAGED_NAME) || "file"}`;
+    const safe = `${new Date()
+      .toISOString()
+      .replace(/[-:]/g, "")
+      .replace(/\.\d+Z$/, "Z")}-${
+      basename(name)
+        .replace(/[^\w.@+-]/g, "_")
+        .slice(0, MAX_STAGED_NAME) || "file"
+    }`;
     const result = await this.run(STAGE_FILE_SCRIPT, [workspace, safe], { input: createReadStream(localPath) });
     const path = result.stdout.trim();
     if (result.code !== 0 || !path) throw new MachineError(`Could not copy ${name} to ${this.name}: ${result.stderr.trim().split("\n").at(-1) || `exit ${result.code}`}`);

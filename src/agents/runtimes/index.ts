@@ -11,7 +11,6 @@ import type { StoredSession } from "../stores/types.js";
 import { getProduct, PRODUCTS, type AgentProduct } from "../products/index.js";
 import { describeBadId, isSafeSessionRef, isValidSessionId, sessionIdShape } from "./session-ids.js";
 
-
 /** What to run: the exact argument vector (never a shell string) and environment changes. */
 export interface LaunchCommand {
   executable: string;
@@ -130,8 +129,12 @@ export function handoffContent(briefPath: string, briefText: string, fromRuntime
 /** One-line shell rendering of a command, for showing to a person (never executed by a shell). */
 export function displayCommand(cmd: Pick<LaunchCommand, "executable" | "args" | "env">): string {
   const q = shellQuote;
-  const sets = Object.entries(cmd.env).filter(([, v]) => v !== null).map(([k, v]) => `${k}=${q(v as string)}`);
-  const unsets = Object.entries(cmd.env).filter(([, v]) => v === null).map(([k]) => k);
+  const sets = Object.entries(cmd.env)
+    .filter(([, v]) => v !== null)
+    .map(([k, v]) => `${k}=${q(v as string)}`);
+  const unsets = Object.entries(cmd.env)
+    .filter(([, v]) => v === null)
+    .map(([k]) => k);
   const prefix = unsets.length ? `env ${unsets.map((u) => `-u ${u}`).join(" ")} ` : "";
   return `${prefix}${[...sets, cmd.executable, ...cmd.args].map((p, i) => (i < sets.length ? p : q(p))).join(" ")}`;
 }

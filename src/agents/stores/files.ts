@@ -215,7 +215,9 @@ export function resolveLossyPath(name: string, leadingDash = false): string | nu
     if (depth > LOSSY_MAX_DEPTH) return null;
     let names: string[];
     try {
-      names = readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+      names = readdirSync(dir, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name);
     } catch {
       return null;
     }

@@ -77,7 +77,12 @@ function selectStores(runtime: string | undefined): StoreEntry[] {
   if (!runtime) return stores();
   const store = getReader(runtime);
   if (!store) {
-    throw new SessionLookupError("not_found", `Unknown runtime "${runtime}". Readable runtimes: ${stores().map((r) => r.runtime).join(", ")}.`);
+    throw new SessionLookupError(
+      "not_found",
+      `Unknown runtime "${runtime}". Readable runtimes: ${stores()
+        .map((r) => r.runtime)
+        .join(", ")}.`,
+    );
   }
   return [store];
 }
@@ -179,9 +184,5 @@ export async function findSession(idOrPrefix: string, opts: StoreOptions = {}): 
 
 function ambiguous(needle: string, matches: StoredSession[]): SessionLookupError {
   const lines = matches.slice(0, 10).map((s) => `  ${describeCandidate(s)}`);
-  return new SessionLookupError(
-    "ambiguous",
-    `"${needle}" matches ${matches.length} sessions; give more of the id or pass --harness:\n${lines.join("\n")}`,
-    matches,
-  );
+  return new SessionLookupError("ambiguous", `"${needle}" matches ${matches.length} sessions; give more of the id or pass --harness:\n${lines.join("\n")}`, matches);
 }

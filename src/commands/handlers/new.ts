@@ -21,7 +21,8 @@ export const newThread: CommandSpec = {
       // A bound chat starts over as its binding says; naming something else is refused.
       const bound = await ctx.features.newThreadSpec(route);
       if (namedWorkspace && namedWorkspace !== bound.workspace) throw boundRefusal(binding, "starting a thread in another workspace");
-      if (named && binding.host && (named.agent !== bound.agent || (named.profile !== undefined && named.profile !== bound.profile))) throw boundRefusal(binding, "starting a thread with another agent");
+      if (named && binding.host && (named.agent !== bound.agent || (named.profile !== undefined && named.profile !== bound.profile)))
+        throw boundRefusal(binding, "starting a thread with another agent");
       spec = { ...bound, ...(named && !binding.host ? { agent: named.agent, profile: named.profile } : {}) };
     } else {
       if (namedWorkspace && namedWorkspace !== current?.workspace) ctx.access.require("new", "Starting a thread in another workspace");

@@ -9,7 +9,7 @@ const ADD = /^add\s+(?:--tz\s+(\S+)\s+)?(?:"([^"]+)"|'([^']+)')\s+([\s\S]+)$/;
 export const schedule: CommandSpec = {
   name: "schedule",
   usage: '/schedule add "<cron>" <prompt> | list | rm <id>',
-  description: "prompts sent here at set times (cron, e.g. \"0 9 * * 1-5\"); --tz <zone> after add",
+  description: 'prompts sent here at set times (cron, e.g. "0 9 * * 1-5"); --tz <zone> after add',
   async run(ctx, args) {
     const route = ctx.message.route;
     const rest = ctx.parsed.kind === "command" ? ctx.parsed.rest : "";
@@ -17,7 +17,10 @@ export const schedule: CommandSpec = {
     if (verb === "add") {
       ctx.access.require("schedule", "Adding a schedule");
       const m = ADD.exec(rest);
-      if (!m) throw new CommandError('Usage: `/schedule add "<cron>" <prompt>`, the pattern in quotes: `/schedule add "0 9 * * 1-5" summarise yesterday\'s commits`. Add `--tz Europe/Berlin` after add for a time zone.');
+      if (!m)
+        throw new CommandError(
+          'Usage: `/schedule add "<cron>" <prompt>`, the pattern in quotes: `/schedule add "0 9 * * 1-5" summarise yesterday\'s commits`. Add `--tz Europe/Berlin` after add for a time zone.',
+        );
       const added = await ctx.features.schedules.add(route, m[2] ?? m[3], m[4].trim(), ctx.message.user.id, m[1]);
       await ctx.reply(`⏰ Scheduled \`${added.id}\`: ${describe(added)}\nRemove it with \`/schedule rm ${added.id}\`.`);
       return;

@@ -23,7 +23,9 @@ export const session: CommandSpec = {
         return;
       }
       const width = shortIdLength(sessions.map((s) => s.id));
-      const lines = sessions.map((s) => `\`${s.id.slice(0, width)}\` ${s.title || "(untitled)"} — ${age(s.lastActivity)}${s.id === current?.session ? " ← this chat" : s.thread ? " (open thread)" : ""}`);
+      const lines = sessions.map(
+        (s) => `\`${s.id.slice(0, width)}\` ${s.title || "(untitled)"} — ${age(s.lastActivity)}${s.id === current?.session ? " ← this chat" : s.thread ? " (open thread)" : ""}`,
+      );
       await ctx.reply(`**${ctx.agents.displayName(agent)} sessions in \`${workspace}\`**\n${lines.join("\n")}\n\nSwitch with \`/session --switch <id>\`.`);
       return;
     }
@@ -35,7 +37,13 @@ export const session: CommandSpec = {
       await ctx.workspaces.requireAllowed(open.workspace);
       await ctx.threads.attach(route, open.id);
     } else {
-      await ctx.threads.create(route, { workspace: await ctx.workspaces.requireAllowed(found.cwd ?? workspace), agent, profile: current?.agent === agent ? current.profile : undefined, session: found.id, origin: "/session --switch" });
+      await ctx.threads.create(route, {
+        workspace: await ctx.workspaces.requireAllowed(found.cwd ?? workspace),
+        agent,
+        profile: current?.agent === agent ? current.profile : undefined,
+        session: found.id,
+        origin: "/session --switch",
+      });
     }
     await ctx.reply(`🔀 This chat now continues session \`${found.id.slice(0, 8)}\` (${found.title || "untitled"}). Send a message to resume it.`);
   },

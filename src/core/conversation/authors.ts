@@ -30,6 +30,10 @@ export class ThreadAuthors {
 
 /** The name people see (`@ana` as `ana`), on one line, without brackets that could fake another author's tag. */
 function displayName(user: PlatformUser): string {
-  const name = (user.name ?? user.id).replace(/^@/, "").replace(/[[\]\r\n]+/g, " ").trim().slice(0, MAX_NAME_CHARS);
+  const name = (user.name ?? user.id)
+    .replace(/^@/, "")
+    .replace(/[[\]\r\n]+/g, " ")
+    .trim()
+    .slice(0, MAX_NAME_CHARS);
   return name || user.id;
 }

@@ -12,7 +12,7 @@ export type AccessConfig = BatonConfig["access"];
  * Commands with parts only an admin may use by default: schedule add/rm, workspace --switch and
  * new <workspace> outside the chat's binding, switch, session --switch, stop of another's turn.
  */
-export const ADMIN_BY_DEFAULT: ReadonlySet<string> = new Set(["schedule", "workspace", "new", "switch", "session", "stop"]);
+const ADMIN_BY_DEFAULT: ReadonlySet<string> = new Set(["schedule", "workspace", "new", "switch", "session", "stop"]);
 
 export class Roles {
   constructor(
@@ -54,7 +54,7 @@ export class Roles {
 }
 
 /** A refusal in plain words: what was refused, the role it needs, the person's id and how to get the role. */
-export function refusal(what: string, needed: Role, userId: string, role: Role | undefined): string {
+function refusal(what: string, needed: Role, userId: string, role: Role | undefined): string {
   const you = role ? `you (\`${userId}\`) are a ${role}` : `\`${userId}\` has no role here`;
   return `${what} needs the ${needed} role; ${you}. An operator can add \`${userId}\` to access.roles.${needed}.`;
 }

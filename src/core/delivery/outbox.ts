@@ -42,7 +42,12 @@ export class Outbox {
   ) {
     this.pacer = new Pacer(adapter);
     // Adapters render markdown synchronously; the parser loads after start-up.
-    this.scheduler = new RouteScheduler(this.pacer, (job) => this.run(job), loadMarkdown, (error) => this.log.error({ err: error }, "delivery failed"));
+    this.scheduler = new RouteScheduler(
+      this.pacer,
+      (job) => this.run(job),
+      loadMarkdown,
+      (error) => this.log.error({ err: error }, "delivery failed"),
+    );
     this.typing = new TypingIndicators(adapter);
   }
 
@@ -150,7 +155,11 @@ export class Outbox {
   private upload(route: string, file: OutboundFile, caption: OutboundMessage): Promise<MessageRef> {
     const withCaption = { ...file, caption: caption.text || undefined, format: caption.format };
     if (this.adapter.upload) return this.adapter.upload(route, withCaption);
-    return this.adapter.send(route, { text: `${caption.text ? `${caption.text}\n` : ""}📎 ${file.name} (${formatSize(file.size)}): this chat cannot receive files from Baton.`, format: caption.format, kind: "notice" });
+    return this.adapter.send(route, {
+      text: `${caption.text ? `${caption.text}\n` : ""}📎 ${file.name} (${formatSize(file.size)}): this chat cannot receive files from Baton.`,
+      format: caption.format,
+      kind: "notice",
+    });
   }
 
   /** Milliseconds until the job may be tried again, or undefined to give it up. */

@@ -75,13 +75,28 @@ export class SubagentManager implements SubagentTools {
     const seq = this.deps.hostTurn(thread.id).seq;
     const current = this.runs.get(thread.id);
     const sameTurn = current?.turnSeq === seq;
-    const plan = await planSubagents(args, thread, { agents: this.deps.agents, machines: this.deps.machines, maxPerThread: this.deps.maxPerThread, maxLiveHosts: this.deps.maxLiveHosts, run: sameTurn ? current.id : undefined });
+    const plan = await planSubagents(args, thread, {
+      agents: this.deps.agents,
+      machines: this.deps.machines,
+      maxPerThread: this.deps.maxPerThread,
+      maxLiveHosts: this.deps.maxLiveHosts,
+      run: sameTurn ? current.id : undefined,
+    });
     const run = sameTurn ? current : this.newRun(thread.id, randomBytes(3).toString("hex"), seq);
-    await this.deps.registry.addSubagents(thread.id, plan.map((p) => ({ ...p, run: run.id })));
+    await this.deps.registry.addSubagents(
+      thread.id,
+      plan.map((p) => ({ ...p, run: run.id })),
+    );
     this.deps.hostTurn(thread.id).flush();
     this.changed(thread.id);
     for (const p of plan) this.jobs.start(thread.id, p.name, false);
-    return initializeReply(this.items(thread.id, plan.map((p) => p.name)), args.mode);
+    return initializeReply(
+      this.items(
+        thread.id,
+        plan.map((p) => p.name),
+      ),
+      args.mode,
+    );
   }
 
   async wait(args: WaitForSubagentsArgs, caller: McpCaller, signal?: AbortSignal): Promise<ToolReply> {
@@ -127,7 +142,12 @@ export class SubagentManager implements SubagentTools {
     for (const thread of this.deps.registry.openThreads()) {
       for (const s of thread.subagents) {
         if (s.state !== "queued" && s.state !== "running") continue;
-        await this.deps.registry.updateSubagent(thread.id, { name: s.name, state: "interrupted", recovery: "pending", note: "Baton stopped while it ran; it resumes when the thread's agent starts again" });
+        await this.deps.registry.updateSubagent(thread.id, {
+          name: s.name,
+          state: "interrupted",
+          recovery: "pending",
+          note: "Baton stopped while it ran; it resumes when the thread's agent starts again",
+        });
       }
     }
   }
@@ -210,6 +230,9 @@ export class SubagentManager implements SubagentTools {
     const run = this.runs.get(threadId);
     const items = this.items(threadId);
     if (!run || items.length === 0) return;
-    run.status.show(renderStatus(items, (agent) => agent), items.every((i) => isSubagentFinished(i.record)));
+    run.status.show(
+      renderStatus(items, (agent) => agent),
+      items.every((i) => isSubagentFinished(i.record)),
+    );
   }
 }

@@ -48,7 +48,8 @@ export async function planSubagents(args: InitializeSubagentsArgs, thread: Threa
     if (clash) throw new SubagentError(`This thread already has a subagent named "${name}" (${clash.state}) in this turn; pick another name.`);
     const task = (args.mode === "brainstorming" ? (s.task ?? args.task) : s.task)?.trim();
     if (!task) throw new SubagentError(args.mode === "brainstorming" ? `Give the question as \`task\` (for all) or as ${name}'s own task.` : `Give ${name} a task.`);
-    if (task.length + (args.task?.length ?? 0) > MAX_TASK_CHARS) throw new SubagentError(`${name}'s task is too long (at most ${MAX_TASK_CHARS} characters with the shared context); put the details in a file and name it.`);
+    if (task.length + (args.task?.length ?? 0) > MAX_TASK_CHARS)
+      throw new SubagentError(`${name}'s task is too long (at most ${MAX_TASK_CHARS} characters with the shared context); put the details in a file and name it.`);
     planned.push({
       name,
       ...host(s, thread, ctx.agents),
@@ -78,6 +79,8 @@ async function requireRepository(workspace: string, machines: Machines): Promise
   const { machine, path } = machines.locate(workspace);
   const result = await machine.exec(["git", "rev-parse", "--verify", "HEAD"], path);
   if (result.code !== 0) {
-    throw new SubagentError(`isolation: worktree needs a git repository with a first commit, and \`${path}\` is not one (${result.stderr.trim().split("\n").at(-1) || `exit ${result.code}`}). Use isolation: shared, or commit there first.`);
+    throw new SubagentError(
+      `isolation: worktree needs a git repository with a first commit, and \`${path}\` is not one (${result.stderr.trim().split("\n").at(-1) || `exit ${result.code}`}). Use isolation: shared, or commit there first.`,
+    );
   }
 }

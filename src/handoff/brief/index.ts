@@ -37,7 +37,10 @@ export async function briefText(session: StoredSession, opts: StoreOptions = {},
 
 /** `<runtime>-<id>-<time>.md`; the time keeps successive briefs of one session apart. */
 export function briefFileName(session: StoredSession, now = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
   const safeId = session.id.replace(/[^\w.-]/g, "_").slice(0, 80);
   return `${session.runtime}-${safeId}-${stamp}.md`;
 }

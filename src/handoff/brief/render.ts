@@ -58,9 +58,7 @@ function render(input: BriefInput, steps: SessionStep[], dropped: number): strin
     `activity: ${c.prompts} prompts, ${c.replies} agent messages, ${c.tools} tool steps${c.approximate ? " (approximate)" : ""}`,
     ...(s.subagentOf ? [`subagent of: ${s.subagentOf}`] : []),
   ].join("\n");
-  const files = d.filesChanged.length
-    ? `${fence(d.filesChanged.join("\n"))}${d.moreFiles ? `\n\n…and ${d.moreFiles} more files.` : ""}`
-    : "_(none recorded)_";
+  const files = d.filesChanged.length ? `${fence(d.filesChanged.join("\n"))}${d.moreFiles ? `\n\n…and ${d.moreFiles} more files.` : ""}` : "_(none recorded)_";
   const commands = d.commands.length ? d.commands.map(stepLine).join("\n\n") : "_(none recorded)_";
   const older = dropped > 0 ? `_${dropped} older step(s) not shown._\n\n` : "";
   const recent = steps.length ? older + steps.map(stepLine).join("\n\n") : `${older}_(no steps recorded)_`;
@@ -101,7 +99,10 @@ export function renderBrief(input: BriefInput): string {
   }
   if (Buffer.byteLength(text, "utf8") > BRIEF_MAX_BYTES) {
     // Only reachable with pathological headers; a cut brief beats an oversized one.
-    text = `${Buffer.from(text, "utf8").subarray(0, BRIEF_MAX_BYTES - 64).toString("utf8").replace(/\uFFFD$/, "")}\n\n_(brief cut at 48 KiB)_\n`;
+    text = `${Buffer.from(text, "utf8")
+      .subarray(0, BRIEF_MAX_BYTES - 64)
+      .toString("utf8")
+      .replace(/\uFFFD$/, "")}\n\n_(brief cut at 48 KiB)_\n`;
   }
   return text;
 }

@@ -19,9 +19,7 @@ function storeFlags(cmd: Command): Command {
 }
 
 export function registerHandoffCommand(program: Command): void {
-  const handoff = program
-    .command("handoff")
-    .description("pick up a local agent session again, in the same runtime or another one");
+  const handoff = program.command("handoff").description("pick up a local agent session again, in the same runtime or another one");
 
   storeFlags(
     handoff

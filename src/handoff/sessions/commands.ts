@@ -74,10 +74,5 @@ function isDir(p: string): boolean {
 function describePlan(plan: ResumePlan): string {
   const s: StoredSession = plan.session;
   const how = plan.mode === "native" ? `Reopen ${s.runtime} session ${s.id} natively` : `Start a new ${plan.target} session from a brief of ${s.runtime} session ${s.id}`;
-  return [
-    `${how}: ${plan.reason}.`,
-    `  in:  ${plan.dir}`,
-    `  run: ${displayCommand(plan)}`,
-    ...(plan.brief_path ? [`  brief: ${plan.brief_path}`] : []),
-  ].join("\n");
+  return [`${how}: ${plan.reason}.`, `  in:  ${plan.dir}`, `  run: ${displayCommand(plan)}`, ...(plan.brief_path ? [`  brief: ${plan.brief_path}`] : [])].join("\n");
 }

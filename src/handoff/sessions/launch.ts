@@ -49,7 +49,19 @@ export function terminalArgv(argv: string[], env: NodeJS.ProcessEnv = process.en
   }
   if (process.platform === "win32") {
     if (which("wt.exe", { PATH: env.PATH ?? process.env.PATH })) return ["wt.exe", "new-tab", "--", ...argv];
-    return ["powershell.exe", "-NoProfile", "-Command", "Start-Process", "-FilePath", argv[0], "-ArgumentList", argv.slice(1).map((a) => `'${a.replace(/'/g, "''")}'`).join(",")];
+    return [
+      "powershell.exe",
+      "-NoProfile",
+      "-Command",
+      "Start-Process",
+      "-FilePath",
+      argv[0],
+      "-ArgumentList",
+      argv
+        .slice(1)
+        .map((a) => `'${a.replace(/'/g, "''")}'`)
+        .join(","),
+    ];
   }
   if (!env.DISPLAY && !env.WAYLAND_DISPLAY) return undefined;
   const candidates: Array<[string, string[]]> = [

@@ -62,7 +62,14 @@ export function planResume(session: StoredSession, req: ResumeRequest, checks: R
     throw new RuntimeRefusal(`--agent ${target.id} is refused: ${target.label} has no interactive session that starts from a prompt, so it cannot continue another runtime's session.`);
   }
 
-  const blocker = nativeBlocker(session, { sameRuntime, isNew: !!req.new, fileThere, otherDir, resumeNeedsRecordedDir: !!target.terminal.resumeNeedsRecordedDir, hasResume: !!target.terminal.resumeArgs });
+  const blocker = nativeBlocker(session, {
+    sameRuntime,
+    isNew: !!req.new,
+    fileThere,
+    otherDir,
+    resumeNeedsRecordedDir: !!target.terminal.resumeNeedsRecordedDir,
+    hasResume: !!target.terminal.resumeArgs,
+  });
   if (!blocker) {
     return { mode: "native", reason: `${target.label} reopens the session with its full context`, target: target.id, ...nativeResumeCommand(session, dir), brief_path: null, session };
   }

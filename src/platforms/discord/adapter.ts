@@ -6,7 +6,20 @@ import type { APIInteraction, APIUser } from "discord.js";
 import { Routes } from "discord.js";
 import { PlatformError } from "../../kernel/errors.js";
 import { readFile } from "node:fs/promises";
-import type { InboundLookup, InboundMessage, MessageRef, OutboundFile, OutboundMessage, PacingLimits, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, PlatformUser, StartInfo } from "../contract.js";
+import type {
+  InboundLookup,
+  InboundMessage,
+  MessageRef,
+  OutboundFile,
+  OutboundMessage,
+  PacingLimits,
+  PlatformAdapter,
+  PlatformCapabilities,
+  PlatformCore,
+  PlatformEnv,
+  PlatformUser,
+  StartInfo,
+} from "../contract.js";
 import { connectDiscord, type DiscordConnection } from "./client.js";
 import { commandDefinitions, commandText } from "./commands.js";
 import type { DiscordAdapterConfig } from "./config.js";
@@ -80,7 +93,11 @@ export class DiscordAdapter implements PlatformAdapter {
       (message) => core.log.debug({ platform: this.name }, message),
     );
     this.applicationId = this.config.application_id ?? connection.client.application?.id ?? connection.botUserId;
-    const desk = new InteractionDesk(connection.rest, () => this.applicationId, (error, what) => core.log.warn({ platform: this.name, err: toPlatformError(error, what).message }, `discord: could not ${what}`));
+    const desk = new InteractionDesk(
+      connection.rest,
+      () => this.applicationId,
+      (error, what) => core.log.warn({ platform: this.name, err: toPlatformError(error, what).message }, `discord: could not ${what}`),
+    );
     this.live = { connection, threads: new DiscordThreads(connection.client, connection.rest, connection.botUserId), desk, core };
     await this.registerCommands(core);
     for (const task of this.early ?? []) task();
@@ -130,7 +147,9 @@ export class DiscordAdapter implements PlatformAdapter {
     try {
       const caption = file.caption?.trim() ? renderMessage({ text: file.caption, format: file.format }) : undefined;
       const body = { ...(caption ? { content: caption.content, allowed_mentions: caption.allowed_mentions, flags: caption.flags } : {}), attachments: [{ id: 0, filename: file.name }] };
-      const sent = (await connection.rest.post(Routes.channelMessages(channelId), { body, files: [{ name: file.name, data: await readFile(file.path), contentType: file.mimeType }] })) as { id: string };
+      const sent = (await connection.rest.post(Routes.channelMessages(channelId), { body, files: [{ name: file.name, data: await readFile(file.path), contentType: file.mimeType }] })) as {
+        id: string;
+      };
       threads.remember(channelId);
       return { id: sent.id };
     } catch (error) {
@@ -209,7 +228,10 @@ export class DiscordAdapter implements PlatformAdapter {
         this.reportConflict(live, "a thread was already started from the message it was about to answer");
         return null;
       }
-      live.core.log.warn({ platform: this.name, err: toPlatformError(error, "start a thread").message }, "discord: could not start a thread (is Create Public Threads allowed?); answering in the channel");
+      live.core.log.warn(
+        { platform: this.name, err: toPlatformError(error, "start a thread").message },
+        "discord: could not start a thread (is Create Public Threads allowed?); answering in the channel",
+      );
       return undefined;
     }
   }
@@ -263,7 +285,10 @@ export class DiscordAdapter implements PlatformAdapter {
       try {
         await connection.rest.put(route, { body });
       } catch (error) {
-        core.log.warn({ platform: this.name, err: toPlatformError(error, "register slash commands").message }, "discord: slash commands not registered (is the bot in that server, invited with the applications.commands scope?)");
+        core.log.warn(
+          { platform: this.name, err: toPlatformError(error, "register slash commands").message },
+          "discord: slash commands not registered (is the bot in that server, invited with the applications.commands scope?)",
+        );
       }
     }
   }

@@ -14,10 +14,7 @@ export const discordConfigSchema = z
     ...commonPlatformFields,
     token: z.string().min(1).describe("Bot token from the Developer Portal (Bot → Reset Token), e.g. ${DISCORD_BOT_TOKEN}"),
     application_id: snowflake.optional().describe("The application's id (General Information → Application ID); default: asked from Discord at start"),
-    guilds: z
-      .array(snowflake)
-      .default([])
-      .describe("Server ids to register slash commands in (they appear at once); empty = global commands (Discord may take up to an hour to show them)"),
+    guilds: z.array(snowflake).default([]).describe("Server ids to register slash commands in (they appear at once); empty = global commands (Discord may take up to an hour to show them)"),
     threads: z
       .enum(["auto", "off"])
       .default("auto")

@@ -100,7 +100,10 @@ export class InteractionDesk {
   }
 
   private async editOriginal(token: string, body: DiscordMessageBody): Promise<{ id: string }> {
-    const message = (await this.rest.patch(Routes.webhookMessage(this.applicationId(), token, "@original"), { body: { content: body.content, components: body.components, allowed_mentions: body.allowed_mentions }, auth: false })) as { id: string };
+    const message = (await this.rest.patch(Routes.webhookMessage(this.applicationId(), token, "@original"), {
+      body: { content: body.content, components: body.components, allowed_mentions: body.allowed_mentions },
+      auth: false,
+    })) as { id: string };
     return { id: message.id };
   }
 

@@ -24,8 +24,7 @@ const INVITE_SCOPES = ["bot", "applications.commands"] as const;
 /** Application flags: MessageContent switched on (the _LIMITED flag is what bots in < 100 servers get). */
 export const MESSAGE_CONTENT_FLAGS = (1 << 19) | (1 << 18);
 
-export const MESSAGE_CONTENT_FIX =
-  "switch on Developer Portal → your application → Bot → Privileged Gateway Intents → Message Content Intent, save, and start Baton again";
+export const MESSAGE_CONTENT_FIX = "switch on Developer Portal → your application → Bot → Privileged Gateway Intents → Message Content Intent, save, and start Baton again";
 
 export function invitePermissionBits(): bigint {
   return Object.values(INVITE_PERMISSIONS).reduce((all, bit) => all | bit, 0n);

@@ -75,7 +75,11 @@ export class DiscordThreads {
 
 /** A thread's name from the message that starts it: its first line, without mentions. */
 function threadName(text: string): string {
-  const line = text.replace(/<@[!&]?\d+>/g, "").trim().split("\n")[0].trim();
+  const line = text
+    .replace(/<@[!&]?\d+>/g, "")
+    .trim()
+    .split("\n")[0]
+    .trim();
   if (line === "") return "Baton";
   return line.length <= THREAD_NAME_CHARS ? line : `${line.slice(0, THREAD_NAME_CHARS - 1)}…`;
 }

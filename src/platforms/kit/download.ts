@@ -13,7 +13,13 @@ export interface TrustedHosts {
   apiHost?: string;
 }
 
-export async function fetchSharedFile(platform: string, file: { name: string; url: string | undefined }, trusted: TrustedHosts, signal: AbortSignal, headers?: Record<string, string>): Promise<AsyncIterable<Uint8Array>> {
+export async function fetchSharedFile(
+  platform: string,
+  file: { name: string; url: string | undefined },
+  trusted: TrustedHosts,
+  signal: AbortSignal,
+  headers?: Record<string, string>,
+): Promise<AsyncIterable<Uint8Array>> {
   if (!file.url) throw new PlatformError(`${platform} gave no download address for ${file.name}.`, { reason: "refused" });
   if (!isTrustedHost(file.url, trusted)) throw new PlatformError(`${file.name} is not hosted by ${platform}, so Baton does not fetch it.`, { reason: "refused" });
   let response: Response;

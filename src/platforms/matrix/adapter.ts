@@ -65,7 +65,10 @@ export class MatrixAdapter implements PlatformAdapter {
     await this.connection.start({ info: (m) => log.info(m), warn: (m) => log.warn(m), debug: (m) => log.debug(m) });
     const sdk = await import("matrix-js-sdk");
     const { user_id: userId, homeserver, access_token: accessToken, device_id: deviceId } = this.connection.session;
-    const displayName = await this.client.getProfileInfo(userId, "displayname").then((p) => p.displayname, () => undefined);
+    const displayName = await this.client.getProfileInfo(userId, "displayname").then(
+      (p) => p.displayname,
+      () => undefined,
+    );
     this.inbound = new MatrixInbound(sdk, this.client, {
       instance: this.name,
       bot: { userId, displayName },
@@ -188,7 +191,11 @@ export class MatrixAdapter implements PlatformAdapter {
   private async onUndecryptable(event: Undecryptable): Promise<void> {
     this.core!.log.warn({ route: event.route, user: event.userId, event: event.eventId, reason: event.reason }, `${this.name}: could not decrypt a message`);
     const device = this.connection.session.device_id;
-    await this.noticeOnce(event.route, event.userId, `⚠️ I could not decrypt a message from ${event.userId}: its key did not reach my device (${device}). Please send it again; if this keeps happening, verify my device (see the Matrix setup guide).`);
+    await this.noticeOnce(
+      event.route,
+      event.userId,
+      `⚠️ I could not decrypt a message from ${event.userId}: its key did not reach my device (${device}). Please send it again; if this keeps happening, verify my device (see the Matrix setup guide).`,
+    );
   }
 
   private async onDistrusted(event: Distrusted): Promise<void> {

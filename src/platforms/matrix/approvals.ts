@@ -26,7 +26,13 @@ export function reactionChoices(buttons: Button[]): ReactionChoices {
     keys.set(key, button.id);
     items.push(`${key} ${button.label}`);
   });
-  const numbers = buttons.length === 1 ? "1" : `${buttons.slice(0, -1).map((_, i) => i + 1).join(", ")} or ${buttons.length}`;
+  const numbers =
+    buttons.length === 1
+      ? "1"
+      : `${buttons
+          .slice(0, -1)
+          .map((_, i) => i + 1)
+          .join(", ")} or ${buttons.length}`;
   return { keys, legend: `${items.join(" · ")}\n\n_React to answer, or reply ${numbers}._` };
 }
 

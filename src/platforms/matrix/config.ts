@@ -13,7 +13,10 @@ export const matrixConfigSchema = z
       .default([])
       .describe("Rooms (or threads) where every message counts as addressed"),
     homeserver: z.url().describe("Client-server API base URL of the homeserver, e.g. https://matrix.example.org"),
-    user_id: z.string().regex(/^@[^:\s]+:\S+$/, "a full Matrix user id such as @baton:example.org").describe("The bot's own account"),
+    user_id: z
+      .string()
+      .regex(/^@[^:\s]+:\S+$/, "a full Matrix user id such as @baton:example.org")
+      .describe("The bot's own account"),
     access_token: z.string().min(1).optional().describe("An access token of the bot's account; or use password + `baton matrix login`"),
     password: z.string().min(1).optional().describe("Used once by `baton matrix login` (or the first start) to log in; the token and device are then kept in the data dir"),
     device_id: z.string().min(1).optional().describe("Device of access_token (default: asked from the homeserver); keep it fixed so the encryption keys stay valid"),

@@ -11,7 +11,19 @@ import * as fakeIndexedDb from "fake-indexeddb";
 import { matrixInstanceDir } from "./session.js";
 import { openPersistentIndexedDb, type PersistentIndexedDb } from "./persistent-idb.js";
 
-const IDB_GLOBALS = ["IDBCursor", "IDBCursorWithValue", "IDBDatabase", "IDBFactory", "IDBIndex", "IDBKeyRange", "IDBObjectStore", "IDBOpenDBRequest", "IDBRequest", "IDBTransaction", "IDBVersionChangeEvent"] as const;
+const IDB_GLOBALS = [
+  "IDBCursor",
+  "IDBCursorWithValue",
+  "IDBDatabase",
+  "IDBFactory",
+  "IDBIndex",
+  "IDBKeyRange",
+  "IDBObjectStore",
+  "IDBOpenDBRequest",
+  "IDBRequest",
+  "IDBTransaction",
+  "IDBVersionChangeEvent",
+] as const;
 let opening: Promise<unknown> = Promise.resolve();
 
 export function cryptoStoreDir(dataDir: string, instance: string, deviceId: string): string {

@@ -32,7 +32,8 @@ export async function checkMatrixCredentials(config: MatrixAdapterConfig, env: D
   try {
     const me = await whoami(session.homeserver, session.access_token);
     if (me.user_id !== config.user_id) return { ok: false, lines: [`the token belongs to ${me.user_id}, not ${config.user_id}`] };
-    if (me.device_id && me.device_id !== session.device_id) return { ok: false, lines: [`the token is for device ${me.device_id}, Baton expects ${session.device_id}: set device_id or run \`baton matrix login\``] };
+    if (me.device_id && me.device_id !== session.device_id)
+      return { ok: false, lines: [`the token is for device ${me.device_id}, Baton expects ${session.device_id}: set device_id or run \`baton matrix login\``] };
     lines.push(`whoami: ok, ${me.user_id} on device ${session.device_id}`);
     const keys = await call<{ device_keys?: Record<string, Record<string, { keys?: Record<string, string> }>> }>(session.homeserver, "POST", "/_matrix/client/v3/keys/query", session.access_token, {
       device_keys: { [session.user_id]: [session.device_id] },
@@ -40,8 +41,16 @@ export async function checkMatrixCredentials(config: MatrixAdapterConfig, env: D
     const published = keys.device_keys?.[session.user_id]?.[session.device_id]?.keys?.[`ed25519:${session.device_id}`];
     const store = cryptoStoreDir(env.dataDir, env.name, session.device_id);
     const hasStore = existsSync(store);
-    if (published && hasStore) lines.push(`encryption: ready, device key ed25519 ${published} (compare it in Element when you verify the bot); store ${store} (${Math.ceil(persistentIndexedDbBytes(store) / 1024)} KB)`);
-    else if (published) return { ok: false, lines: [...lines, `encryption: the homeserver has keys for device ${session.device_id} but the crypto store ${store} is gone, so encrypted rooms cannot be read: run \`baton matrix login --new-device\``] };
+    if (published && hasStore)
+      lines.push(`encryption: ready, device key ed25519 ${published} (compare it in Element when you verify the bot); store ${store} (${Math.ceil(persistentIndexedDbBytes(store) / 1024)} KB)`);
+    else if (published)
+      return {
+        ok: false,
+        lines: [
+          ...lines,
+          `encryption: the homeserver has keys for device ${session.device_id} but the crypto store ${store} is gone, so encrypted rooms cannot be read: run \`baton matrix login --new-device\``,
+        ],
+      };
     else lines.push(`encryption: device keys not published yet (Baton creates and uploads them at its first start${hasStore ? "" : `, into ${store}`})`);
     return { ok: true, lines };
   } catch (error) {

@@ -74,7 +74,10 @@ export async function restoreDatabases(factory: IDBFactory, dumps: DatabaseDump[
     });
     try {
       if (dump.stores.length === 0) continue;
-      const transaction = db.transaction(dump.stores.map((s) => s.name), "readwrite");
+      const transaction = db.transaction(
+        dump.stores.map((s) => s.name),
+        "readwrite",
+      );
       for (const store of dump.stores) {
         const target = transaction.objectStore(store.name);
         store.values.forEach((value, i) => {

@@ -18,7 +18,10 @@ let sink: LogSink | undefined;
 /** Routes every `matrix…` loglevel logger (existing and future children) into `target`. */
 export function routeMatrixSdkLogs(target: LogSink): void {
   sink = target;
-  const factory: loglevel.MethodFactory = (method) => (...args: unknown[]) => write(method, args);
+  const factory: loglevel.MethodFactory =
+    (method) =>
+    (...args: unknown[]) =>
+      write(method, args);
   for (const [name, logger] of Object.entries(loglevel.getLoggers())) {
     if (!name.startsWith(SDK_LOGGER_PREFIX)) continue;
     logger.methodFactory = factory;
@@ -29,7 +32,10 @@ export function routeMatrixSdkLogs(target: LogSink): void {
 
 /** A logger to hand to `createClient({ logger })`, writing to the same place. */
 export function matrixSdkLogger(prefix = "matrix-js-sdk"): SdkLogger {
-  const at = (method: string) => (...args: unknown[]) => write(method, [`${prefix}:`, ...args]);
+  const at =
+    (method: string) =>
+    (...args: unknown[]) =>
+      write(method, [`${prefix}:`, ...args]);
   return { trace: at("trace"), debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error"), getChild: (child: string) => matrixSdkLogger(`${prefix}:${child}`) };
 }
 

@@ -2,18 +2,7 @@
 // events become facts for the core, and the core's send / edit become one chat.postMessage /
 // chat.update each in the right channel and thread.
 import { PlatformError } from "../../kernel/errors.js";
-import type {
-  ActionPress,
-  MessageRef,
-  OutboundFile,
-  OutboundMessage,
-  PacingLimits,
-  PlatformAdapter,
-  PlatformCapabilities,
-  PlatformCore,
-  PlatformEnv,
-  StartInfo,
-} from "../contract.js";
+import type { ActionPress, MessageRef, OutboundFile, OutboundMessage, PacingLimits, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, StartInfo } from "../contract.js";
 import { pacingWith } from "../kit/pacing.js";
 import { SLACK_TROUBLE_ERRORS, SlackApi, slackErrorCode, toPlatformError } from "./api.js";
 import { buttonIdFromActionId } from "./blocks.js";
@@ -40,7 +29,7 @@ export const SLACK_DEFAULT_MIN_EDIT_GAP_MS = 1500;
  * short answer's post goes at once); chat.update is Tier 3, "50+ per minute" per workspace, all
  * channels together. An update does not count against the channel's one a second.
  */
-export const SLACK_PACING: PacingLimits = {
+const SLACK_PACING: PacingLimits = {
   key: { burst: 3, perSecond: 1 },
   keyCounts: "sends",
   platformEdits: { calls: 50, windowMs: 60_000 },

@@ -21,10 +21,7 @@ export interface SlackMessageBody {
   blocks: SlackBlock[];
 }
 
-type SlackBlock =
-  | { type: "section"; text: SlackTextObject }
-  | { type: "context"; elements: SlackTextObject[] }
-  | { type: "actions"; block_id: string; elements: SlackButtonElement[] };
+type SlackBlock = { type: "section"; text: SlackTextObject } | { type: "context"; elements: SlackTextObject[] } | { type: "actions"; block_id: string; elements: SlackButtonElement[] };
 
 type SlackTextObject = { type: "mrkdwn"; text: string } | { type: "plain_text"; text: string; emoji: boolean };
 

@@ -29,7 +29,12 @@ export async function checkSlackCredentials(config: SlackCredentialsConfig): Pro
     lines.push(`bot token rejected: ${bot.problem ?? `refused (${bot.body?.error ?? "unknown error"})`} — check bot_token (xoxb-…)`);
   } else {
     lines.push(`bot token: ok, @${bot.body.user} in ${bot.body.team} (${bot.body.team_id})`);
-    const granted = new Set((bot.scopes ?? "").split(",").map((scope) => scope.trim()).filter(Boolean));
+    const granted = new Set(
+      (bot.scopes ?? "")
+        .split(",")
+        .map((scope) => scope.trim())
+        .filter(Boolean),
+    );
     const missing = REQUIRED_BOT_SCOPES.filter((scope) => !granted.has(scope));
     if (missing.length > 0) {
       ok = false;

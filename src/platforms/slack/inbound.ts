@@ -46,7 +46,6 @@ export interface TranslatedMessage {
 }
 
 export class MessageTranslator {
-
   constructor(
     private readonly options: MessageTranslatorOptions,
     private readonly threads: ThreadMembership,

@@ -35,7 +35,6 @@ export function channelRouteOf(route: SlackRoute): string {
   return formatSlackRoute({ instance: route.instance, team: route.team, channel: route.channel });
 }
 
-
 /** Slack user ids are qualified by the platform kind, as every PlatformUser id is. */
 export function qualifiedUserId(slackUserId: string): string {
   return `slack:${slackUserId}`;

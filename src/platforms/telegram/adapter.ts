@@ -182,10 +182,7 @@ export class TelegramAdapter implements PlatformAdapter {
     await server.start();
     this.webhook = server;
     try {
-      await this.call(
-        () => this.api.setWebhook(settings.url, { secret_token: settings.secret_token, allowed_updates: ["message", "callback_query"] }),
-        "register the webhook",
-      );
+      await this.call(() => this.api.setWebhook(settings.url, { secret_token: settings.secret_token, allowed_updates: ["message", "callback_query"] }), "register the webhook");
     } catch (error) {
       await server.stop();
       this.webhook = undefined;
@@ -193,4 +190,3 @@ export class TelegramAdapter implements PlatformAdapter {
     }
   }
 }
-

@@ -6,7 +6,6 @@ import { FormattingError, PlatformError } from "../../kernel/errors.js";
 import { httpPlatformError, networkPlatformError } from "../kit/errors.js";
 import { scrubToken } from "./scrub.js";
 
-
 export function describeError(error: unknown, token?: string): string {
   if (error instanceof HttpError) {
     // fetch's own message is only "fetch failed"; the reason (ECONNREFUSED, a timeout) is its cause.

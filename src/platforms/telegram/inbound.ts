@@ -39,9 +39,7 @@ export class InboundHandler {
       return;
     }
     const files = parsed.attachments.map((attachment) => telegramFile(attachment, this.options));
-    void core
-      .handleMessage({ ...parsed.message, files: files.length > 0 ? files : undefined })
-      .catch((error: unknown) => this.logFailure(error, "the core failed on an inbound message"));
+    void core.handleMessage({ ...parsed.message, files: files.length > 0 ? files : undefined }).catch((error: unknown) => this.logFailure(error, "the core failed on an inbound message"));
   }
 
   private async handleCallback(query: CallbackQuery): Promise<void> {

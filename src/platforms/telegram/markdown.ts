@@ -128,7 +128,12 @@ function renderList(list: List, state: RenderState): string {
       const [first = "", ...rest] = parts;
       // Continuation paragraphs line up under the item's text; nested lists carry their own indent.
       const continuation = rest.map((part, i) =>
-        item.children[i + 1]?.type === "list" ? part : part.split("\n").map((line) => `${indent}${LIST_INDENT}${line}`).join("\n"),
+        item.children[i + 1]?.type === "list"
+          ? part
+          : part
+              .split("\n")
+              .map((line) => `${indent}${LIST_INDENT}${line}`)
+              .join("\n"),
       );
       return [`${indent}${marker} ${check}${first}`, ...continuation].join("\n");
     })

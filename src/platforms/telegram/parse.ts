@@ -25,9 +25,7 @@ export interface AttachmentRef {
   size?: number;
 }
 
-export type ParsedMessage =
-  | { kind: "inbound"; message: Omit<InboundMessage, "files">; attachments: AttachmentRef[] }
-  | { kind: "ignored"; reason: string };
+export type ParsedMessage = { kind: "inbound"; message: Omit<InboundMessage, "files">; attachments: AttachmentRef[] } | { kind: "ignored"; reason: string };
 
 export function telegramUser(user: User): PlatformUser {
   const fullName = [user.first_name, user.last_name].filter(Boolean).join(" ");
@@ -103,5 +101,5 @@ function attachmentsOf(message: Message): AttachmentRef[] {
 
 function extensionFor(mimeType: string | undefined): string {
   const known: Record<string, string> = { "audio/ogg": ".ogg", "audio/mpeg": ".mp3", "video/mp4": ".mp4", "image/gif": ".gif" };
-  return mimeType ? known[mimeType] ?? "" : "";
+  return mimeType ? (known[mimeType] ?? "") : "";
 }

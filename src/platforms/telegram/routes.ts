@@ -37,7 +37,6 @@ export function chatLevelRoute(instance: string, chatId: number): string {
   return formatTelegramRoute(instance, chatId);
 }
 
-
 /** Telegram gives groups, supergroups and channels negative ids; private chats are positive. */
 export function isGroupChatId(chatId: number): boolean {
   return chatId < 0;

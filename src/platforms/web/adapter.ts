@@ -78,11 +78,16 @@ export class WebAdapter implements PlatformAdapter {
     this.files = files;
     const history = new ConversationHistory(join(this.env.dataDir, "web", this.name), core.log, undefined, (conversation, message) => void files.drop(conversation, message.id));
     history.load();
-    const hub = new SocketHub((client, event) => this.onClientEvent(client, event), core.log, (conversation) => this.historyEvent(conversation));
+    const hub = new SocketHub(
+      (client, event) => this.onClientEvent(client, event),
+      core.log,
+      (conversation) => this.historyEvent(conversation),
+    );
     // Ready before the first browser can connect.
     this.history = history;
     this.hub = hub;
-    if (!isLoopback(listen.host)) core.log.warn({ host: listen.host }, "web chat listens beyond loopback over plain HTTP: the token crosses the network in clear text; prefer an SSH tunnel or a TLS proxy");
+    if (!isLoopback(listen.host))
+      core.log.warn({ host: listen.host }, "web chat listens beyond loopback over plain HTTP: the token crosses the network in clear text; prefer an SSH tunnel or a TLS proxy");
     this.server = await startWebServer({ listen, auth: new WebAuth(token), hub, assets: new PageAssets(), files: this.fileRoutes(), log: core.log });
     const shownHost = listen.host === "0.0.0.0" || listen.host === "::" ? "127.0.0.1" : listen.host.includes(":") ? `[${listen.host}]` : listen.host;
     this.startInfo = { description: `Web chat: http://${shownHost}:${this.server.port}/?token=${encodeURIComponent(token)}` };
@@ -170,7 +175,9 @@ export class WebAdapter implements PlatformAdapter {
     switch (event.type) {
       case "hello": {
         client.user = `web:${event.browser}`;
-        const conversations = this.store().ids().map((id) => this.summary(id));
+        const conversations = this.store()
+          .ids()
+          .map((id) => this.summary(id));
         client.send({ type: "welcome", user: client.user, commands: core.commandList(), conversations });
         return;
       }
@@ -214,7 +221,13 @@ export class WebAdapter implements PlatformAdapter {
   }
 
   private historyEvent(conversation: string): ServerEvent {
-    return { type: "history", conversation, messages: this.store().messages(conversation).map((m) => toWire(m, conversation)) };
+    return {
+      type: "history",
+      conversation,
+      messages: this.store()
+        .messages(conversation)
+        .map((m) => toWire(m, conversation)),
+    };
   }
 
   private summary(conversation: string): ConversationSummary {
@@ -234,7 +247,6 @@ export class WebAdapter implements PlatformAdapter {
     this.published.set(conversation, json);
     this.hub.broadcast({ type: "conversation", conversation: summary });
   }
-
 
   private fileRoutes(): FileRoutes {
     return {
@@ -280,7 +292,15 @@ export class WebAdapter implements PlatformAdapter {
 
 function toWire(message: StoredMessage, conversation: string): WireMessage {
   const files = message.files?.map((f) => ({ ...f, ...(message.role === "agent" ? { url: `/files/${conversation}/${message.id}`, inline: INLINE_IMAGE_TYPES.has(f.mimeType) } : {}) }));
-  return { id: message.id, role: message.role, kind: message.kind, html: message.text ? renderMessageHtml(message.text, message.kind, message.format) : "", buttons: message.buttons, files, at: message.at };
+  return {
+    id: message.id,
+    role: message.role,
+    kind: message.kind,
+    html: message.text ? renderMessageHtml(message.text, message.kind, message.format) : "",
+    buttons: message.buttons,
+    files,
+    at: message.at,
+  };
 }
 
 function isLoopback(host: string): boolean {

@@ -70,7 +70,15 @@ export const clientEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("hello"), browser: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/) }),
   z.object({ type: z.literal("open"), conversation: conversationId }),
   z
-    .object({ type: z.literal("send"), conversation: conversationId, text: z.string().max(MAX_PROMPT_CHARS), files: z.array(z.string().regex(/^[A-Za-z0-9_-]{6,64}$/)).max(MAX_FILES_PER_MESSAGE).optional() })
+    .object({
+      type: z.literal("send"),
+      conversation: conversationId,
+      text: z.string().max(MAX_PROMPT_CHARS),
+      files: z
+        .array(z.string().regex(/^[A-Za-z0-9_-]{6,64}$/))
+        .max(MAX_FILES_PER_MESSAGE)
+        .optional(),
+    })
     .refine((e) => e.text.length > 0 || (e.files?.length ?? 0) > 0, "a message needs text or a file"),
   z.object({ type: z.literal("action"), conversation: conversationId, messageId: z.string().max(64), actionId: z.string().min(1).max(128) }),
   z.object({ type: z.literal("forget"), conversation: conversationId }),

@@ -125,7 +125,10 @@ export class SocketHub {
       return;
     }
     const behind = socket.bufferedAmount > SOFT_BUFFERED_BYTES || connection.held.size > 0 || connection.reload.size > 0;
-    if (behind && event.type === "message") return this.hold(connection, event.conversation, event.message.id, data);
+    if (behind && event.type === "message") {
+      this.hold(connection, event.conversation, event.message.id, data);
+      return;
+    }
     // "Working…" means nothing to a browser that is behind.
     if (behind && event.type === "typing") return;
     socket.send(data);

@@ -29,7 +29,11 @@ export class PostgresCursors implements PlatformCursors {
   async write(key: string, value: string): Promise<void> {
     const epoch = this.epoch();
     await fencedTransaction(this.pool, epoch, (client) =>
-      client.query("INSERT INTO baton_cursors (key, value, epoch) VALUES ($1, $2, $3) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, epoch = EXCLUDED.epoch, updated_at = now()", [key, value, epoch]),
+      client.query("INSERT INTO baton_cursors (key, value, epoch) VALUES ($1, $2, $3) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, epoch = EXCLUDED.epoch, updated_at = now()", [
+        key,
+        value,
+        epoch,
+      ]),
     );
   }
 

@@ -28,13 +28,19 @@ export async function checkDatabase(url: string): Promise<DatabaseCheck[]> {
     const receivedAt = Date.now();
     const skewMs = Math.round(rows[0].now.getTime() - (sentAt + receivedAt) / 2);
     const checks: DatabaseCheck[] = [{ status: "ok", message: `PostgreSQL ${rows[0].version} at ${shownUrl(url)}` }];
-    checks.push({ status: Math.abs(skewMs) > SKEW_WARN_MS ? "warn" : "ok", message: `clock skew with the database: ${skewMs} ms${Math.abs(skewMs) > SKEW_WARN_MS ? " (run NTP on both; logs of several instances will not line up)" : ""}` });
+    checks.push({
+      status: Math.abs(skewMs) > SKEW_WARN_MS ? "warn" : "ok",
+      message: `clock skew with the database: ${skewMs} ms${Math.abs(skewMs) > SKEW_WARN_MS ? " (run NTP on both; logs of several instances will not line up)" : ""}`,
+    });
     const pending = await pendingMigrations(client);
     if (pending.newer) checks.push({ status: "fail", message: `the database's schema (version ${pending.newer}) is newer than this Baton's: upgrade this instance` });
     else checks.push({ status: "ok", message: pending.versions.length > 0 ? `schema: ${pending.versions.length} migration(s) to apply at the next start` : "schema current" });
     if (pending.versions.length === 0 && !pending.newer) {
       const lead = await readLeadership(client);
-      checks.push({ status: "ok", message: lead.leader ? `leader ${lead.leader} (epoch ${lead.epoch}); instances seen: ${lead.instances.map((i) => `${i.id} (${i.role})`).join(", ") || "none"}` : "no instance has led yet" });
+      checks.push({
+        status: "ok",
+        message: lead.leader ? `leader ${lead.leader} (epoch ${lead.epoch}); instances seen: ${lead.instances.map((i) => `${i.id} (${i.role})`).join(", ") || "none"}` : "no instance has led yet",
+      });
     }
     return checks;
   } catch (error) {

@@ -31,7 +31,6 @@ export interface Leadership {
   instances: Array<{ id: string; role: string; version: string }>;
 }
 
-
 export class LeaderLease {
   private client?: pg.Client;
   private held?: number;

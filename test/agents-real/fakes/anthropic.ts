@@ -49,7 +49,12 @@ function anthropicConversation(body: Record<string, any>): Conversation {
   const content = promptIndex >= 0 ? messages[promptIndex].content : "";
   return {
     lastPrompt: promptOf(content),
-    promptTexts: typeof content === "string" ? [content] : asArr(content).filter((b) => b?.type === "text" && typeof b.text === "string").map((b) => String(b.text)),
+    promptTexts:
+      typeof content === "string"
+        ? [content]
+        : asArr(content)
+            .filter((b) => b?.type === "text" && typeof b.text === "string")
+            .map((b) => String(b.text)),
     turnsSincePrompt: after.filter((m) => m.role === "assistant").length,
     hasTools: tools.length > 0,
     tools,

@@ -42,7 +42,11 @@ function geminiConversation(body: Record<string, any>): Conversation {
     turnsSincePrompt: after.filter((c) => c.role === "model").length,
     hasTools: tools.length > 0,
     tools,
-    toolResults: after.flatMap((c) => asArr(c.parts).filter((p) => p?.functionResponse).map((p) => JSON.stringify(p.functionResponse.response ?? {}))),
+    toolResults: after.flatMap((c) =>
+      asArr(c.parts)
+        .filter((p) => p?.functionResponse)
+        .map((p) => JSON.stringify(p.functionResponse.response ?? {})),
+    ),
   };
 }
 
@@ -52,12 +56,20 @@ async function streamReply(res: ServerResponse, model: string, reply: Reply, del
   await pause(reply.delayMs ?? 0);
   sseStart(res);
   if (isToolCall(reply)) {
-    sseSend(res, { candidates: [{ content: { role: "model", parts: [{ functionCall: { name: reply.tool, args: reply.input } }] }, finishReason: "STOP", index: 0 }], usageMetadata: usage, modelVersion: model });
+    sseSend(res, {
+      candidates: [{ content: { role: "model", parts: [{ functionCall: { name: reply.tool, args: reply.input } }] }, finishReason: "STOP", index: 0 }],
+      usageMetadata: usage,
+      modelVersion: model,
+    });
   } else {
     const pieces = chunks(reply.text);
     for (const [i, piece] of pieces.entries()) {
       const last = i === pieces.length - 1;
-      sseSend(res, { candidates: [{ content: { role: "model", parts: [{ text: piece }] }, ...(last ? { finishReason: "STOP" } : {}), index: 0 }], ...(last ? { usageMetadata: usage } : {}), modelVersion: model });
+      sseSend(res, {
+        candidates: [{ content: { role: "model", parts: [{ text: piece }] }, ...(last ? { finishReason: "STOP" } : {}), index: 0 }],
+        ...(last ? { usageMetadata: usage } : {}),
+        modelVersion: model,
+      });
       await pause(delayMs);
     }
   }

@@ -58,13 +58,16 @@ function responsesConversation(body: Record<string, any>): Conversation {
   const prompt = promptIndex >= 0 ? input[promptIndex] : {};
   return {
     lastPrompt: promptOf(prompt),
-    promptTexts: typeof prompt.content === "string" ? [prompt.content] : asArr(prompt.content).filter((c) => typeof c?.text === "string").map((c) => String(c.text)),
+    promptTexts:
+      typeof prompt.content === "string"
+        ? [prompt.content]
+        : asArr(prompt.content)
+            .filter((c) => typeof c?.text === "string")
+            .map((c) => String(c.text)),
     turnsSincePrompt: after.filter((i) => MODEL_TURN_ITEMS.has(i.type) || (i.type === "message" && i.role === "assistant")).length,
     hasTools: tools.length > 0,
     tools,
-    toolResults: after
-      .filter((i) => TOOL_OUTPUTS.has(i.type))
-      .map((i) => (typeof i.output === "string" ? i.output : JSON.stringify(i.output ?? i.tools ?? null))),
+    toolResults: after.filter((i) => TOOL_OUTPUTS.has(i.type)).map((i) => (typeof i.output === "string" ? i.output : JSON.stringify(i.output ?? i.tools ?? null))),
   };
 }
 
@@ -121,7 +124,11 @@ export function fakeOpenAI(): FakeHttpServer {
         const body = asObj(raw);
         const conversation = responsesConversation(body);
         const reply = server.brain.answer("/v1/responses", body, conversation);
-        const freeform = new Set(offeredDefs(body).filter((t) => t.freeform).map((t) => t.name));
+        const freeform = new Set(
+          offeredDefs(body)
+            .filter((t) => t.freeform)
+            .map((t) => t.name),
+        );
         return streamReply(res, String(body.model ?? "fake-model"), reply, freeform, conversation.tools, server.brain.chunkDelayMs);
       },
     },

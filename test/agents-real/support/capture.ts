@@ -31,7 +31,9 @@ export function captureFixtures(box: Sandbox, meta: AgentFixtureMeta, paths: str
     }
   }
   if (written.length === 0) throw new Error(`nothing to capture in ${paths.join(", ")}`);
-  const record = JSON.stringify({ ...meta, files: written }, null, 2).split(box.root).join(ROOT_PLACEHOLDER);
+  const record = JSON.stringify({ ...meta, files: written }, null, 2)
+    .split(box.root)
+    .join(ROOT_PLACEHOLDER);
   writeFileSync(join(target, "fixture.json"), `${record}\n`);
   return written;
 }

@@ -83,4 +83,3 @@ export const CODEX: KindProfile = {
   oneShot: (prompt) => ["-c", 'mcp_servers.baton.tools.prepare_handover.approval_mode="approve"', "exec", "--skip-git-repo-check", prompt],
   rejectEndsTurn: true,
 };
-

@@ -30,10 +30,31 @@ export const PLACEHOLDER_KEYS = { anthropic: "sk-ant-fake-key-for-tests", openai
 
 /** Variables of the runner's own environment that could point a CLI at a real account or service. */
 const SCRUBBED_ENV = [
-  "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "CLAUDE_CONFIG_DIR",
-  "OPENAI_API_KEY", "OPENAI_BASE_URL", "CODEX_API_KEY", "CODEX_HOME", "CODEX_PATH",
-  "GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_CLOUD_PROJECT", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_APPLICATION_CREDENTIALS", "GEMINI_CLI_HOME",
-  "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "TMUX", "BATON_DATA_DIR",
+  "ANTHROPIC_API_KEY",
+  "ANTHROPIC_AUTH_TOKEN",
+  "ANTHROPIC_BASE_URL",
+  "CLAUDE_CODE_USE_BEDROCK",
+  "CLAUDE_CODE_USE_VERTEX",
+  "CLAUDE_CONFIG_DIR",
+  "OPENAI_API_KEY",
+  "OPENAI_BASE_URL",
+  "CODEX_API_KEY",
+  "CODEX_HOME",
+  "CODEX_PATH",
+  "GEMINI_API_KEY",
+  "GOOGLE_API_KEY",
+  "GOOGLE_CLOUD_PROJECT",
+  "GOOGLE_GENAI_USE_VERTEXAI",
+  "GOOGLE_APPLICATION_CREDENTIALS",
+  "GEMINI_CLI_HOME",
+  "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "ALL_PROXY",
+  "TMUX",
+  "BATON_DATA_DIR",
 ];
 
 export interface Fakes {
@@ -187,7 +208,11 @@ export class Sandbox {
     for (const dir of this.workspaces) projects[dir] = { ...(projects[dir] as object), hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true, projectOnboardingSeenCount: 1 };
     writeFileSync(
       claudeJson,
-      JSON.stringify({ ...existing, hasCompletedOnboarding: true, theme: "dark", numStartups: 5, customApiKeyResponses: { approved: [PLACEHOLDER_KEYS.anthropic.slice(-20)], rejected: [] }, projects }, null, 2),
+      JSON.stringify(
+        { ...existing, hasCompletedOnboarding: true, theme: "dark", numStartups: 5, customApiKeyResponses: { approved: [PLACEHOLDER_KEYS.anthropic.slice(-20)], rejected: [] }, projects },
+        null,
+        2,
+      ),
     );
     // Codex: the fake provider, no plugins, analytics, update checks or background daemon.
     const trusted = this.workspaces.map((dir) => `[projects.${JSON.stringify(dir)}]\ntrust_level = "trusted"\n`).join("\n");

@@ -41,7 +41,12 @@ export function describeChatScenarios(profile: KindProfile, more?: (run: ChatRun
   afterEach((ctx) => {
     // What the chat showed, and what the model was asked, when a step fails.
     if (ctx.task.result?.state !== "fail") return;
-    console.log(`chat transcript:\n${chat?.transcript()}\n\nlast requests:\n${fake().requests.slice(-4).map((r) => `${r.path} ${JSON.stringify(r.conversation)} -> ${r.error ?? JSON.stringify(r.reply)}`).join("\n")}`);
+    console.log(
+      `chat transcript:\n${chat?.transcript()}\n\nlast requests:\n${fake()
+        .requests.slice(-4)
+        .map((r) => `${r.path} ${JSON.stringify(r.conversation)} -> ${r.error ?? JSON.stringify(r.reply)}`)
+        .join("\n")}`,
+    );
   });
   afterAll(async () => {
     await chat?.baton.stop({ cleanup: true });
@@ -100,7 +105,9 @@ export function describeChatScenarios(profile: KindProfile, more?: (run: ChatRun
       expect(existsSync(join(run.workspace, "denied.txt"))).toBe(false);
       if (!profile.rejectEndsTurn) {
         // The model was told the command did not run.
-        const after = fake().mainRequests().filter((r) => r.conversation?.lastPrompt.startsWith(`${k}-DENY`));
+        const after = fake()
+          .mainRequests()
+          .filter((r) => r.conversation?.lastPrompt.startsWith(`${k}-DENY`));
         expect(after.at(-1)?.conversation?.toolResults.length).toBeGreaterThan(0);
       }
     });

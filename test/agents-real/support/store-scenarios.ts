@@ -51,7 +51,12 @@ export function describeStoreScenarios(sp: StoreProfile): void {
     });
     afterEach((ctx) => {
       if (ctx.task.result?.state !== "fail") return;
-      console.log(`last requests:\n${fake().requests.slice(-4).map((r) => `${r.path} ${JSON.stringify(r.conversation)} -> ${r.error ?? JSON.stringify(r.reply)}`).join("\n")}`);
+      console.log(
+        `last requests:\n${fake()
+          .requests.slice(-4)
+          .map((r) => `${r.path} ${JSON.stringify(r.conversation)} -> ${r.error ?? JSON.stringify(r.reply)}`)
+          .join("\n")}`,
+      );
     });
     afterAll(async () => {
       tmux?.killServer();
@@ -116,7 +121,9 @@ export function describeStoreScenarios(sp: StoreProfile): void {
       expect(chat[0].counts.prompts).toBeGreaterThanOrEqual(chat[0].counts.approximate ? 1 : 3);
       expect(terminal[0].counts.prompts).toBeGreaterThanOrEqual(terminal[0].counts.approximate ? 1 : 2);
       expect((await findSession(facts.terminalSession, env())).id).toBe(facts.terminalSession);
-      const shortIds = formatList(sessions).split("\n").map((line) => line.split(/\s+/)[0]);
+      const shortIds = formatList(sessions)
+        .split("\n")
+        .map((line) => line.split(/\s+/)[0]);
       expect(new Set(shortIds).size).toBe(sessions.length);
     });
 

@@ -37,7 +37,9 @@ describe("machines in the config", () => {
     expect(configError("machines:\n  Build:\n    ssh: dev@box\n")).toMatch(/machines\.Build.*a machine name/);
     expect(configError("machines:\n  build:\n    ssh: -oProxyCommand=evil\n")).toMatch(/machines\.build\.ssh.*an ssh destination/);
     expect(configError("machines:\n  build:\n    ssh: dev@box\n    handover: listener\n")).toMatch(/machines\.build\.handover_url: handover: listener needs the URL/);
-    expect(configError("machines:\n  build:\n    ssh: dev@box\n    handover: listener\n    handover_url: http://baton.lan:8790/mcp\n")).toMatch(/handover\.remote_listen: machine build has handover: listener/);
+    expect(configError("machines:\n  build:\n    ssh: dev@box\n    handover: listener\n    handover_url: http://baton.lan:8790/mcp\n")).toMatch(
+      /handover\.remote_listen: machine build has handover: listener/,
+    );
     const ok = parseConfigText("machines:\n  build:\n    ssh: dev@build.internal\n    roots: [~/code]\nworkspaces:\n  default: build:~/code/api\n", "baton.yaml", {});
     expect(ok.config.machines.build).toMatchObject({ ssh: "dev@build.internal", roots: ["~/code"], handover: "tunnel", baton: "baton", connect_timeout: 10_000 });
   });

@@ -142,4 +142,3 @@ describe.skipIf(!sshdAvailable())("faults of a remote machine", () => {
     expect(openThread(world)?.open).toBe(true);
   });
 });
-

@@ -22,7 +22,24 @@ afterEach(async () => {
 /** A terminal on build: ssh there and run `baton launch demo` in the directory. */
 function terminalOnBuild(sshd: TestSshd, cwd: string) {
   const remote = `cd ${shellQuote(cwd)} && exec ${shellQuote(process.execPath)} ${shellQuote(BATON_BIN)} launch demo`;
-  const child = spawn("ssh", ["-T", "-p", String(sshd.port), "-i", sshd.identityFile, "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=yes", "-o", `UserKnownHostsFile=${sshd.knownHosts}`, sshd.destination, "--", remote]);
+  const child = spawn("ssh", [
+    "-T",
+    "-p",
+    String(sshd.port),
+    "-i",
+    sshd.identityFile,
+    "-o",
+    "IdentitiesOnly=yes",
+    "-o",
+    "BatchMode=yes",
+    "-o",
+    "StrictHostKeyChecking=yes",
+    "-o",
+    `UserKnownHostsFile=${sshd.knownHosts}`,
+    sshd.destination,
+    "--",
+    remote,
+  ]);
   terminal = child;
   let out = "";
   child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
@@ -58,7 +75,10 @@ async function handOverFromBuild(world: MachineWorld): Promise<void> {
   await platform.say(route, "recall");
   await platform.waitFor(route, new RegExp(`Earlier prompts of session ${session}:\\n1\\. written on build`), REMOTE_TURN_MS);
   // The chat's turn ran on build, in the same session file the terminal wrote.
-  const lines = readFileSync(join(remoteDataDir, "demo-agent", "sessions", `${session}.jsonl`), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { type: string; text?: string });
+  const lines = readFileSync(join(remoteDataDir, "demo-agent", "sessions", `${session}.jsonl`), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { type: string; text?: string });
   expect(lines.filter((l) => l.type === "prompt").map((l) => l.text)).toEqual(["written on build", "recall"]);
 
   shell.type("/exit");

@@ -26,7 +26,14 @@ describe.skipIf(!sshdAvailable())("subagents on another machine", () => {
     git(remoteWorkspace, "commit", "-q", "--allow-empty", "-m", "first");
     await platform.say(route, "/workspace --switch build:api");
     await platform.waitFor(route, /New thread/);
-    const args = { mode: "parallel", isolation: "worktree", subagents: [{ name: "alpha", task: "demo:write Write a file" }, { name: "beta", task: "Name a fruit" }] };
+    const args = {
+      mode: "parallel",
+      isolation: "worktree",
+      subagents: [
+        { name: "alpha", task: "demo:write Write a file" },
+        { name: "beta", task: "Name a fruit" },
+      ],
+    };
     await platform.say(route, `demo:subagents ${JSON.stringify(args)}`);
     const answer = await platform.waitFor(route, /Subagent reports:/, MULTI_AGENT_MS);
     const thread = baton.daemon.core.registry.threadForRoute(route)!;

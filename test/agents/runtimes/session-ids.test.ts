@@ -53,7 +53,8 @@ describe("session ids from files", () => {
     expect(isValidSessionId("cline", "1763632800000_ab12c")).toBe(true);
     expect(isValidSessionId("hermes", "a20261120_100000")).toBe(true);
     expect(isValidSessionId("claude", "agent-0192f4a1", { subagent: true })).toBe(true);
-    for (const bad of [EVIL, "-p", "a b", "x;rm -rf /", "$(id)", "", "a\nb"]) for (const runtime of ["claude", "opencode", "cline"]) expect(isValidSessionId(runtime, bad), `${runtime} ${bad}`).toBe(false);
+    for (const bad of [EVIL, "-p", "a b", "x;rm -rf /", "$(id)", "", "a\nb"])
+      for (const runtime of ["claude", "opencode", "cline"]) expect(isValidSessionId(runtime, bad), `${runtime} ${bad}`).toBe(false);
     expect(isValidSessionId("claude", "not-a-uuid")).toBe(false);
   });
 

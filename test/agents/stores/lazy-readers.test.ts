@@ -70,7 +70,19 @@ describe("`baton handoff list` as a command", () => {
     expect(out).toContain(f.main.id.slice(0, 8));
     const loaded = readFileSync(log, "utf8");
     expect(loaded).toContain("/dist/agents/products/claude/store.js");
-    for (const absent of ["/dist/agents/products/codex/store.js", "/dist/agents/products/cursor/store.js", "/dist/agents/products/opencode/store.js", "/dist/agents/products/hermes/store.js", "/dist/agents/stores/sqlite.js", "/node_modules/sql.js/", "/dist/handoff/brief/", "/dist/handoff/sessions/commands.js", "/dist/handoff/sessions/plan.js", "/dist/agents/runtimes/index.js", "/dist/config/"]) {
+    for (const absent of [
+      "/dist/agents/products/codex/store.js",
+      "/dist/agents/products/cursor/store.js",
+      "/dist/agents/products/opencode/store.js",
+      "/dist/agents/products/hermes/store.js",
+      "/dist/agents/stores/sqlite.js",
+      "/node_modules/sql.js/",
+      "/dist/handoff/brief/",
+      "/dist/handoff/sessions/commands.js",
+      "/dist/handoff/sessions/plan.js",
+      "/dist/agents/runtimes/index.js",
+      "/dist/config/",
+    ]) {
       expect(loaded, absent).not.toContain(absent);
     }
   });

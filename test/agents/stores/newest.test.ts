@@ -15,19 +15,19 @@ describe("a limited listing", () => {
     const b = makeBase("newest");
     for (let i = 0; i < 60; i++) {
       // Activity in a shuffled order; one in five transcripts ran in the other directory, some were touched later than their last record.
-      const at = START_MS + ((i * 37) % 60) * DAY_MS / 3;
+      const at = START_MS + (((i * 37) % 60) * DAY_MS) / 3;
       const cwd = i % 5 === 0 ? b.cwdB : b.cwdA;
       const id = uuid(100 + i);
-      const file =
-        i % 2 === 0
-          ? path.join(b.home, ".claude", "projects", "-p", `${id}.jsonl`)
-          : path.join(b.home, ".codex", "sessions", "2026", "11", "20", `rollout-2026-11-20T10-00-00-${id}.jsonl`);
+      const file = i % 2 === 0 ? path.join(b.home, ".claude", "projects", "-p", `${id}.jsonl`) : path.join(b.home, ".codex", "sessions", "2026", "11", "20", `rollout-2026-11-20T10-00-00-${id}.jsonl`);
       const stamp = new Date(at).toISOString();
       writeJsonl(
         file,
         i % 2 === 0
           ? [{ type: "user", sessionId: id, cwd, timestamp: stamp, message: { role: "user", content: `prompt ${i}` } }]
-          : [{ timestamp: stamp, type: "session_meta", payload: { id, cwd } }, { timestamp: stamp, type: "event_msg", payload: { type: "user_message", message: `prompt ${i}` } }],
+          : [
+              { timestamp: stamp, type: "session_meta", payload: { id, cwd } },
+              { timestamp: stamp, type: "event_msg", payload: { type: "user_message", message: `prompt ${i}` } },
+            ],
       );
       const mtime = new Date(at + (i % 7 === 0 ? 5 * DAY_MS : 0));
       utimesSync(file, mtime, mtime);
@@ -36,7 +36,10 @@ describe("a limited listing", () => {
       const { sessions: all } = await listSessions({ ...b.opts, ...filters });
       for (const limit of [1, 5, 25]) {
         const { sessions } = await listSessions({ ...b.opts, ...filters, limit });
-        expect(sessions.map((s) => s.id), `${JSON.stringify(filters)} limit ${limit}`).toEqual(all.slice(0, limit).map((s) => s.id));
+        expect(
+          sessions.map((s) => s.id),
+          `${JSON.stringify(filters)} limit ${limit}`,
+        ).toEqual(all.slice(0, limit).map((s) => s.id));
       }
     }
   });

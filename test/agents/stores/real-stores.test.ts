@@ -44,7 +44,9 @@ describe.each([
   const { chatSession, chatCwd, terminalSession, terminalCwd } = meta.facts;
   const k = kind.toUpperCase();
 
-  it(`lists each session once, in its directory, titled from a request without the secret (${Object.entries(meta.versions).map(([p, v]) => `${p} ${v}`).join(", ")})`, async () => {
+  it(`lists each session once, in its directory, titled from a request without the secret (${Object.entries(meta.versions)
+    .map(([p, v]) => `${p} ${v}`)
+    .join(", ")})`, async () => {
     const { sessions, warnings } = await listSessions(opts);
     expect(warnings).toEqual([]);
     expect(sessions.map((s) => s.id).sort()).toEqual([chatSession, terminalSession].sort());
@@ -61,7 +63,9 @@ describe.each([
     expect((await findSession(terminalSession, opts)).id).toBe(terminalSession);
     expect((await findSession(chatSession, { ...opts, runtime: undefined })).id).toBe(chatSession);
     const { sessions } = await listSessions(opts);
-    const shown = formatList(sessions).split("\n").map((line) => line.split(/\s+/)[0]);
+    const shown = formatList(sessions)
+      .split("\n")
+      .map((line) => line.split(/\s+/)[0]);
     expect(new Set(shown).size).toBe(sessions.length);
     for (const s of sessions) expect(s.id.startsWith(shown[sessions.indexOf(s)])).toBe(true);
   });
@@ -93,7 +97,9 @@ describe("codex specifics", () => {
     // The interactive UI's rollouts can have no later record naming the directory within the tail
     // that listing reads: only the first record (22 KB of base instructions with it) names it.
     const file = findFiles(join(opts.home!, ".codex", "sessions")).find((f) => f.endsWith(`${meta.facts.terminalSession}.jsonl`))!;
-    const lines = readFileSync(file, "utf8").split("\n").filter((l) => l && !l.includes('"type":"turn_context"'));
+    const lines = readFileSync(file, "utf8")
+      .split("\n")
+      .filter((l) => l && !l.includes('"type":"turn_context"'));
     expect(lines[0].length).toBeGreaterThan(16 * 1024);
     writeFileSync(file, `${lines.join("\n")}\n`);
     const { sessions } = await listSessions({ ...opts, dir: meta.facts.terminalCwd });

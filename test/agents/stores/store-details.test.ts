@@ -18,7 +18,11 @@ describe("Claude Code titles", () => {
     const dir = path.join(b.home, ".claude", "projects", "-p");
     const user = (id: string, text: string) => ({ type: "user", sessionId: id, cwd: b.cwdA, timestamp: T_MAIN, message: { role: "user", content: text } });
     const cases: Array<[string, unknown[], string]> = [
-      [uuid(11), [user(uuid(11), "first"), { type: "summary", summary: "S" }, { type: "ai-title", aiTitle: "AI" }, { type: "custom-title", customTitle: "Custom" }, { type: "last-prompt", lastPrompt: "L" }], "Custom"],
+      [
+        uuid(11),
+        [user(uuid(11), "first"), { type: "summary", summary: "S" }, { type: "ai-title", aiTitle: "AI" }, { type: "custom-title", customTitle: "Custom" }, { type: "last-prompt", lastPrompt: "L" }],
+        "Custom",
+      ],
       [uuid(12), [user(uuid(12), "first"), { type: "summary", summary: "S" }, { type: "last-prompt", lastPrompt: "L" }, { type: "ai-title", aiTitle: "AI" }], "AI"],
       [uuid(13), [{ type: "summary", summary: "S" }, user(uuid(13), "first"), { type: "last-prompt", lastPrompt: "L" }], "L"],
       [uuid(14), [{ type: "summary", summary: "S" }, user(uuid(14), "first")], "S"],
@@ -38,7 +42,16 @@ describe("Cursor Composer database", () => {
     const kv = (key: string, value: unknown): [string, unknown[]] => ["INSERT INTO cursorDiskKV VALUES (?, ?)", [key, JSON.stringify(value)]];
     await writeSqlite(db, [
       ["CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)"],
-      kv(`composerData:${composerOnly}`, { composerId: composerOnly, name: "Refactor the parser", createdAt: Date.parse(T_OLD), lastUpdatedAt: Date.parse(T_OLD), fullConversationHeadersOnly: [{ bubbleId: "b1", type: 1 }, { bubbleId: "b2", type: 2 }] }),
+      kv(`composerData:${composerOnly}`, {
+        composerId: composerOnly,
+        name: "Refactor the parser",
+        createdAt: Date.parse(T_OLD),
+        lastUpdatedAt: Date.parse(T_OLD),
+        fullConversationHeadersOnly: [
+          { bubbleId: "b1", type: 1 },
+          { bubbleId: "b2", type: 2 },
+        ],
+      }),
       kv(`bubbleId:${composerOnly}:b1`, { type: 1, text: "Please refactor the parser module" }),
       kv(`bubbleId:${composerOnly}:b2`, { type: 2, text: "Done: split it into three files." }),
       // The same conversation as the main transcript: listed once, as the transcript cursor-agent can reopen.

@@ -19,7 +19,13 @@ describe("subagents under control", () => {
   it("/stop cancels the host's turn and every subagent; their processes end", async () => {
     const { platform, core } = await bootSubagents();
     const route = platform.route("stop");
-    const slow = JSON.stringify({ mode: "parallel", subagents: [{ name: "alpha", task: "demo:slow=400" }, { name: "beta", task: "demo:slow=400" }] });
+    const slow = JSON.stringify({
+      mode: "parallel",
+      subagents: [
+        { name: "alpha", task: "demo:slow=400" },
+        { name: "beta", task: "demo:slow=400" },
+      ],
+    });
     await platform.say(route, `demo:subagents ${slow}`);
     await platform.waitFor(route, (m) => /`alpha` · demo · running · Working/.test(m.text) && /`beta` · demo · running · Working/.test(m.text), MULTI_AGENT_MS);
     expect(demoAgentCount()).toBe(3);
@@ -37,7 +43,14 @@ describe("subagents under control", () => {
   it("subagents count against max_live_hosts: the third waits queued until a slot frees, then runs", async () => {
     const { platform, core } = await bootSubagents({ config: { agents: { default: "demo", max_live_hosts: 3 } } });
     const route = platform.route("limit");
-    const three = JSON.stringify({ mode: "parallel", subagents: [{ name: "alpha", task: "demo:slow=6 Count" }, { name: "beta", task: "demo:slow=6 Count" }, { name: "gamma", task: "Name a tree" }] });
+    const three = JSON.stringify({
+      mode: "parallel",
+      subagents: [
+        { name: "alpha", task: "demo:slow=6 Count" },
+        { name: "beta", task: "demo:slow=6 Count" },
+        { name: "gamma", task: "Name a tree" },
+      ],
+    });
     let most = 0;
     const sampler = setInterval(() => (most = Math.max(most, demoAgentCount())), 100);
     try {

@@ -45,7 +45,10 @@ export function gitRepo(): string {
 /** Demo agent processes this test process started (the daemon runs in-process), subagents included. */
 export function demoAgentCount(): number {
   try {
-    return execFileSync("pgrep", ["-P", String(process.pid), "-f", "agents/demo/main.js|demo-agent"], { encoding: "utf8" }).trim().split("\n").filter(Boolean).length;
+    return execFileSync("pgrep", ["-P", String(process.pid), "-f", "agents/demo/main.js|demo-agent"], { encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .filter(Boolean).length;
   } catch {
     return 0;
   }

@@ -46,14 +46,22 @@ async function startBaton(config: string, dataDir: string): Promise<{ child: Chi
 
 function childPids(pid: number): number[] {
   try {
-    return execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).trim().split("\n").filter(Boolean).map(Number);
+    return execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return [];
   }
 }
 
 function subagentEvents(dataDir: string): Array<Record<string, unknown>> {
-  return readFileSync(join(dataDir, "threads", "events.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)).filter((e) => String(e.type).startsWith("subagent_"));
+  return readFileSync(join(dataDir, "threads", "events.jsonl"), "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .filter((e) => String(e.type).startsWith("subagent_"));
 }
 
 describe("a daemon killed mid-run", () => {
@@ -63,15 +71,28 @@ describe("a daemon killed mid-run", () => {
     const dataDir = join(dir, "data");
     const config = join(dir, "baton.yaml");
     // No spare agent process: the test counts the daemon's children (its own tests are test/core/spare.test.ts).
-    writeFileSync(config, `agents:\n  default: demo\n  spare_host: false\nworkspaces:\n  roots: [${JSON.stringify(workspace)}]\n  default: ${JSON.stringify(workspace)}\nplatforms:\n  web:\n    listen: 127.0.0.1:0\n`);
+    writeFileSync(
+      config,
+      `agents:\n  default: demo\n  spare_host: false\nworkspaces:\n  roots: [${JSON.stringify(workspace)}]\n  default: ${JSON.stringify(workspace)}\nplatforms:\n  web:\n    listen: 127.0.0.1:0\n`,
+    );
 
     const first = await startBaton(config, dataDir);
     const chat = await WebChatClient.open(first.url, "restart-1");
     clients.push(chat);
-    const slow = { mode: "parallel", subagents: [{ name: "alpha", task: "demo:slow=400 Name a colour" }, { name: "beta", task: "demo:slow=400 Name a fruit" }] };
+    const slow = {
+      mode: "parallel",
+      subagents: [
+        { name: "alpha", task: "demo:slow=400 Name a colour" },
+        { name: "beta", task: "demo:slow=400 Name a fruit" },
+      ],
+    };
     chat.send(`demo:subagents ${JSON.stringify(slow)}`);
     await chat.waitFor(/`?alpha`? · demo · running · Working[\s\S]*`?beta`? · demo · running · Working/, MULTI_AGENT_MS);
-    const sessions = Object.fromEntries(subagentEvents(dataDir).filter((e) => e.session).map((e) => [e.name, e.session]));
+    const sessions = Object.fromEntries(
+      subagentEvents(dataDir)
+        .filter((e) => e.session)
+        .map((e) => [e.name, e.session]),
+    );
     expect(Object.keys(sessions).sort()).toEqual(["alpha", "beta"]);
     const agents = childPids(first.child.pid!);
     expect(agents.length).toBe(3);
@@ -100,7 +121,9 @@ describe("a daemon killed mid-run", () => {
     // Resumed from the sessions they had before the kill.
     expect(reports).toContain(`session ${sessions.alpha}`);
     expect(reports).toContain(`session ${sessions.beta}`);
-    const states = subagentEvents(dataDir).filter((e) => e.state).map((e) => `${e.name}:${e.state}`);
+    const states = subagentEvents(dataDir)
+      .filter((e) => e.state)
+      .map((e) => `${e.name}:${e.state}`);
     expect(states.filter((s) => s.startsWith("alpha:"))).toEqual(["alpha:running", "alpha:interrupted", "alpha:running", "alpha:done"]);
   });
 });

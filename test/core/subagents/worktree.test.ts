@@ -43,13 +43,21 @@ describe("worktree isolation", () => {
     expect(git(repo, "log", "-1", "--format=%s", alpha.branch!)).toBe("Subagent alpha: demo:write Write a file");
 
     // The worktrees were created (in the events) and are gone now; gamma's empty branch too.
-    const events = readFileSync(join(baton.dataDir, "threads", "events.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    const events = readFileSync(join(baton.dataDir, "threads", "events.jsonl"), "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     const created = events.filter((e) => e.type === "subagent_updated" && e.worktree).map((e) => e.worktree.path as string);
     // A subagent whose worktree is missing here failed to make it: the answer says why.
     expect(created.sort(), answer.text).toEqual(["alpha", "beta", "gamma"].map((n) => join(repo, ".baton", "worktrees", `${thread.id}-${n}-${alpha.run}`)));
     expect(git(repo, "worktree", "list").split("\n")).toHaveLength(1);
     expect(readdirSync(join(repo, ".baton", "worktrees"))).toEqual([]);
-    expect(git(repo, "branch", "--list", "baton/*").split("\n").map((b) => b.trim()).sort()).toEqual([alpha.branch, beta.branch].sort());
+    expect(
+      git(repo, "branch", "--list", "baton/*")
+        .split("\n")
+        .map((b) => b.trim())
+        .sort(),
+    ).toEqual([alpha.branch, beta.branch].sort());
     expect(git(repo, "status", "--porcelain")).toBe("");
   });
 

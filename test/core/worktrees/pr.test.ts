@@ -77,7 +77,9 @@ describe("/pr", () => {
 
   it("opens a GitLab merge request titled by the first prompt, and says what a refusing forge answered", async () => {
     let refuse = false;
-    const forge = await forgeStandIn(() => (refuse ? [409, { message: ["Another open merge request already exists for this source branch"] }] : [201, { iid: 3, web_url: "https://lab.example/g/sub/proj/-/merge_requests/3" }]));
+    const forge = await forgeStandIn(() =>
+      refuse ? [409, { message: ["Another open merge request already exists for this source branch"] }] : [201, { iid: 3, web_url: "https://lab.example/g/sub/proj/-/merge_requests/3" }],
+    );
     const { repo } = repoWithRemote(forge.port, "g/sub/proj");
     const config = { forges: { "127.0.0.1": { kind: "gitlab", token: "glpat-test-token-1234", api_url: `http://127.0.0.1:${forge.port}/api/v4` } } };
     const { platform, core } = await bootBaton({ cwd: repo, config });

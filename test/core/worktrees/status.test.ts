@@ -35,7 +35,9 @@ describe("worktree status", () => {
     const run = spawnSync(process.execPath, ["bin/baton.js", "doctor", "--config", config, "--data-dir", dataDir, "--json"], { encoding: "utf8" });
     const report = JSON.parse(run.stdout) as { checks: Array<{ area: string; status: string; message: string }> };
     const worktrees = report.checks.filter((c) => c.area === "worktrees");
-    expect(worktrees).toEqual([{ area: "worktrees", status: "warn", message: `${tree.path} has no open thread (${thread.id}); remove it with: git -C ${repo} worktree remove ${tree.path} (its branch stays)` }]);
+    expect(worktrees).toEqual([
+      { area: "worktrees", status: "warn", message: `${tree.path} has no open thread (${thread.id}); remove it with: git -C ${repo} worktree remove ${tree.path} (its branch stays)` },
+    ]);
     rmSync(config);
   });
 

@@ -12,8 +12,7 @@ export function messageEventFor(world: FakeWorld, message: FakeMessage): EventFo
     const needed = message.guildId ? Intent.GuildMessages : Intent.DirectMessages;
     if ((session.intents & needed) === 0) return undefined;
     const api = { ...world.apiMessage(message), channel_type: world.channels.get(message.channelId)?.type };
-    const readable =
-      !message.guildId || (session.intents & Intent.MessageContent) !== 0 || message.authorId === world.bot.id || message.mentions.includes(world.bot.id);
+    const readable = !message.guildId || (session.intents & Intent.MessageContent) !== 0 || message.authorId === world.bot.id || message.mentions.includes(world.bot.id);
     return readable ? api : { ...api, content: "", attachments: [], components: [], embeds: [] };
   };
 }

@@ -179,10 +179,10 @@ export class FakeGateway {
         this.send(ws, { op: 11, d: null, s: null, t: null });
         return session;
       case 2:
-        if (session) return this.closeSocket(ws, 4005, "Already authenticated"), session;
+        if (session) return (this.closeSocket(ws, 4005, "Already authenticated"), session);
         return this.identify(ws, payload.d);
       case 6:
-        if (session) return this.closeSocket(ws, 4005, "Already authenticated"), session;
+        if (session) return (this.closeSocket(ws, 4005, "Already authenticated"), session);
         return this.resume(ws, payload.d);
       case 3:
       case 4:

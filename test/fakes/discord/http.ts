@@ -75,9 +75,7 @@ export class FakeHttp {
   /** Registers `GET /channels/:channel` style routes (relative to /api/v10). */
   on(method: string, template: string, handler: Handler, options: { auth?: boolean } = {}): void {
     const names: string[] = [];
-    const pattern = new RegExp(
-      `^${template.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:(\w+)/g, (_m, name: string) => (names.push(name), "([^/]+)"))}$`,
-    );
+    const pattern = new RegExp(`^${template.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:(\w+)/g, (_m, name: string) => (names.push(name), "([^/]+)"))}$`);
     this.routes.push({ method, template, pattern, names, auth: options.auth ?? true, handler });
   }
 
@@ -125,7 +123,9 @@ export class FakeHttp {
       try {
         const parts = parseMultipart(raw, boundary);
         record.body = typeof parts.payload_json === "string" ? JSON.parse(parts.payload_json) : {};
-        record.files = Object.entries(parts).filter(([name, part]) => /^files\[\d+\]$/.test(name) && typeof part !== "string").map(([, part]) => part as UploadedPart);
+        record.files = Object.entries(parts)
+          .filter(([name, part]) => /^files\[\d+\]$/.test(name) && typeof part !== "string")
+          .map(([, part]) => part as UploadedPart);
       } catch {
         return this.finish(res, record, { status: 400, body: { code: 50109, message: "The request body contains invalid JSON." } });
       }

@@ -56,7 +56,12 @@ export class FakeDiscord {
     const flags = options.messageContentIntent === false ? 0 : AppFlag.GatewayMessageContentLimited;
     this.world = new FakeWorld(options.botName ?? "Baton", flags);
     this.http = new FakeHttp(() => this.token);
-    this.gateway = new FakeGateway(this.world, () => this.token, () => this.gatewayUrl, options.heartbeatIntervalMs);
+    this.gateway = new FakeGateway(
+      this.world,
+      () => this.token,
+      () => this.gatewayUrl,
+      options.heartbeatIntervalMs,
+    );
     this.interactions = new FakeInteractions(this.world, this.gateway);
     this.guild = this.world.addGuild("Fake Guild");
     this.general = this.world.addChannel({ type: ChannelType.GuildText, name: "general", guildId: this.guild.id });
@@ -108,13 +113,20 @@ export class FakeDiscord {
 
   /** Switches the MessageContent intent on or off in the "Developer Portal". */
   setMessageContentIntent(on: boolean): void {
-    this.world.applicationFlags = on ? this.world.applicationFlags | AppFlag.GatewayMessageContentLimited : this.world.applicationFlags & ~(AppFlag.GatewayMessageContent | AppFlag.GatewayMessageContentLimited);
+    this.world.applicationFlags = on
+      ? this.world.applicationFlags | AppFlag.GatewayMessageContentLimited
+      : this.world.applicationFlags & ~(AppFlag.GatewayMessageContent | AppFlag.GatewayMessageContentLimited);
   }
 
   // ── people act ──────────────────────────────────────────────────────────────────────────
 
   /** A person posts in a guild channel or thread; `mention` puts `<@bot>` in front, as Discord's client does. */
-  say(author: FakeUser, channel: FakeChannel, content: string, options: { mention?: boolean; replyTo?: FakeMessage; files?: Array<{ name: string; content: Buffer | string; contentType?: string }> } = {}): FakeMessage {
+  say(
+    author: FakeUser,
+    channel: FakeChannel,
+    content: string,
+    options: { mention?: boolean; replyTo?: FakeMessage; files?: Array<{ name: string; content: Buffer | string; contentType?: string }> } = {},
+  ): FakeMessage {
     const text = options.mention ? `<@${this.bot.id}> ${content}` : content;
     const mentions = [...new Set([...(options.mention ? [this.bot.id] : []), ...(options.replyTo ? [options.replyTo.authorId] : [])])];
     const message = postMessage(this.world, {

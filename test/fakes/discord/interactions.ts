@@ -39,7 +39,10 @@ export interface FakeInteraction {
 export class FakeInteractions {
   readonly all: FakeInteraction[] = [];
 
-  constructor(private readonly world: FakeWorld, private readonly gateway: FakeGateway) {}
+  constructor(
+    private readonly world: FakeWorld,
+    private readonly gateway: FakeGateway,
+  ) {}
 
   /** Creates an interaction and sends INTERACTION_CREATE to every session. */
   create(fields: Pick<FakeInteraction, "type" | "channelId" | "userId" | "data" | "messageId">): FakeInteraction {
@@ -58,7 +61,9 @@ export class FakeInteractions {
       data: interaction.data,
       channel_id: channel.id,
       channel: this.world.apiChannel(channel),
-      ...(channel.guildId ? { guild_id: channel.guildId, guild: { id: channel.guildId, locale: "en-US", features: [] }, guild_locale: "en-US", member: this.world.apiMember(user, channel.guildId) } : { user: this.world.apiUser(user) }),
+      ...(channel.guildId
+        ? { guild_id: channel.guildId, guild: { id: channel.guildId, locale: "en-US", features: [] }, guild_locale: "en-US", member: this.world.apiMember(user, channel.guildId) }
+        : { user: this.world.apiUser(user) }),
       ...(message ? { message: this.world.apiMessage(message) } : {}),
       app_permissions: "2248473465835073",
       locale: "en-US",
@@ -72,22 +77,33 @@ export class FakeInteractions {
   }
 
   register(http: FakeHttp): void {
-    http.on("POST", "/interactions/:id/:token/callback", ({ params, query, body }) => {
-      const interaction = this.all.find((i) => i.id === params.id);
-      if (!interaction || interaction.token !== params.token) return apiError(404, 10062, "Unknown interaction");
-      if (interaction.acknowledgedWith !== undefined) return apiError(400, 40060, "Interaction has already been acknowledged.");
-      if (Date.now() - interaction.createdAt > INTERACTION_WINDOW_MS) return apiError(404, 10062, "Unknown interaction");
-      const { error, message } = this.acknowledge(interaction, body);
-      if (error) return error;
-      if (query.with_response !== "true") return { status: 204 };
-      return {
-        status: 200,
-        body: {
-          interaction: { id: interaction.id, type: interaction.type, response_message_id: message?.id, response_message_loading: body.type === 5, response_message_ephemeral: ((message?.flags ?? 0) & MessageFlag.Ephemeral) !== 0 },
-          resource: { type: body.type, ...(message ? { message: this.world.apiMessage(message) } : {}) },
-        },
-      };
-    }, { auth: false });
+    http.on(
+      "POST",
+      "/interactions/:id/:token/callback",
+      ({ params, query, body }) => {
+        const interaction = this.all.find((i) => i.id === params.id);
+        if (!interaction || interaction.token !== params.token) return apiError(404, 10062, "Unknown interaction");
+        if (interaction.acknowledgedWith !== undefined) return apiError(400, 40060, "Interaction has already been acknowledged.");
+        if (Date.now() - interaction.createdAt > INTERACTION_WINDOW_MS) return apiError(404, 10062, "Unknown interaction");
+        const { error, message } = this.acknowledge(interaction, body);
+        if (error) return error;
+        if (query.with_response !== "true") return { status: 204 };
+        return {
+          status: 200,
+          body: {
+            interaction: {
+              id: interaction.id,
+              type: interaction.type,
+              response_message_id: message?.id,
+              response_message_loading: body.type === 5,
+              response_message_ephemeral: ((message?.flags ?? 0) & MessageFlag.Ephemeral) !== 0,
+            },
+            resource: { type: body.type, ...(message ? { message: this.world.apiMessage(message) } : {}) },
+          },
+        };
+      },
+      { auth: false },
+    );
 
     const findByToken = (app: string, token: string) => {
       if (app !== this.world.applicationId) return undefined;
@@ -95,39 +111,59 @@ export class FakeInteractions {
       return interaction && Date.now() - interaction.createdAt <= TOKEN_LIFETIME_MS ? interaction : undefined;
     };
     const unknownWebhook = apiError(404, 10015, "Unknown Webhook");
-    http.on("GET", "/webhooks/:app/:token/messages/@original", ({ params }) => {
-      const interaction = findByToken(params.app, params.token);
-      if (!interaction) return unknownWebhook;
-      return interaction.original ? { status: 200, body: this.world.apiMessage(interaction.original) } : apiError(404, 10008, "Unknown Message");
-    }, { auth: false });
-    http.on("PATCH", "/webhooks/:app/:token/messages/@original", ({ params, body }) => {
-      const interaction = findByToken(params.app, params.token);
-      if (!interaction) return unknownWebhook;
-      const original = interaction.original;
-      if (!original || original.deleted) return apiError(404, 10008, "Unknown Message");
-      const invalid = validateMessageBody(body, { create: false, interaction: true });
-      if (invalid) return invalid;
-      editMessage(original, { ...body, flags: original.flags & ~MessageFlag.Loading });
-      this.gateway.dispatch("MESSAGE_UPDATE", messageEventFor(this.world, original));
-      return { status: 200, body: this.world.apiMessage(original) };
-    }, { auth: false });
-    http.on("DELETE", "/webhooks/:app/:token/messages/@original", ({ params }) => {
-      const interaction = findByToken(params.app, params.token);
-      if (!interaction) return unknownWebhook;
-      if (!interaction.original || interaction.original.deleted) return apiError(404, 10008, "Unknown Message");
-      interaction.original.deleted = true;
-      return { status: 204 };
-    }, { auth: false });
-    http.on("POST", "/webhooks/:app/:token", ({ params, body }) => {
-      const interaction = findByToken(params.app, params.token);
-      if (!interaction) return unknownWebhook;
-      if (interaction.acknowledgedWith === undefined) return apiError(404, 10015, "Unknown Webhook");
-      const invalid = validateMessageBody(body, { create: true, interaction: true });
-      if (invalid) return invalid;
-      const message = this.respond(interaction, body);
-      interaction.followUps.push(message);
-      return { status: 200, body: this.world.apiMessage(message) };
-    }, { auth: false });
+    http.on(
+      "GET",
+      "/webhooks/:app/:token/messages/@original",
+      ({ params }) => {
+        const interaction = findByToken(params.app, params.token);
+        if (!interaction) return unknownWebhook;
+        return interaction.original ? { status: 200, body: this.world.apiMessage(interaction.original) } : apiError(404, 10008, "Unknown Message");
+      },
+      { auth: false },
+    );
+    http.on(
+      "PATCH",
+      "/webhooks/:app/:token/messages/@original",
+      ({ params, body }) => {
+        const interaction = findByToken(params.app, params.token);
+        if (!interaction) return unknownWebhook;
+        const original = interaction.original;
+        if (!original || original.deleted) return apiError(404, 10008, "Unknown Message");
+        const invalid = validateMessageBody(body, { create: false, interaction: true });
+        if (invalid) return invalid;
+        editMessage(original, { ...body, flags: original.flags & ~MessageFlag.Loading });
+        this.gateway.dispatch("MESSAGE_UPDATE", messageEventFor(this.world, original));
+        return { status: 200, body: this.world.apiMessage(original) };
+      },
+      { auth: false },
+    );
+    http.on(
+      "DELETE",
+      "/webhooks/:app/:token/messages/@original",
+      ({ params }) => {
+        const interaction = findByToken(params.app, params.token);
+        if (!interaction) return unknownWebhook;
+        if (!interaction.original || interaction.original.deleted) return apiError(404, 10008, "Unknown Message");
+        interaction.original.deleted = true;
+        return { status: 204 };
+      },
+      { auth: false },
+    );
+    http.on(
+      "POST",
+      "/webhooks/:app/:token",
+      ({ params, body }) => {
+        const interaction = findByToken(params.app, params.token);
+        if (!interaction) return unknownWebhook;
+        if (interaction.acknowledgedWith === undefined) return apiError(404, 10015, "Unknown Webhook");
+        const invalid = validateMessageBody(body, { create: true, interaction: true });
+        if (invalid) return invalid;
+        const message = this.respond(interaction, body);
+        interaction.followUps.push(message);
+        return { status: 200, body: this.world.apiMessage(message) };
+      },
+      { auth: false },
+    );
   }
 
   private acknowledge(interaction: FakeInteraction, body: any): { error?: ApiError; message?: FakeMessage } {

@@ -8,9 +8,24 @@ const DISCORD_EPOCH_MS = 1_420_070_400_000n;
 
 export const ChannelType = { GuildText: 0, DM: 1, PublicThread: 11 } as const;
 export const MessageFlag = { SuppressEmbeds: 1 << 2, Ephemeral: 1 << 6, Loading: 1 << 7 } as const;
-export const Intent = { Guilds: 1 << 0, GuildMessages: 1 << 9, GuildMessageReactions: 1 << 10, DirectMessages: 1 << 12, MessageContent: 1 << 15, GuildMembers: 1 << 1, GuildPresences: 1 << 8 } as const;
+export const Intent = {
+  Guilds: 1 << 0,
+  GuildMessages: 1 << 9,
+  GuildMessageReactions: 1 << 10,
+  DirectMessages: 1 << 12,
+  MessageContent: 1 << 15,
+  GuildMembers: 1 << 1,
+  GuildPresences: 1 << 8,
+} as const;
 /** Application flags that say a privileged intent is switched on in the Developer Portal. */
-export const AppFlag = { GatewayPresence: 1 << 12, GatewayPresenceLimited: 1 << 13, GatewayGuildMembers: 1 << 14, GatewayGuildMembersLimited: 1 << 15, GatewayMessageContent: 1 << 19, GatewayMessageContentLimited: 1 << 18 } as const;
+export const AppFlag = {
+  GatewayPresence: 1 << 12,
+  GatewayPresenceLimited: 1 << 13,
+  GatewayGuildMembers: 1 << 14,
+  GatewayGuildMembersLimited: 1 << 15,
+  GatewayMessageContent: 1 << 19,
+  GatewayMessageContentLimited: 1 << 18,
+} as const;
 
 export interface FakeUser {
   id: string;
@@ -70,7 +85,10 @@ export class FakeWorld {
   readonly bot: FakeUser;
   readonly applicationId: string;
 
-  constructor(botName: string, public applicationFlags: number) {
+  constructor(
+    botName: string,
+    public applicationFlags: number,
+  ) {
     this.bot = { id: this.snowflake(), username: botName, bot: true };
     this.users.set(this.bot.id, this.bot);
     // A bot's application shares the bot user's id.
@@ -123,7 +141,20 @@ export class FakeWorld {
   }
 
   apiMember(user: FakeUser, guildId: string): Record<string, unknown> {
-    return { user: this.apiUser(user), roles: [], joined_at: new Date().toISOString(), deaf: false, mute: false, flags: 0, pending: false, permissions: "2248473465835073", nick: null, avatar: null, communication_disabled_until: null, guild_id: guildId };
+    return {
+      user: this.apiUser(user),
+      roles: [],
+      joined_at: new Date().toISOString(),
+      deaf: false,
+      mute: false,
+      flags: 0,
+      pending: false,
+      permissions: "2248473465835073",
+      nick: null,
+      avatar: null,
+      communication_disabled_until: null,
+      guild_id: guildId,
+    };
   }
 
   apiChannel(channel: FakeChannel): Record<string, unknown> {
@@ -167,7 +198,10 @@ export class FakeWorld {
       pinned: false,
       flags: message.flags,
       ...(referenced
-        ? { message_reference: { type: 0, message_id: referenced.id, channel_id: referenced.channelId, guild_id: referenced.guildId }, referenced_message: this.apiMessage({ ...referenced, referenceId: undefined }) }
+        ? {
+            message_reference: { type: 0, message_id: referenced.id, channel_id: referenced.channelId, guild_id: referenced.guildId },
+            referenced_message: this.apiMessage({ ...referenced, referenceId: undefined }),
+          }
         : {}),
       ...(message.threadId ? { thread: this.apiChannel(this.channels.get(message.threadId)!) } : {}),
       ...(message.interactionId ? { application_id: this.applicationId, webhook_id: this.applicationId } : {}),

@@ -83,9 +83,24 @@ export function registerRest(http: FakeHttp, world: FakeWorld, gateway: FakeGate
     const attachments = files.map((file) => {
       const id = world.snowflake();
       state.uploads.set(id, file.data);
-      return { id, filename: file.filename, content_type: file.mimeType, size: file.data.length, url: `https://cdn.discordapp.com/attachments/${channel.id}/${id}/${encodeURIComponent(file.filename)}` };
+      return {
+        id,
+        filename: file.filename,
+        content_type: file.mimeType,
+        size: file.data.length,
+        url: `https://cdn.discordapp.com/attachments/${channel.id}/${id}/${encodeURIComponent(file.filename)}`,
+      };
     });
-    const message = postMessage(world, { channelId: channel.id, guildId: channel.guildId, authorId: world.bot.id, content: body.content ?? "", flags: body.flags ?? 0, components: body.components ?? [], referenceId, attachments });
+    const message = postMessage(world, {
+      channelId: channel.id,
+      guildId: channel.guildId,
+      authorId: world.bot.id,
+      content: body.content ?? "",
+      flags: body.flags ?? 0,
+      components: body.components ?? [],
+      referenceId,
+      attachments,
+    });
     gateway.dispatch("MESSAGE_CREATE", messageEventFor(world, message));
     return { status: 200, body: world.apiMessage(message) };
   });
@@ -103,7 +118,9 @@ export function registerRest(http: FakeHttp, world: FakeWorld, gateway: FakeGate
     const message = world.message(params.message);
     if (!message || message.channelId !== params.channel || message.visibleTo) return unknownMessage;
     message.deleted = true;
-    gateway.dispatch("MESSAGE_DELETE", (session) => (messageEventFor(world, { ...message, deleted: false })(session) ? { id: message.id, channel_id: message.channelId, guild_id: message.guildId } : undefined));
+    gateway.dispatch("MESSAGE_DELETE", (session) =>
+      messageEventFor(world, { ...message, deleted: false })(session) ? { id: message.id, channel_id: message.channelId, guild_id: message.guildId } : undefined,
+    );
     return { status: 204 };
   });
 
@@ -123,14 +140,24 @@ export function registerRest(http: FakeHttp, world: FakeWorld, gateway: FakeGate
     const thread = { id: message.id, type: ChannelType.PublicThread, name, guildId: channel.guildId, parentId: channel.id, ownerId: world.bot.id };
     world.channels.set(thread.id, thread);
     message.threadId = thread.id;
-    gateway.dispatch("THREAD_CREATE", guildEventFor({ ...world.apiChannel(thread), newly_created: true, member: { id: thread.id, user_id: world.bot.id, join_timestamp: new Date().toISOString(), flags: 0 } }));
+    gateway.dispatch(
+      "THREAD_CREATE",
+      guildEventFor({ ...world.apiChannel(thread), newly_created: true, member: { id: thread.id, user_id: world.bot.id, join_timestamp: new Date().toISOString(), flags: 0 } }),
+    );
     return { status: 201, body: world.apiChannel(thread) };
   });
 
   const putCommands = (scope: string, body: unknown) => {
     const invalid = validateCommands(body);
     if (invalid) return invalid;
-    const stored = (body as any[]).map((command) => ({ id: world.snowflake(), application_id: world.applicationId, version: world.snowflake(), type: 1, ...(scope === "global" ? {} : { guild_id: scope }), ...command }));
+    const stored = (body as any[]).map((command) => ({
+      id: world.snowflake(),
+      application_id: world.applicationId,
+      version: world.snowflake(),
+      type: 1,
+      ...(scope === "global" ? {} : { guild_id: scope }),
+      ...command,
+    }));
     state.commands.set(scope, stored);
     return { status: 200, body: stored };
   };
@@ -144,7 +171,10 @@ export function registerRest(http: FakeHttp, world: FakeWorld, gateway: FakeGate
   http.on("GET", "/applications/:app/guilds/:guild/commands", ({ params }) => checkApp(params.app) ?? { status: 200, body: state.commands.get(params.guild) ?? [] });
 }
 
-export function postMessage(world: FakeWorld, fields: Omit<FakeMessage, "id" | "createdAt" | "history" | "attachments" | "mentions"> & Partial<Pick<FakeMessage, "attachments" | "mentions">>): FakeMessage {
+export function postMessage(
+  world: FakeWorld,
+  fields: Omit<FakeMessage, "id" | "createdAt" | "history" | "attachments" | "mentions"> & Partial<Pick<FakeMessage, "attachments" | "mentions">>,
+): FakeMessage {
   const message: FakeMessage = { id: world.snowflake(), createdAt: new Date().toISOString(), attachments: [], mentions: [], ...fields, history: [fields.content] };
   world.messages.push(message);
   return message;

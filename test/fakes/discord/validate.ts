@@ -60,7 +60,7 @@ function validateComponents(components: unknown): ApiError | undefined {
   if (components.length > MAX_ACTION_ROWS) return formError("components", "BASE_TYPE_BAD_LENGTH", `Must be between 0 and ${MAX_ACTION_ROWS} in length.`);
   const customIds = new Set<string>();
   for (const [r, row] of components.entries()) {
-    if (row?.type !== 1) return formError(`components.${r}.type`, "UNION_TYPE_CHOICES", "Value of field \"type\" must be one of (1,).");
+    if (row?.type !== 1) return formError(`components.${r}.type`, "UNION_TYPE_CHOICES", 'Value of field "type" must be one of (1,).');
     const children = row.components;
     if (!Array.isArray(children) || children.length < 1 || children.length > MAX_BUTTONS_PER_ROW) {
       return formError(`components.${r}.components`, "BASE_TYPE_BAD_LENGTH", `Must be between 1 and ${MAX_BUTTONS_PER_ROW} in length.`);
@@ -68,7 +68,8 @@ function validateComponents(components: unknown): ApiError | undefined {
     for (const [c, button] of children.entries()) {
       const at = `components.${r}.components.${c}`;
       if (button?.type !== 2) return formError(`${at}.type`, "UNION_TYPE_CHOICES", "Only buttons are covered by the fake.");
-      if (typeof button.label === "string" && button.label.length > MAX_BUTTON_LABEL_CHARS) return formError(`${at}.label`, "BASE_TYPE_MAX_LENGTH", `Must be ${MAX_BUTTON_LABEL_CHARS} or fewer in length.`);
+      if (typeof button.label === "string" && button.label.length > MAX_BUTTON_LABEL_CHARS)
+        return formError(`${at}.label`, "BASE_TYPE_MAX_LENGTH", `Must be ${MAX_BUTTON_LABEL_CHARS} or fewer in length.`);
       if (![1, 2, 3, 4, 5].includes(button.style)) return formError(`${at}.style`, "BASE_TYPE_CHOICES", "Value must be one of {1, 2, 3, 4, 5}.");
       if (button.style === 5) {
         if (typeof button.url !== "string") return formError(`${at}.url`, "BASE_TYPE_REQUIRED", "This field is required");
@@ -94,14 +95,17 @@ export function validateCommands(commands: unknown): ApiError | undefined {
     if (typeof command?.name !== "string" || !COMMAND_NAME.test(command.name)) return formError(`${i}.name`, "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid");
     if (names.has(command.name)) return formError(`${i}.name`, "APPLICATION_COMMANDS_DUPLICATE_NAME", "Application command names must be unique");
     names.add(command.name);
-    if (typeof command.description !== "string" || command.description.length < 1 || command.description.length > 100) return formError(`${i}.description`, "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.");
+    if (typeof command.description !== "string" || command.description.length < 1 || command.description.length > 100)
+      return formError(`${i}.description`, "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.");
     const options = command.options ?? [];
     if (!Array.isArray(options) || options.length > 25) return formError(`${i}.options`, "BASE_TYPE_BAD_LENGTH", "Must be between 0 and 25 in length.");
     let optionalSeen = false;
     for (const [j, option] of options.entries()) {
       if (typeof option?.name !== "string" || !COMMAND_NAME.test(option.name)) return formError(`${i}.options.${j}.name`, "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid");
-      if (typeof option.description !== "string" || option.description.length < 1 || option.description.length > 100) return formError(`${i}.options.${j}.description`, "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.");
-      if (option.required && optionalSeen) return formError(`${i}.options.${j}.required`, "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID", "Required options must be placed before non-required options");
+      if (typeof option.description !== "string" || option.description.length < 1 || option.description.length > 100)
+        return formError(`${i}.options.${j}.description`, "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.");
+      if (option.required && optionalSeen)
+        return formError(`${i}.options.${j}.required`, "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID", "Required options must be placed before non-required options");
       if (!option.required) optionalSeen = true;
     }
   }

@@ -40,15 +40,20 @@ const on = (method: string, path: string, handler: Handler, auth = true) => rout
 
 routes.push({ method: "GET", pattern: /^\/_matrix\/client\/versions$/, auth: false, handler: () => ({ versions: ["v1.1", "v1.5", "v1.9", "v1.11", "v1.12"], unstable_features: {} }) });
 on("GET", "/login", () => ({ flows: [{ type: "m.login.password" }] }), false);
-on("POST", "/login", (state, { body }) => {
-  const localpartOrId: string = body?.identifier?.user ?? body?.user ?? "";
-  const userId = localpartOrId.startsWith("@") ? localpartOrId : `@${localpartOrId}:${SERVER_NAME}`;
-  const account = state.accounts.get(userId);
-  if (body?.type !== "m.login.password") throw new MatrixError(400, "M_UNKNOWN", "Only m.login.password is supported.");
-  if (!account || account.password !== body.password) throw new MatrixError(403, "M_FORBIDDEN", "Invalid username or password");
-  const device = state.addDevice(account, body.device_id, body.initial_device_display_name);
-  return { user_id: userId, access_token: device.accessToken, device_id: device.deviceId, home_server: SERVER_NAME };
-}, false);
+on(
+  "POST",
+  "/login",
+  (state, { body }) => {
+    const localpartOrId: string = body?.identifier?.user ?? body?.user ?? "";
+    const userId = localpartOrId.startsWith("@") ? localpartOrId : `@${localpartOrId}:${SERVER_NAME}`;
+    const account = state.accounts.get(userId);
+    if (body?.type !== "m.login.password") throw new MatrixError(400, "M_UNKNOWN", "Only m.login.password is supported.");
+    if (!account || account.password !== body.password) throw new MatrixError(403, "M_FORBIDDEN", "Invalid username or password");
+    const device = state.addDevice(account, body.device_id, body.initial_device_display_name);
+    return { user_id: userId, access_token: device.accessToken, device_id: device.deviceId, home_server: SERVER_NAME };
+  },
+  false,
+);
 on("POST", "/logout", (state, { auth }) => {
   state.tokens.delete(auth!.token);
   auth!.account.devices.delete(auth!.device.deviceId);
@@ -117,7 +122,11 @@ on("GET", "/rooms/([^/]+)/event/([^/]+)", (state, { auth }, [roomId, eventId]) =
 on("GET", "/rooms/([^/]+)/relations/([^/]+)(?:/([^/]+))?(?:/([^/]+))?", (state, { auth }, [roomId, eventId, relType, eventType]) => {
   const room = requireRoom(state, roomId);
   requireJoined(state, room, auth!.account.userId);
-  return { chunk: relations(state, room, eventId, relType, eventType).map((s) => clientEvent(s)).reverse() };
+  return {
+    chunk: relations(state, room, eventId, relType, eventType)
+      .map((s) => clientEvent(s))
+      .reverse(),
+  };
 });
 on("GET", "/rooms/([^/]+)/messages", (state, { auth }, [roomId]) => {
   const room = requireRoom(state, roomId);

@@ -61,7 +61,6 @@ const MAX_EVENT_BYTES = 65_536;
 /** Longest a /sync is held by the fake whatever the client asks, so tests never hang on it. */
 const MAX_SYNC_HOLD_MS = 30_000;
 
-
 export class FakeHomeserver {
   readonly state = new HomeserverState();
   readonly calls: RecordedCall[] = [];
@@ -141,19 +140,30 @@ export class FakeHomeserver {
     const url = new URL(request.url ?? "/", "http://fake");
     const raw = await readBody(request);
     const contentType = request.headers["content-type"] ?? "";
-    let body: any ;
+    let body: any;
     if (raw.length > 0 && contentType.includes("json")) {
       try {
         body = JSON.parse(raw.toString("utf8"));
       } catch {
-        return this.reply(response, { method: request.method ?? "GET", path: url.pathname, query: {}, body: raw.toString(), status: 400, at: Date.now() }, 400, { errcode: "M_NOT_JSON", error: "Content not JSON." });
+        return this.reply(response, { method: request.method ?? "GET", path: url.pathname, query: {}, body: raw.toString(), status: 400, at: Date.now() }, 400, {
+          errcode: "M_NOT_JSON",
+          error: "Content not JSON.",
+        });
       }
     }
     const ctx: RequestContext = { method: request.method ?? "GET", path: decodeURIComponent(url.pathname), query: Object.fromEntries(url.searchParams), body, raw, headers: request.headers };
     const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1] ?? ctx.query.access_token;
     const session = token ? this.state.tokens.get(token) : undefined;
     if (session && token) ctx.auth = { ...session, token };
-    const call: RecordedCall = { method: ctx.method, path: ctx.path, query: ctx.query, body: body ?? (raw.length ? { bytes: raw.length } : undefined), userId: ctx.auth?.account.userId, status: 0, at: Date.now() };
+    const call: RecordedCall = {
+      method: ctx.method,
+      path: ctx.path,
+      query: ctx.query,
+      body: body ?? (raw.length ? { bytes: raw.length } : undefined),
+      userId: ctx.auth?.account.userId,
+      status: 0,
+      at: Date.now(),
+    };
 
     const failure = this.failures.find((r) => r.remaining > 0 && r.path.test(ctx.path) && (!r.method || r.method === ctx.method) && (!r.body || r.body(body)));
     if (failure) {
@@ -180,7 +190,11 @@ export class FakeHomeserver {
       if (answer instanceof Media) {
         call.status = 200;
         this.calls.push(call);
-        response.writeHead(200, { "content-type": answer.contentType, "content-length": answer.content.length, ...(answer.fileName ? { "content-disposition": `attachment; filename="${answer.fileName}"` } : {}) });
+        response.writeHead(200, {
+          "content-type": answer.contentType,
+          "content-length": answer.content.length,
+          ...(answer.fileName ? { "content-disposition": `attachment; filename="${answer.fileName}"` } : {}),
+        });
         response.end(answer.content);
         return;
       }
@@ -228,7 +242,6 @@ export class FakeHomeserver {
     response.end(JSON.stringify(body));
   }
 }
-
 
 async function readBody(request: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];

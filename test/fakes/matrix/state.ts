@@ -140,9 +140,7 @@ export class HomeserverState {
   }
 
   members(room: Room, membership = "join"): string[] {
-    return [...room.state.values()]
-      .filter((s) => s.event.type === "m.room.member" && s.event.content.membership === membership)
-      .map((s) => s.event.state_key!);
+    return [...room.state.values()].filter((s) => s.event.type === "m.room.member" && s.event.content.membership === membership).map((s) => s.event.state_key!);
   }
 
   /** Users sharing a joined room with `userId` (itself included). */

@@ -19,7 +19,9 @@ const BLOCK_END = /<\/(p|li|h[1-6]|pre|tr|blockquote|div|table|ul|ol)>|<br\s*\/?
 /** HTML → the text a reader sees (tags gone, block ends as line breaks, entities decoded). */
 function visibleText(html: string): string {
   const text = html.replace(BLOCK_END, "\n").replace(/<[^>]*>/g, "");
-  return decodeEntities(text).replace(/\n{2,}/g, "\n").trim();
+  return decodeEntities(text)
+    .replace(/\n{2,}/g, "\n")
+    .trim();
 }
 
 function decodeEntities(text: string): string {

@@ -32,7 +32,7 @@ export interface SlackFlood {
 }
 
 /** chat.postMessage: "1 message per second to a specific channel", short bursts allowed; chat.update: Tier 3, 50 a minute. */
-export const SLACK_FLOOD: SlackFlood = { post: { burst: 3, perSecond: 1 }, update: { calls: 50, windowMs: 60_000 } };
+const SLACK_FLOOD: SlackFlood = { post: { burst: 3, perSecond: 1 }, update: { calls: 50, windowMs: 60_000 } };
 
 export interface FakeSlackOptions {
   botToken?: string;
@@ -66,7 +66,6 @@ export interface FakeMessage {
   /** The visible text after every post and update, in order (section texts joined, else `text`). */
   history: string[];
 }
-
 
 export class FakeSlack {
   readonly options: Required<FakeSlackOptions>;
@@ -308,11 +307,13 @@ export class FakeSlack {
         return { ok: true };
       }
       case "conversations.replies": {
-        const thread = this.messages
-          .filter((m) => m.channel === params.channel && !m.deleted && (m.ts === params.ts || m.thread_ts === params.ts))
-          .sort((a, b) => Number(a.ts) - Number(b.ts));
+        const thread = this.messages.filter((m) => m.channel === params.channel && !m.deleted && (m.ts === params.ts || m.thread_ts === params.ts)).sort((a, b) => Number(a.ts) - Number(b.ts));
         if (!thread.some((m) => m.ts === params.ts)) return { ok: false, error: "thread_not_found" };
-        return { ok: true, has_more: false, messages: thread.map(({ channel: _c, history: _h, deleted: _d, ...m }) => ({ type: "message", ...m, ...(m.user === o.botUserId ? { bot_id: "B0BATON" } : {}) })) };
+        return {
+          ok: true,
+          has_more: false,
+          messages: thread.map(({ channel: _c, history: _h, deleted: _d, ...m }) => ({ type: "message", ...m, ...(m.user === o.botUserId ? { bot_id: "B0BATON" } : {}) })),
+        };
       }
       case "files.getUploadURLExternal":
         if (!o.scopes.includes("files:write")) return { ok: false, error: "missing_scope", needed: "files:write" };

@@ -58,7 +58,12 @@ export class FakeSlackUploads {
     if (!file || req.method !== "POST") return void res.writeHead(404).end();
     const type = req.headers["content-type"] ?? "";
     if (type.startsWith("multipart/form-data")) {
-      const form = await new Request("http://fake/upload", { method: "POST", headers: { "content-type": type }, body: Readable.toWeb(req) as ReadableStream, duplex: "half" } as RequestInit).formData();
+      const form = await new Request("http://fake/upload", {
+        method: "POST",
+        headers: { "content-type": type },
+        body: Readable.toWeb(req) as ReadableStream,
+        duplex: "half",
+      } as RequestInit).formData();
       const part = [...form.values()].find((v): v is File => typeof v !== "string");
       file.data = part ? Buffer.from(await part.arrayBuffer()) : Buffer.from(String([...form.values()][0] ?? ""));
       file.mimeType = part?.type && part.type !== "application/octet-stream" ? part.type : lookup(file.filename);

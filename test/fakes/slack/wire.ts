@@ -21,7 +21,8 @@ export function validateMessage(params: Record<string, any>): string | undefined
   if (!Array.isArray(blocks) || blocks.length > MAX_BLOCKS) return "invalid_blocks";
   for (const block of blocks) {
     if (block.type === "section" && (typeof block.text?.text !== "string" || block.text.text.length > SECTION_TEXT_MAX || block.text.text.length === 0)) return "invalid_blocks";
-    if (block.type === "context" && (!Array.isArray(block.elements) || block.elements.length > 10 || block.elements.some((e: any) => !e.text || e.text.length > SECTION_TEXT_MAX))) return "invalid_blocks";
+    if (block.type === "context" && (!Array.isArray(block.elements) || block.elements.length > 10 || block.elements.some((e: any) => !e.text || e.text.length > SECTION_TEXT_MAX)))
+      return "invalid_blocks";
     if (block.type === "actions") {
       for (const element of block.elements ?? []) if ((element.text?.text ?? "").length > BUTTON_LABEL_MAX || !element.action_id) return "invalid_blocks";
     }

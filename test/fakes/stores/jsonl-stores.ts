@@ -28,15 +28,31 @@ export function claudeFixture(): StoreFixture {
   const projects = path.join(b.home, ".claude", "projects");
   const [main, other, sub] = [uuid(1), uuid(2), uuid(3)];
   const line = (type: string, id: string, cwd: string, at: string, message: unknown) => ({ type, sessionId: id, cwd, gitBranch: "main", timestamp: at, uuid: `${at}-${type}`, message });
-  writeJsonl(path.join(projects, enc(b.cwdA), `${main}.jsonl`), [
-    { type: "queue-operation", operation: "enqueue", timestamp: T_MAIN },
-    line("user", main, b.cwdA, T_MAIN, { role: "user", content: "<command-name>/clear</command-name>" }),
-    line("user", main, b.cwdA, T_MAIN, { role: "user", content: PROMPT_MAIN }),
-    line("assistant", main, b.cwdA, T_MAIN, { role: "assistant", content: [{ type: "text", text: "Looking at it." }, { type: "tool_use", id: "t1", name: "Bash", input: { command: "npm test" } }] }),
-    line("user", main, b.cwdA, T_MAIN, { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", is_error: true, content: "1 test failed" }] }),
-    line("assistant", main, b.cwdA, T_MAIN_LATER, { role: "assistant", content: [{ type: "tool_use", id: "t2", name: "Edit", input: { file_path: `${b.cwdA}/src/login.ts` } }, { type: "text", text: "Fixed the login check." }] }),
-    { type: "custom-title", customTitle: "Login bug hunt", sessionId: main },
-  ], { torn: true });
+  writeJsonl(
+    path.join(projects, enc(b.cwdA), `${main}.jsonl`),
+    [
+      { type: "queue-operation", operation: "enqueue", timestamp: T_MAIN },
+      line("user", main, b.cwdA, T_MAIN, { role: "user", content: "<command-name>/clear</command-name>" }),
+      line("user", main, b.cwdA, T_MAIN, { role: "user", content: PROMPT_MAIN }),
+      line("assistant", main, b.cwdA, T_MAIN, {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Looking at it." },
+          { type: "tool_use", id: "t1", name: "Bash", input: { command: "npm test" } },
+        ],
+      }),
+      line("user", main, b.cwdA, T_MAIN, { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", is_error: true, content: "1 test failed" }] }),
+      line("assistant", main, b.cwdA, T_MAIN_LATER, {
+        role: "assistant",
+        content: [
+          { type: "tool_use", id: "t2", name: "Edit", input: { file_path: `${b.cwdA}/src/login.ts` } },
+          { type: "text", text: "Fixed the login check." },
+        ],
+      }),
+      { type: "custom-title", customTitle: "Login bug hunt", sessionId: main },
+    ],
+    { torn: true },
+  );
   writeJsonl(path.join(projects, enc(b.cwdA), main, "subagents", `agent-${sub}.jsonl`), [
     { ...line("user", main, b.cwdA, T_SUB, { role: "user", content: "Search the codebase for login handlers" }), isSidechain: true },
   ]);
@@ -58,14 +74,18 @@ export function codexFixture(): StoreFixture {
     meta(main, b.cwdA, "2026-11-19T10:00:00.000Z"),
     ev("2026-11-19T10:00:01.000Z", "event_msg", { type: "user_message", message: "an earlier prompt" }),
   ]);
-  writeJsonl(path.join(home, "sessions", "2026", "11", "20", `rollout-2026-11-20T10-00-00-${main}.jsonl`), [
-    meta(main, b.cwdA, T_MAIN),
-    ev(T_MAIN, "response_item", { type: "message", role: "user", content: [{ type: "input_text", text: "<environment_context>noise</environment_context>" }] }),
-    ev(T_MAIN, "event_msg", { type: "user_message", message: PROMPT_MAIN }),
-    ev(T_MAIN, "event_msg", { type: "exec_command_end", command: ["bash", "-lc", "npm test"], exit_code: 1 }),
-    ev(T_MAIN, "response_item", { type: "custom_tool_call", name: "apply_patch", input: "*** Begin Patch\n*** Update File: src/login.ts\n*** End Patch" }),
-    ev(T_MAIN_LATER, "event_msg", { type: "agent_message", message: "Fixed the login check." }),
-  ], { torn: true });
+  writeJsonl(
+    path.join(home, "sessions", "2026", "11", "20", `rollout-2026-11-20T10-00-00-${main}.jsonl`),
+    [
+      meta(main, b.cwdA, T_MAIN),
+      ev(T_MAIN, "response_item", { type: "message", role: "user", content: [{ type: "input_text", text: "<environment_context>noise</environment_context>" }] }),
+      ev(T_MAIN, "event_msg", { type: "user_message", message: PROMPT_MAIN }),
+      ev(T_MAIN, "event_msg", { type: "exec_command_end", command: ["bash", "-lc", "npm test"], exit_code: 1 }),
+      ev(T_MAIN, "response_item", { type: "custom_tool_call", name: "apply_patch", input: "*** Begin Patch\n*** Update File: src/login.ts\n*** End Patch" }),
+      ev(T_MAIN_LATER, "event_msg", { type: "agent_message", message: "Fixed the login check." }),
+    ],
+    { torn: true },
+  );
   writeJsonl(path.join(home, "sessions", "2026", "11", "20", `rollout-2026-11-20T10-02-00-${sub}.jsonl`), [
     meta(sub, b.cwdA, T_SUB, { subagent: { thread_spawn: { parent_thread_id: main } } }),
     ev(T_SUB, "event_msg", { type: "user_message", message: "review the patch" }),
@@ -84,7 +104,19 @@ function piLines(id: string, cwd: string, at: string, prompt: string, name?: str
     { type: "message", id: "e1", parentId: null, timestamp: at, message: { role: "user", content: prompt, timestamp: Date.parse(at) } },
     { type: "message", id: "e2", parentId: "e1", timestamp: at, message: { role: "assistant", content: [{ type: "toolCall", id: "c1", name: "bash", arguments: { command: "npm test" } }] } },
     { type: "message", id: "e3", parentId: "e2", timestamp: at, message: { role: "toolResult", toolCallId: "c1", toolName: "bash", content: [{ type: "text", text: "1 failed" }], isError: true } },
-    { type: "message", id: "e4", parentId: "e3", timestamp: at, message: { role: "assistant", content: [{ type: "toolCall", id: "c2", name: "edit", arguments: { path: "src/login.ts" } }, { type: "text", text: "Fixed the login check." }] } },
+    {
+      type: "message",
+      id: "e4",
+      parentId: "e3",
+      timestamp: at,
+      message: {
+        role: "assistant",
+        content: [
+          { type: "toolCall", id: "c2", name: "edit", arguments: { path: "src/login.ts" } },
+          { type: "text", text: "Fixed the login check." },
+        ],
+      },
+    },
     ...(name ? [{ type: "session_info", id: "e5", parentId: "e4", timestamp: at, name }] : []),
   ];
 }
@@ -113,12 +145,19 @@ export function droidFixture(): StoreFixture {
   const sessions = path.join(b.home, ".factory", "sessions");
   const [main, other] = [uuid(1), uuid(2)];
   const msg = (at: string, role: string, content: unknown) => ({ type: "message", id: `${at}${role}`, timestamp: at, message: { role, content } });
-  writeJsonl(path.join(sessions, enc(b.cwdA), `${main}.jsonl`), [
-    { type: "session_start", id: main, title: "Login bug hunt", sessionTitle: "Login bug hunt", owner: "me", version: 2, cwd: b.cwdA },
-    msg(T_MAIN, "user", [{ type: "text", text: PROMPT_MAIN }]),
-    msg(T_MAIN, "assistant", [{ type: "tool_use", id: "t1", name: "Execute", input: { command: "npm test" } }]),
-    msg(T_MAIN_LATER, "assistant", [{ type: "tool_use", id: "t2", name: "Edit", input: { file_path: "src/login.ts" } }, { type: "text", text: "Fixed the login check." }]),
-  ], { torn: true });
+  writeJsonl(
+    path.join(sessions, enc(b.cwdA), `${main}.jsonl`),
+    [
+      { type: "session_start", id: main, title: "Login bug hunt", sessionTitle: "Login bug hunt", owner: "me", version: 2, cwd: b.cwdA },
+      msg(T_MAIN, "user", [{ type: "text", text: PROMPT_MAIN }]),
+      msg(T_MAIN, "assistant", [{ type: "tool_use", id: "t1", name: "Execute", input: { command: "npm test" } }]),
+      msg(T_MAIN_LATER, "assistant", [
+        { type: "tool_use", id: "t2", name: "Edit", input: { file_path: "src/login.ts" } },
+        { type: "text", text: "Fixed the login check." },
+      ]),
+    ],
+    { torn: true },
+  );
   writeJsonl(path.join(sessions, enc(b.cwdB), `${other}.jsonl`), [
     { type: "session_start", id: other, owner: "me", version: 2, cwd: b.cwdB },
     msg(T_OLD, "user", [{ type: "text", text: PROMPT_OTHER }]),
@@ -131,13 +170,17 @@ export function copilotFixture(): StoreFixture {
   const state = path.join(b.home, ".copilot", "session-state");
   const [main, other] = [uuid(1), uuid(2)];
   const ev = (at: string, type: string, data: unknown) => ({ type, id: `${type}-${at}`, timestamp: at, parentId: null, data });
-  writeJsonl(path.join(state, main, "events.jsonl"), [
-    ev(T_MAIN, "session.start", { sessionId: main, version: 1, producer: "copilot-agent", copilotVersion: "0.0.407", startTime: T_MAIN, context: { cwd: b.cwdA, branch: "main" } }),
-    ev(T_MAIN, "user.message", { content: PROMPT_MAIN, attachments: [] }),
-    ev(T_MAIN, "tool.execution_start", { toolCallId: "c1", toolName: "bash", arguments: { command: "npm test" } }),
-    ev(T_MAIN, "tool.execution_complete", { toolCallId: "c1", success: false, result: { content: "1 failed" } }),
-    ev(T_MAIN_LATER, "assistant.message", { messageId: "m1", content: "Fixed the login check.", toolRequests: [] }),
-  ], { torn: true });
+  writeJsonl(
+    path.join(state, main, "events.jsonl"),
+    [
+      ev(T_MAIN, "session.start", { sessionId: main, version: 1, producer: "copilot-agent", copilotVersion: "0.0.407", startTime: T_MAIN, context: { cwd: b.cwdA, branch: "main" } }),
+      ev(T_MAIN, "user.message", { content: PROMPT_MAIN, attachments: [] }),
+      ev(T_MAIN, "tool.execution_start", { toolCallId: "c1", toolName: "bash", arguments: { command: "npm test" } }),
+      ev(T_MAIN, "tool.execution_complete", { toolCallId: "c1", success: false, result: { content: "1 failed" } }),
+      ev(T_MAIN_LATER, "assistant.message", { messageId: "m1", content: "Fixed the login check.", toolRequests: [] }),
+    ],
+    { torn: true },
+  );
   writeFileSync(path.join(state, main, "workspace.yaml"), `id: ${main}\ncwd: ${b.cwdA}\nbranch: main\nsummary: Login bug hunt\ncreated_at: ${T_MAIN}\nupdated_at: ${T_MAIN_LATER}\n`);
   // An older session in the legacy single-file layout.
   writeJsonl(path.join(state, `${other}.jsonl`), [
@@ -169,12 +212,19 @@ export function cursorFixture(): StoreFixture {
   const t = (role: string, at: string, content: unknown) => ({ role, timestamp: at, cwd: role === "user" ? undefined : undefined, message: { content } });
   const pa = path.join(projects, b.cwdA.slice(1).replace(/\//g, "-"), "agent-transcripts");
   // Current layout: `<id>/<id>.jsonl`, prompts wrapped in <user_query>; the older flat `<id>.jsonl` for the other.
-  writeJsonl(path.join(pa, main, `${main}.jsonl`), [
-    t("user", T_MAIN, [{ type: "text", text: `<user_query>\n${PROMPT_MAIN}\n</user_query>` }]),
-    t("assistant", T_MAIN, [{ type: "tool_use", name: "Shell", input: { command: "npm test" } }]),
-    t("assistant", T_MAIN_LATER, [{ type: "tool_use", name: "StrReplace", input: { path: "src/login.ts" } }, { type: "text", text: "Fixed the login check." }]),
-    { type: "turn_ended" },
-  ], { torn: true });
+  writeJsonl(
+    path.join(pa, main, `${main}.jsonl`),
+    [
+      t("user", T_MAIN, [{ type: "text", text: `<user_query>\n${PROMPT_MAIN}\n</user_query>` }]),
+      t("assistant", T_MAIN, [{ type: "tool_use", name: "Shell", input: { command: "npm test" } }]),
+      t("assistant", T_MAIN_LATER, [
+        { type: "tool_use", name: "StrReplace", input: { path: "src/login.ts" } },
+        { type: "text", text: "Fixed the login check." },
+      ]),
+      { type: "turn_ended" },
+    ],
+    { torn: true },
+  );
   writeJsonl(path.join(pa, main, "subagents", `${sub}.jsonl`), [t("user", T_SUB, "Search for login handlers")]);
   writeJsonl(path.join(projects, b.cwdB.slice(1).replace(/\//g, "-"), "agent-transcripts", `${other}.jsonl`), [t("user", T_OLD, PROMPT_OTHER)]);
   // cursor-agent started the main chat, so its chat store exists for that directory.
@@ -191,14 +241,18 @@ export function geminiFixture(): StoreFixture {
     writeFileSync(path.join(tmp, slug, ".project_root"), cwd);
     return path.join(tmp, slug, "chats");
   };
-  writeJsonl(path.join(proj(b.cwdA, "alpha"), `session-2026-11-20T10-00-${main.slice(0, 8)}.jsonl`), [
-    { sessionId: main, projectHash: "h", startTime: T_MAIN, lastUpdated: T_MAIN_LATER },
-    { id: "m1", timestamp: T_MAIN, type: "user", content: PROMPT_MAIN },
-    { id: "m2", timestamp: T_MAIN, type: "gemini", content: "draft", toolCalls: [{ name: "run_shell_command", args: { command: "npm test" }, status: "error", result: "1 failed" }] },
-    { id: "m2", timestamp: T_MAIN_LATER, type: "gemini", content: "Fixed the login check.", toolCalls: [{ name: "replace", args: { file_path: "src/login.ts" }, status: "success" }] },
-    { id: "m3", timestamp: T_MAIN_LATER, type: "user", content: "this prompt was rewound" },
-    { $rewindTo: "m3" },
-  ], { torn: true });
+  writeJsonl(
+    path.join(proj(b.cwdA, "alpha"), `session-2026-11-20T10-00-${main.slice(0, 8)}.jsonl`),
+    [
+      { sessionId: main, projectHash: "h", startTime: T_MAIN, lastUpdated: T_MAIN_LATER },
+      { id: "m1", timestamp: T_MAIN, type: "user", content: PROMPT_MAIN },
+      { id: "m2", timestamp: T_MAIN, type: "gemini", content: "draft", toolCalls: [{ name: "run_shell_command", args: { command: "npm test" }, status: "error", result: "1 failed" }] },
+      { id: "m2", timestamp: T_MAIN_LATER, type: "gemini", content: "Fixed the login check.", toolCalls: [{ name: "replace", args: { file_path: "src/login.ts" }, status: "success" }] },
+      { id: "m3", timestamp: T_MAIN_LATER, type: "user", content: "this prompt was rewound" },
+      { $rewindTo: "m3" },
+    ],
+    { torn: true },
+  );
   writeJsonl(path.join(proj(b.cwdB, "beta"), `session-2026-11-10T09-00-${other.slice(0, 8)}.jsonl`), [
     { sessionId: other, projectHash: "h2", startTime: T_OLD, lastUpdated: T_OLD },
     { id: "m1", timestamp: T_OLD, type: "user", content: PROMPT_OTHER },
@@ -210,13 +264,28 @@ export function qwenFixture(): StoreFixture {
   const b = makeBase("qwen");
   const projects = path.join(b.home, ".qwen", "projects");
   const [main, other] = [uuid(1), uuid(2)];
-  const r = (id: string, cwd: string, at: string, type: string, message: unknown, more: object = {}) => ({ uuid: `${at}${type}`, parentUuid: null, sessionId: id, timestamp: at, type, cwd, version: "0.5.0", gitBranch: "main", message, ...more });
-  writeJsonl(path.join(projects, enc(b.cwdA), "chats", `${main}.jsonl`), [
-    r(main, b.cwdA, T_MAIN, "user", { role: "user", parts: [{ text: PROMPT_MAIN }] }),
-    r(main, b.cwdA, T_MAIN, "assistant", { role: "model", parts: [{ functionCall: { name: "run_shell_command", args: { command: "npm test" } } }] }),
-    r(main, b.cwdA, T_MAIN_LATER, "assistant", { role: "model", parts: [{ text: "Fixed the login check." }, { functionCall: { name: "edit", args: { file_path: "src/login.ts" } } }] }),
-    r(main, b.cwdA, T_MAIN_LATER, "system", undefined, { subtype: "custom_title", systemPayload: { title: "Login bug hunt" } }),
-  ], { torn: true });
+  const r = (id: string, cwd: string, at: string, type: string, message: unknown, more: object = {}) => ({
+    uuid: `${at}${type}`,
+    parentUuid: null,
+    sessionId: id,
+    timestamp: at,
+    type,
+    cwd,
+    version: "0.5.0",
+    gitBranch: "main",
+    message,
+    ...more,
+  });
+  writeJsonl(
+    path.join(projects, enc(b.cwdA), "chats", `${main}.jsonl`),
+    [
+      r(main, b.cwdA, T_MAIN, "user", { role: "user", parts: [{ text: PROMPT_MAIN }] }),
+      r(main, b.cwdA, T_MAIN, "assistant", { role: "model", parts: [{ functionCall: { name: "run_shell_command", args: { command: "npm test" } } }] }),
+      r(main, b.cwdA, T_MAIN_LATER, "assistant", { role: "model", parts: [{ text: "Fixed the login check." }, { functionCall: { name: "edit", args: { file_path: "src/login.ts" } } }] }),
+      r(main, b.cwdA, T_MAIN_LATER, "system", undefined, { subtype: "custom_title", systemPayload: { title: "Login bug hunt" } }),
+    ],
+    { torn: true },
+  );
   writeJsonl(path.join(projects, enc(b.cwdB), "chats", `${other}.jsonl`), [r(other, b.cwdB, T_OLD, "user", { role: "user", parts: [{ text: PROMPT_OTHER }] })]);
   return fixture(b, "qwen", { id: main, title: "Login bug hunt" }, { id: other });
 }
@@ -225,12 +294,16 @@ export function demoFixture(): StoreFixture {
   const b = makeBase("demo");
   const dir = path.join(b.home, ".baton", "demo-agent", "sessions");
   const [main, other] = [uuid(1), uuid(2)];
-  writeJsonl(path.join(dir, `${main}.jsonl`), [
-    { type: "meta", sessionId: main, cwd: b.cwdA, createdAt: T_MAIN, title: null },
-    { type: "prompt", text: PROMPT_MAIN, at: T_MAIN },
-    { type: "tool", title: "Run npm test", status: "failed", at: T_MAIN },
-    { type: "reply", text: "Fixed the login check.", at: T_MAIN_LATER },
-  ], { torn: true });
+  writeJsonl(
+    path.join(dir, `${main}.jsonl`),
+    [
+      { type: "meta", sessionId: main, cwd: b.cwdA, createdAt: T_MAIN, title: null },
+      { type: "prompt", text: PROMPT_MAIN, at: T_MAIN },
+      { type: "tool", title: "Run npm test", status: "failed", at: T_MAIN },
+      { type: "reply", text: "Fixed the login check.", at: T_MAIN_LATER },
+    ],
+    { torn: true },
+  );
   writeJsonl(path.join(dir, `${other}.jsonl`), [
     { type: "meta", sessionId: other, cwd: b.cwdB, createdAt: T_OLD, title: null },
     { type: "prompt", text: PROMPT_OTHER, at: T_OLD },

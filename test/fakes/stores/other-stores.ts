@@ -38,9 +38,14 @@ export async function opencodeFixture(): Promise<StoreFixture> {
   const data = path.join(b.home, ".local", "share", "opencode");
   const [main, other, sub, legacy] = ["ses_1aaaa0000001", "ses_2bbbb0000002", "ses_3cccc0000003", "ses_4dddd0000004"];
   const part = (id: string, msg: string, session: string, data: unknown): [string, unknown[]] => ["INSERT INTO part VALUES (?,?,?,?,?,?)", [id, msg, session, 0, 0, JSON.stringify(data)]];
-  const message = (id: string, session: string, at: string, role: string): [string, unknown[]] => ["INSERT INTO message VALUES (?,?,?,?,?)", [id, session, ms(at), ms(at), JSON.stringify({ role, time: { created: ms(at) } })]];
+  const message = (id: string, session: string, at: string, role: string): [string, unknown[]] => [
+    "INSERT INTO message VALUES (?,?,?,?,?)",
+    [id, session, ms(at), ms(at), JSON.stringify({ role, time: { created: ms(at) } })],
+  ];
   await writeSqlite(path.join(data, "opencode.db"), [
-    ["CREATE TABLE session (id TEXT PRIMARY KEY, project_id TEXT NOT NULL, parent_id TEXT, slug TEXT, directory TEXT NOT NULL, title TEXT NOT NULL, version TEXT, time_created INTEGER, time_updated INTEGER)"],
+    [
+      "CREATE TABLE session (id TEXT PRIMARY KEY, project_id TEXT NOT NULL, parent_id TEXT, slug TEXT, directory TEXT NOT NULL, title TEXT NOT NULL, version TEXT, time_created INTEGER, time_updated INTEGER)",
+    ],
     ["CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, time_created INTEGER, time_updated INTEGER, data TEXT NOT NULL)"],
     ["CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT NOT NULL, session_id TEXT NOT NULL, time_created INTEGER, time_updated INTEGER, data TEXT NOT NULL)"],
     ["INSERT INTO session VALUES (?,?,?,?,?,?,?,?,?)", [main, "p1", null, "s", b.cwdA, "Login bug hunt", "1.2.0", ms(T_MAIN), ms(T_MAIN_LATER)]],
@@ -59,7 +64,13 @@ export async function opencodeFixture(): Promise<StoreFixture> {
   ]);
   // A session that exists only in the legacy file store (OpenCode ≤ 1.1).
   const storage = path.join(data, "storage");
-  writeJson(path.join(storage, "session", "global", `${legacy}.json`), { id: legacy, projectID: "global", directory: b.cwdB, title: "Legacy refactor", time: { created: ms("2026-11-01T09:00:00Z"), updated: ms("2026-11-01T09:30:00Z") } });
+  writeJson(path.join(storage, "session", "global", `${legacy}.json`), {
+    id: legacy,
+    projectID: "global",
+    directory: b.cwdB,
+    title: "Legacy refactor",
+    time: { created: ms("2026-11-01T09:00:00Z"), updated: ms("2026-11-01T09:30:00Z") },
+  });
   writeJson(path.join(storage, "message", legacy, "msg_a.json"), { id: "msg_a", sessionID: legacy, role: "user", time: { created: ms("2026-11-01T09:00:00Z") } });
   writeJson(path.join(storage, "part", "msg_a", "prt_a.json"), { id: "prt_a", messageID: "msg_a", type: "text", text: "Refactor the legacy module" });
   // The main session was also migrated: its legacy copy must not be listed twice.
@@ -102,14 +113,28 @@ export function clineFixture(): StoreFixture {
   const data = path.join(b.home, ".cline", "data");
   const [main, other, historyOnly, both] = ["1763632800000_ab12c", "1762765200000", "1762000000000", "1763000000000"];
   // The CLI session (Cline 3.x): metadata beside its messages.
-  writeJson(path.join(data, "sessions", main, `${main}.json`), { version: 1, session_id: main, source: "cli", started_at: T_MAIN, cwd: b.cwdA, prompt: PROMPT_MAIN, metadata: { title: "Login bug hunt" } });
+  writeJson(path.join(data, "sessions", main, `${main}.json`), {
+    version: 1,
+    session_id: main,
+    source: "cli",
+    started_at: T_MAIN,
+    cwd: b.cwdA,
+    prompt: PROMPT_MAIN,
+    metadata: { title: "Login bug hunt" },
+  });
   writeJson(path.join(data, "sessions", main, `${main}.messages.json`), {
     sessionId: main,
     messages: [
       { role: "user", content: [{ type: "text", text: PROMPT_MAIN }] },
       { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "execute_command", input: { command: "npm test" } }] },
       { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", is_error: true, content: "1 test failed" }] },
-      { role: "assistant", content: [{ type: "tool_use", id: "t2", name: "replace_in_file", input: { path: "src/login.ts" } }, { type: "text", text: "Fixed the login check." }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "tool_use", id: "t2", name: "replace_in_file", input: { path: "src/login.ts" } },
+          { type: "text", text: "Fixed the login check." },
+        ],
+      },
     ],
   });
   utimesSync(path.join(data, "sessions", main, `${main}.messages.json`), new Date(T_MAIN_LATER), new Date(T_MAIN_LATER));
@@ -151,7 +176,14 @@ function grokLikeFixture(): StoreFixture {
     { type: "assistant", content: "Fixed the login check.", tool_calls: [{ id: "t2", name: "search_replace", arguments: JSON.stringify({ file_path: "src/login.ts" }) }] },
   ];
   writeJsonl(path.join(dir(b.cwdA, main), "chat_history.jsonl"), history(PROMPT_MAIN), { torn: true });
-  writeJson(path.join(dir(b.cwdA, main), "summary.json"), { info: { id: main, cwd: b.cwdA }, generated_title: "Login bug hunt", created_at: T_MAIN, updated_at: T_MAIN_LATER, session_kind: "build", head_branch: "main" });
+  writeJson(path.join(dir(b.cwdA, main), "summary.json"), {
+    info: { id: main, cwd: b.cwdA },
+    generated_title: "Login bug hunt",
+    created_at: T_MAIN,
+    updated_at: T_MAIN_LATER,
+    session_kind: "build",
+    head_branch: "main",
+  });
   // No summary.json yet (a session still in its first turn): title from the first real prompt, cwd from the folder name.
   writeJsonl(path.join(dir(b.cwdB, other), "chat_history.jsonl"), history(PROMPT_OTHER));
   utimesSync(path.join(dir(b.cwdB, other), "chat_history.jsonl"), new Date(T_OLD), new Date(T_OLD));
@@ -200,18 +232,44 @@ export function fxFixture(): StoreFixture {
         assistant: "Fixed the login check.",
         execution: {
           schema_version: 1,
-          tool_steps: [{ assistant: null, tool_calls: [{ id: "c1", name: "run_command", arguments_json: JSON.stringify({ command: "npm test" }), provider_result: null }], tool_results: [{ tool_call_id: "c1", tool_name: "run_command", status: "failure", output: { encoding: "base64", data: Buffer.from("1 failed").toString("base64") }, command_process_presentation: { kind: "exit_code", value: 1 } }] }],
+          tool_steps: [
+            {
+              assistant: null,
+              tool_calls: [{ id: "c1", name: "run_command", arguments_json: JSON.stringify({ command: "npm test" }), provider_result: null }],
+              tool_results: [
+                {
+                  tool_call_id: "c1",
+                  tool_name: "run_command",
+                  status: "failure",
+                  output: { encoding: "base64", data: Buffer.from("1 failed").toString("base64") },
+                  command_process_presentation: { kind: "exit_code", value: 1 },
+                },
+              ],
+            },
+          ],
           files: [{ path: "src/login.ts", tool_call_id: "c2", tool_name: "edit_file", action: "edit", status: "success" }],
           turn_summary: null,
         },
       },
     });
   const session = (id: string, cwd: string, at: string, prompt: string, later: string) => {
-    writeJsonl(path.join(root, id, "events.jsonl"), [frame(1, at, "session_started", { id, created_at_ms: ms(at), origin_workspace_root: cwd, workspace_root: cwd, conversation_language: "en" }), turn(prompt, later, 2)], { torn: id === main });
-    writeJson(path.join(root, id, "session.json"), { schema_version: 3, storage_format: "jsonl", id, created_at_ms: ms(at), updated_at_ms: ms(later), origin_workspace_root: cwd, workspace_root: cwd, history_len: 1 });
+    writeJsonl(
+      path.join(root, id, "events.jsonl"),
+      [frame(1, at, "session_started", { id, created_at_ms: ms(at), origin_workspace_root: cwd, workspace_root: cwd, conversation_language: "en" }), turn(prompt, later, 2)],
+      { torn: id === main },
+    );
+    writeJson(path.join(root, id, "session.json"), {
+      schema_version: 3,
+      storage_format: "jsonl",
+      id,
+      created_at_ms: ms(at),
+      updated_at_ms: ms(later),
+      origin_workspace_root: cwd,
+      workspace_root: cwd,
+      history_len: 1,
+    });
   };
   session(main, b.cwdA, T_MAIN, PROMPT_MAIN, T_MAIN_LATER);
   session(other, b.cwdB, T_OLD, PROMPT_OTHER, T_OLD);
   return fixture(b, "fx", MAIN_PROMPT_TITLE, { main, other }, { nativeArgs: ["--resume", main] });
 }
-

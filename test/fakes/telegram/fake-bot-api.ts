@@ -66,7 +66,7 @@ export interface TelegramFlood {
 }
 
 /** As documented: ~1 a second per chat (a burst of three tolerated), 20 a minute per group, 30 a second in all. */
-export const TELEGRAM_FLOOD: TelegramFlood = {
+const TELEGRAM_FLOOD: TelegramFlood = {
   chat: { burst: 3, perSecond: 1 },
   group: { calls: 20, windowMs: 60_000 },
   bot: { calls: 30, windowMs: 1_000 },
@@ -193,7 +193,10 @@ export class FakeBotApi extends FakeChats {
     const held = this.heldPoll!;
     this.heldPoll = undefined;
     clearTimeout(held.timer);
-    this.deliver(held.response, this.updates.filter((update) => update.update_id >= held.offset));
+    this.deliver(
+      held.response,
+      this.updates.filter((update) => update.update_id >= held.offset),
+    );
   }
 
   /** Answers a getUpdates call, noting when each message went out on the wire. */

@@ -84,7 +84,9 @@ export abstract class FakeChats {
   /** A user presses an inline button of a bot message; returns the callback query id. */
   userPresses(from: User, botMessage: BotMessage, callbackData: string): string {
     const id = String(this.nextCallbackId++);
-    const chat = (this.messages.find((m) => "chat" in m && m.chat.id === botMessage.chatId) as Message | undefined)?.chat ?? ({ id: botMessage.chatId, type: botMessage.chatId > 0 ? "private" : "supergroup" } as Chat);
+    const chat =
+      (this.messages.find((m) => "chat" in m && m.chat.id === botMessage.chatId) as Message | undefined)?.chat ??
+      ({ id: botMessage.chatId, type: botMessage.chatId > 0 ? "private" : "supergroup" } as Chat);
     const message = {
       message_id: botMessage.messageId,
       date: Math.floor(Date.now() / 1000),

@@ -9,7 +9,6 @@ import type { IncomingMessage } from "node:http";
 import { parseTelegramHtml } from "./telegram-html.js";
 import { boundaryOf, parseMultipart, type UploadedPart } from "../multipart.js";
 
-
 export interface SentMedia {
   kind: "photo" | "document";
   name: string;

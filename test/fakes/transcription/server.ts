@@ -50,7 +50,12 @@ export class FakeTranscriptionServer {
     if (this.apiKey && req.headers.authorization !== `Bearer ${this.apiKey}`) return this.error(res, 401, "Incorrect API key provided", "invalid_request_error");
     let form: FormData;
     try {
-      const request = new Request(`http://127.0.0.1${req.url}`, { method: "POST", headers: req.headers as Record<string, string>, body: Readable.toWeb(req) as ReadableStream, duplex: "half" } as RequestInit);
+      const request = new Request(`http://127.0.0.1${req.url}`, {
+        method: "POST",
+        headers: req.headers as Record<string, string>,
+        body: Readable.toWeb(req) as ReadableStream,
+        duplex: "half",
+      } as RequestInit);
       form = await request.formData();
     } catch {
       return this.error(res, 400, "Could not parse multipart form", "invalid_request_error");

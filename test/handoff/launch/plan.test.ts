@@ -20,10 +20,14 @@ describe("launch plans", () => {
     const plan = planLaunch("codex", ["resume", "abc"], ctx("/data"));
     expect(plan.command).toBe("codex");
     expect(plan.args).toEqual([
-      "-c", `mcp_servers.baton.command=${JSON.stringify(process.execPath)}`,
-      "-c", `mcp_servers.baton.args=${JSON.stringify([BATON_BIN, "mcp"])}`,
-      "-c", 'mcp_servers.baton.env={ BATON_AGENT_KIND = "codex", BATON_LAUNCH_ID = "ln_0123abcd", BATON_DATA_DIR = "/data" }',
-      "resume", "abc",
+      "-c",
+      `mcp_servers.baton.command=${JSON.stringify(process.execPath)}`,
+      "-c",
+      `mcp_servers.baton.args=${JSON.stringify([BATON_BIN, "mcp"])}`,
+      "-c",
+      'mcp_servers.baton.env={ BATON_AGENT_KIND = "codex", BATON_LAUNCH_ID = "ln_0123abcd", BATON_DATA_DIR = "/data" }',
+      "resume",
+      "abc",
     ]);
     expect(plan.env).toEqual(batonEnv("codex", "/data"));
     expect(plan.files).toEqual([]);
@@ -91,7 +95,13 @@ describe("which session a handover means", () => {
   });
 
   it("takes a full id as given for an agent whose store Baton cannot read, never for one it can", async () => {
-    const unknown = { ...agents, kind: getAgentKind, findSession: async () => { throw new CommandError("No session starts with that"); } } as HandoverAgents;
+    const unknown = {
+      ...agents,
+      kind: getAgentKind,
+      findSession: async () => {
+        throw new CommandError("No session starts with that");
+      },
+    } as HandoverAgents;
     expect(await lookupSession(unknown, "goose", cwd, "20261130_7")).toMatchObject({ id: "20261130_7", cwd });
     await expect(lookupSession(unknown, "goose", cwd, "2026")).rejects.toThrow(CommandError);
     await expect(lookupSession(unknown, "claude", cwd, "4f1c2d3e-0000")).rejects.toThrow(/No session/);

@@ -6,9 +6,25 @@ import { registerHandoffCommand } from "../../../src/handoff/sessions/cli.js";
 
 /** Variables that would point readers at real stores; cleared for every run. */
 export const STORE_ENV = [
-  "CLAUDE_CONFIG_DIR", "CODEX_HOME", "PI_SESSION_DIR", "PI_CODING_AGENT_SESSION_DIR", "DSH_SESSION_ROOT", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "OPENCODE_DB", "CLINE_DIR", "PI_CODING_AGENT_DIR",
-  "PRIME_AGENT_CODING_AGENT_DIR", "COPILOT_HOME", "HERMES_HOME", "DSH_HOME", "OPENCLAW_STATE_DIR", "CURSOR_CONFIG_DIR",
-  "GEMINI_CLI_HOME", "QWEN_HOME", "BATON_DATA_DIR",
+  "CLAUDE_CONFIG_DIR",
+  "CODEX_HOME",
+  "PI_SESSION_DIR",
+  "PI_CODING_AGENT_SESSION_DIR",
+  "DSH_SESSION_ROOT",
+  "XDG_DATA_HOME",
+  "XDG_CONFIG_HOME",
+  "OPENCODE_DB",
+  "CLINE_DIR",
+  "PI_CODING_AGENT_DIR",
+  "PRIME_AGENT_CODING_AGENT_DIR",
+  "COPILOT_HOME",
+  "HERMES_HOME",
+  "DSH_HOME",
+  "OPENCLAW_STATE_DIR",
+  "CURSOR_CONFIG_DIR",
+  "GEMINI_CLI_HOME",
+  "QWEN_HOME",
+  "BATON_DATA_DIR",
 ];
 
 export interface CliResult {

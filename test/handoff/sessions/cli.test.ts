@@ -74,7 +74,13 @@ describe("handoff export", () => {
     const line = (type: string, message: unknown) => ({ type, sessionId: id, cwd: b.cwdA, gitBranch: "main", timestamp: T_MAIN, uuid: `${type}-${JSON.stringify(message).length}`, message });
     writeJsonl(path.join(b.home, ".claude", "projects", b.cwdA.replace(/[^A-Za-z0-9]/g, "-"), `${id}.jsonl`), [
       line("user", { role: "user", content: prompt }),
-      line("assistant", { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: `curl -u 'admin:${secrets.curl}' https://api.example.com/health` } }, { type: "text", text: "The health check answered." }] }),
+      line("assistant", {
+        role: "assistant",
+        content: [
+          { type: "tool_use", id: "t1", name: "Bash", input: { command: `curl -u 'admin:${secrets.curl}' https://api.example.com/health` } },
+          { type: "text", text: "The health check answered." },
+        ],
+      }),
     ]);
     const printed = await runHandoff(b.home, ["export", id, "--print"]);
     expect(printed.code, printed.err).toBe(0);

@@ -48,7 +48,15 @@ describe("launch spec", () => {
   it("the trampoline starts the exact argv, confirms, and returns the runtime's exit code", async () => {
     const dir = testTempDir("baton-spec-");
     const out = path.join(dir, "argv.txt");
-    const file = await writeSpec(dir, { version: 1, executable: "sh", args: ["-c", 'printf "%s|" "$@" > "$0"; exit 3', out, "a b", "$HOME;`x`"], dir, set: {}, unset: [], expiresAt: Date.now() + 15_000 });
+    const file = await writeSpec(dir, {
+      version: 1,
+      executable: "sh",
+      args: ["-c", 'printf "%s|" "$@" > "$0"; exit 3', out, "a b", "$HOME;`x`"],
+      dir,
+      set: {},
+      unset: [],
+      expiresAt: Date.now() + 15_000,
+    });
     const [code, outcome] = await Promise.all([runTrampoline(file), awaitConfirmation(file, 5_000)]);
     expect(code).toBe(3);
     expect(outcome.state).toBe("started");

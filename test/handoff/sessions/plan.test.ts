@@ -119,7 +119,27 @@ describe("fallbacks to a brief", () => {
     const c = claudeFixture();
     const goose = await plan({ ...c.opts, runtime: "claude" }, c.main.id, { agent: "goose" });
     expect(goose.env).toEqual({ GOOSE_MODE: "approve" });
-    for (const agent of ["claude", "codex", "opencode", "cline", "pi", "droid", "copilot", "grok", "openclaw", "cursor", "omp", "gemini", "qwen", "kiro", "agy", "devin", "muse", "openhands", "goose"]) {
+    for (const agent of [
+      "claude",
+      "codex",
+      "opencode",
+      "cline",
+      "pi",
+      "droid",
+      "copilot",
+      "grok",
+      "openclaw",
+      "cursor",
+      "omp",
+      "gemini",
+      "qwen",
+      "kiro",
+      "agy",
+      "devin",
+      "muse",
+      "openhands",
+      "goose",
+    ]) {
       const p = await plan({ ...c.opts, runtime: "claude" }, c.main.id, { agent, new: true });
       expect(p.args.join(" "), agent).not.toMatch(/--yolo|--force|--allow-all|dangerously|--auto-approve true|always-approve/);
     }

@@ -45,30 +45,38 @@ describe("baton start / doctor with Discord", () => {
     return new Promise((resolve) => child.once("exit", (code) => resolve({ ...result, code })));
   }
 
-  test("start says whom it connected as; doctor passes and prints the invite URL", async () => {
-    fake = await new FakeDiscord().start();
-    const config = configFor(fake);
-    const started = await run(["start", "--config", config], /Baton ready/);
-    expect(started.out).toContain("discord: connected as @Baton in 1 server\n");
-    const doctor = await run(["doctor", "--json", "--config", config]);
-    const check = (JSON.parse(doctor.out) as { checks: Array<{ area: string; status: string; message: string }> }).checks.find((c) => c.area === "platform discord")!;
-    expect(check.status, check.message).toBe("ok");
-    expect(check.message).toContain(`invite URL: https://discord.com/oauth2/authorize?client_id=${fake.world.applicationId}&scope=bot%20applications.commands&permissions=309237713920`);
-    expect(started.out + started.err + doctor.out).not.toContain(fake.token);
-  }, CLI_TIMEOUT_MS);
+  test(
+    "start says whom it connected as; doctor passes and prints the invite URL",
+    async () => {
+      fake = await new FakeDiscord().start();
+      const config = configFor(fake);
+      const started = await run(["start", "--config", config], /Baton ready/);
+      expect(started.out).toContain("discord: connected as @Baton in 1 server\n");
+      const doctor = await run(["doctor", "--json", "--config", config]);
+      const check = (JSON.parse(doctor.out) as { checks: Array<{ area: string; status: string; message: string }> }).checks.find((c) => c.area === "platform discord")!;
+      expect(check.status, check.message).toBe("ok");
+      expect(check.message).toContain(`invite URL: https://discord.com/oauth2/authorize?client_id=${fake.world.applicationId}&scope=bot%20applications.commands&permissions=309237713920`);
+      expect(started.out + started.err + doctor.out).not.toContain(fake.token);
+    },
+    CLI_TIMEOUT_MS,
+  );
 
-  test("the Message Content Intent off: start refuses with the fix, doctor fails with it", async () => {
-    fake = await new FakeDiscord({ messageContentIntent: false }).start();
-    const config = configFor(fake);
-    const started = await run(["start", "--config", config]);
-    expect(started.code).toBe(1);
-    expect(started.err).toContain("Message Content Intent is off");
-    expect(started.err).toContain(FIX);
-    expect(fake.gateway.closes).toContain(4014);
+  test(
+    "the Message Content Intent off: start refuses with the fix, doctor fails with it",
+    async () => {
+      fake = await new FakeDiscord({ messageContentIntent: false }).start();
+      const config = configFor(fake);
+      const started = await run(["start", "--config", config]);
+      expect(started.code).toBe(1);
+      expect(started.err).toContain("Message Content Intent is off");
+      expect(started.err).toContain(FIX);
+      expect(fake.gateway.closes).toContain(4014);
 
-    const doctor = await run(["doctor", "--config", config]);
-    expect(doctor.code).toBe(1);
-    expect(doctor.out).toMatch(/✗ platform discord .*Message Content Intent: off/);
-    expect(doctor.out).toContain(FIX);
-  }, CLI_TIMEOUT_MS);
+      const doctor = await run(["doctor", "--config", config]);
+      expect(doctor.code).toBe(1);
+      expect(doctor.out).toMatch(/✗ platform discord .*Message Content Intent: off/);
+      expect(doctor.out).toContain(FIX);
+    },
+    CLI_TIMEOUT_MS,
+  );
 });

@@ -20,7 +20,8 @@ describe("Discord doctor", () => {
     expect(invite.origin + invite.pathname).toBe("https://discord.com/oauth2/authorize");
     expect(invite.searchParams.get("client_id")).toBe(fake.world.applicationId);
     expect(invite.searchParams.get("scope")).toBe("bot applications.commands");
-    const wanted = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.ReadMessageHistory | PermissionFlagsBits.CreatePublicThreads | PermissionFlagsBits.SendMessagesInThreads;
+    const wanted =
+      PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.ReadMessageHistory | PermissionFlagsBits.CreatePublicThreads | PermissionFlagsBits.SendMessagesInThreads;
     expect(invite.searchParams.get("permissions")).toBe(wanted.toString());
     expect(fake.calls.map((c) => `${c.method} ${c.path}`)).toEqual(["GET /users/@me", "GET /applications/@me"]);
   });
@@ -54,7 +55,12 @@ describe("Discord doctor", () => {
   });
 
   test("the numbers Baton uses are discord.js's own", () => {
-    expect(GATEWAY_INTENTS).toEqual({ Guilds: GatewayIntentBits.Guilds, GuildMessages: GatewayIntentBits.GuildMessages, DirectMessages: GatewayIntentBits.DirectMessages, MessageContent: GatewayIntentBits.MessageContent });
+    expect(GATEWAY_INTENTS).toEqual({
+      Guilds: GatewayIntentBits.Guilds,
+      GuildMessages: GatewayIntentBits.GuildMessages,
+      DirectMessages: GatewayIntentBits.DirectMessages,
+      MessageContent: GatewayIntentBits.MessageContent,
+    });
     for (const [name, bit] of Object.entries(INVITE_PERMISSIONS)) expect(bit).toBe(PermissionFlagsBits[name as keyof typeof PermissionFlagsBits]);
     expect(invitePermissionBits()).toBe(309_237_713_920n);
     expect(MESSAGE_CONTENT_FLAGS).toBe(ApplicationFlags.GatewayMessageContent | ApplicationFlags.GatewayMessageContentLimited);

@@ -14,7 +14,12 @@ afterEach(async () => {
   await stopped?.stop();
   if (!stopped) return;
   expect(stopped.baton.problems()).toEqual([]);
-  expect(stopped.baton.log().map((l) => JSON.stringify(l)).join("\n")).not.toContain(stopped.fake.token);
+  expect(
+    stopped.baton
+      .log()
+      .map((l) => JSON.stringify(l))
+      .join("\n"),
+  ).not.toContain(stopped.fake.token);
 });
 
 describe("Discord end to end with the demo agent", () => {
@@ -83,7 +88,10 @@ describe("Discord end to end with the demo agent", () => {
       expect([...piece].length).toBeLessThanOrEqual(2000);
       expect((piece.match(/^```/gm) ?? []).length % 2).toBe(0);
     }
-    const sections = pieces.join("\n").match(/Section \d+/g)!.map((s) => Number(s.slice(8)));
+    const sections = pieces
+      .join("\n")
+      .match(/Section \d+/g)!
+      .map((s) => Number(s.slice(8)));
     expect(sections).toEqual([...new Set(sections)].sort((a, b) => a - b));
     expect(new Set(sections).size).toBeGreaterThanOrEqual(3);
     expect(fake.calls.filter((c) => c.status === 429)).toEqual([]);
@@ -155,7 +163,10 @@ describe("Discord end to end with the demo agent", () => {
     fake.dm(alice, "three");
     await eventually(() => bed!.find(dm, /you said "three"/), E2E_TIMEOUT_MS, "the answer after the resume");
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const answers = fake.botMessages(dm).map((m) => /you said "(\w+)"/.exec(m.content)?.[1]).filter(Boolean);
+    const answers = fake
+      .botMessages(dm)
+      .map((m) => /you said "(\w+)"/.exec(m.content)?.[1])
+      .filter(Boolean);
     expect(answers).toEqual(["one", "two", "three"]);
     expect([fake.gateway.identifies, fake.gateway.resumes]).toEqual([1, 1]);
   });

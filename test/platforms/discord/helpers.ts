@@ -29,7 +29,9 @@ export function discordAdapter(fake: FakeDiscord, config: Record<string, unknown
 }
 
 /** The fake Discord with `baton start` (bin/baton.js, the shipped bundle) connected to it; alice allowed. */
-export async function startShippedDiscordBed(options: { fake?: FakeDiscordOptions; config?: (fake: FakeDiscord) => Record<string, unknown>; env?: NodeJS.ProcessEnv } = {}): Promise<ShippedDiscordBed> {
+export async function startShippedDiscordBed(
+  options: { fake?: FakeDiscordOptions; config?: (fake: FakeDiscord) => Record<string, unknown>; env?: NodeJS.ProcessEnv } = {},
+): Promise<ShippedDiscordBed> {
   const fake = await new FakeDiscord(options.fake).start();
   const alice = fake.addUser("alice");
   const mallory = fake.addUser("mallory");

@@ -18,7 +18,12 @@ describe("Discord interaction desk", () => {
   function open(unansweredMs: number) {
     const rest = new REST({ api: fake.apiUrl, retries: 0 }).setToken(fake.token);
     const errors: string[] = [];
-    desk = new InteractionDesk(rest, () => fake.world.applicationId, (error) => void errors.push(String(error)), unansweredMs);
+    desk = new InteractionDesk(
+      rest,
+      () => fake.world.applicationId,
+      (error) => void errors.push(String(error)),
+      unansweredMs,
+    );
     return { desk, errors };
   }
 

@@ -43,10 +43,23 @@ describe("outbound messages", () => {
   });
 
   test("buttons become action rows of at most five, with Discord's styles; Discord accepts them", () => {
-    const buttons = [[{ id: "ap:1:allow", label: "Allow once", style: "primary" as const }, { id: "ap:1:always", label: "Always allow" }, { id: "ap:1:reject", label: "Reject", style: "danger" as const }]];
+    const buttons = [
+      [
+        { id: "ap:1:allow", label: "Allow once", style: "primary" as const },
+        { id: "ap:1:always", label: "Always allow" },
+        { id: "ap:1:reject", label: "Reject", style: "danger" as const },
+      ],
+    ];
     const body = renderMessage({ text: "May I run `ls`?", buttons });
     expect(body.components).toEqual([
-      { type: 1, components: [{ type: 2, style: 1, label: "Allow once", custom_id: "ap:1:allow" }, { type: 2, style: 2, label: "Always allow", custom_id: "ap:1:always" }, { type: 2, style: 4, label: "Reject", custom_id: "ap:1:reject" }] },
+      {
+        type: 1,
+        components: [
+          { type: 2, style: 1, label: "Allow once", custom_id: "ap:1:allow" },
+          { type: 2, style: 2, label: "Always allow", custom_id: "ap:1:always" },
+          { type: 2, style: 4, label: "Reject", custom_id: "ap:1:reject" },
+        ],
+      },
     ]);
     expect(validateMessageBody(body, { create: true })).toBeUndefined();
     const seven = renderMessage({ text: "pick", buttons: [Array.from({ length: 7 }, (_, i) => ({ id: `b${i}`, label: "x".repeat(90) }))] });

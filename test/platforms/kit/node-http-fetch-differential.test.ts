@@ -32,7 +32,8 @@ const wire: OnTheWire[] = [];
 const answers: Record<string, (req: IncomingMessage, res: ServerResponse) => void> = {
   reset: (req) => req.socket.destroy(),
   slow: () => undefined,
-  "bad-status": (_req, res) => res.writeHead(400, "Bad Request", { "content-type": "application/json" }).end(JSON.stringify({ ok: false, error_code: 400, description: "Bad Request: chat not found" })),
+  "bad-status": (_req, res) =>
+    res.writeHead(400, "Bad Request", { "content-type": "application/json" }).end(JSON.stringify({ ok: false, error_code: 400, description: "Bad Request: chat not found" })),
   "not-json": (_req, res) => res.writeHead(502, "Bad Gateway", { "content-type": "text/html" }).end("<html>502 Bad Gateway</html>"),
 };
 
@@ -72,13 +73,27 @@ async function recordGrammyTraffic(): Promise<Recorded[]> {
     return new Response(JSON.stringify({ ok: true, result: true }), { headers: { "content-type": "application/json" } });
   }) as typeof fetch;
   const api = new Api(TOKEN, { apiRoot: base, fetch: recording });
-  const keyboard = { inline_keyboard: [[{ text: "Allow once", callback_data: "baton:a:1" }, { text: "Deny", callback_data: "baton:d:1" }]] };
+  const keyboard = {
+    inline_keyboard: [
+      [
+        { text: "Allow once", callback_data: "baton:a:1" },
+        { text: "Deny", callback_data: "baton:d:1" },
+      ],
+    ],
+  };
   await api.getMe();
   await api.deleteWebhook();
-  await api.setMyCommands([{ command: "new", description: "Start a new thread" }, { command: "stop", description: "Stop the running turn" }]);
+  await api.setMyCommands([
+    { command: "new", description: "Start a new thread" },
+    { command: "stop", description: "Stop the running turn" },
+  ]);
   await api.getUpdates({ offset: 42, timeout: 0, allowed_updates: ["message", "callback_query"] });
   await api.sendChatAction(111, "typing");
-  await api.sendMessage(111, "<b>Claude</b> wants to run <code>rm -rf build/</code> — allow? ✅ ünïcödé 🎉", { parse_mode: "HTML", reply_markup: keyboard, link_preview_options: { is_disabled: true } });
+  await api.sendMessage(111, "<b>Claude</b> wants to run <code>rm -rf build/</code> — allow? ✅ ünïcödé 🎉", {
+    parse_mode: "HTML",
+    reply_markup: keyboard,
+    link_preview_options: { is_disabled: true },
+  });
   await api.editMessageText(111, 5, "Streaming… <i>part 2</i>", { parse_mode: "HTML" });
   await api.answerCallbackQuery("cb-1", { text: "Allowed" });
   await api.setMessageReaction(111, 5, [{ type: "emoji", emoji: "👀" }]);
@@ -101,7 +116,17 @@ async function settle(call: Promise<Response>): Promise<Record<string, unknown>>
     } catch (error) {
       jsonError = (error as Error).name;
     }
-    return { status: res.status, ok: res.ok, statusText: res.statusText, contentType: res.headers.get("content-type"), echo: res.headers.get("x-echo-method"), missing: res.headers.get("x-not-there"), text, json, jsonError };
+    return {
+      status: res.status,
+      ok: res.ok,
+      statusText: res.statusText,
+      contentType: res.headers.get("content-type"),
+      echo: res.headers.get("x-echo-method"),
+      missing: res.headers.get("x-not-there"),
+      text,
+      json,
+      jsonError,
+    };
   } catch (error) {
     const e = error as Error & { cause?: { code?: string } };
     return { rejected: e.name, message: e.message, cause: e.cause?.code };
@@ -138,8 +163,18 @@ describe("node-http-fetch against fetch, over grammY's Bot API traffic", () => {
         const url = `${base}/bot${TOKEN}/${path}`;
         const init = { method: "POST", headers: { "content-type": "application/json" }, body: '{"chat_id":1}' };
         expect(await settle(mine.fetch(url, init)), path).toStrictEqual(await settle(fetch(url, init)));
-        const viaFetch = await fetch(url, init).then((r) => r.json().then(() => "parsed", (e: Error) => e.name));
-        const viaMine = await mine.fetch(url, init).then((r) => r.json().then(() => "parsed", (e: Error) => e.name));
+        const viaFetch = await fetch(url, init).then((r) =>
+          r.json().then(
+            () => "parsed",
+            (e: Error) => e.name,
+          ),
+        );
+        const viaMine = await mine.fetch(url, init).then((r) =>
+          r.json().then(
+            () => "parsed",
+            (e: Error) => e.name,
+          ),
+        );
         expect(viaMine).toBe(viaFetch);
       }
     } finally {

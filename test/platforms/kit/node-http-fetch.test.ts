@@ -88,7 +88,11 @@ describe("node-http fetch", () => {
     const bytes = new Uint8Array([0, 1, 2, 250, 251, 255]);
     await http.fetch(`${base}/b`, { method: "PUT", headers: [["x-pair", "1"]], body: bytes });
     await http.fetch(`${base}/c`, { headers: new Headers({ "X-From-Headers": "yes" }) });
-    expect(received.map((r) => [r.method, r.url])).toEqual([["POST", "/a"], ["PUT", "/b"], ["GET", "/c"]]);
+    expect(received.map((r) => [r.method, r.url])).toEqual([
+      ["POST", "/a"],
+      ["PUT", "/b"],
+      ["GET", "/c"],
+    ]);
     expect(received[0]!.body.toString("utf8")).toBe(text);
     expect(received[0]!.headers["content-type"]).toBe("application/json");
     expect(received[0]!.headers["content-length"]).toBe(String(Buffer.byteLength(text)));
@@ -165,7 +169,8 @@ describe("through grammY", () => {
     const reset = toPlatformError(await api.getMe().catch((error: unknown) => error), "check the bot token", "123:secret");
     expect(reset).toMatchObject({ reason: "network" });
     expect(reset.message).toContain("ECONNRESET");
-    answer = (_req, res) => res.writeHead(429, { "content-type": "application/json" }).end(JSON.stringify({ ok: false, error_code: 429, description: "Too Many Requests: retry after 3", parameters: { retry_after: 3 } }));
+    answer = (_req, res) =>
+      res.writeHead(429, { "content-type": "application/json" }).end(JSON.stringify({ ok: false, error_code: 429, description: "Too Many Requests: retry after 3", parameters: { retry_after: 3 } }));
     const limited = toPlatformError(await api.sendMessage(1, "hi").catch((error: unknown) => error), "send a message");
     expect(limited).toMatchObject({ reason: "rate_limited", retryAfterMs: 3000, retryScope: "key" });
   });

@@ -95,7 +95,10 @@ describe("one homeserver call per send", { timeout: SLOW_MS }, () => {
     const fails = async (answer: Parameters<typeof world.fake.failNext>[1]) => {
       const before = world.fake.callsTo(SEND, "PUT").length;
       world.fake.failNext({ method: "PUT", path: SEND }, answer);
-      const error = await a.send(route, { text: "try" }).then(() => undefined, (e: unknown) => e);
+      const error = await a.send(route, { text: "try" }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(PlatformError);
       expect(world.fake.callsTo(SEND, "PUT").length - before).toBe(1);
       return error as PlatformError;
@@ -109,7 +112,12 @@ describe("one homeserver call per send", { timeout: SLOW_MS }, () => {
     expect(seenMessages(dm, world.bot).map((m) => m.text)).toEqual(["and now it goes"]);
     // The SDK keeps no failed local echo it could resend or that would block the room's next sends.
     const sdkRoom = a.connection.client.getRoom(dm.roomId)!;
-    expect(sdkRoom.getLiveTimeline().getEvents().filter((e) => e.status === "not_sent")).toEqual([]);
+    expect(
+      sdkRoom
+        .getLiveTimeline()
+        .getEvents()
+        .filter((e) => e.status === "not_sent"),
+    ).toEqual([]);
   });
 
   it("markdown goes as sanitised HTML with the markdown as plain body; plain when asked; too large with HTML is a FormattingError before any call", async () => {
@@ -173,7 +181,10 @@ describe("approvals as reactions", { timeout: SLOW_MS }, () => {
       [`matrix:${mallory}`, "ap:1:2", route],
       [`matrix:${alice}`, "ap:1:1", route],
     ]);
-    const refusals = await until(() => seenMessages(group, bot).filter((m) => /not allowed/.test(m.text)).length > 0 && seenMessages(group, bot).filter((m) => /not allowed/.test(m.text)), "the refusal");
+    const refusals = await until(
+      () => seenMessages(group, bot).filter((m) => /not allowed/.test(m.text)).length > 0 && seenMessages(group, bot).filter((m) => /not allowed/.test(m.text)),
+      "the refusal",
+    );
     expect(refusals.map((m) => [m.text, m.content.msgtype])).toEqual([[`Mallory: You are not allowed to answer this (matrix:${mallory}).`, "m.notice"]]);
 
     // The core shows the decision by editing the request without buttons: its reactions are done.

@@ -23,7 +23,10 @@ it("`baton start` loads Matrix only when enabled, answers, and exits 0 on SIGTER
   const { fake, dataDir, alice, bot } = world;
   const password = fake.state.accounts.get(bot)!.password;
   const config = join(dataDir, "baton.yaml");
-  writeFileSync(config, `agents: { default: demo }\naccess: { allow: ["matrix:${alice}"] }\nplatforms:\n  matrix:\n    homeserver: ${fake.baseUrl}\n    user_id: "${bot}"\n    password: \${MATRIX_PASSWORD}\n`);
+  writeFileSync(
+    config,
+    `agents: { default: demo }\naccess: { allow: ["matrix:${alice}"] }\nplatforms:\n  matrix:\n    homeserver: ${fake.baseUrl}\n    user_id: "${bot}"\n    password: \${MATRIX_PASSWORD}\n`,
+  );
   const importLog = join(dataDir, "imports.log");
   const child = spawn(process.execPath, ["--import", join(process.cwd(), "test/support/record-imports.mjs"), BATON, "start", "--config", config, "--data-dir", join(dataDir, "baton")], {
     stdio: ["ignore", "pipe", "pipe"],

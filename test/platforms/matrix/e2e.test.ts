@@ -47,9 +47,7 @@ async function encryptedDm(): Promise<string> {
 /** The bot's messages in the room as Alice's client decrypted them, at their latest edit. */
 function botMessages(roomId: string): Array<{ event: sdk.MatrixEvent; content: Record<string, any> }> {
   const events = (alice!.client.getRoom(roomId)?.getLiveTimeline().getEvents() ?? []) as sdk.MatrixEvent[];
-  return events
-    .filter((e) => e.getSender() === world.bot && e.getType() === "m.room.message")
-    .map((e) => ({ event: e, content: e.getContent()["m.new_content"] ?? e.getContent() }));
+  return events.filter((e) => e.getSender() === world.bot && e.getType() === "m.room.message").map((e) => ({ event: e, content: e.getContent()["m.new_content"] ?? e.getContent() }));
 }
 const botSays = (roomId: string, pattern: RegExp) => until(() => botMessages(roomId).find((m) => pattern.test(m.content.body ?? "")), `the bot saying ${pattern}`);
 

@@ -54,7 +54,11 @@ export async function startWorld(): Promise<MatrixWorld> {
 export async function startShippedMatrixBaton(world: MatrixWorld, options: { allow: string[]; dir?: string; settings?: Record<string, unknown> }): Promise<{ baton: ShippedBaton; deviceId: string }> {
   const password = world.fake.state.accounts.get(world.bot)!.password;
   const matrix = { homeserver: world.fake.baseUrl, user_id: world.bot, password: "${MATRIX_PASSWORD}", ...options.settings };
-  const baton = await startShippedBaton(shippedConfig({ access: { allow: options.allow }, platforms: { matrix } }), { dir: options.dir, prefix: "baton-matrix-e2e-", env: { MATRIX_PASSWORD: password } });
+  const baton = await startShippedBaton(shippedConfig({ access: { allow: options.allow }, platforms: { matrix } }), {
+    dir: options.dir,
+    prefix: "baton-matrix-e2e-",
+    env: { MATRIX_PASSWORD: password },
+  });
   const session = JSON.parse(readFileSync(join(baton.dir, "data", "matrix", "matrix", "session.json"), "utf8")) as { device_id: string };
   return { baton, deviceId: session.device_id };
 }

@@ -5,7 +5,13 @@ const bot = { userId: "@baton:example.org", displayName: "Baton" };
 
 it("a mention pill (Element writes the display name and sets m.mentions) is found in the text", () => {
   const facts = messageFacts(
-    { msgtype: "m.text", body: "Baton: run the tests", format: "org.matrix.custom.html", formatted_body: '<a href="https://matrix.to/#/@baton:example.org">Baton</a>: run the tests', "m.mentions": { user_ids: ["@baton:example.org"] } },
+    {
+      msgtype: "m.text",
+      body: "Baton: run the tests",
+      format: "org.matrix.custom.html",
+      formatted_body: '<a href="https://matrix.to/#/@baton:example.org">Baton</a>: run the tests',
+      "m.mentions": { user_ids: ["@baton:example.org"] },
+    },
     bot,
   )!;
   expect(facts).toMatchObject({ text: "Baton: run the tests", mentions: ["Baton"], isEdit: false });
@@ -33,7 +39,9 @@ it("threads, replies and the old reply fallback", () => {
 });
 
 it("edits are flagged, files carry their attachment, other kinds are not read", () => {
-  expect(messageFacts({ msgtype: "m.text", body: "* fixed", "m.new_content": { msgtype: "m.text", body: "fixed" }, "m.relates_to": { rel_type: "m.replace", event_id: "$x" } }, bot)!.isEdit).toBe(true);
+  expect(messageFacts({ msgtype: "m.text", body: "* fixed", "m.new_content": { msgtype: "m.text", body: "fixed" }, "m.relates_to": { rel_type: "m.replace", event_id: "$x" } }, bot)!.isEdit).toBe(
+    true,
+  );
   const file = messageFacts({ msgtype: "m.file", body: "report.pdf", url: "mxc://example.org/abc", info: { size: 3 } }, bot)!;
   expect(file).toMatchObject({ text: "", attachment: { name: "report.pdf", url: "mxc://example.org/abc", size: 3 } });
   const captioned = messageFacts({ msgtype: "m.image", body: "look at this", filename: "cat.png", url: "mxc://example.org/c" }, bot)!;

@@ -85,8 +85,14 @@ it("keeps schema, data, binary values and every kind of write across a restart",
     ["a", { id: "a", name: "alice", key: new Uint8Array([1, 2, 3]) }],
     ["b", { id: "b", name: "bobby" }],
   ]);
-  expect(await contents(store.factory, 1, "outOfLine")).toEqual([["k1", { v: "k1" }], ["k4", { v: "k4" }]]);
-  expect(await contents(store.factory, 1, "counter")).toEqual([[1, "first"], [2, "second"]]);
+  expect(await contents(store.factory, 1, "outOfLine")).toEqual([
+    ["k1", { v: "k1" }],
+    ["k4", { v: "k4" }],
+  ]);
+  expect(await contents(store.factory, 1, "counter")).toEqual([
+    [1, "first"],
+    [2, "second"],
+  ]);
   // Indexes and the key generator survive too.
   db = await openDb(store.factory, 2, (d, upgradeTx, old) => {
     expect(old).toBe(1);
@@ -103,7 +109,11 @@ it("keeps schema, data, binary values and every kind of write across a restart",
   expect([...db.objectStoreNames]).toEqual(["counter", "inline"]);
   expect(db.transaction("inline").objectStore("inline").indexNames.contains("byName")).toBe(false);
   db.close();
-  expect(await contents(store.factory, 2, "counter")).toEqual([[1, "first"], [2, "second"], [3, "third"]]);
+  expect(await contents(store.factory, 2, "counter")).toEqual([
+    [1, "first"],
+    [2, "second"],
+    [3, "third"],
+  ]);
 });
 
 it("a torn transaction at the journal's end (a crash mid-write) is skipped with a warning", async () => {

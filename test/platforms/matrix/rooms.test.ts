@@ -34,35 +34,47 @@ afterEach(async () => {
 const say = (body: string, extra: Record<string, unknown> = {}) => sendEvent(world.fake.state, room, world.alice, "m.room.message", { msgtype: "m.text", body, ...extra });
 const answered = (pattern: RegExp) => until(() => seenMessages(room, world.bot).find((m) => pattern.test(m.text)), `${pattern}`);
 
-it("a message in a thread is answered in that thread; the thread is its own conversation, and follow-ups there need no mention", async () => {
-  say("@baton hello in the room");
-  const inRoom = await answered(/you said "hello in the room"/);
-  expect(inRoom.threadRoot).toBeUndefined();
-  const root = say("thread starter");
-  const inThread = { "m.relates_to": { rel_type: "m.thread", event_id: root.event_id, is_falling_back: true, "m.in_reply_to": { event_id: root.event_id } } };
-  say("@baton in the thread", inThread);
-  const reply = await answered(/you said "in the thread"/);
-  expect(reply.threadRoot).toBe(root.event_id);
-  // A new conversation: turn 1 of its own session, not turn 2 of the room's.
-  expect(reply.text).toMatch(/^Turn 1 of session/);
-  say("and a follow-up", inThread);
-  expect((await answered(/you said "and a follow-up"/)).threadRoot).toBe(root.event_id);
-}, SLOW_MS);
+it(
+  "a message in a thread is answered in that thread; the thread is its own conversation, and follow-ups there need no mention",
+  async () => {
+    say("@baton hello in the room");
+    const inRoom = await answered(/you said "hello in the room"/);
+    expect(inRoom.threadRoot).toBeUndefined();
+    const root = say("thread starter");
+    const inThread = { "m.relates_to": { rel_type: "m.thread", event_id: root.event_id, is_falling_back: true, "m.in_reply_to": { event_id: root.event_id } } };
+    say("@baton in the thread", inThread);
+    const reply = await answered(/you said "in the thread"/);
+    expect(reply.threadRoot).toBe(root.event_id);
+    // A new conversation: turn 1 of its own session, not turn 2 of the room's.
+    expect(reply.text).toMatch(/^Turn 1 of session/);
+    say("and a follow-up", inThread);
+    expect((await answered(/you said "and a follow-up"/)).threadRoot).toBe(root.event_id);
+  },
+  SLOW_MS,
+);
 
-it("an approval in a room is answered by its number as well; the decision edits the request", async () => {
-  say("@baton demo:permission");
-  const request = await answered(/Permission needed/);
-  await until(() => seenMessages(room, world.bot).find((m) => m.eventId === request.eventId)!.reactions.length === 3, "the reaction choices");
-  say("@baton 2");
-  await answered(/Permission answer: allow-always/);
-  const decided = seenMessages(room, world.bot).find((m) => m.eventId === request.eventId)!;
-  expect(decided.text).toMatch(/Always allow — by Alice/);
-  expect(decided.text).not.toMatch(/React to answer/);
-}, SLOW_MS);
+it(
+  "an approval in a room is answered by its number as well; the decision edits the request",
+  async () => {
+    say("@baton demo:permission");
+    const request = await answered(/Permission needed/);
+    await until(() => seenMessages(room, world.bot).find((m) => m.eventId === request.eventId)!.reactions.length === 3, "the reaction choices");
+    say("@baton 2");
+    await answered(/Permission answer: allow-always/);
+    const decided = seenMessages(room, world.bot).find((m) => m.eventId === request.eventId)!;
+    expect(decided.text).toMatch(/Always allow — by Alice/);
+    expect(decided.text).not.toMatch(/React to answer/);
+  },
+  SLOW_MS,
+);
 
-it("invites through Baton's access list: Alice's is joined, Mallory's declined", async () => {
-  const { fake, alice, mallory, bot } = world;
-  const fromAlice = createRoom(fake.state, alice, { invite: [bot], is_direct: true });
-  const fromMallory = createRoom(fake.state, mallory, { invite: [bot], is_direct: true });
-  await until(() => fake.state.membership(fromAlice, bot) === "join" && fake.state.membership(fromMallory, bot) === "leave", "both invites answered");
-}, SLOW_MS);
+it(
+  "invites through Baton's access list: Alice's is joined, Mallory's declined",
+  async () => {
+    const { fake, alice, mallory, bot } = world;
+    const fromAlice = createRoom(fake.state, alice, { invite: [bot], is_direct: true });
+    const fromMallory = createRoom(fake.state, mallory, { invite: [bot], is_direct: true });
+    await until(() => fake.state.membership(fromAlice, bot) === "join" && fake.state.membership(fromMallory, bot) === "leave", "both invites answered");
+  },
+  SLOW_MS,
+);

@@ -37,7 +37,15 @@ describe("Slack adapter: conversations", () => {
     await eventually(() => bed.fake.callsTo("chat.update").length === 2, 5000, "two edits");
     expect(core.messages).toHaveLength(1);
     // The mention is shown as `@<bot name>` and reported; the core takes it out and decides.
-    expect(core.messages[0]).toMatchObject({ route, user: { id: `slack:${HUMAN}` }, text: "@baton fix the build", mentions: ["@baton"], direct: false, messageId: mentionTs, scopes: [`slack:T0FAKE/${CHANNEL}`] });
+    expect(core.messages[0]).toMatchObject({
+      route,
+      user: { id: `slack:${HUMAN}` },
+      text: "@baton fix the build",
+      mentions: ["@baton"],
+      direct: false,
+      messageId: mentionTs,
+      scopes: [`slack:T0FAKE/${CHANNEL}`],
+    });
     const [post] = bed.fake.callsTo("chat.postMessage");
     expect(post.params).toMatchObject({ channel: CHANNEL, thread_ts: mentionTs });
     const [message] = bed.fake.botMessages(CHANNEL, mentionTs);
@@ -97,7 +105,10 @@ describe("Slack adapter: conversations", () => {
     await bed.fake.event({ type: "message", channel: CHANNEL, channel_type: "channel", user: HUMAN, text: "still there?", ts: bed.fake.nextTs(), thread_ts: mentionTs }).acked;
     await bed.fake.event({ type: "message", channel: CHANNEL, channel_type: "channel", user: HUMAN, text: "and again", ts: bed.fake.nextTs(), thread_ts: mentionTs }).acked;
     await eventually(() => core.messages.length === 2, 5000, "both follow-ups");
-    expect(core.messages.map((m) => [m.route, m.text, m.replyToBot])).toEqual([[route, "still there?", true], [route, "and again", true]]);
+    expect(core.messages.map((m) => [m.route, m.text, m.replyToBot])).toEqual([
+      [route, "still there?", true],
+      [route, "and again", true],
+    ]);
     expect(bed.fake.callsTo("conversations.replies").map((c) => c.params)).toEqual([{ channel: CHANNEL, ts: mentionTs, limit: "200" }]);
 
     // A thread of people talking among themselves: looked at once, then ignored.
@@ -108,7 +119,11 @@ describe("Slack adapter: conversations", () => {
     }
     await eventually(() => core.messages.length === 5, 5000, "the people's thread");
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(core.messages.slice(2).map((m) => [m.text, m.replyToBot])).toEqual([["team lunch?", false], ["yes", false], ["no", false]]);
+    expect(core.messages.slice(2).map((m) => [m.text, m.replyToBot])).toEqual([
+      ["team lunch?", false],
+      ["yes", false],
+      ["no", false],
+    ]);
     expect(bed.fake.callsTo("conversations.replies")).toHaveLength(2);
   });
 

@@ -28,16 +28,22 @@ describe("Slack adapter: delivery", () => {
     const approval: OutboundMessage = {
       kind: "approval",
       text: "**Run command?** `rm -rf build`",
-      buttons: [[
-        { id: "ap1:allow_once", label: "Allow once", style: "primary" },
-        { id: "ap1:allow_always", label: "Always allow" },
-        { id: "ap1:reject", label: "Reject", style: "danger" },
-      ]],
+      buttons: [
+        [
+          { id: "ap1:allow_once", label: "Allow once", style: "primary" },
+          { id: "ap1:allow_always", label: "Always allow" },
+          { id: "ap1:reject", label: "Reject", style: "danger" },
+        ],
+      ],
     };
     const ref = await bed.adapter.send(route, approval);
     const [message] = bed.fake.botMessages(CHANNEL, threadTs);
     const actions = message.blocks!.find((b: any) => b.type === "actions");
-    expect(actions.elements.map((e: any) => [e.value, e.style])).toEqual([["ap1:allow_once", "primary"], ["ap1:allow_always", undefined], ["ap1:reject", "danger"]]);
+    expect(actions.elements.map((e: any) => [e.value, e.style])).toEqual([
+      ["ap1:allow_once", "primary"],
+      ["ap1:allow_always", undefined],
+      ["ap1:reject", "danger"],
+    ]);
 
     await bed.fake.pressButton({ user_id: STRANGER, message, action_id: "baton:ap1:allow_once" });
     await eventually(() => bed.fake.ephemerals.length === 1, 5000, "ephemeral refusal");
@@ -60,12 +66,19 @@ describe("Slack adapter: delivery", () => {
     await bed.adapter.start(new RecordingCore());
     const route = `slack:T0FAKE/${CHANNEL}:1700000000.000001`;
     // Escaping grows `&` and `<` four- and five-fold: the core's 2,900 characters render far longer.
-    const text = Array.from({ length: 60 }, (_, i) => `Line ${i}: a && b << c`).join("\n").slice(0, bed.adapter.capabilities.maxMessageLength);
+    const text = Array.from({ length: 60 }, (_, i) => `Line ${i}: a && b << c`)
+      .join("\n")
+      .slice(0, bed.adapter.capabilities.maxMessageLength);
     await bed.adapter.send(route, { text });
     const [posted] = bed.fake.botMessages(CHANNEL);
     expect(posted.blocks!.length).toBeGreaterThan(0);
     for (const block of posted.blocks!) expect(block.text.text.length).toBeLessThanOrEqual(3000);
-    expect(posted.blocks!.map((b: any) => b.text.text).join("\n").match(/Line \d+/g)).toEqual(text.match(/Line \d+/g));
+    expect(
+      posted
+        .blocks!.map((b: any) => b.text.text)
+        .join("\n")
+        .match(/Line \d+/g),
+    ).toEqual(text.match(/Line \d+/g));
   });
 
   test("a 429 is a rate limit with Slack's Retry-After, for the whole workspace, not waited out here", async () => {

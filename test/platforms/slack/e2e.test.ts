@@ -26,13 +26,16 @@ afterEach(async () => {
   await fake.stop();
   // Nothing went wrong on the way, and no token reached the log.
   expect(stopped?.problems()).toEqual([]);
-  const logged = stopped?.log().map((l) => JSON.stringify(l)).join("\n") ?? "";
+  const logged =
+    stopped
+      ?.log()
+      .map((l) => JSON.stringify(l))
+      .join("\n") ?? "";
   expect(logged).not.toContain(fake.options.botToken);
   expect(logged).not.toContain(fake.options.appToken);
 });
 
-const find = (channel: string, pattern: RegExp, threadTs?: string): FakeMessage | undefined =>
-  fake.botMessages(channel, threadTs).find((m) => pattern.test(visibleText(m)));
+const find = (channel: string, pattern: RegExp, threadTs?: string): FakeMessage | undefined => fake.botMessages(channel, threadTs).find((m) => pattern.test(visibleText(m)));
 
 function mention(text: string, user = ALICE): string {
   const ts = fake.nextTs();

@@ -9,11 +9,7 @@ import { slackConfigSchema } from "../../../src/platforms/slack/config.js";
 import { expectStreamedRendersFresh } from "../../support/streamed-render.js";
 
 describe("Slack routes", () => {
-  test.each([
-    "slack:T0FAKE/C0GENERAL",
-    "slack:T0FAKE/C0GENERAL:1700000000.000100",
-    "slack_acme:E0GRID/D0ALICE:1700000001.123456",
-  ])("%s round-trips", (key) => {
+  test.each(["slack:T0FAKE/C0GENERAL", "slack:T0FAKE/C0GENERAL:1700000000.000100", "slack_acme:E0GRID/D0ALICE:1700000001.123456"])("%s round-trips", (key) => {
     const parsed = parseSlackRoute(key);
     expect(parsed).toBeDefined();
     expect(formatSlackRoute(parsed!)).toBe(key);
@@ -58,9 +54,7 @@ describe("markdown → mrkdwn", () => {
 
   test("nested lists are indented with distinct bullets; ordered lists keep numbers; tasks get boxes", () => {
     const md = "- one\n  - two **b**\n    - three\n- four\n\n3. c\n4. d\n\n- [ ] todo\n- [x] done";
-    expect(markdownToMrkdwn(md)).toBe(
-      ["• one", "    ◦ two *b*", "        ▪ three", "• four", "", "3. c", "4. d", "", "• ☐ todo", "• ☑ done"].join("\n"),
-    );
+    expect(markdownToMrkdwn(md)).toBe(["• one", "    ◦ two *b*", "        ▪ three", "• four", "", "3. c", "4. d", "", "• ☐ todo", "• ☑ done"].join("\n"));
   });
 
   test("headings, quotes, rules and tables", () => {

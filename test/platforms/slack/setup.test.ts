@@ -41,7 +41,9 @@ describe("checkSlackCredentials (baton doctor)", () => {
     fake = await new FakeSlack({ scopes: ["chat:write", "commands"] }).start();
     const report = await checkSlackCredentials({ bot_token: fake.options.botToken, app_token: "xapp-wrong-secret", api_url: fake.apiUrl });
     expect(report.ok).toBe(false);
-    expect(report.lines[1]).toBe("scopes: missing app_mentions:read, channels:history, groups:history, im:history, mpim:history, reactions:write, files:read, files:write — add them (see docs/slack-manifest.yaml) and reinstall the app");
+    expect(report.lines[1]).toBe(
+      "scopes: missing app_mentions:read, channels:history, groups:history, im:history, mpim:history, reactions:write, files:read, files:write — add them (see docs/slack-manifest.yaml) and reinstall the app",
+    );
     expect(report.lines[2]).toMatch(/^app token: refused \(invalid_auth\)/);
     expect(report.lines.join("\n")).not.toMatch(/xapp-wrong|xoxb-fake/);
   });
@@ -134,7 +136,10 @@ describe("Slack adapter: HTTP mode and files", () => {
     }).acked;
     const message = await eventually(() => core.messages[0], 5000, "the file message");
     expect(message.text).toBe("look");
-    expect(message.files!.map((f) => [f.name, f.mimeType, f.size])).toEqual([["notes.txt", "text/plain", 10], ["evil.txt", undefined, 10]]);
+    expect(message.files!.map((f) => [f.name, f.mimeType, f.size])).toEqual([
+      ["notes.txt", "text/plain", 10],
+      ["evil.txt", undefined, 10],
+    ]);
     // Nothing was downloaded yet: the core fetches only for allowed users.
     expect(bed.fake.callsTo("GET /files")).toHaveLength(0);
     expect((await contentOf(message.files![0])).toString()).toBe("hello file");

@@ -44,10 +44,20 @@ describe("approvals by button", () => {
     const ref = await adapter.send("telegram:-100321", {
       text: "**Run** `npm test`?",
       kind: "approval",
-      buttons: [[{ id: "ap_1:allow", label: "Allow once", style: "primary" }, { id: "ap_1:reject", label: "Reject", style: "danger" }]],
+      buttons: [
+        [
+          { id: "ap_1:allow", label: "Allow once", style: "primary" },
+          { id: "ap_1:reject", label: "Reject", style: "danger" },
+        ],
+      ],
     });
     const [request] = fake.sentTo(-100321);
-    expect(request.replyMarkup?.inline_keyboard).toEqual([[{ text: "Allow once", callback_data: "ap_1:allow" }, { text: "Reject", callback_data: "ap_1:reject" }]]);
+    expect(request.replyMarkup?.inline_keyboard).toEqual([
+      [
+        { text: "Allow once", callback_data: "ap_1:allow" },
+        { text: "Reject", callback_data: "ap_1:reject" },
+      ],
+    ]);
     fake.userSends({ chat: group, from: stranger, text: "hi" }); // makes the chat known to the fake
 
     fake.userPresses(stranger, request, "ap_1:allow");
@@ -113,7 +123,14 @@ describe("inbound files", () => {
     await started();
     const small = fake.addFile(Buffer.alloc(100, 1));
     const large = fake.addFile(Buffer.alloc(5000, 2));
-    fake.userSends({ chat: privateChat(alice), from: alice, photo: [{ ...small, width: 90, height: 90 }, { ...large, width: 1280, height: 1280 }] });
+    fake.userSends({
+      chat: privateChat(alice),
+      from: alice,
+      photo: [
+        { ...small, width: 90, height: 90 },
+        { ...large, width: 1280, height: 1280 },
+      ],
+    });
     const inbound = await waitFor(() => core.messages[0], "the photo message");
     expect(inbound.text).toBe("");
     expect(inbound.files).toHaveLength(1);
@@ -132,7 +149,11 @@ describe("409 Conflict", () => {
     expect(errors).toHaveLength(1);
     expect(errors[0].msg).toContain("409 Conflict");
     expect(JSON.stringify(errors[0].obj)).toContain("hint");
-    const gaps = fake.callsOf("getUpdates").slice(0, 5).map((call, i, all) => (i === 0 ? 0 : call.at - all[i - 1].at)).slice(1);
+    const gaps = fake
+      .callsOf("getUpdates")
+      .slice(0, 5)
+      .map((call, i, all) => (i === 0 ? 0 : call.at - all[i - 1].at))
+      .slice(1);
     expect(gaps[0]).toBeGreaterThanOrEqual(40);
     expect(gaps[3]).toBeGreaterThan(gaps[0]);
     fake.userSends({ chat: privateChat(alice), from: alice, text: "still there?" });

@@ -26,7 +26,12 @@ afterEach(async () => {
   await stopped?.stop();
   await fake.close();
   expect(stopped?.problems()).toEqual([]);
-  expect(stopped?.log().map((l) => JSON.stringify(l)).join("\n")).not.toContain(fake.token.split(":")[1]);
+  expect(
+    stopped
+      ?.log()
+      .map((l) => JSON.stringify(l))
+      .join("\n"),
+  ).not.toContain(fake.token.split(":")[1]);
 });
 
 const findSent = (chatId: number, pattern: RegExp, threadId?: number): BotMessage | undefined => fake.sentTo(chatId, threadId).find((m) => pattern.test(m.text));

@@ -11,9 +11,7 @@ const visible = (html: string) => {
 
 describe("markdown → Telegram HTML", () => {
   it("renders inline styles and escapes markup characters", () => {
-    expect(markdownToTelegramHtml("**bold** _it_ ~~gone~~ `a<b>&c` 1 < 2 & 3 > 2")).toBe(
-      "<b>bold</b> <i>it</i> <s>gone</s> <code>a&lt;b&gt;&amp;c</code> 1 &lt; 2 &amp; 3 &gt; 2",
-    );
+    expect(markdownToTelegramHtml("**bold** _it_ ~~gone~~ `a<b>&c` 1 < 2 & 3 > 2")).toBe("<b>bold</b> <i>it</i> <s>gone</s> <code>a&lt;b&gt;&amp;c</code> 1 &lt; 2 &amp; 3 &gt; 2");
   });
 
   it("renders a code fence with its language, unescaped content preserved", () => {

@@ -29,10 +29,7 @@ describe("parseMessage", () => {
   });
 
   it("reports a text mention of the bot (users without a username mention by name)", () => {
-    const parsed = parseMessage(
-      message({ text: "Baton run it", entities: [{ type: "text_mention", offset: 0, length: 5, user: { id: 4242, is_bot: true, first_name: "Baton" } }] }),
-      options(),
-    );
+    const parsed = parseMessage(message({ text: "Baton run it", entities: [{ type: "text_mention", offset: 0, length: 5, user: { id: 4242, is_bot: true, first_name: "Baton" } }] }), options());
     expect(parsed).toMatchObject({ kind: "inbound", message: { text: "Baton run it", mentions: ["Baton"] } });
   });
 
@@ -56,7 +53,10 @@ describe("parseMessage", () => {
 
   it("keeps one attachment for a GIF sent as animation and document", () => {
     const file = { file_id: "f1", file_unique_id: "u1", file_name: "fun.gif", mime_type: "image/gif", file_size: 10 };
-    const parsed = parseMessage(message({ chat: { id: 111, type: "private", first_name: "A" }, animation: { ...file, width: 1, height: 1, duration: 1 }, document: file } as Partial<Message>), options());
+    const parsed = parseMessage(
+      message({ chat: { id: 111, type: "private", first_name: "A" }, animation: { ...file, width: 1, height: 1, duration: 1 }, document: file } as Partial<Message>),
+      options(),
+    );
     expect(parsed.kind === "inbound" && parsed.attachments.map((a) => a.name)).toEqual(["fun.gif"]);
   });
 });

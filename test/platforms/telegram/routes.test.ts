@@ -12,17 +12,13 @@ describe("telegram routes", () => {
     expect(parseTelegramRoute(route, instance)).toEqual(threadId === undefined ? { chatId } : { chatId, threadId });
   });
 
-  it.each(["slack:T1/C2", "telegram", "telegram:", "telegram:abc", "telegram:1:2:3", "telegram:1:-2", "telegram:1:0", "telegram:1.5", "tg_work:1"])(
-    "rejects %s",
-    (route) => {
-      expect(parseTelegramRoute(route, "telegram")).toBeUndefined();
-    },
-  );
+  it.each(["slack:T1/C2", "telegram", "telegram:", "telegram:abc", "telegram:1:2:3", "telegram:1:-2", "telegram:1:0", "telegram:1.5", "tg_work:1"])("rejects %s", (route) => {
+    expect(parseTelegramRoute(route, "telegram")).toBeUndefined();
+  });
 
   it("does not take another instance's routes", () => {
     expect(parseTelegramRoute("telegram_b:5", "telegram")).toBeUndefined();
   });
-
 });
 
 describe("telegram config", () => {

@@ -77,7 +77,13 @@ describe("the web chat's files, modes, usage and schedules in Chromium", () => {
       const before = await page.locator("#messages .message.agent", { hasText: 'you said "scheduled hello"' }).count();
       web = await startShippedWebBaton({ dir, port, config: { rendering: { show_usage: true } } });
       await page.locator("#connection[data-state=open]").waitFor({ timeout: STEP_TIMEOUT_MS });
-      await page.waitForFunction((n) => document.querySelectorAll("#messages .message.agent").length > 0 && [...document.querySelectorAll("#messages .message.agent")].filter((m) => m.textContent?.includes('you said "scheduled hello"')).length > n, before, { timeout: STEP_TIMEOUT_MS });
+      await page.waitForFunction(
+        (n) =>
+          document.querySelectorAll("#messages .message.agent").length > 0 &&
+          [...document.querySelectorAll("#messages .message.agent")].filter((m) => m.textContent?.includes('you said "scheduled hello"')).length > n,
+        before,
+        { timeout: STEP_TIMEOUT_MS },
+      );
       await send(page, "demo:whoami");
       await agentMessage(page, "text", "mode=plan").waitFor({ timeout: STEP_TIMEOUT_MS });
     });

@@ -86,7 +86,10 @@ describe("web chat details in Chromium", () => {
       await titleBecomes(page, `Picked up: ${code}`);
       // A code that does not work moves nothing: the title stays.
       await send(page, "/pickup ZZZZ");
-      await page.locator("#messages .message.agent", { hasText: /code is invalid or expired/ }).last().waitFor({ timeout: STEP_TIMEOUT_MS });
+      await page
+        .locator("#messages .message.agent", { hasText: /code is invalid or expired/ })
+        .last()
+        .waitFor({ timeout: STEP_TIMEOUT_MS });
       await titleBecomes(page, `Picked up: ${code}`);
     });
   });
@@ -142,7 +145,9 @@ describe("web chat details in Chromium", () => {
       await approval.locator(".actions button", { hasText: "Allow once" }).click();
       await agentMessage(page, "approval", /Allow once — by web/).waitFor({ timeout: STEP_TIMEOUT_MS });
       // Answered: the agent works again (or is done), never "waiting" any more.
-      await expect.poll(async () => ((await page.locator("#typing").isHidden()) ? "hidden" : await page.locator("#typing-label").textContent()), { timeout: STEP_TIMEOUT_MS }).not.toBe("Waiting for your approval…");
+      await expect
+        .poll(async () => ((await page.locator("#typing").isHidden()) ? "hidden" : await page.locator("#typing-label").textContent()), { timeout: STEP_TIMEOUT_MS })
+        .not.toBe("Waiting for your approval…");
     });
   });
 
@@ -164,7 +169,11 @@ describe("web chat details in Chromium", () => {
         const all = [...document.querySelectorAll("#messages .message.agent")];
         const index = (test: (m: Element) => boolean) => all.findIndex(test);
         const answer = index((m) => m.classList.contains("kind-text") && /Done after \d+ steps/.test(m.textContent ?? ""));
-        return { answer, usage: all.findIndex((m, i) => i > answer && m.classList.contains("kind-usage")), notice: index((m) => m.classList.contains("kind-notice") && /⏰ Schedule \w{5}: tick/.test(m.textContent ?? "")) };
+        return {
+          answer,
+          usage: all.findIndex((m, i) => i > answer && m.classList.contains("kind-usage")),
+          notice: index((m) => m.classList.contains("kind-notice") && /⏰ Schedule \w{5}: tick/.test(m.textContent ?? "")),
+        };
       });
       expect(order.answer, JSON.stringify(order)).toBeGreaterThanOrEqual(0);
       expect(order.usage, JSON.stringify(order)).toBeGreaterThan(order.answer);

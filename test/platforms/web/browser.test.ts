@@ -68,7 +68,7 @@ describe("the web chat in Chromium", () => {
     });
 
     await step("script-escaped", async (page) => {
-      await send(page, "<script>window.pwned = true</script><img src=x onerror=\"window.pwned = true\">");
+      await send(page, '<script>window.pwned = true</script><img src=x onerror="window.pwned = true">');
       await agentMessage(page, "text", /you said "<script>window.pwned = true<\/script>/).waitFor({ timeout: STEP_TIMEOUT_MS });
       expect(await page.evaluate(() => (window as unknown as { pwned?: boolean }).pwned)).toBeUndefined();
       expect(await page.locator("#messages script, #messages img").count()).toBe(0);

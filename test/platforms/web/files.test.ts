@@ -90,4 +90,3 @@ describe("web chat files", () => {
     expect(existsSync(join(dir, "web", "files", "conv-drop", "msg-first"))).toBe(false);
   });
 });
-

@@ -44,7 +44,10 @@ describe("web chat history", () => {
     const reloaded = new ConversationHistory(dir, silentLogger());
     reloaded.load();
     expect(reloaded.ids()).toEqual([CONVERSATION]);
-    expect(reloaded.messages(CONVERSATION).map((m) => [m.id, m.text])).toEqual([["u1", "hi"], ["a1", "Hello there"]]);
+    expect(reloaded.messages(CONVERSATION).map((m) => [m.id, m.text])).toEqual([
+      ["u1", "hi"],
+      ["a1", "Hello there"],
+    ]);
   });
 
   it("keeps only the newest messages and compacts the file", async () => {
@@ -55,7 +58,9 @@ describe("web chat history", () => {
     for (let i = 1; i <= 40; i++) history.append(CONVERSATION, message(`m${i}`, `message ${i}`));
     await history.flush();
     expect(history.messages(CONVERSATION).map((m) => m.id)).toEqual(["m36", "m37", "m38", "m39", "m40"]);
-    const lines = readFileSync(join(dir, `${CONVERSATION}.jsonl`), "utf8").trim().split("\n");
+    const lines = readFileSync(join(dir, `${CONVERSATION}.jsonl`), "utf8")
+      .trim()
+      .split("\n");
     expect(lines.length).toBeLessThanOrEqual(limit * 3);
 
     const reloaded = new ConversationHistory(dir, silentLogger(), limit);
@@ -73,7 +78,11 @@ describe("web chat history", () => {
     const reloaded = new ConversationHistory(dir, silentLogger(), 500, undefined, 50_000);
     reloaded.load();
     expect(reloaded.messages(CONVERSATION).map((m) => m.id)).toEqual(["m99", "m100"]);
-    expect(readFileSync(join(dir, `${CONVERSATION}.jsonl`), "utf8").trim().split("\n").length).toBeLessThanOrEqual(15);
+    expect(
+      readFileSync(join(dir, `${CONVERSATION}.jsonl`), "utf8")
+        .trim()
+        .split("\n").length,
+    ).toBeLessThanOrEqual(15);
     const huge = new ConversationHistory(freshDir(), silentLogger(), 500, undefined, 50_000);
     huge.load();
     huge.append(CONVERSATION, message("big", "y".repeat(80_000)));

@@ -74,7 +74,7 @@ async function show(html: string[], expectAlerts = 0): Promise<Seen> {
 
 describe("rendered markdown in Chromium", () => {
   it("the check sees a script that runs and a request that goes out (it can fail)", { timeout: TEST_TIMEOUT_MS }, async () => {
-    const seen = await show(['<img src="http://127.0.0.1:9/x.png" onerror="alert(\'control-1\')">', '<p onmouseover="alert(\'control-2\')">x</p>'], 2);
+    const seen = await show(['<img src="http://127.0.0.1:9/x.png" onerror="alert(\'control-1\')">', "<p onmouseover=\"alert('control-2')\">x</p>"], 2);
     expect(new Set(seen.alerts)).toEqual(new Set(["control-1", "control-2"]));
     expect(seen.requests).toEqual(["http://127.0.0.1:9/x.png"]);
     expect(seen.dangerous).toBe(1);

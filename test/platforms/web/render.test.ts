@@ -40,7 +40,7 @@ describe("web chat rendering", () => {
 
   it("renders GFM: tables, task lists, strikethrough, and keeps line breaks", () => {
     const html = markdownToHtml("| a | b |\n|---|--:|\n| 1 | 2 |\n\n- [x] done\n- [ ] open\n\n~~old~~\nnext line");
-    expect(html).toContain("<table><thead><tr><th>a</th><th class=\"align-right\">b</th></tr></thead><tbody><tr><td>1</td><td class=\"align-right\">2</td></tr></tbody></table>");
+    expect(html).toContain('<table><thead><tr><th>a</th><th class="align-right">b</th></tr></thead><tbody><tr><td>1</td><td class="align-right">2</td></tr></tbody></table>');
     expect(html).toContain('<li class="task-item"><span class="task task-done"></span>done</li>');
     expect(html).toContain("<del>old</del><br>next line");
   });

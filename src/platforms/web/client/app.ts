@@ -34,10 +34,25 @@ class ChatPage {
       (message, button, element) => this.press(message, button.id, element),
       (text) => (text.startsWith("/") || text.endsWith("?") ? this.sendText(text) : this.composer.fill(text)),
     );
-    this.sidebar = new Sidebar(byId("conversations"), (id) => this.select(id), (id) => this.forget(id));
+    this.sidebar = new Sidebar(
+      byId("conversations"),
+      (id) => this.select(id),
+      (id) => this.forget(id),
+    );
     const attachments = new Attachments(byId("attachments"), byId<HTMLInputElement>("file-input"), byId<HTMLButtonElement>("attach"), byId("composer"));
-    this.composer = new Composer(byId<HTMLFormElement>("composer"), byId<HTMLTextAreaElement>("input"), byId("hints"), byId<HTMLButtonElement>("stop"), (text, files) => this.sendText(text, files), attachments);
-    this.connection = new Connection(browserId(), (event) => this.onEvent(event), (state) => this.onConnection(state));
+    this.composer = new Composer(
+      byId<HTMLFormElement>("composer"),
+      byId<HTMLTextAreaElement>("input"),
+      byId("hints"),
+      byId<HTMLButtonElement>("stop"),
+      (text, files) => this.sendText(text, files),
+      attachments,
+    );
+    this.connection = new Connection(
+      browserId(),
+      (event) => this.onEvent(event),
+      (state) => this.onConnection(state),
+    );
     byId("new-chat").addEventListener("click", () => this.select(randomId(CONVERSATION_ID_CHARS)));
     byId("toggle-sidebar").addEventListener("click", (event) => {
       event.stopPropagation();
@@ -81,8 +96,7 @@ class ChatPage {
         if (event.conversation === this.current) {
           this.messages.upsert(event.message);
           if (!byId("typing").hidden) this.labelTyping();
-        }
-        else if (event.message.role === "agent" && !this.unread.has(event.conversation)) {
+        } else if (event.message.role === "agent" && !this.unread.has(event.conversation)) {
           this.unread.add(event.conversation);
           this.showCurrent();
         }
@@ -174,7 +188,8 @@ class ChatPage {
     const summary = this.conversations.get(this.current);
     byId("chat-title").textContent = summary?.title ?? "New chat";
     const info = summary?.info;
-    byId("chat-meta").textContent = summary && info ? `${describeHost(summary)}${info.session ? ` · session ${info.session.slice(0, 8)}` : ""} · ${info.workspace}` : "A new conversation starts a fresh agent session";
+    byId("chat-meta").textContent =
+      summary && info ? `${describeHost(summary)}${info.session ? ` · session ${info.session.slice(0, 8)}` : ""} · ${info.workspace}` : "A new conversation starts a fresh agent session";
     const badge = byId("chat-state");
     const state = summary ? stateOf(summary) : "new";
     badge.hidden = state === "new";

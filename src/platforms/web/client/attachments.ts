@@ -46,7 +46,11 @@ export class Attachments {
     const ids: string[] = [];
     for (const file of this.files) {
       try {
-        const response = await fetch(UPLOAD_PATH, { method: "POST", body: file, headers: { "content-type": file.type || "application/octet-stream", [UPLOAD_NAME_HEADER]: encodeURIComponent(file.name) } });
+        const response = await fetch(UPLOAD_PATH, {
+          method: "POST",
+          body: file,
+          headers: { "content-type": file.type || "application/octet-stream", [UPLOAD_NAME_HEADER]: encodeURIComponent(file.name) },
+        });
         const answer = (await response.json()) as { id?: string; error?: string };
         if (!response.ok || !answer.id) throw new Error(answer.error ?? `the upload failed (${response.status})`);
         ids.push(answer.id);

@@ -49,7 +49,10 @@ export class Connection {
 
   private async afterClose(): Promise<void> {
     // A WebSocket cannot see the status of a refused upgrade; a plain request can.
-    const status = await fetch("/api/ping", { cache: "no-store" }).then((r) => r.status, () => 0);
+    const status = await fetch("/api/ping", { cache: "no-store" }).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 401) {
       this.onState("unauthorized");
       return;

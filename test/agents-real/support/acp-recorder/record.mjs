@@ -18,14 +18,14 @@ if (name === "gemini" && !args.includes("--acp")) {
 } else record();
 
 function record() {
-const log = createWriteStream(join(process.env.BATON_RECORD_ACP ?? ".", `${name}-${process.pid}.jsonl`));
-const child = spawn(real, args, { stdio: ["pipe", "pipe", "inherit"] });
-process.stdin.pipe(child.stdin);
-child.stdin.on("error", () => undefined);
-child.stdout.on("data", (chunk) => {
-  log.write(chunk);
-  process.stdout.write(chunk);
-});
-for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) process.on(signal, () => child.kill(signal));
-child.on("exit", (code, signal) => log.end(() => (signal ? process.kill(process.pid, signal) : process.exit(code ?? 1))));
+  const log = createWriteStream(join(process.env.BATON_RECORD_ACP ?? ".", `${name}-${process.pid}.jsonl`));
+  const child = spawn(real, args, { stdio: ["pipe", "pipe", "inherit"] });
+  process.stdin.pipe(child.stdin);
+  child.stdin.on("error", () => undefined);
+  child.stdout.on("data", (chunk) => {
+    log.write(chunk);
+    process.stdout.write(chunk);
+  });
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) process.on(signal, () => child.kill(signal));
+  child.on("exit", (code, signal) => log.end(() => (signal ? process.kill(process.pid, signal) : process.exit(code ?? 1))));
 }
