@@ -198,6 +198,9 @@ function hostParts(options: CoreOptions, base: BaseParts, chat: () => ChatFeatur
     recordUsage: (thread, usage) => chat().recordUsage(thread, usage),
     workdir: (thread) => worktrees.workdir(thread),
     launchSpec: async (thread) => {
+      // An agent started before any prompt (/mode on a new thread) gets the thread's worktree too.
+      const note = await worktrees.beforePrompt(thread, "");
+      if (note) notify(thread, note);
       await worktrees.ensurePresent(thread);
       return agents.launchSpec(thread, worktrees.workdir(thread));
     },

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { waitUntil } from "../../support/harness.js";
 import { bootBaton, cleanup, git, gitRepo, stopKeeping, tempDir, TURN_MS } from "./helpers.js";
 
 vi.setConfig({ testTimeout: 180_000 });
@@ -73,7 +74,8 @@ describe("a thread, a worktree", () => {
     await platform.waitFor(route, /Wrote notes\.txt/, TURN_MS);
     const tree = core.registry.threadForRoute(route)!.worktree!;
     expect(tree.branch).toMatch(/^baton\/[0-9a-f]{6}-demo-write-notes-txt-scheduled$/);
-    expect(readFileSync(join(tree.path, "notes.txt"), "utf8")).toBe("scheduled\n");
+    // The schedule runs every second and rewrites the file: read it between two writes.
+    await waitUntil(() => readFileSync(join(tree.path, "notes.txt"), "utf8") === "scheduled\n", TURN_MS);
     expect(readFileSync(join(repo, "notes.txt"), "utf8")).toBe("first line\n");
   });
 
@@ -95,5 +97,19 @@ describe("a thread, a worktree", () => {
     await second.platform.waitFor(route, /Wrote again\.txt/, TURN_MS);
     expect(readFileSync(join(path, "kept.txt"), "utf8")).toBe("committed work\n");
     expect(readFileSync(join(path, "again.txt"), "utf8")).toBe("back\n");
+  });
+
+  it("makes the worktree when the agent starts before the first prompt (/mode on a new thread)", async () => {
+    const repo = gitRepo();
+    const { platform, core } = await bootBaton({ cwd: repo });
+    const route = platform.route("mode-first");
+    await platform.say(route, "/mode");
+    await platform.waitFor(route, /Code/, TURN_MS);
+    const tree = core.registry.threadForRoute(route)!.worktree!;
+    expect(tree.branch).toMatch(/^baton\/[0-9a-f]{6}$/);
+    await platform.say(route, "demo:write notes.txt after mode");
+    await platform.waitFor(route, /Wrote notes\.txt/, TURN_MS);
+    expect(readFileSync(join(tree.path, "notes.txt"), "utf8")).toBe("after mode\n");
+    expect(readFileSync(join(repo, "notes.txt"), "utf8")).toBe("first line\n");
   });
 });
