@@ -182,7 +182,8 @@ export class SubagentJobs {
       mcp: (agent) => this.deps.mcp.serversFor(workspace, { thread: threadId, subagent: name }, agent),
       startSlot: () => this.deps.supervisor.acquireStartSlot(),
       approvals: this.deps.approvals,
-      approvalTurn: { id: randomBytes(6).toString("base64url"), threadId, stream: this.deps.streamFor(threadId), label: `subagent ${name}` },
+      // The person whose prompt runs the thread's turn now decides its subagents' requests too (approvals.by).
+      approvalTurn: { id: randomBytes(6).toString("base64url"), threadId, stream: this.deps.streamFor(threadId), label: `subagent ${name}`, requester: this.deps.agents.runningAuthor(threadId) },
       onSession: async (opened) => {
         if (opened.how === "new-after-failed-resume") live.note = "its session could not be resumed, so it started over in a new one";
         if (opened.sessionId !== s.session) await this.update(threadId, name, { session: opened.sessionId });

@@ -94,4 +94,19 @@ describe("multi-agent turns", () => {
     expect(answer.text).toContain("- beta (done): beta answers “Name a fruit” (permission allow-once).");
     expect(answer.text).toContain("- alpha (done): alpha answers “Name a colour”.");
   });
+
+  it("a subagent's request is the requester's to answer: a teammate is refused privately, the requester decides", async () => {
+    const platform = new TestPlatform("team", { buttons: false });
+    const { core } = await bootSubagents({ platform, config: { access: { allow: ["test:bob", "test:cid"] } } });
+    const route = platform.route("perm");
+    const bob = { id: "test:bob", name: "Bob" };
+    await platform.say(route, "demo:subagents:permission", bob);
+    const request = await platform.waitFor(route, /Permission needed \(subagent beta\)/, MULTI_AGENT_MS);
+    await platform.say(route, "/allow", { id: "test:cid", name: "Cid" });
+    await platform.waitFor(route, /Only Bob \(test:bob\), who started this turn, or an admin may answer this request; you are test:cid/);
+    expect(core.supervisor.state(core.registry.threadForRoute(route)!.id).approvals).toBe(1);
+    await platform.say(route, "/allow", bob);
+    await platform.waitFor(route, (m) => m.id === request.id && /Allow once — by Bob/.test(m.text));
+    await platform.waitFor(route, /Subagent reports:/, MULTI_AGENT_MS);
+  });
 });
