@@ -7,7 +7,10 @@ import { Roles } from "../../../src/core/conversation/roles.js";
 function roles(access: Record<string, unknown>): Roles {
   const config = configSchema.parse({ access });
   // Routes of the web chat start with web: (its users are vouched for by the token).
-  return new Roles(() => config.access, (route) => route.startsWith("web:"));
+  return new Roles(
+    () => config.access,
+    (route) => route.startsWith("web:"),
+  );
 }
 
 describe("roles", () => {
@@ -28,7 +31,9 @@ describe("roles", () => {
 
   it("refuses an admin-only part to a member with the role and their id; access.commands moves it", () => {
     const r = roles({ allow: ["telegram:1"] });
-    expect(() => r.require("schedule", "Adding a schedule", "telegram:1", "telegram:1")).toThrow("Adding a schedule needs the admin role; you (`telegram:1`) are a member. An operator can add `telegram:1` to access.roles.admin.");
+    expect(() => r.require("schedule", "Adding a schedule", "telegram:1", "telegram:1")).toThrow(
+      "Adding a schedule needs the admin role; you (`telegram:1`) are a member. An operator can add `telegram:1` to access.roles.admin.",
+    );
     expect(() => r.require("status", "/status", "telegram:1", "telegram:1")).not.toThrow();
     const moved = roles({ allow: ["telegram:1"], commands: { schedule: "member", status: "admin" } });
     expect(() => moved.require("schedule", "Adding a schedule", "telegram:1", "telegram:1")).not.toThrow();
