@@ -2,6 +2,7 @@
 // (approvals.by), who may stop a turn, and prompts marked with their author once two people write.
 // Over the test platform and the demo agent; the same over the Telegram wire in
 // test/platforms/telegram/teams.test.ts.
+import { tmpdir } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
 import { startTestBaton, testConfig, type TestBaton } from "../support/harness.js";
 import { TestPlatform, type RecordedMessage } from "../support/test-platform.js";
@@ -54,10 +55,27 @@ describe("roles", () => {
     await platform.waitFor(route, /Switching this chat's agent needs the admin role/);
     await platform.say(route, `/workspace --switch ${process.cwd()}`, bob);
     await platform.waitFor(route, /Switching this chat to another workspace needs the admin role/);
+    await platform.say(route, `/new ${tmpdir()}`, bob);
+    await platform.waitFor(route, /Starting a thread in another workspace needs the admin role/);
     await platform.say(route, "/session --switch abcdef", bob);
     await platform.waitFor(route, /Switching this chat to another session needs the admin role/);
     await platform.say(route, "hello", { id: "test:eve", name: "Eve" });
     await platform.waitFor(route, /not allowed to use this bot.*test:eve/);
+  });
+});
+
+describe("the web chat's token holder", () => {
+  it("is an admin unless the config lists `web` as a member", async () => {
+    // A platform that authenticates its users itself, as the web chat does with its token.
+    const platform = new TestPlatform("webish", { usersAuthenticated: true });
+    baton = await startTestBaton({ adapters: [platform], config: { access: { allow: [] } } });
+    const route = platform.route("page");
+    const holder = { id: "webish:browser1", name: "web" };
+    await platform.say(route, '/schedule add "0 9 * * 1-5" standup notes', holder);
+    await platform.waitFor(route, /⏰ Scheduled/);
+    expect(baton.daemon.reload(() => testConfig({ config: { access: { roles: { member: ["webish:*"] } } } }))).toMatchObject({ ok: true });
+    await platform.say(route, '/schedule add "0 10 * * 1-5" more notes', holder);
+    await platform.waitFor(route, /Adding a schedule needs the admin role; you \(`webish:browser1`\) are a member/);
   });
 });
 
