@@ -87,8 +87,11 @@ const ALLOW_EXTRA = ["test:alice"];
 const WAIT_MS = 40_000;
 /** A short answer's first send to the call that shows it whole, at most (a loaded machine included). */
 const SHORT_ANSWER_WHOLE_MS = 700;
-/** Long enough for any platform's per-chat burst to refill after a short answer (Telegram: one call a second). */
-const CHAT_REST_MS = 2_500;
+/**
+ * Long enough for any platform's per-chat allowance to refill after a short answer: Telegram's burst
+ * at one call a second, and Discord's window of five calls in any five seconds per channel.
+ */
+const CHAT_REST_MS = 5_500;
 /** How long a platform may take to show what the core already sent. */
 const SHOW_LAG_MS = 5_000;
 export const waitUntil = async <T>(probe: () => T | undefined | false, what: string | (() => string), timeoutMs = WAIT_MS): Promise<T> => {

@@ -26,7 +26,8 @@ export function shippedConfig(config: Record<string, unknown>): string {
   return stringify({
     ...config,
     agents: merged("agents", { default: "demo", spare_host: false }),
-    access: merged("access", { allow: [] }),
+    // The tests' own users are admins (as in the in-process harness), unless a test names roles itself.
+    access: ((access) => ({ ...access, roles: access.roles ?? { admin: access.allow } }))(merged("access", { allow: [] }) as { allow: string[]; roles?: unknown }),
     rendering: merged("rendering", { flush_debounce_ms: 50, min_edit_gap_ms: 100, show_usage: false }),
     // Schedule tests use seconds-field patterns to stay short; the default minimum is a minute.
     schedule_limits: merged("schedule_limits", { min_interval: "1s" }),

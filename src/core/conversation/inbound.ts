@@ -8,6 +8,7 @@ import type { ChatContext, ChatMessage, LocalFile, ReplyOptions } from "../../co
 import { COMMANDS } from "../../commands/index.js";
 import type { ActionOutcome, ActionPress, CommonPlatformSettings, InboundMessage, PlatformAdapter, PlatformLogger } from "../../platforms/contract.js";
 import type { ApprovalBroker } from "../approvals.js";
+import { splitMarkdown } from "../../render/split.js";
 import type { Outbox } from "../delivery/outbox.js";
 import type { FileCache } from "../files.js";
 import { decideAddressing } from "./addressing.js";
@@ -127,7 +128,10 @@ export class Inbound {
       }
     }
     const buttons = adapter.capabilities.buttons ? options.buttons : undefined;
-    const slot = outbox.post(message.route, { text, format: options.format, kind: "notice", buttons });
+    // A reply longer than the platform takes (a /help that grew) goes as several messages, the buttons on the last.
+    const pieces = text.length > adapter.capabilities.maxMessageLength && options.format !== "plain" ? splitMarkdown(text, adapter.capabilities.maxMessageLength) : [text];
+    for (const piece of pieces.slice(0, -1)) outbox.post(message.route, { text: piece, format: options.format, kind: "notice" });
+    const slot = outbox.post(message.route, { text: pieces[pieces.length - 1], format: options.format, kind: "notice", buttons });
     options.keep?.((replacement) => slot.update({ text: replacement, kind: "notice" }));
   }
 
