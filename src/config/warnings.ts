@@ -42,6 +42,14 @@ export function configWarnings(loaded: LoadedConfig): ConfigWarning[] {
       message: `ops.listen: ${opsAddress.host} is not a loopback address and ops.token is not set: anyone who reaches port ${opsAddress.port} reads /status and /metrics. Set ops.token, or listen on 127.0.0.1`,
     });
   }
+  // Since roles came in, everyone in access.allow is a member: a config written before them has no admin on its chats.
+  const { allow, roles } = loaded.config.access;
+  if (allow.length > 0 && roles.admin.length === 0) {
+    out.push({
+      key: "access.roles.admin",
+      message: `access.roles.admin is empty: the people in access.allow are members, and nobody on a chat platform may /schedule, /switch, /session --switch or stop another's turn. Add your own id (such as ${allow[0]}) to access.roles.admin`,
+    });
+  }
   // Elsewhere there is no idle class, and the lowest nice value is what idle means.
   if (loaded.config.agents.nice === "idle" && process.platform === "linux" && !which("chrt")) {
     out.push({ key: "agents.nice", message: "agents.nice: idle needs chrt (util-linux), which is not on PATH: agents run at the lowest nice value instead (install util-linux, or set a number)" });
