@@ -191,6 +191,9 @@ describe.skipIf(missing)("two instances on one PostgreSQL", { timeout: 120_000 }
     await waitFor(() => (a.out().includes("Baton ready") ? true : undefined), "epsilon leading", TIMEOUT_MS);
     const b = start("zeta", url);
     await waitFor(() => (b.out().includes("standing by") ? true : undefined), "zeta standing by", TIMEOUT_MS);
+    // The file's tests share the chat: count from here.
+    const doneBefore = answered(/Done after \d+ steps/).length;
+    const cutBefore = answered(CUT_OFF_ANY).length;
     // A turn running while the leader steps down: it finishes (drained), then the lead moves.
     fake.userSends({ chat: privateChat(alice), from: alice, text: "demo:slow 3" });
     await waitFor(() => answered(/step 1/)[0], "a turn streaming on epsilon", TIMEOUT_MS);
@@ -204,8 +207,8 @@ describe.skipIf(missing)("two instances on one PostgreSQL", { timeout: 120_000 }
         .sentTo(111)
         .map((m) => m.text)
         .join("\n---\n"),
-    ).toHaveLength(1);
-    expect(answered(CUT_OFF_ANY)).toHaveLength(0);
+    ).toHaveLength(doneBefore + 1);
+    expect(answered(CUT_OFF_ANY)).toHaveLength(cutBefore);
     await waitFor(() => (b.out().includes("Baton ready") ? true : undefined), "zeta leading", TIMEOUT_MS);
     fake.userSends({ chat: privateChat(alice), from: alice, text: "after the step-down" });
     await waitFor(() => answered(/you said "after the step-down"/)[0], "answered by zeta", TIMEOUT_MS);
@@ -219,6 +222,6 @@ describe.skipIf(missing)("two instances on one PostgreSQL", { timeout: 120_000 }
     await waitFor(() => answered(/you said "after the SIGTERM"/)[0], "answered by epsilon", TIMEOUT_MS);
     expect(answered(/you said "after the SIGTERM"/)).toHaveLength(1);
     expect(answered(/you said "after the step-down"/)).toHaveLength(1);
-    expect(answered(CUT_OFF_ANY)).toHaveLength(0);
+    expect(answered(CUT_OFF_ANY)).toHaveLength(cutBefore);
   });
 });
