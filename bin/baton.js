@@ -18,6 +18,10 @@ if (!existsSync(fileURLToPath(entry))) {
   console.error("baton: dist/ is missing. Run `npm install` (or `npm run build`) in the Baton folder first.");
   process.exit(1);
 }
+// Node >= 25 defines a global localStorage whose getter warns on stderr when no --localstorage-file
+// is given, and libraries probe for it; Baton keeps its state in the data dir, never in web storage,
+// so the global goes before anything can touch it (deleting does not call the getter).
+if (Object.getOwnPropertyDescriptor(globalThis, "localStorage")?.get) delete globalThis.localStorage;
 // Node >= 22.1 keeps V8's compiled code for the chunks in a disk cache (the OS temp dir) for the next
 // start; Node 20 has no module compile cache, and there this does nothing.
 module.enableCompileCache?.();
