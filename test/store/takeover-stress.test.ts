@@ -13,7 +13,7 @@ import { FakeBotApi } from "../fakes/telegram/fake-bot-api.js";
 import { privateChat, user } from "../fakes/telegram/fake-chats.js";
 import { FakeSlack } from "../fakes/slack/index.js";
 import { visibleText } from "../fakes/slack/wire.js";
-import { exitOf } from "../support/process.js";
+import { stopGracefully } from "../support/process.js";
 import { postgresForFile } from "../support/postgres-file.js";
 
 const BATON = join(process.cwd(), "bin/baton.js");
@@ -40,14 +40,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    const exited = exitOf(child);
-    child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    await exited;
-    clearTimeout(timer);
-  }
+  for (const child of children) await stopGracefully(child, 10_000);
   await telegram?.close();
   await slack?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });

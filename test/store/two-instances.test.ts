@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeBotApi } from "../fakes/telegram/fake-bot-api.js";
 import { privateChat, user } from "../fakes/telegram/fake-chats.js";
 import { waitFor } from "../platforms/telegram/helpers.js";
-import { exitOf } from "../support/process.js";
+import { stopGracefully } from "../support/process.js";
 import { postgresMissing, startTestPostgres, type TestPostgres } from "../support/postgres.js";
 
 const BATON = join(process.cwd(), "bin/baton.js");
@@ -33,14 +33,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const child of children) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    const exited = exitOf(child);
-    child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    await exited;
-    clearTimeout(timer);
-  }
+  for (const child of children) await stopGracefully(child, 10_000);
   await fake?.close();
   await server?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
