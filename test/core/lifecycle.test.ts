@@ -127,7 +127,8 @@ describe("threads and hosts over time", () => {
     const outcome = await platform.press(route, request.buttons![0][0].id);
     expect(outcome).toEqual({ ok: true, text: "Allow once" });
     await platform.waitFor(route, /Permission answer: allow-once\./);
-    expect(request.text).toMatch(/✅ Allow once — by Alice/);
+    // The card's edit and the agent's answer travel separately; either may land first.
+    await platform.waitFor(route, (m) => m === request && /✅ Allow once — by Alice/.test(m.text));
     expect((await platform.press(route, request.buttons?.[0]?.[0]?.id ?? "ap:x:0")).ok).toBe(false);
 
     const plain = new TestPlatform("plain", { buttons: false });

@@ -61,7 +61,10 @@ it(
     await until(() => seenMessages(room, world.bot).find((m) => m.eventId === request.eventId)!.reactions.length === 3, "the reaction choices");
     say("@baton 2");
     await answered(/Permission answer: allow-always/);
-    const decided = seenMessages(room, world.bot).find((m) => m.eventId === request.eventId)!;
+    const decision = () => seenMessages(room, world.bot).find((m) => m.eventId === request.eventId)!;
+    // The request's edit and the agent's answer travel separately; either may land first.
+    await until(() => /— by Alice/.test(decision().text), "the request edited with the decision");
+    const decided = decision();
     expect(decided.text).toMatch(/Always allow — by Alice/);
     expect(decided.text).not.toMatch(/React to answer/);
   },
