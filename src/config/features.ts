@@ -3,6 +3,7 @@
 import { Cron } from "croner";
 import { z } from "zod";
 import { refuseUrlCredentials } from "../platforms/kit/config.js";
+import { principal } from "./principals.js";
 
 /** A route or a route glob: `slack:T1/C2*`, `telegram:-1001234567890`, `web:*` (`*` any run of characters, `?` one). */
 const routePattern = z.string().regex(/^[a-z0-9_*?]+:.+$/, "a route or route glob with its platform, such as slack:T1/C2* or web:*");
@@ -14,6 +15,10 @@ export const bindingSchema = z
     agent: z.string().optional().describe("Agent kind or profile of new threads there (default: agents.default)"),
     profile: z.string().optional().describe("Profile of that agent"),
     isolation: z.enum(["none", "worktree"]).optional().describe("none or worktree for threads there (default: the named workspace's, else workspaces.isolation)"),
+    allow: z
+      .array(principal)
+      .optional()
+      .describe("Narrows who may talk in the bound channels: only these (users or groups), and only if access.allow or access.roles let them in too; admins included"),
   })
   .strict();
 

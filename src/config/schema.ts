@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { PLATFORM_KINDS } from "../platforms/registry.js";
 import { bindingSchema, scheduleSchema, timeZone, voiceSchema } from "./features.js";
+import { peopleSchema, principal } from "./principals.js";
 import { live, reloadKeys, restart } from "./reload-marks.js";
 
 const durationMs = z
@@ -155,36 +156,6 @@ const filesSchema = z
   })
   .strict();
 
-/** A user with their platform (`telegram:123456`, `slack:U0ABC`, `telegram:*` for everyone there), or `web`. */
-const principal = z.string().regex(/^(web|[a-z0-9_]+:.+)$/, "a user id with its platform, such as telegram:123456, or web");
-
-/** Entries that name a set of people on a platform rather than one user. */
-const GROUP_PRINCIPAL = /^(slack:group:|discord:role:|matrix:power:|telegram:admins$)/;
-
-/** One account of a person: a user id with its platform (no wildcard, no group), or `web`. */
-const account = z
-  .string()
-  .regex(/^(web|[a-z0-9_]+:[^*]+)$/, "an account: a user id with its platform, such as slack:U0ABC or telegram:123456, or web")
-  .refine((id) => !GROUP_PRINCIPAL.test(id), "an account is one user, not a group, role, power level or telegram:admins");
-
-const PERSON_NAME = /^[a-z0-9][a-z0-9_.-]*$/;
-
-const peopleSchema = z
-  .record(z.string(), z.array(account).min(1, "at least one account"))
-  .default({})
-  .superRefine((people, ctx) => {
-    const owner = new Map<string, string>();
-    for (const [name, accounts] of Object.entries(people)) {
-      if (!PERSON_NAME.test(name)) ctx.addIssue({ code: "custom", path: [name], message: "a person's name: lower-case letters, digits, . _ - (no colon, which marks an account)" });
-      for (const id of accounts) {
-        const other = owner.get(id);
-        if (other !== undefined && other !== name) ctx.addIssue({ code: "custom", path: [name], message: `${id} is already ${other}'s account; an account belongs to one person` });
-        owner.set(id, name);
-      }
-    }
-  })
-  .describe("People with several accounts: { ana: [slack:U0ABC, telegram:123] }; limits and the audit trail count each person once");
-
 const baseConfigSchema = z
   .object({
     data_dir: restart(z.string().optional().describe("Where threads, tokens and caches live (default ~/.baton)")),
@@ -229,9 +200,12 @@ const baseConfigSchema = z
             ),
           refusal_interval: durationMs.default(60_000).describe("At most one refusal reply per stranger in this interval"),
           people: peopleSchema,
+          group_ttl: durationMs
+            .default(300_000)
+            .describe("How long an answer about a platform's group (a Slack user group, a Discord role, a Matrix power level, a Telegram group's admins) is kept before it is looked up again"),
         })
         .strict()
-        .default({ allow: [], roles: { admin: [], member: [] }, commands: {}, refusal_interval: 60_000, people: {} }),
+        .default({ allow: [], roles: { admin: [], member: [] }, commands: {}, refusal_interval: 60_000, people: {}, group_ttl: 300_000 }),
     ),
     approvals: live(
       z

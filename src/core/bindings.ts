@@ -1,4 +1,4 @@
-// Routes bound to a project by the config: `bindings: [{match, workspace, agent?, profile?}]`. A new
+// Routes bound to a project by the config: `bindings: [{match, workspace, agent?, profile?, allow?}]`. A new
 // thread on a bound route starts in the binding's workspace with its agent; the first binding
 // whose pattern matches the route wins. `*` in a pattern is any run of characters (`/` and `:`
 // included, so `slack:T1/C2*` covers the channel's threads), `?` one character.
@@ -13,6 +13,8 @@ export interface Binding {
   match: string;
   workspace: string;
   host?: HostChoice;
+  /** Who may talk in the bound channels (users or groups), besides being let in by access.allow or access.roles. */
+  allow?: readonly string[];
 }
 
 export interface BindingHosts {
@@ -24,7 +26,7 @@ export class Bindings {
   private readonly list: Array<Binding & { pattern: RegExp }>;
 
   constructor(config: BindingConfig[], hosts: BindingHosts) {
-    this.list = config.map((b, index) => ({ index, match: b.match, workspace: b.workspace, host: hostOf(b, index, hosts), pattern: globToRegExp(b.match) }));
+    this.list = config.map((b, index) => ({ index, match: b.match, workspace: b.workspace, host: hostOf(b, index, hosts), allow: b.allow, pattern: globToRegExp(b.match) }));
   }
 
   /** The binding of a route, or undefined when none matches. */

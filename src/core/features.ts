@@ -44,7 +44,7 @@ export interface FeatureHost {
   log: PlatformLogger;
   metrics: Metrics;
   outboxOf(route: string): Outbox | undefined;
-  isAllowed(userId: string, route: string): boolean;
+  isAllowed(userId: string, route: string): Promise<boolean>;
   /** A notice on every route of a thread. */
   notify(thread: ThreadRecord, text: string): void;
   /** With store.url: positions kept for the next leader (when schedules last ran). */

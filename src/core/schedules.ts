@@ -36,7 +36,8 @@ export interface SchedulerDeps {
   defaultTimeZone?: string;
   /** The route's platform is running (a schedule for a platform taken out of the config waits). */
   hasPlatform(route: string): boolean;
-  isAllowed(userId: string, route: string): boolean;
+  /** The schedule's maker may still use the bot there (their groups looked up first, where a list names one). */
+  isAllowed(userId: string, route: string): boolean | Promise<boolean>;
   /** A notice on one route. */
   notify(route: string, text: string): void;
   /** The route's open thread, created as a new message would create it. */
@@ -188,7 +189,7 @@ export class Scheduler {
       this.deps.log.warn({ schedule: id, route }, "scheduled prompt skipped: no platform serves this route");
       return;
     }
-    if (createdBy && !this.deps.isAllowed(createdBy, route)) {
+    if (createdBy && !(await this.deps.isAllowed(createdBy, route))) {
       this.deps.log.info({ schedule: id, route, user: createdBy }, "scheduled prompt not sent: the user who made it is no longer allowed");
       return;
     }

@@ -14,6 +14,8 @@ import { AgentMcp } from "./agent-mcp.js";
 import { BatonAgents } from "./agents.js";
 import { ApprovalBroker } from "./approvals.js";
 import { Inbound } from "./conversation/inbound.js";
+import type { Binding } from "./bindings.js";
+import { GroupMembership } from "./conversation/groups.js";
 import { Roles } from "./conversation/roles.js";
 import { wireChatFeatures, type ChatFeatureParts } from "./features.js";
 import { CutTurns, type RunningTurnsStore } from "./cut-turns.js";
@@ -71,10 +73,11 @@ export interface CoreParts {
 }
 
 export function wireCore(options: CoreOptions, state: CoreState): CoreParts {
-  const base = baseParts(options);
-  const { registry, log } = options;
-  // The chat features need the agents, and the turns need the features: made just below.
+  // The chat features need the agents, and the turns need the features: made just below. The roles
+  // read the bindings (a binding's allow) only once messages come, after every part is made.
   let chat: ChatFeatureParts | undefined;
+  const base = baseParts(options, (route) => chat!.features.binding(route));
+  const { registry, log } = options;
   const hosts = hostParts(options, base, () => chat!);
   const { supervisor, agents, turns } = hosts;
   chat = wireChatFeatures({
@@ -89,7 +92,7 @@ export function wireCore(options: CoreOptions, state: CoreState): CoreParts {
     agents,
     log,
     outboxOf: (route) => base.platforms.of(route)?.outbox,
-    isAllowed: (userId, route) => inbound.isAllowed(userId, route),
+    isAllowed: (userId, route) => inbound.mayUse(userId, route),
     cursors: options.cursors,
   });
   const files = fileCache(options);
@@ -134,7 +137,7 @@ export function wireCore(options: CoreOptions, state: CoreState): CoreParts {
 type BaseParts = Pick<CoreParts, "approvals" | "roles" | "platforms" | "machines" | "workspaces" | "worktrees" | "mcp" | "metrics"> & { notify(thread: ThreadRecord, text: string): void };
 
 /** What everything else stands on: approvals, the platform table, the machines and workspaces, Baton's MCP server. */
-function baseParts(options: CoreOptions): BaseParts {
+function baseParts(options: CoreOptions, binding: (route: string) => Binding | undefined): BaseParts {
   const { registry, log, config } = options;
   const platforms = new PlatformTable(log, () => options.config.rendering.min_edit_gap_ms);
   const machines = new Machines({ machines: config.machines, localRoots: config.workspaces.roots, dataDir: options.dataDir, env: options.env ?? process.env, log });
@@ -144,9 +147,11 @@ function baseParts(options: CoreOptions): BaseParts {
   });
   const worktrees = new ThreadWorktrees({ registry, machines, config: () => options.config, namedIsolation: (w) => workspaces.namedIsolation(w), log });
   // Read at each question, so a reload's access and approvals apply at once.
+  const groups = new GroupMembership({ adapterOf: (route) => platforms.of(route)?.adapter, ttlMs: () => options.config.access.group_ttl, log });
   const roles = new Roles(
     () => options.config.access,
     (route) => platforms.of(route)?.adapter.capabilities.usersAuthenticated === true,
+    { groups, binding },
   );
   return {
     approvals: new ApprovalBroker({ by: () => options.config.approvals.by, isAdmin: (userId, route) => roles.isAdmin(userId, route) }),

@@ -63,6 +63,11 @@ export type CallKind = "send" | "edit";
 export interface PlatformUser {
   id: string;
   name?: string;
+  /**
+   * The user's role ids where the event happened, when the event itself says (a Discord guild
+   * member's): the adapter's `memberOf` reads them instead of asking the platform.
+   */
+  roles?: readonly string[];
 }
 
 /**
@@ -240,6 +245,15 @@ export interface PlatformAdapter {
   upload?(route: string, file: OutboundFile): Promise<MessageRef>;
   /** A message only `userId` sees (Slack and Discord ephemerals); the core falls back to send. */
   notify?(route: string, userId: string, text: string): Promise<void>;
+  /**
+   * Whether `user` is in one of the platform's own groups, `principal` (`slack:group:S0DEVS`,
+   * `discord:role:<id>`, `matrix:power:50`, `telegram:admins`), where `route` is. At most one
+   * platform call; rejects with a PlatformError when the platform could not say, and the core then
+   * refuses. The core asks only for principals of this platform's kind, and caches the answers.
+   */
+  memberOf?(principal: string, user: PlatformUser, route: string): Promise<boolean>;
+  /** Where an answer of memberOf holds, for the core's cache: the Slack workspace, the Telegram chat, the Matrix room. Default: the route. */
+  groupScope?(route: string): string;
   /** Calls that share a key are paced together (`capabilities.pacing`), `windowed` ones also by `keyWindow`; default: the route, not windowed. */
   paceKey?(route: string): { key: string; windowed: boolean };
 }

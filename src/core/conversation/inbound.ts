@@ -63,6 +63,7 @@ export class Inbound {
   async handleAction(press: ActionPress): Promise<ActionOutcome> {
     // A redelivered press was answered the first time.
     if (!this.intake.firstDelivery(press.route, press.eventId)) return { ok: true, text: "" };
+    await this.deps.roles.prepare(press.user, press.route);
     if (!this.isAllowed(press.user.id, press.route)) {
       this.deps.log.info({ user: press.user.id, route: press.route }, "refused a button press from a user not in access.allow");
       return { ok: false, text: `You are not allowed to answer this. Ask the operator to add ${press.user.id} to access.allow.` };
@@ -75,6 +76,12 @@ export class Inbound {
 
   isAllowed(userId: string, route: string): boolean {
     return this.deps.roles.roleOf(userId, route) !== undefined;
+  }
+
+  /** isAllowed after the groups the access lists name were looked up for the user (a schedule's maker, when it runs). */
+  async mayUse(userId: string, route: string): Promise<boolean> {
+    await this.deps.roles.prepare({ id: userId }, route);
+    return this.isAllowed(userId, route);
   }
 
   private async process(inbound: InboundMessage): Promise<void> {

@@ -44,13 +44,13 @@ const addressedOnly: Middleware<ChatContext> = async (ctx, next) => {
 
 function access(deps: StepDeps): Middleware<ChatContext> {
   return async (ctx, next) => {
-    const { user } = ctx.message;
+    const { user, route } = ctx.message;
+    // The platform's groups the access lists name are looked up (or found cached) before any check.
+    await deps.roles.prepare(user, route);
     if (deps.isAllowed(ctx.message)) return next();
     if (ctx.parsed.kind === "command" && PUBLIC_COMMANDS.has(ctx.parsed.name)) return next();
-    deps.log.info({ user: user.id, route: ctx.message.route }, "refused a user who is not in access.allow");
-    if (deps.shouldRefuse(user.id)) {
-      await ctx.reply(`Sorry, you are not allowed to use this bot. Ask the operator to add \`${user.id}\` to access.allow.`, { onlyToSender: true });
-    }
+    deps.log.info({ user: user.id, route }, "refused a user who is not in access.allow");
+    if (deps.shouldRefuse(user.id)) await ctx.reply(deps.roles.refusal(user.id, route), { onlyToSender: true });
   };
 }
 
