@@ -3,7 +3,7 @@
 // message, with `threads: auto`), slash commands become the chat commands they stand for, button
 // presses become actions; the core's send / edit / typing become one REST call each.
 import type { APIInteraction, APIUser } from "discord.js";
-import { Routes } from "discord.js";
+import { GatewayDispatchEvents, Routes } from "discord.js";
 import { PlatformError } from "../../kernel/errors.js";
 import { readFile } from "node:fs/promises";
 import type {
@@ -20,7 +20,9 @@ import type {
   PlatformUser,
   StartInfo,
 } from "../contract.js";
-import { connectDiscord, type DiscordConnection } from "./client.js";
+import { connectDiscord, DISCORD_INTENTS, type DiscordConnection } from "./client.js";
+import { GatewaySessionCursor, replayStoredSession, type StoredSession } from "./gateway-session.js";
+import { BoundedSet } from "../../kernel/collections.js";
 import { commandDefinitions, commandText } from "./commands.js";
 import type { DiscordAdapterConfig } from "./config.js";
 import { DiscordCode, discordCode, toPlatformError } from "./errors.js";
@@ -45,6 +47,8 @@ const DISCORD_MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
  * Sends and edits are counted together, the stricter reading.
  */
 const DISCORD_PACING: PacingLimits = { keyWindow: { calls: 5, windowMs: 5_000 } };
+/** Events remembered to drop a second delivery (the last leader's replayed session overlaps this one's). */
+const HANDLED_MEMORY = 1000;
 const INTERACTION_COMMAND = 2;
 const INTERACTION_COMPONENT = 3;
 
@@ -63,11 +67,12 @@ export class DiscordAdapter implements PlatformAdapter {
   /** Events that arrived while start() was still setting up. */
   private early: Array<() => void> | undefined = [];
   private conflictReported = false;
+  private readonly handled = new BoundedSet(HANDLED_MEMORY);
 
   constructor(
     readonly name: string,
     private readonly config: DiscordAdapterConfig,
-    _env: PlatformEnv,
+    private readonly env: PlatformEnv,
   ) {
     this.capabilities = {
       maxMessageLength: DISCORD_MAX_MESSAGE_CHARS,
@@ -83,6 +88,10 @@ export class DiscordAdapter implements PlatformAdapter {
   async start(core: PlatformCore): Promise<StartInfo> {
     this.early = [];
     const later = (task: () => void) => (this.early ? this.early.push(task) : task());
+    const debug = (message: string) => core.log.debug({ platform: this.name }, message);
+    // With shared cursors (store.url), the session is kept for the instance that continues it.
+    const cursor = this.env.cursors ? new GatewaySessionCursor(this.env.cursors, `discord:${this.name}:gateway-session`) : undefined;
+    const stored = await cursor?.load().catch((error: Error) => void core.log.warn({ platform: this.name, err: error.message }, "discord: could not read the stored gateway session"));
     const connection = await connectDiscord(
       this.config,
       {
@@ -90,7 +99,8 @@ export class DiscordAdapter implements PlatformAdapter {
         interactionCreate: (data) => later(() => this.onInteraction(data)),
         threadCreate: () => undefined,
       },
-      (message) => core.log.debug({ platform: this.name }, message),
+      debug,
+      cursor ? { keepResumable: true, onRaw: (packet, shardId, shardCount) => cursor.observe(packet, shardId, shardCount) } : {},
     );
     this.applicationId = this.config.application_id ?? connection.client.application?.id ?? connection.botUserId;
     const desk = new InteractionDesk(
@@ -100,6 +110,7 @@ export class DiscordAdapter implements PlatformAdapter {
     );
     this.live = { connection, threads: new DiscordThreads(connection.client, connection.rest, connection.botUserId), desk, core };
     await this.registerCommands(core);
+    if (cursor) await this.replayMissed(cursor, stored, core, debug);
     for (const task of this.early ?? []) task();
     this.early = undefined;
     const servers = connection.guildCount;
@@ -185,9 +196,23 @@ export class DiscordAdapter implements PlatformAdapter {
 
   // ── inbound ──────────────────────────────────────────────────────────────────────────────
 
+  /** The last leader's session, resumed once: what it got while no instance was connected goes first. */
+  private async replayMissed(cursor: GatewaySessionCursor, stored: StoredSession | undefined, core: PlatformCore, debug: (message: string) => void): Promise<void> {
+    const { connection } = this.require();
+    if (stored && stored.botUserId === connection.botUserId && stored.sessionId !== cursor.session?.sessionId) {
+      const replay = await replayStoredSession(stored, { token: this.config.token, intents: DISCORD_INTENTS, rest: connection.rest, debug });
+      core.log.info({ platform: this.name, resumed: replay.resumed, events: replay.events.length }, "discord: replayed what the last gateway session got while no instance was connected");
+      for (const event of replay.events) {
+        if (event.t === GatewayDispatchEvents.MessageCreate) this.onMessage(event.d);
+        else if (event.t === GatewayDispatchEvents.InteractionCreate) this.onInteraction(event.d);
+      }
+    }
+    cursor.startSaving();
+  }
+
   private onMessage(data: Parameters<typeof messageFacts>[0]): void {
     const live = this.live;
-    if (!live) return;
+    if (!live || !this.handled.addIfNew(`message:${data.id}`)) return;
     const facts = messageFacts(data, live.connection.botUserId);
     if (!facts) return;
     const apiHost = this.config.api_url ? new URL(this.config.api_url).host : undefined;
@@ -239,6 +264,7 @@ export class DiscordAdapter implements PlatformAdapter {
   private onInteraction(data: APIInteraction): void {
     const live = this.live;
     if (!live || (data.type !== INTERACTION_COMMAND && data.type !== INTERACTION_COMPONENT) || !data.channel?.id) return;
+    if (!this.handled.addIfNew(`interaction:${data.id}`)) return;
     const person = data.member?.user ?? data.user;
     if (!person) return;
     const route = this.routeOf(data.channel.id);

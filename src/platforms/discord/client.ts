@@ -3,18 +3,37 @@
 // when it must) and its REST manager makes every call (per-route rate-limit buckets, waiting out
 // a 429's Retry-After). Inbound events are taken as the gateway's raw dispatches, so no channel cache
 // or partials decide what Baton sees.
-import { Client, Events, GatewayDispatchEvents, Options, type APIInteraction, type GatewayMessageCreateDispatchData, type GatewayThreadCreateDispatchData, type REST } from "discord.js";
+import {
+  Client,
+  Events,
+  GatewayDispatchEvents,
+  Options,
+  SimpleShardingStrategy,
+  type APIInteraction,
+  type GatewayMessageCreateDispatchData,
+  type GatewayThreadCreateDispatchData,
+  type REST,
+} from "discord.js";
 import { PlatformError } from "../../kernel/errors.js";
 import { DISCORD_API_URL } from "./config.js";
 import { GATEWAY_INTENTS, MESSAGE_CONTENT_FIX } from "./permissions.js";
 
 /** discord.js keeps trying some failures (a silent gateway) for a long time; start() gives up after this. */
 const CONNECT_TIMEOUT_MS = 30_000;
+/** Closing with this code leaves the session resumable at Discord (any code but 1000/1001 does; discord.js uses 4200). */
+const RESUMABLE_CLOSE = 4200;
 
 export interface DiscordEvents {
   messageCreate(data: GatewayMessageCreateDispatchData): void;
   interactionCreate(data: APIInteraction): void;
   threadCreate(data: GatewayThreadCreateDispatchData): void;
+}
+
+export interface ConnectOptions {
+  /** Every raw dispatch, before discord.js hands it on (the gateway session's cursor follows them). */
+  onRaw?(packet: { t?: string | null; s?: number | null }, shardId: number, shardCount: number): void;
+  /** Close leaving the session resumable, for the instance that continues it (store.url). */
+  keepResumable?: boolean;
 }
 
 export interface DiscordConnection {
@@ -26,16 +45,21 @@ export interface DiscordConnection {
   close(): Promise<void>;
 }
 
-export async function connectDiscord(config: { token: string; api_url?: string }, events: DiscordEvents, debug: (message: string) => void): Promise<DiscordConnection> {
-  const intents = Object.values(GATEWAY_INTENTS).reduce((all, bit) => all | bit, 0);
+export const DISCORD_INTENTS = Object.values(GATEWAY_INTENTS).reduce((all, bit) => all | bit, 0);
+
+export async function connectDiscord(config: { token: string; api_url?: string }, events: DiscordEvents, debug: (message: string) => void, options: ConnectOptions = {}): Promise<DiscordConnection> {
+  const intents = DISCORD_INTENTS;
   const client = new Client({
     intents,
     // retries: 0: a failed call is reported to the core, which owns retrying with backoff.
     rest: { api: config.api_url ?? DISCORD_API_URL, retries: 0 },
     // Baton reads messages from the raw dispatches: discord.js need not keep 200 per channel.
     makeCache: Options.cacheWithLimits({ ...Options.DefaultMakeCacheSettings, MessageManager: 0 }),
+    ws: options.keepResumable ? { buildStrategy: resumableOnDestroy } : {},
   });
   client.on("debug", debug);
+  const { onRaw } = options;
+  if (onRaw) client.on(Events.Raw, (packet: { t?: string | null; s?: number | null }, shardId: number) => onRaw(packet, shardId, client.options.shardCount ?? 1));
   client.ws.on(GatewayDispatchEvents.MessageCreate, (data: GatewayMessageCreateDispatchData) => events.messageCreate(data));
   client.ws.on(GatewayDispatchEvents.InteractionCreate, (data: APIInteraction) => events.interactionCreate(data));
   client.ws.on(GatewayDispatchEvents.ThreadCreate, (data: GatewayThreadCreateDispatchData) => events.threadCreate(data));
@@ -61,6 +85,14 @@ export async function connectDiscord(config: { token: string; api_url?: string }
     guildCount: client.guilds.cache.size,
     close: () => client.destroy(),
   };
+}
+
+/** discord.js's sharding, but destroy() (the client's, at stop) closes with a resumable code. */
+function resumableOnDestroy(manager: ConstructorParameters<typeof SimpleShardingStrategy>[0]): SimpleShardingStrategy {
+  const strategy = new SimpleShardingStrategy(manager);
+  const destroy = strategy.destroy.bind(strategy);
+  strategy.destroy = (options) => destroy({ ...options, code: RESUMABLE_CLOSE });
+  return strategy;
 }
 
 /** login() resolves once the gateway is connected; the client is ready when every guild has arrived. */
