@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { randomHex } from "../kernel/random-ids.js";
 import { z } from "zod";
-import { subagentEventSchemas, type SubagentEventBody } from "./subagents.js";
+import { subagentEventSchemas, type SubagentEventBody } from "../core/subagents/records.js";
 import type { StoredSchedule, TurnUsage } from "./chat-state.js";
 
 const EVENT_SCHEMA_VERSION = 1;

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { makeEvent, newThreadId, type ThreadEvent, type ThreadEventBody } from "./events.js";
 import type { EventLogStore, ReplayReport } from "./store.js";
 import { RetentionTally } from "./retention.js";
-import { applySubagentEvent, type SubagentAddedBody, type SubagentUpdatedBody } from "./subagents.js";
+import { applySubagentEvent, type SubagentAddedBody, type SubagentUpdatedBody } from "../core/subagents/records.js";
 import { addUsage, emptyTotals, type StoredSchedule, type TurnUsage } from "./chat-state.js";
 import { COMPACT_MIN_DROPPED, type AuditBody, type NewThread, type RegistryOptions, type ThreadRecord, type ThreadWorktree } from "./records.js";
 

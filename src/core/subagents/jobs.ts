@@ -8,7 +8,7 @@ import type { Supervisor } from "../../agents/supervisor.js";
 import { SubagentError, userMessageOf } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/log.js";
 import type { ThreadRecord, ThreadRegistry } from "../../threads/registry.js";
-import { isSubagentFinished, MAX_STORED_FILES, MAX_STORED_MESSAGE_CHARS, type SubagentRecord, type SubagentUpdatedBody } from "../../threads/subagents.js";
+import { isSubagentFinished, MAX_STORED_FILES, MAX_STORED_MESSAGE_CHARS, type SubagentRecord, type SubagentUpdatedBody } from "./records.js";
 import type { AgentMcp } from "../agent-mcp.js";
 import type { BatonAgents } from "../agents.js";
 import type { ApprovalBroker } from "../approvals.js";

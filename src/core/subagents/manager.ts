@@ -11,7 +11,7 @@ import type { ToolReply } from "../tool-calls.js";
 import { SubagentError } from "../../kernel/errors.js";
 import type { Logger } from "../../kernel/log.js";
 import type { ThreadRecord, ThreadRegistry } from "../../threads/registry.js";
-import { isSubagentFinished, type SubagentRecord } from "../../threads/subagents.js";
+import { isSubagentFinished, type SubagentRecord } from "./records.js";
 import type { AgentMcp } from "../agent-mcp.js";
 import type { BatonAgents } from "../agents.js";
 import type { ApprovalBroker } from "../approvals.js";

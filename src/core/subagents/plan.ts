@@ -4,7 +4,7 @@ import type { Machines } from "../../agents/machines/index.js";
 import type { InitializeSubagentsArgs } from "./tools.js";
 import { BatonError, SubagentError } from "../../kernel/errors.js";
 import type { ThreadRecord } from "../../threads/registry.js";
-import { isSubagentFinished, SUBAGENT_MODES, type SubagentAddedBody } from "../../threads/subagents.js";
+import { isSubagentFinished, SUBAGENT_MODES, type SubagentAddedBody } from "./records.js";
 import type { BatonAgents } from "../agents.js";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;

@@ -1,7 +1,7 @@
 // What a subagent is told: who it is, where it works, its task, and in collaboration mode the
 // others' reports of the round before. Plain Markdown with fixed headings, so any agent reads it
 // and the demo agent can find its parts.
-import type { SubagentMode } from "../../threads/subagents.js";
+import type { SubagentMode } from "./records.js";
 
 /** The first words of every subagent prompt. */
 const SUBAGENT_PROMPT_MARK = "[Baton subagent]";

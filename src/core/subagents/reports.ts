@@ -1,6 +1,6 @@
 // What the subagent tools answer: text the agent reads, and the same facts as data.
 import type { ToolReply } from "../tool-calls.js";
-import { isSubagentFinished, type SubagentRecord } from "../../threads/subagents.js";
+import { isSubagentFinished, type SubagentRecord } from "./records.js";
 
 export interface ReportInput {
   record: SubagentRecord;

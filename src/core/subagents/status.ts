@@ -3,7 +3,7 @@
 // cannot be edited, the block is sent when the turn starts and again when every subagent ended.
 // Subagents' permission requests are posted through the same stream, labelled with their names.
 import type { PlatformLogger } from "../../platforms/contract.js";
-import { isSubagentFinished, type SubagentRecord, type SubagentState } from "../../threads/subagents.js";
+import { isSubagentFinished, type SubagentRecord, type SubagentState } from "./records.js";
 import type { MessageSlot } from "../delivery/slot.js";
 import { TurnStream, type RouteTarget, type StreamSettings } from "../stream.js";
 

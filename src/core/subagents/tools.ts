@@ -2,7 +2,7 @@
 // their reports and cancels them. Their schemas are here; src/mcp/ serves them. Only agents Baton
 // runs for a chat thread see them (their token names the thread).
 import { z } from "zod";
-import { SUBAGENT_MODES, type SubagentMode } from "../../threads/subagents.js";
+import { SUBAGENT_MODES, type SubagentMode } from "./records.js";
 import type { McpCaller, ToolReply } from "../tool-calls.js";
 
 const SUBAGENT_TOOL_NAMES = ["initialize_subagents", "wait_for_subagents", "cancel_subagents"] as const;

@@ -3,10 +3,10 @@
 // every event Baton writes matches the schema replay checks lines against.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { MemoryEventStore } from "../../src/threads/store.js";
-import { ThreadRegistry } from "../../src/threads/registry.js";
-import { subagentEventSchemas } from "../../src/threads/subagents.js";
-import type { ThreadEvent } from "../../src/threads/events.js";
+import { MemoryEventStore } from "../../../src/threads/store.js";
+import { ThreadRegistry } from "../../../src/threads/registry.js";
+import { subagentEventSchemas } from "../../../src/core/subagents/records.js";
+import type { ThreadEvent } from "../../../src/threads/events.js";
 
 const base = { v: z.number(), id: z.string(), at: z.string(), thread: z.string() };
 const schema = z.discriminatedUnion("type", [...subagentEventSchemas(base)]);

@@ -2,6 +2,12 @@
 // tools, their sessions, states and reports. Events add them and update them; the listing of a
 // thread holds the subagents of its current multi-agent turn and those of earlier turns that had
 // not finished when it began.
+//
+// Why this file is here, in the core: a subagent is one folder (core/subagents/: the MCP tools,
+// the plan, the jobs, the chat's view, and these records). The thread store (threads/, below the
+// core) persists these events and replays them, so it imports this file, and only this one: it
+// imports nothing of ours but the kernel, which the import test (test/layers) checks, so the
+// layers still point one way file by file.
 
 import { z } from "zod";
 
