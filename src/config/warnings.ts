@@ -1,6 +1,7 @@
 // What is allowed but probably wrong: a configured workspace that does not exist, agents.nice:
 // idle on a Linux without chrt to set it, an ops listener open to a network without a token. `config validate`, `doctor` and `start` warn about it
 // instead of failing, so a config written for a machine still loads on another.
+import { isGroupPrincipal } from "./principals.js";
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { which } from "../kernel/process.js";
@@ -47,7 +48,7 @@ export function configWarnings(loaded: LoadedConfig): ConfigWarning[] {
   if (allow.length > 0 && roles.admin.length === 0) {
     out.push({
       key: "access.roles.admin",
-      message: `access.roles.admin is empty: the people in access.allow are members, and nobody on a chat platform may /schedule, /switch, /session --switch or stop another's turn. Add your own id (such as ${allow[0]}) to access.roles.admin`,
+      message: `access.roles.admin is empty: the people in access.allow are members, and nobody on a chat platform may /schedule, /switch, /session --switch or stop another's turn. Add your own id (such as ${allow.find((entry) => !isGroupPrincipal(entry)) ?? "slack:U0ABC"}) or a group to access.roles.admin`,
     });
   }
   // Elsewhere there is no idle class, and the lowest nice value is what idle means.

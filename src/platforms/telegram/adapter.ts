@@ -4,14 +4,14 @@
 import { Api } from "grammy/web";
 import type { UserFromGetMe } from "grammy/types";
 import { PlatformError } from "../../kernel/errors.js";
-import type { MessageRef, OutboundFile, OutboundMessage, PacingLimits, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, StartInfo } from "../contract.js";
+import type { MessageRef, OutboundFile, OutboundMessage, PacingLimits, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, PlatformUser, StartInfo } from "../contract.js";
 import { pacingWith } from "../kit/pacing.js";
 import type { TelegramAdapterConfig } from "./config.js";
 import { describeError, toPlatformError } from "./errors.js";
 import { InboundHandler } from "./inbound.js";
 import { TelegramOutbound } from "./outbound.js";
 import { DEFAULT_POLLER_OPTIONS, UpdatePoller, type OffsetCursor, type PollerOptions } from "./poller.js";
-import { isGroupChatId, parseTelegramRoute } from "./routes.js";
+import { chatLevelRoute, isGroupChatId, parseTelegramRoute, telegramUserId } from "./routes.js";
 import { buildCommandMenu } from "./commands.js";
 import { WebhookServer } from "./webhook.js";
 import { TELEGRAM_MAX_UPLOAD_BYTES, uploadFile } from "./uploads.js";
@@ -141,6 +141,19 @@ export class TelegramAdapter implements PlatformAdapter {
   paceKey(route: string): { key: string; windowed: boolean } {
     const { chatId } = this.target(route);
     return { key: String(chatId), windowed: isGroupChatId(chatId) };
+  }
+
+  /** `telegram:admins`: the administrators of the group the route is in (getChatAdministrators); a private chat has none. */
+  async memberOf(principal: string, user: PlatformUser, route: string): Promise<boolean> {
+    const { chatId } = this.target(route);
+    if (principal !== "telegram:admins" || !isGroupChatId(chatId)) return false;
+    const admins = await this.call(() => this.api.getChatAdministrators(chatId), "list the group's administrators");
+    return admins.some((admin) => telegramUserId(admin.user.id) === user.id);
+  }
+
+  /** A group's administrators are the same in each of its topics. */
+  groupScope(route: string): string {
+    return chatLevelRoute(this.name, this.target(route).chatId);
   }
 
   async typing(route: string): Promise<void> {

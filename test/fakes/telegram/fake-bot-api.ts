@@ -5,7 +5,8 @@
 // update arrives or `timeout` passes; offsets confirm updates; a second concurrent poller makes the
 // held one fail with 409 as Telegram does), sendMessage, editMessageText (with "message is not
 // modified" and keyboard removal when reply_markup is omitted), deleteMessage,
-// answerCallbackQuery, sendChatAction, getFile + `GET {apiRoot}/file/bot{token}/{path}`. Text with
+// answerCallbackQuery, sendChatAction, getChatAdministrators (from `chatAdmins`: the first one is
+// the creator; a private chat and an unknown chat are refused as Telegram does), getFile + `GET {apiRoot}/file/bot{token}/{path}`. Text with
 // parse_mode HTML is validated (supported tags, balance, entities) and the 4096-character limit is
 // applied to the visible text. A wrong token gets 401. Scripted failures: `failNext(method, error)`
 // answers the next calls with e.g. 429 + `parameters.retry_after`, 400 can't-parse-entities or 409;
@@ -109,6 +110,8 @@ export class FakeBotApi extends FakeChats {
   private offline = false;
   /** The flood limits enforced, or false for none. */
   flood: TelegramFlood | false = TELEGRAM_FLOOD;
+  /** Per group chat id, its administrators (the first is the creator), as getChatAdministrators answers. */
+  readonly chatAdmins = new Map<number, User[]>();
   private readonly floodGate = new FloodGate();
 
   static async start(bot: Partial<User> = {}): Promise<FakeBotApi> {
@@ -322,6 +325,13 @@ export class FakeBotApi extends FakeChats {
       case "deleteMessage":
         if (!this.removeBotMessage(params.chat_id, params.message_id)) throw badRequest("message to delete not found");
         return true;
+      case "getChatAdministrators": {
+        const chatId = Number(params.chat_id);
+        if (chatId > 0) throw badRequest("there are no administrators in the private chat");
+        const admins = this.chatAdmins.get(chatId);
+        if (!admins) throw badRequest("chat not found");
+        return admins.map((admin, i) => (i === 0 ? { status: "creator", user: admin, is_anonymous: false } : { status: "administrator", user: admin, can_be_edited: false, is_anonymous: false }));
+      }
       case "getFile": {
         const file = this.files.get(params.file_id);
         if (!file) throw badRequest("invalid file_id");
