@@ -2,7 +2,7 @@
 // events become facts for the core, and the core's send / edit become one chat.postMessage /
 // chat.update each in the right channel and thread.
 import { PlatformError } from "../../kernel/errors.js";
-import type { ActionPress, MessageRef, OutboundFile, OutboundMessage, PacingLimits, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, StartInfo } from "../contract.js";
+import type { ActionPress, MessageRef, OutboundFile, OutboundMessage, PacingLimits, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, PlatformUser, StartInfo } from "../contract.js";
 import { pacingWith } from "../kit/pacing.js";
 import { SLACK_TROUBLE_ERRORS, SlackApi, slackErrorCode, toPlatformError } from "./api.js";
 import { buttonIdFromActionId } from "./blocks.js";
@@ -13,7 +13,8 @@ import { slackFile } from "./files.js";
 import { MessageTranslator, slashCommandText, userOf } from "./inbound.js";
 import type { SlackMessageEvent } from "./inbound.js";
 import { SlackOutbox } from "./outbound.js";
-import { formatSlackRoute, parseSlackRoute } from "./routes.js";
+import { formatSlackRoute, parseSlackRoute, slackUserIdOf } from "./routes.js";
+import { inUserGroup } from "./usergroups.js";
 import type { SlackRoute } from "./routes.js";
 import { TurnStatusIndicator } from "./status.js";
 import { botTookPartInThread, ThreadMembership } from "./threads.js";
@@ -168,6 +169,18 @@ export class SlackAdapter implements PlatformAdapter {
 
   async notify(route: string, userId: string, text: string): Promise<void> {
     await this.requireOutbox().ephemeral(this.target(route), userId, text);
+  }
+
+  /** `slack:group:S…`: a member of that user group of this workspace (usergroups.users.list). */
+  async memberOf(principal: string, user: PlatformUser): Promise<boolean> {
+    if (!this.api) throw new PlatformError("Slack is not connected yet.", { reason: "network" });
+    return inUserGroup(this.api, principal, slackUserIdOf(user.id));
+  }
+
+  /** A user group is the workspace's: one answer holds in each of its channels. */
+  groupScope(route: string): string {
+    const { instance, team } = this.target(route);
+    return `${instance}:${team}`;
   }
 
   // ── inbound ──────────────────────────────────────────────────────────────────────────────

@@ -18,6 +18,9 @@ export const REQUIRED_BOT_SCOPES = [
 /** A scope that unlocks an extra when granted: the assistant thread status. */
 export const ASSISTANT_STATUS_SCOPE = "assistant:write";
 
+/** A scope needed only when an access list names a Slack user group (`slack:group:S…`). */
+export const USER_GROUPS_SCOPE = "usergroups:read";
+
 /** Events the adapter listens to. */
 export const REQUIRED_BOT_EVENTS = ["app_mention", "message.channels", "message.groups", "message.im", "message.mpim"] as const;
 

@@ -7,7 +7,8 @@
 // `blocks` present, section text ≤ 3000, ≤ 50 blocks, button labels ≤ 75, known ts for updates),
 // reactions.add / reactions.remove (already_reacted / no_reaction), assistant.threads.setStatus
 // (missing_scope unless granted), conversations.replies (the thread from the messages the fake saw:
-// people's messages sent as events, the bot's posts; no pagination), file downloads at /files/<id> (Bearer bot token required).
+// people's messages sent as events, the bot's posts; no pagination), usergroups.users.list (from
+// `userGroups`; missing_scope without usergroups:read, no_such_subteam for an unknown group), file downloads at /files/<id> (Bearer bot token required).
 // Injected failures: `rateLimitNext(method, seconds)` answers HTTP 429 + Retry-After +
 // `{ok:false,error:"ratelimited"}`; `failNext(method, error)` answers `{ok:false,error}`.
 // Rate limits as Slack documents them, answered the same way and noted in `floodRefusals`
@@ -74,6 +75,8 @@ export class FakeSlack {
   readonly messages: FakeMessage[] = [];
   readonly ephemerals: Array<{ channel: string; user: string; text?: string; blocks?: any[]; thread_ts?: string }> = [];
   readonly reactions = new Set<string>();
+  /** User groups of the workspace (S… id → member user ids), as usergroups.users.list answers. */
+  readonly userGroups = new Map<string, string[]>();
   private readonly injected = new Map<string, Array<{ kind: "ratelimit"; seconds: number } | { kind: "error"; error: string }>>();
   private readonly files = new Map<string, Buffer>();
   /** The rate limits enforced, or false for none. */
@@ -324,6 +327,12 @@ export class FakeSlack {
         const text: string | undefined = params.initial_comment;
         if (shared) this.messages.push({ channel: params.channel_id, ts: this.nextTs(), thread_ts: params.thread_ts, text, user: o.botUserId, files: shared, history: [text ?? ""] });
         return answer;
+      }
+      case "usergroups.users.list": {
+        if (!o.scopes.includes("usergroups:read")) return { ok: false, error: "missing_scope", needed: "usergroups:read", provided: o.scopes.join(",") };
+        const users = this.userGroups.get(String(params.usergroup));
+        if (!users) return { ok: false, error: "no_such_subteam" };
+        return { ok: true, users: [...users] };
       }
       case "assistant.threads.setStatus":
         if (!o.scopes.includes("assistant:write")) return { ok: false, error: "missing_scope", needed: "assistant:write" };
