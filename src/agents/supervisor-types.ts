@@ -68,6 +68,8 @@ export interface TurnRequest {
   id?: string;
   /** Made when the turn starts, not when it is queued (the thread may change while it waits); undefined once the thread closed. */
   start(): TurnStart | undefined;
+  /** The prompt left the queue without a turn (its thread's host was stopped for good). */
+  dropped?(): void;
 }
 
 /** What the supervisor reports as hosts and turns go. */

@@ -56,7 +56,11 @@ export class TurnQueues {
   /** Drops the thread's waiting prompts (its host is stopped for good). */
   drop(threadId: string): void {
     const q = this.queues.get(threadId);
-    if (q) for (const item of q.items.splice(0)) if (item.id) this.taken(threadId, item.id, "dropped");
+    if (!q) return;
+    for (const item of q.items.splice(0)) {
+      item.dropped?.();
+      if (item.id) this.taken(threadId, item.id, "dropped");
+    }
   }
 
   private async pump(threadId: string, q: Queue): Promise<void> {

@@ -13,7 +13,7 @@ import type { LoadedConfig } from "../config/load.js";
 import { BatonCore } from "../core/core.js";
 import type { RunningTurnsStore } from "../core/cut-turns.js";
 import { startHandover, type RunningHandover } from "../pickup/index.js";
-import type { HandoverKv } from "../pickup/kv.js";
+import { openHandoverKv, type HandoverKv } from "../pickup/kv.js";
 import type { Logger } from "../kernel/log.js";
 import { acquireDataDirLock } from "./lock.js";
 import { DEFAULT_OPS_LISTEN } from "../config/schema.js";
@@ -45,6 +45,8 @@ export interface DaemonOptions {
   handoverKv?: HandoverKv;
   /** With store.url: where running turns are kept, for the next leader to mark them cut off. */
   runningTurns?: RunningTurnsStore;
+  /** The clock of limits per person (tests move it); Date.now by default. */
+  now?: () => number;
   /** With store.url: this instance's part among several (shown by status and metrics). */
   cluster?: () => ClusterState;
   /** Called once per started platform with its one-line description (also for one that connects later). */
@@ -98,7 +100,28 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   // Passwords inside the config's URLs are secrets Baton knows: no log line or message shows them.
   registerSecretValues([loaded.config.store.kv, loaded.config.voice.transcription?.url, ...Object.values(loaded.config.machines).map((m) => m.handover_url)].flatMap(urlCredentials));
   const recorder = new MetricsRecorder();
-  const core = new BatonCore({ config: loaded.config, dataDir, registry, log, env: options.env, cwd: options.cwd, metrics: recorder, runningTurns: options.runningTurns, cursors: options.cursors });
+  // Pickup codes and limits per person share one store: memory, Redis (store.kv) or PostgreSQL (store.url).
+  let kv: HandoverKv;
+  try {
+    kv = options.handoverKv ?? (await openHandoverKv(loaded.config.store.kv, (error) => log.warn({ err: error }, "handover store (Redis) error; retrying")));
+  } catch (error) {
+    await store.close();
+    releaseLock();
+    throw error;
+  }
+  const core = new BatonCore({
+    config: loaded.config,
+    dataDir,
+    registry,
+    log,
+    env: options.env,
+    cwd: options.cwd,
+    metrics: recorder,
+    runningTurns: options.runningTurns,
+    cursors: options.cursors,
+    limitStore: kv,
+    now: options.now,
+  });
   let current = loaded;
   let state: DaemonSnapshot["state"] = "starting";
   let lastReload: ReloadReport | undefined;
@@ -121,7 +144,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   // Pickup codes, /pickup and the MCP endpoint for terminal agents (src/pickup/, src/mcp/).
   let handover: RunningHandover;
   try {
-    handover = await startHandover({ core, config: loaded.config, dataDir, log, kv: options.handoverKv });
+    handover = await startHandover({ core, config: loaded.config, dataDir, log, kv });
   } catch (error) {
     await store.close();
     releaseLock();

@@ -46,8 +46,11 @@ export interface ThreadsApi {
 }
 
 export interface AgentsApi {
-  /** Queues a prompt (`author`: whose it is, when a person in the chat wrote it); returns how many turns are ahead. */
-  submit(thread: ThreadRecord, prompt: ContentBlock[], author?: PlatformUser): number;
+  /**
+   * Queues a prompt (`author`: whose it is, when a person in the chat wrote it; `ticket`: its
+   * admission under the author's limits, ended with the turn); returns how many turns are ahead.
+   */
+  submit(thread: ThreadRecord, prompt: ContentBlock[], author?: PlatformUser, ticket?: TurnTicket): number;
   /** Whose prompt started the running turn; undefined when none runs or no one in the chat started it. */
   runningAuthor(threadId: string): PlatformUser | undefined;
   /** True while Baton shuts down: no new turn starts; submitted prompts run after the restart. */
@@ -123,6 +126,23 @@ export interface WorktreesApi {
   askDiscard(thread: ThreadRecord, route: string): { text: string; buttons: Button[][] };
 }
 
+/** A prompt admitted under its person's limits (limits.per_person), from admission to the end of its turn. */
+export interface TurnTicket {
+  /** The person the turn counts for (access.people joins accounts). */
+  person: string;
+  /** The turn ended (`ran`), or the prompt never became one (given back): its running place is freed. Once. */
+  end(ran: boolean): void;
+  /** Adds what the turn's agent reported to the person's day. */
+  charge(spent: { tokens?: number; usd?: number }): void;
+}
+
+export interface LimitsApi {
+  /** Before a prompt goes to an agent: its ticket, or the answer naming the limit it is over and when it resets (the prompt is not sent). */
+  admit(user: PlatformUser, route: string): Promise<{ ok: true; ticket: TurnTicket } | { ok: false; text: string }>;
+  /** /usage: the person's use and limits; an admin's lists everyone with use today. */
+  report(user: PlatformUser, route: string): Promise<string>;
+}
+
 export interface HandoverApi {
   pickup(ctx: ChatContext, code: string): Promise<void>;
 }
@@ -180,6 +200,7 @@ export interface ChatContext {
   worktrees: WorktreesApi;
   handover?: HandoverApi;
   features: ChatFeatures;
+  limits: LimitsApi;
   /** The platform shows buttons. */
   buttons: boolean;
   commands: CommandSpec[];

@@ -15,8 +15,9 @@ import { mode, model } from "./handlers/settings.js";
 import { file } from "./handlers/file.js";
 import { schedule } from "./handlers/schedule.js";
 import { diff, merge, pr } from "./handlers/worktree.js";
+import { usage } from "./handlers/usage.js";
 
-export const COMMANDS: CommandSpec[] = [help, status, newThread, close, pickup, handover, session, switchHost, workspace, mode, model, file, diff, merge, pr, schedule, stop, allow, deny];
+export const COMMANDS: CommandSpec[] = [help, status, newThread, close, pickup, handover, session, switchHost, workspace, mode, model, file, diff, merge, pr, schedule, usage, stop, allow, deny];
 
 export function findCommand(name: string): CommandSpec | undefined {
   return COMMANDS.find((c) => c.name === name || c.aliases?.includes(name));

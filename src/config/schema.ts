@@ -156,6 +156,23 @@ const filesSchema = z
   })
   .strict();
 
+/** What one person may use (limits.per_person); each is optional, absent means unlimited. */
+const limitsSchema = z
+  .object({
+    per_person: z
+      .object({
+        turns_per_hour: z.number().int().positive().optional().describe("Prompts a person may send to agents in one clock hour"),
+        concurrent_turns: z.number().int().positive().optional().describe("A person's prompts running or waiting in a queue at once"),
+        usd_per_day: z.number().positive().optional().describe("Dollars a person's turns may cost in a day (the cost agents report, as Claude Code does)"),
+        tokens_per_day: z.number().int().positive().optional().describe("Tokens a person's turns may use in a day (as the agents report them)"),
+      })
+      .strict()
+      .default({}),
+    admins: z.boolean().default(false).describe("Admins are held to the limits too (by default they are exempt)"),
+  })
+  .strict()
+  .describe("Limits per person, counted from the agents' usage reports in store.kv (memory, Redis) or PostgreSQL (store.url); a day starts at midnight in time_zone");
+
 const baseConfigSchema = z
   .object({
     data_dir: restart(z.string().optional().describe("Where threads, tokens and caches live (default ~/.baton)")),
@@ -207,6 +224,7 @@ const baseConfigSchema = z
         .strict()
         .default({ allow: [], roles: { admin: [], member: [] }, commands: {}, refusal_interval: 60_000, people: {}, group_ttl: 300_000 }),
     ),
+    limits: live(limitsSchema.default({ per_person: {}, admins: false })),
     approvals: live(
       z
         .object({
@@ -338,7 +356,7 @@ const baseConfigSchema = z
         .strict()
         .default({ min_interval: 60_000, per_route: 20, per_person: 50 }),
     ),
-    time_zone: live(timeZone.optional().describe("Time zone of schedules (default: this machine's)")),
+    time_zone: live(timeZone.optional().describe("Time zone of schedules and of the day limits.per_person counts (default: this machine's)")),
     voice: live(voiceSchema.default({})),
     platforms: restart(z.record(z.string(), z.record(z.string(), z.unknown())).default({})),
   })

@@ -161,6 +161,7 @@ export class BatonCore implements PlatformCore {
     await this.parts.cutTurns.closeCleanly();
     await this.subagents.shutdown();
     await this.supervisor.stopAll();
+    this.parts.limits.stop();
     this.files.close();
     await this.machines.close();
   }

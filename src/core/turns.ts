@@ -13,6 +13,8 @@ import type { OutboundFiles } from "./outfiles.js";
 import type { RouteTarget, StreamSettings } from "./stream.js";
 import type { CutTurns } from "./cut-turns.js";
 import { ChatTurn, meteredTurn } from "./turn.js";
+import type { TurnTicket } from "../commands/context.js";
+import { turnSpend } from "./limits/spend.js";
 
 export interface TurnsDeps {
   registry: ThreadRegistry;
@@ -52,8 +54,8 @@ export class Turns {
   constructor(private readonly deps: TurnsDeps) {}
 
   /** Queues a prompt for the thread's agent; returns how many turns are ahead of it. */
-  submit(threadId: string, prompt: ContentBlock[], id?: string, author?: PlatformUser): number {
-    const request: TurnRequest = { threadId, prompt, id, start: () => this.start(threadId, author) };
+  submit(threadId: string, prompt: ContentBlock[], id?: string, author?: PlatformUser, ticket?: TurnTicket): number {
+    const request: TurnRequest = { threadId, prompt, id, start: () => this.start(threadId, author, ticket), dropped: () => ticket?.end(false) };
     return this.deps.supervisor.submit(request);
   }
 
@@ -83,10 +85,13 @@ export class Turns {
     this.hostTurns.delete(threadId);
   }
 
-  private start(threadId: string, author: PlatformUser | undefined): TurnStart | undefined {
+  private start(threadId: string, author: PlatformUser | undefined, ticket: TurnTicket | undefined): TurnStart | undefined {
     const thread = this.deps.registry.get(threadId);
-    if (!thread?.open) return undefined;
-    return { ...this.hostRequest(thread), sink: meteredTurn(this.begin(thread, author), thread.agent, this.deps.metrics) };
+    if (!thread?.open) {
+      ticket?.end(false);
+      return undefined;
+    }
+    return { ...this.hostRequest(thread), sink: meteredTurn(this.begin(thread, author, ticket), thread.agent, this.deps.metrics) };
   }
 
   private hostRequest(thread: ThreadRecord): HostRequest {
@@ -110,12 +115,13 @@ export class Turns {
     };
   }
 
-  private begin(thread: ThreadRecord, author: PlatformUser | undefined): TurnOutput {
+  private begin(thread: ThreadRecord, author: PlatformUser | undefined, ticket: TurnTicket | undefined): TurnOutput {
     const { deps } = this;
     const lifecycle = {
       ended: () => {
         const current = this.hostTurns.get(thread.id);
         if (current?.turn === turn) current.turn = undefined;
+        ticket?.end(true);
       },
       // A turn counts as running (cut off, should Baton die) until its answer has reached the chats:
       // an answer still waiting for the platform's pacing when the process dies is lost too.
@@ -133,7 +139,12 @@ export class Turns {
         workspace: deps.workdir(thread),
         files: deps.files(),
         showUsage: deps.showUsage(),
-        recordUsage: (usage) => deps.recordUsage(thread, usage),
+        recordUsage: (usage) => {
+          // What the turn added to its session's running cost: read before this report is recorded.
+          const now = deps.registry.get(thread.id) ?? thread;
+          ticket?.charge(turnSpend(usage, now.usage.costs[now.session ?? "-"]));
+          return deps.recordUsage(thread, usage);
+        },
         log: deps.log,
       },
       author,

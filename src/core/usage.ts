@@ -27,7 +27,7 @@ export function formatUsageTotals(totals: UsageTotals): string {
 /** Formatters by currency and digits: making one costs far more than using it. */
 const MONEY = new Map<string, Intl.NumberFormat>();
 
-function money(amount: number, currency: string): string {
+export function money(amount: number, currency: string): string {
   const digits = amount < 1 ? 4 : 2;
   try {
     const key = `${currency} ${digits}`;

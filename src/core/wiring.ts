@@ -26,6 +26,8 @@ import { ThreadWorktrees } from "./thread-worktrees.js";
 import { WorktreeCommands } from "./worktree-commands.js";
 import { threadsApi } from "./threads-api.js";
 import { Turns } from "./turns.js";
+import { PersonLimits } from "./limits/limits.js";
+import { memoryLimitStore, type LimitStore } from "./limits/store.js";
 import { WorkspaceProposals } from "./workspace-proposals.js";
 import { Workspaces } from "./workspaces.js";
 
@@ -42,6 +44,10 @@ export interface CoreOptions {
   runningTurns?: RunningTurnsStore;
   /** With store.url: positions kept for the next leader (when each schedule last ran). */
   cursors?: PlatformCursors;
+  /** Where limits per person are counted (the daemon's store.kv or PostgreSQL); memory when absent. */
+  limitStore?: LimitStore;
+  /** The limits' clock (ms since the epoch); tests move it. */
+  now?: () => number;
 }
 
 /** What changes after the parts are made: the handover service (set by the daemon). */
@@ -69,6 +75,8 @@ export interface CoreParts {
   metrics: Metrics;
   /** Threads with a running turn, kept on disk (cut-turns.ts). */
   cutTurns: CutTurns;
+  /** Limits per person (limits.per_person) and /usage. */
+  limits: PersonLimits;
   audit(body: AuditBody, threadId?: string): Promise<void>;
 }
 
@@ -78,7 +86,14 @@ export function wireCore(options: CoreOptions, state: CoreState): CoreParts {
   let chat: ChatFeatureParts | undefined;
   const base = baseParts(options, (route) => chat!.features.binding(route));
   const { registry, log } = options;
-  const hosts = hostParts(options, base, () => chat!);
+  const limits = new PersonLimits({
+    config: () => options.config,
+    isAdmin: (userId, route) => base.roles.isAdmin(userId, route),
+    store: options.limitStore ?? memoryLimitStore(),
+    now: options.now,
+    log,
+  });
+  const hosts = hostParts(options, base, limits, () => chat!);
   const { supervisor, agents, turns } = hosts;
   chat = wireChatFeatures({
     ...base,
@@ -122,7 +137,7 @@ export function wireCore(options: CoreOptions, state: CoreState): CoreParts {
           : undefined;
   const inbound: Inbound = new Inbound({
     platformOf: (route) => platforms.of(route),
-    services: () => ({ threads: hosts.threads, agents, workspaces, worktrees: worktreeCommands, handover: state.handover, features: features.features }),
+    services: () => ({ threads: hosts.threads, agents, workspaces, worktrees: worktreeCommands, handover: state.handover, features: features.features, limits }),
     otherAction,
     approvals,
     files,
@@ -131,7 +146,7 @@ export function wireCore(options: CoreOptions, state: CoreState): CoreParts {
     log,
     onPrompt: (route, messageId) => turns.promptSeen(route, messageId),
   });
-  return { ...base, ...hosts, files, chat, proposals, inbound, audit };
+  return { ...base, ...hosts, files, chat, proposals, inbound, limits, audit };
 }
 
 type BaseParts = Pick<CoreParts, "approvals" | "roles" | "platforms" | "machines" | "workspaces" | "worktrees" | "mcp" | "metrics"> & { notify(thread: ThreadRecord, text: string): void };
@@ -176,7 +191,7 @@ function fileCache(options: CoreOptions): FileCache {
 type HostParts = Pick<CoreParts, "supervisor" | "turns" | "agents" | "subagents" | "threads" | "cutTurns">;
 
 /** The supervisor, the turns handed to it, the agents and subagents, and what the core does about the supervisor's reports. */
-function hostParts(options: CoreOptions, base: BaseParts, chat: () => ChatFeatureParts): HostParts {
+function hostParts(options: CoreOptions, base: BaseParts, personLimits: PersonLimits, chat: () => ChatFeatureParts): HostParts {
   const { registry, log } = options;
   const { approvals, platforms, machines, mcp, notify, worktrees } = base;
   const limits = options.config.agents;
@@ -231,6 +246,7 @@ function hostParts(options: CoreOptions, base: BaseParts, chat: () => ChatFeatur
     hostTurn: (threadId) => turns.hostTurn(threadId),
     maxPerThread: limits.subagents.max_per_thread,
     maxLiveHosts: limits.max_live_hosts,
+    roundSpent: (requester, session, usage) => personLimits.roundSpent(requester, session, usage),
     log,
   });
   agents.subagentControl = subagents;

@@ -33,6 +33,8 @@ export interface TestBatonOptions {
   log?: Logger;
   /** The event log (default: the JSONL log in the data dir). */
   store?: (dataDir: string) => EventLogStore;
+  /** The clock of limits per person (ms since the epoch), for tests that move time. */
+  now?: () => number;
 }
 
 export const ALLOWED_TEST_USERS = ["test:alice", "test:bob", "telegram:111", "slack:U111"];
@@ -66,7 +68,7 @@ export async function startTestBaton(options: TestBatonOptions): Promise<TestBat
   const loaded = testConfig(options);
   const log = options.log ?? (process.env.BATON_TEST_LOG ? createLogger({ level: "debug" }) : silentLogger());
   const env = { ...process.env, ...options.env, BATON_DATA_DIR: dataDir };
-  const daemon = await startDaemon({ loaded, dataDir, log, extraAdapters: options.adapters, env, cwd: options.cwd, store: options.store?.(dataDir) });
+  const daemon = await startDaemon({ loaded, dataDir, log, extraAdapters: options.adapters, env, cwd: options.cwd, store: options.store?.(dataDir), now: options.now });
   return {
     dataDir,
     daemon,

@@ -27,8 +27,8 @@ export interface Platform {
 
 export interface InboundDeps {
   platformOf(route: string): Platform | undefined;
-  /** What a command handler reaches besides the message (threads, agents, workspaces, handover). */
-  services(): Pick<ChatContext, "threads" | "agents" | "workspaces" | "worktrees" | "handover" | "features">;
+  /** What a command handler reaches besides the message (threads, agents, workspaces, handover, limits). */
+  services(): Pick<ChatContext, "threads" | "agents" | "workspaces" | "worktrees" | "handover" | "features" | "limits">;
   /** Presses on buttons other than approvals (menus); undefined when the id is not theirs. */
   otherAction?(press: ActionPress): Promise<ActionOutcome> | undefined;
   approvals: ApprovalBroker;

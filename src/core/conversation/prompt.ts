@@ -1,6 +1,6 @@
 // The last step of a message that is a prompt: the route's thread (made now for a first message),
-// a number answering a pending approval, files fetched after access, voice notes transcribed, and
-// the prompt queued for the thread's agent.
+// a number answering a pending approval, the person's limits, files fetched after access, voice
+// notes transcribed, and the prompt queued for the thread's agent.
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { ChatContext } from "../../commands/context.js";
 import type { ThreadRecord } from "../../threads/registry.js";
@@ -10,11 +10,23 @@ export const promptStep: Middleware<ChatContext> = async (ctx) => {
   if (ctx.parsed.kind !== "prompt") return;
   const thread = await threadFor(ctx, ctx.parsed.text);
   if (!thread) return;
-  const blocks = await promptBlocks(ctx, thread, ctx.parsed.text);
-  if (blocks.length === 0) return;
-  const note = await ctx.worktrees.beforePrompt(thread, ctx.parsed.text);
-  if (note) await ctx.reply(note);
-  const ahead = ctx.agents.submit(thread, blocks, ctx.message.user);
+  // Over a limit (limits.per_person), the prompt goes no further: nothing fetched, nothing sent.
+  const admitted = await ctx.limits.admit(ctx.message.user, ctx.message.route);
+  if (!admitted.ok) {
+    await ctx.reply(admitted.text, { onlyToSender: true });
+    return;
+  }
+  let ahead: number;
+  try {
+    const blocks = await promptBlocks(ctx, thread, ctx.parsed.text);
+    if (blocks.length === 0) return admitted.ticket.end(false);
+    const note = await ctx.worktrees.beforePrompt(thread, ctx.parsed.text);
+    if (note) await ctx.reply(note);
+    ahead = ctx.agents.submit(thread, blocks, ctx.message.user, admitted.ticket);
+  } catch (error) {
+    admitted.ticket.end(false);
+    throw error;
+  }
   if (ctx.agents.restarting?.()) await ctx.reply("⏸ Baton is restarting. Your message is kept and runs once it is back.");
   else if (ahead > 0) await queuedNotice(ctx, thread.id, ahead);
 };

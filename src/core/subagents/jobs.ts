@@ -15,7 +15,8 @@ import type { ApprovalBroker } from "../approvals.js";
 import type { TurnStream } from "../stream.js";
 import { subagentPrompt } from "./prompts.js";
 import type { HostRoom } from "./room.js";
-import { SubagentRound } from "./round.js";
+import { SubagentRound, type RoundResult } from "./round.js";
+import type { PlatformUser } from "../../platforms/contract.js";
 import type { ThreadWatchers } from "./watch.js";
 import { createWorktree, finishWorktree } from "./worktree.js";
 
@@ -34,6 +35,8 @@ export interface JobDeps {
   streamFor(threadId: string): TurnStream;
   /** Something about the thread's subagents changed (state, round, last tool). */
   changed(threadId: string): void;
+  /** A round ended: it counts as a turn of the person whose prompt started the thread's turn, with what it spent (limits per person). */
+  roundSpent?(requester: PlatformUser, session: string | undefined, usage: RoundResult["usage"]): void;
   log: Logger;
 }
 
@@ -175,6 +178,8 @@ export class SubagentJobs {
       others,
       resumed: live.recovering && s.session !== undefined,
     });
+    // The person whose prompt runs the thread's turn now: they decide its subagents' requests (approvals.by) and pay for their rounds.
+    const requester = this.deps.agents.runningAuthor(threadId);
     const runner = new SubagentRound({
       spec,
       session: s.session,
@@ -182,8 +187,7 @@ export class SubagentJobs {
       mcp: (agent) => this.deps.mcp.serversFor(workspace, { thread: threadId, subagent: name }, agent),
       startSlot: () => this.deps.supervisor.acquireStartSlot(),
       approvals: this.deps.approvals,
-      // The person whose prompt runs the thread's turn now decides its subagents' requests too (approvals.by).
-      approvalTurn: { id: randomBytes(6).toString("base64url"), threadId, stream: this.deps.streamFor(threadId), label: `subagent ${name}`, requester: this.deps.agents.runningAuthor(threadId) },
+      approvalTurn: { id: randomBytes(6).toString("base64url"), threadId, stream: this.deps.streamFor(threadId), label: `subagent ${name}`, requester },
       onSession: async (opened) => {
         if (opened.how === "new-after-failed-resume") live.note = "its session could not be resumed, so it started over in a new one";
         if (opened.sessionId !== s.session) await this.update(threadId, name, { session: opened.sessionId });
@@ -197,6 +201,7 @@ export class SubagentJobs {
     live.round = runner;
     if (live.stop) runner.cancel();
     const result = await runner.run().finally(() => (live.round = undefined));
+    if (requester) this.deps.roundSpent?.(requester, this.record(threadId, name).session, result.usage);
     const files = [...new Set([...this.record(threadId, name).files, ...result.files])].slice(0, MAX_STORED_FILES);
     // An interrupted round is not over: it runs again (resumed) after the restart.
     if (live.stop === "interrupt") {

@@ -16,7 +16,7 @@ import type { AgentMcp } from "../agent-mcp.js";
 import type { BatonAgents } from "../agents.js";
 import type { ApprovalBroker } from "../approvals.js";
 import type { RouteTarget, StreamSettings } from "../stream.js";
-import { SubagentJobs } from "./jobs.js";
+import { SubagentJobs, type JobDeps } from "./jobs.js";
 import { cancelReply, initializeReply, waitReply, type ReportInput } from "./reports.js";
 import { HostRoom } from "./room.js";
 import { renderStatus, StatusBlock } from "./status.js";
@@ -42,6 +42,8 @@ export interface SubagentDeps {
   hostTurn(threadId: string): { seq: number; flush(): void };
   maxPerThread: number;
   maxLiveHosts: number;
+  /** A round ended: it counts toward the limits of the person whose prompt started the thread's turn. */
+  roundSpent?: JobDeps["roundSpent"];
   log: Logger;
 }
 

@@ -7,6 +7,7 @@ import { AgentHost, HostStoppedError, type OpenedSession } from "../../agents/ho
 import type { LaunchSpec, McpAccess } from "../../agents/supervisor.js";
 import type { Logger } from "../../kernel/log.js";
 import type { ApprovalBroker, ApprovalTurn } from "../approvals.js";
+import type { PromptTokens } from "../../agents/usage.js";
 
 export interface RoundInput {
   spec: LaunchSpec;
@@ -26,6 +27,8 @@ export interface RoundInput {
 
 export interface RoundResult {
   stopReason: StopReason;
+  /** What the agent reported: the prompt's tokens and its session's running cost (limits per person count them). */
+  usage: { tokens?: PromptTokens; cost?: { amount: number; currency: string } };
   /** The agent's last words: its text after its last tool call (all of its text when that is empty). */
   message: string;
   files: string[];
@@ -40,6 +43,7 @@ export class SubagentRound {
   private lastText: string[] = [];
   private readonly files = new Set<string>();
   private readonly tools = new Map<string, { title?: string; kind?: string }>();
+  private cost?: { amount: number; currency: string };
 
   constructor(private readonly input: RoundInput) {}
 
@@ -77,9 +81,9 @@ export class SubagentRound {
       if (this.cancelled) throw new HostStoppedError();
       const stopReason = await host.prompt([{ type: "text", text: input.prompt }]);
       const last = this.lastText.join("").trim();
-      return { stopReason: this.cancelled ? "cancelled" : stopReason, message: last || this.allText.join("").trim(), files: [...this.files] };
+      return { stopReason: this.cancelled ? "cancelled" : stopReason, message: last || this.allText.join("").trim(), files: [...this.files], usage: this.usage() };
     } catch (error) {
-      if (this.cancelled) return { stopReason: "cancelled", message: this.allText.join("").trim(), files: [...this.files] };
+      if (this.cancelled) return { stopReason: "cancelled", message: this.allText.join("").trim(), files: [...this.files], usage: this.usage() };
       throw error;
     } finally {
       input.approvals.endTurn(input.approvalTurn.id, this.cancelled ? "⏹ Cancelled" : "⌛ Expired: the subagent's turn ended before an answer");
@@ -99,7 +103,15 @@ export class SubagentRound {
     void host.stop();
   }
 
+  private usage(): RoundResult["usage"] {
+    return { tokens: this.host?.lastPromptUsage, cost: this.cost };
+  }
+
   private observe(update: SessionUpdate): void {
+    if (update.sessionUpdate === "usage_update") {
+      this.cost = update.cost ?? this.cost;
+      return;
+    }
     if (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text") {
       this.allText.push(update.content.text);
       this.lastText.push(update.content.text);
