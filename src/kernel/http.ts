@@ -4,7 +4,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createAdaptorServer } from "@hono/node-server";
+import { createAdaptorServer, type WebSocketServerLike } from "@hono/node-server";
 import type { Hono, MiddlewareHandler } from "hono";
 import { bearerAuth as honoBearerAuth } from "hono/bearer-auth";
 
@@ -50,9 +50,13 @@ export function bearerAuth<Caller>(options: BearerOptions<Caller>): MiddlewareHa
   });
 }
 
-/** A Node http server that answers with `app` (listen with listenOn). */
-export function honoServer(app: Pick<Hono, "fetch">, host: string): Server {
-  return createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
+/**
+ * A Node http server that answers with `app` (listen with listenOn). With `websocket` (a `ws`
+ * server made with `noServer: true`), upgrade requests go through `app` too, as any request does:
+ * its middleware answers them, and a route using `upgradeWebSocket` hands the socket to `websocket`.
+ */
+export function honoServer(app: Pick<Hono, "fetch">, host: string, websocket?: WebSocketServerLike): Server {
+  return createAdaptorServer({ fetch: app.fetch, hostname: host, websocket: websocket && { server: websocket } }) as Server;
 }
 
 /** Listens and resolves with the address, or rejects with the listen error (EADDRINUSE, EACCES…). */

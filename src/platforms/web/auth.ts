@@ -27,9 +27,9 @@ export function loadOrCreateToken(dataDir: string, configured?: string): string 
   return token;
 }
 
+/** What a request may carry besides a bearer token (that one the shared bearer middleware checks). */
 export interface RequestCredentials {
   cookieHeader?: string;
-  authorizationHeader?: string;
   /** The `token` query parameter. */
   queryToken?: string | null;
 }
@@ -52,8 +52,6 @@ export class WebAuth {
 
   isAuthorized(credentials: RequestCredentials): boolean {
     if (this.tokenMatches(credentials.queryToken)) return true;
-    const bearer = /^Bearer\s+(\S+)$/i.exec(credentials.authorizationHeader ?? "")?.[1];
-    if (this.tokenMatches(bearer)) return true;
     const cookie = parseCookies(credentials.cookieHeader).get(this.cookieName);
     return cookie !== undefined && constantTimeEqual(cookie, this.cookieValue);
   }

@@ -1,9 +1,9 @@
-// The web chat's HTTP + WebSocket server: Hono for the few HTTP routes (page, assets, ping) on
-// Node's http server, `ws` for the socket on `/ws`. Every request needs the token (query or
-// bearer) or the cookie the page got for it; the socket also refuses foreign origins.
-import type { IncomingMessage } from "node:http";
-import type { Duplex } from "node:stream";
-import { Hono } from "hono";
+// The web chat's HTTP + WebSocket server: one Hono app on Node's http server answers every
+// request, the socket's upgrade on `/ws` included (`ws` does the handshake once the app let it
+// through). So one check guards every route: the token (query or bearer) or the cookie the page got
+// for it; the socket and uploads also refuse foreign origins.
+import { upgradeWebSocket } from "@hono/node-server";
+import { Hono, type MiddlewareHandler } from "hono";
 import { WebSocketServer } from "ws";
 import { PlatformError } from "../../kernel/errors.js";
 import { bearerAuth, closeServer, honoServer, listenOn, type BearerEnv } from "../../kernel/http.js";
@@ -51,6 +51,13 @@ export interface RunningWebServer {
   close(): Promise<void>;
 }
 
+/** A page of another site must not ride on the operator's cookie (cross-site WebSocket hijacking, uploads). */
+const sameOrigin: MiddlewareHandler = async (c, next) => {
+  const origin = c.req.header("origin");
+  if (origin !== undefined && safeHost(origin) !== c.req.header("host")) return c.text("Forbidden\n", 403);
+  return next();
+};
+
 function buildApp(auth: WebAuth, assets: PageAssets, files?: FileRoutes): Hono<BearerEnv<true>> {
   const app = new Hono<BearerEnv<true>>();
   const bearer = bearerAuth({ identify: (token) => auth.tokenMatches(token) || undefined, realm: "baton-web", message: UNAUTHORIZED_TEXT });
@@ -78,6 +85,9 @@ function buildApp(auth: WebAuth, assets: PageAssets, files?: FileRoutes): Hono<B
     return c.body(asset.body, 200, { "Content-Type": asset.contentType, "Cache-Control": "no-cache" });
   });
   app.get("/api/ping", (c) => c.json({ ok: true }));
+  // Lets the handshake go ahead; the socket itself reaches the hub through the `ws` server's "connection" event (startWebServer).
+  const handshake = upgradeWebSocket(() => ({}));
+  app.get(SOCKET_PATH, sameOrigin, handshake);
   if (files) {
     app.get("/files/:conversation/:id", async (c) => {
       const file = await files.serve(c.req.param("conversation"), c.req.param("id"));
@@ -87,10 +97,7 @@ function buildApp(auth: WebAuth, assets: PageAssets, files?: FileRoutes): Hono<B
       c.header("Content-Security-Policy", "default-src 'none'; sandbox");
       return c.body(Readable.toWeb(file.body) as ReadableStream, 200, { "Content-Type": file.inline ? file.mimeType : "application/octet-stream", "Content-Disposition": disposition });
     });
-    app.post(UPLOAD_PATH, async (c) => {
-      // A page of another site must not upload on the operator's cookie.
-      const origin = c.req.header("origin");
-      if (origin !== undefined && safeHost(origin) !== c.req.header("host")) return c.text("Forbidden\n", 403);
+    app.post(UPLOAD_PATH, sameOrigin, async (c) => {
       const name = decodeURIComponentSafe(c.req.header(UPLOAD_NAME_HEADER) ?? "");
       const length = c.req.header("content-length");
       if (!name || !c.req.raw.body) return c.json({ error: "Send the file as the body with its name in the x-baton-file-name header." }, 400);
@@ -104,17 +111,10 @@ function buildApp(auth: WebAuth, assets: PageAssets, files?: FileRoutes): Hono<B
 export async function startWebServer(options: WebServerOptions): Promise<RunningWebServer> {
   const { auth, hub, log } = options;
   const app = buildApp(auth, options.assets, options.files);
-  const server = honoServer(app, options.listen.host);
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_INBOUND_FRAME_BYTES });
-
-  server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const refusal = refuseUpgrade(request, auth);
-    if (refusal) {
-      socket.end(`HTTP/1.1 ${refusal}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-      return;
-    }
-    sockets.handleUpgrade(request, socket, head, (ws) => hub.accept(ws));
-  });
+  // The hub takes each socket as the handshake completes, before any frame can be read from it.
+  sockets.on("connection", (ws) => hub.accept(ws));
+  const server = honoServer(app, options.listen.host, sockets);
 
   const address = await listenOn(server, options.listen.host, options.listen.port).catch((error: NodeJS.ErrnoException) => {
     const why = error.code === "EADDRINUSE" ? "the port is in use" : error.code === "EACCES" ? "permission denied" : error.message;
@@ -131,18 +131,6 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
       await closeServer(server);
     },
   };
-}
-
-/** Why an upgrade is refused (status line), or undefined when it may proceed. */
-function refuseUpgrade(request: IncomingMessage, auth: WebAuth): string | undefined {
-  const url = new URL(request.url ?? "/", "http://localhost");
-  if (url.pathname !== SOCKET_PATH) return "404 Not Found";
-  const authorized = auth.isAuthorized({ cookieHeader: request.headers.cookie, authorizationHeader: request.headers.authorization, queryToken: url.searchParams.get("token") });
-  if (!authorized) return "401 Unauthorized";
-  // A page of another site must not ride on the operator's cookie (cross-site WebSocket hijacking).
-  const origin = request.headers.origin;
-  if (origin !== undefined && safeHost(origin) !== request.headers.host) return "403 Forbidden";
-  return undefined;
 }
 
 function decodeURIComponentSafe(text: string): string {

@@ -2,6 +2,7 @@
 // WebSocket), foreign origins refused, and a page small enough to load at once.
 import { afterEach, describe, expect, it } from "vitest";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import type { IncomingHttpHeaders } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,18 +27,20 @@ async function start(options: Parameters<typeof startWebBaton>[0] = {}): Promise
   return web;
 }
 
-/** Resolves with the HTTP status of the upgrade, or 101 once the socket is open. */
-function upgradeStatus(url: string, headers: Record<string, string> = {}): Promise<number> {
+/** Resolves with the answer to the upgrade: status 101 once the socket is open, else the refusal's status and headers. */
+function upgrade(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, { headers });
     socket.on("open", () => {
       socket.close();
-      resolve(101);
+      resolve({ status: 101, headers: {} });
     });
-    socket.on("unexpected-response", (_request, response) => resolve(response.statusCode ?? 0));
+    socket.on("unexpected-response", (_request, response) => resolve({ status: response.statusCode ?? 0, headers: response.headers }));
     socket.on("error", (error) => reject(error));
   });
 }
+
+const upgradeStatus = async (url: string, headers: Record<string, string> = {}) => (await upgrade(url, headers)).status;
 
 async function cookieFor(web: WebBaton): Promise<string> {
   const response = await fetch(web.url, { redirect: "manual" });
@@ -104,6 +107,24 @@ describe("web chat access", () => {
     const cookie = await cookieFor(web);
     expect(await upgradeStatus(socketUrl, { cookie, origin: "http://evil.example" })).toBe(403);
     expect(await upgradeStatus(socketUrl, { cookie, origin: `http://127.0.0.1:${web.port}` })).toBe(101);
+  });
+
+  it("checks the socket's upgrade as every other route: the same middleware, the same 401 for a missing or wrong token", async () => {
+    const web = await start();
+    const token = new URL(web.url).searchParams.get("token")!;
+    const socketUrl = `ws://127.0.0.1:${web.port}/ws`;
+    const missing = await upgrade(socketUrl);
+    expect(missing.status).toBe(401);
+    expect(missing.headers["www-authenticate"]).toBe('Bearer realm="baton-web"');
+    expect(missing.headers["content-security-policy"]).toContain("default-src 'none'");
+    expect(await upgradeStatus(`${socketUrl}?token=wrong-token-wrong-token`)).toBe(401);
+    expect(await upgradeStatus(socketUrl, { authorization: "Bearer wrong-token-wrong-token" })).toBe(401);
+    expect(await upgradeStatus(socketUrl, { authorization: `Basic ${token}` })).toBe(400);
+    // A socket anywhere else is refused the way an HTTP request is: 401 first, 404 once the token is right.
+    expect(await upgradeStatus(`ws://127.0.0.1:${web.port}/elsewhere`)).toBe(401);
+    expect(await upgradeStatus(`ws://127.0.0.1:${web.port}/elsewhere`, { authorization: `Bearer ${token}` })).toBe(404);
+    expect(await upgradeStatus(socketUrl, { authorization: `Bearer ${token}` })).toBe(101);
+    expect(await upgradeStatus(`${socketUrl}?token=${encodeURIComponent(token)}`)).toBe(101);
   });
 
   it("talks over the socket: hello, then a prompt answered by the agent", async () => {
