@@ -30,6 +30,7 @@ import { discordFile } from "./files.js";
 import { InteractionDesk } from "./interactions.js";
 import { messageFacts, type DiscordMessageFacts } from "./parse.js";
 import { renderMessage } from "./render.js";
+import { hasRole } from "./roles.js";
 import { formatDiscordRoute, parseDiscordRoute, qualifiedUserId } from "./routes.js";
 import { DiscordThreads } from "./threads.js";
 
@@ -194,6 +195,11 @@ export class DiscordAdapter implements PlatformAdapter {
     if (!told) throw new PlatformError("Discord shows a message to one person only in answer to their command or button press.", { reason: "refused" });
   }
 
+  /** `discord:role:<id>`: the role in the server of the route (from the event's member roles where it has them). */
+  async memberOf(principal: string, user: PlatformUser, route: string): Promise<boolean> {
+    return hasRole(this.require().connection.rest, principal, user, this.channelOf(route));
+  }
+
   // ── inbound ──────────────────────────────────────────────────────────────────────────────
 
   /** The last leader's session, resumed once: what it got while no instance was connected goes first. */
@@ -220,7 +226,7 @@ export class DiscordAdapter implements PlatformAdapter {
     // The core drops a redelivered message (by its id) and keeps the channel's order while the thread is looked up.
     const message: InboundMessage = {
       route: this.routeOf(facts.channelId),
-      user: { id: qualifiedUserId(facts.userId), name: facts.userName },
+      user: { id: qualifiedUserId(facts.userId), name: facts.userName, roles: facts.roles },
       text: facts.text,
       messageId: facts.messageId,
       eventId: facts.messageId,
@@ -268,7 +274,7 @@ export class DiscordAdapter implements PlatformAdapter {
     const person = data.member?.user ?? data.user;
     if (!person) return;
     const route = this.routeOf(data.channel.id);
-    const user = userOf(person);
+    const user = { ...userOf(person), roles: data.member?.roles };
     void this.guard("answer an interaction", async () => {
       if (data.type === INTERACTION_COMMAND) {
         const text = "options" in data.data ? commandText(data.data.name, data.data.options) : commandText(data.data.name);

@@ -14,6 +14,7 @@ export const DiscordCode = {
   ThreadAlreadyCreated: 160004,
   MissingPermissions: 50013,
   MissingAccess: 50001,
+  UnknownMember: 10007,
 } as const;
 
 export function discordCode(error: unknown): number | undefined {

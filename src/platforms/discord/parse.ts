@@ -20,6 +20,8 @@ export interface DiscordMessageFacts {
   guildId?: string;
   userId: string;
   userName: string;
+  /** The author's role ids in the server (a guild message carries them); undefined in a DM. */
+  roles?: readonly string[];
   text: string;
   /** A DM with the bot. */
   direct: boolean;
@@ -43,6 +45,7 @@ export function messageFacts(message: GatewayMessageCreateDispatchData, botUserI
     guildId: message.guild_id,
     userId: message.author.id,
     userName: message.member?.nick ?? message.author.global_name ?? message.author.username,
+    roles: message.member?.roles,
     text,
     direct: message.guild_id === undefined,
     channelType,

@@ -10,8 +10,9 @@
 // validate.ts); interactions and their webhooks (interactions.ts); rate-limit headers and 429s as
 // Discord sends them (http.ts); attachments served from a CDN-like path.
 // Uploads: a message with files is multipart (`payload_json` + `files[n]`), 10 MB a file, kept in
-// `rest.uploads` by attachment id. Not covered: attachments edited later, embeds validation, reactions, permissions and roles (the bot may
-// do anything), voice, sharding, presences, member lists, archived threads, message pagination.
+// `rest.uploads` by attachment id. Members' roles (`setRoles`) ride on MESSAGE_CREATE, interactions and
+// GET /guilds/:guild/members/:user. Not covered: attachments edited later, embeds validation, reactions, permissions (the bot may
+// do anything), role objects themselves, voice, sharding, presences, member lists, archived threads, message pagination.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { FakeGateway } from "./gateway.js";
 import { FakeHttp, type BucketLimit } from "./http.js";
@@ -109,6 +110,16 @@ export class FakeDiscord {
 
   addTextChannel(name: string): FakeChannel {
     return this.world.addChannel({ type: ChannelType.GuildText, name, guildId: this.guild.id });
+  }
+
+  /** Gives a person exactly these roles in the fake's server (new role ids come from `newRoleId`). */
+  setRoles(user: FakeUser, roleIds: string[]): void {
+    this.world.memberRoles.set(`${this.guild.id}/${user.id}`, [...roleIds]);
+  }
+
+  /** A fresh role id (a snowflake, as Discord's are). */
+  newRoleId(): string {
+    return this.world.snowflake();
   }
 
   /** Switches the MessageContent intent on or off in the "Developer Portal". */

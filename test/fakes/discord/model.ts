@@ -82,6 +82,8 @@ export class FakeWorld {
   readonly channels = new Map<string, FakeChannel>();
   readonly guilds = new Map<string, { id: string; name: string; ownerId: string }>();
   readonly messages: FakeMessage[] = [];
+  /** Each member's role ids, by `<guild id>/<user id>` (MESSAGE_CREATE, interactions and GET member carry them). */
+  readonly memberRoles = new Map<string, string[]>();
   readonly bot: FakeUser;
   readonly applicationId: string;
 
@@ -143,7 +145,7 @@ export class FakeWorld {
   apiMember(user: FakeUser, guildId: string): Record<string, unknown> {
     return {
       user: this.apiUser(user),
-      roles: [],
+      roles: [...(this.memberRoles.get(`${guildId}/${user.id}`) ?? [])],
       joined_at: new Date().toISOString(),
       deaf: false,
       mute: false,

@@ -1,6 +1,6 @@
 // REST routes of the Discord fake that a bot calls with its token: gateway discovery, who am I
 // (users/@me, its guilds, applications/@me with the intent flags), channels, messages (create,
-// edit, delete, get; each also dispatched to the gateway as Discord does), threads from a message,
+// edit, delete, get; each also dispatched to the gateway as Discord does), a guild member (its roles), threads from a message,
 // typing, DMs and application commands (global and per guild, bulk overwrite).
 import { guildEventFor, messageEventFor } from "./events.js";
 import type { FakeGateway } from "./gateway.js";
@@ -55,6 +55,12 @@ export function registerRest(http: FakeHttp, world: FakeWorld, gateway: FakeGate
   http.on("GET", "/channels/:channel", ({ params }) => {
     const channel = world.channels.get(params.channel);
     return channel ? { status: 200, body: world.apiChannel(channel) } : unknownChannel;
+  });
+  http.on("GET", "/guilds/:guild/members/:user", ({ params }) => {
+    const user = world.users.get(params.user);
+    if (!world.guilds.has(params.guild)) return apiError(404, 10004, "Unknown Guild");
+    if (!user) return apiError(404, 10007, "Unknown Member");
+    return { status: 200, body: world.apiMember(user, params.guild) };
   });
   http.on("POST", "/users/@me/channels", ({ body }) => {
     if (!world.users.has(String(body?.recipient_id))) return formError("recipient_id", "NUMBER_TYPE_COERCE", "Value is not snowflake.");

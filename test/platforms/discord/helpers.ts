@@ -30,7 +30,13 @@ export function discordAdapter(fake: FakeDiscord, config: Record<string, unknown
 
 /** The fake Discord with `baton start` (bin/baton.js, the shipped bundle) connected to it; alice allowed. */
 export async function startShippedDiscordBed(
-  options: { fake?: FakeDiscordOptions; config?: (fake: FakeDiscord) => Record<string, unknown>; env?: NodeJS.ProcessEnv } = {},
+  options: {
+    fake?: FakeDiscordOptions;
+    config?: (fake: FakeDiscord) => Record<string, unknown>;
+    /** The config's access section (default: alice allowed); made once the fake has its people. */
+    access?: (fake: FakeDiscord, people: { alice: FakeUser; mallory: FakeUser }) => Record<string, unknown>;
+    env?: NodeJS.ProcessEnv;
+  } = {},
 ): Promise<ShippedDiscordBed> {
   const fake = await new FakeDiscord(options.fake).start();
   const alice = fake.addUser("alice");
@@ -38,7 +44,8 @@ export async function startShippedDiscordBed(
   const discord = { token: fake.token, api_url: fake.apiUrl, ...options.config?.(fake) };
   let baton: ShippedBaton;
   try {
-    baton = await startShippedBaton(shippedConfig({ access: { allow: [`discord:${alice.id}`] }, platforms: { discord } }), { env: options.env, prefix: "baton-discord-e2e-" });
+    const access = options.access?.(fake, { alice, mallory }) ?? { allow: [`discord:${alice.id}`] };
+    baton = await startShippedBaton(shippedConfig({ access, platforms: { discord } }), { env: options.env, prefix: "baton-discord-e2e-" });
   } catch (error) {
     await fake.stop();
     throw error;
