@@ -113,6 +113,15 @@ export function buildProgram(): Command {
     });
 
   program
+    .command("audit")
+    .description("who did what: refusals, role decisions, approvals, admin commands and turns (the daemon need not run)")
+    .option("--since <when>", "only since then: 30m, 12h, 7d, 2w, or a date (2026-12-01)")
+    .option("--person <who>", "only this person (access.people) or user id (slack:U0ABC)")
+    .option("--thread <id>", "only this thread (th_…)")
+    .option("--json", "one JSON object a line, as stored")
+    .action((opts: { since?: string; person?: string; thread?: string; json?: boolean }) => exitCodeOf(async () => (await import("./cli-audit.js")).runAudit({ ...program.opts(), ...opts })));
+
+  program
     .command("demo-agent")
     .description("run the bundled demo ACP agent on stdio (Baton starts it; you rarely need to)")
     .action(async () => {

@@ -28,6 +28,8 @@ import { batonVersion } from "../kernel/install.js";
 import { loadMarkdown } from "../render/markdown.js";
 
 const DATA_DIR_MODE = 0o700;
+/** How often a running daemon drops audit events older than audit.keep (the start does it too). */
+const AUDIT_EXPIRY_EVERY_MS = 24 * 3_600_000;
 
 export interface DaemonOptions {
   loaded: LoadedConfig;
@@ -88,7 +90,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const started = Date.now();
   let opened: Awaited<ReturnType<typeof ThreadRegistry.open>>;
   try {
-    opened = await ThreadRegistry.open(store);
+    opened = await ThreadRegistry.open(store, { auditRetentionMs: loaded.config.audit.keep });
   } catch (error) {
     releaseLock();
     throw error;
@@ -168,8 +170,15 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     },
     degraded: (adapter, problem) => options.onPlatformDegraded?.({ name: adapter.name, problem }),
   });
+  const auditExpiry = setInterval(() => {
+    registry
+      .expireAudit(current.config.audit.keep)
+      .then((dropped) => dropped > 0 && log.info({ dropped }, "audit: dropped events older than audit.keep"))
+      .catch((error: unknown) => log.warn({ err: error }, "audit: could not drop old events; the next try is in a day"));
+  }, AUDIT_EXPIRY_EVERY_MS).unref();
   const stop = async (graceMs = current.config.shutdown_grace) => {
     state = "draining";
+    clearInterval(auditExpiry);
     await starter.stop();
     await core.shutdown(graceMs);
     await handover.stop().catch((error: unknown) => log.warn({ err: error }, "handover service did not stop cleanly"));

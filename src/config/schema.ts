@@ -338,6 +338,16 @@ const baseConfigSchema = z
         .strict()
         .default({}),
     ),
+    audit: live(
+      z
+        .object({
+          keep: durationMs
+            .default(90 * DURATION_UNIT_MS.d)
+            .describe("How long audit events (refusals, role decisions, approvals, admin commands, turns) are kept; older ones are deleted, within a day"),
+        })
+        .strict()
+        .default({ keep: 90 * DURATION_UNIT_MS.d }),
+    ),
     forges: live(
       z
         .record(z.string(), forgeSchema)

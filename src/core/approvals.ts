@@ -33,6 +33,20 @@ export interface ApprovalPolicy {
   isAdmin(userId: string, route: string): boolean;
 }
 
+/** An answer as the audit trail records it: who, which request, and what they chose or why they may not. */
+export interface ApprovalAnswer {
+  threadId: string;
+  user: PlatformUser;
+  route: string;
+  /** What the agent asked to do: its command, else the tool call's title. */
+  asked: string;
+  requester?: PlatformUser;
+  /** The option's kind (allow_once, reject_always, …), or `refused` when this person may not decide. */
+  outcome: string;
+  /** The option's name, as the buttons show it. */
+  option?: string;
+}
+
 /** What a typed answer did: `refused` when the person may not decide (the text is for them only). */
 export interface TypedAnswer {
   text: string;
@@ -53,7 +67,11 @@ export class ApprovalBroker {
   private readonly pending = new Map<string, Pending>();
 
   /** Without a policy (tests of the broker alone) any allowed person decides. */
-  constructor(private readonly policy: ApprovalPolicy = { by: () => "any_member", isAdmin: () => false }) {}
+  constructor(
+    private readonly policy: ApprovalPolicy = { by: () => "any_member", isAdmin: () => false },
+    /** Hears every answer and every refused one (the audit trail). */
+    private readonly answered: (answer: ApprovalAnswer) => void = () => undefined,
+  ) {}
 
   /** Shows the request on every route of the turn and waits for an answer. */
   request(turn: ApprovalTurn, request: RequestPermissionRequest): Promise<RequestPermissionResponse> {
@@ -82,10 +100,10 @@ export class ApprovalBroker {
     if (!entry) return { ok: false, text: "This request was already answered or has expired." };
     const option = entry.request.options[Number(index)];
     if (!option) return { ok: false, text: "Unknown option." };
-    const refused = this.refusal(entry, user, route);
+    const refused = this.refused(entry, user, route);
     // Shown only to the presser (the platform's alert or ephemeral); the request stays open.
     if (refused) return { ok: false, text: refused };
-    this.decide(entry, option, user);
+    this.decide(entry, option, user, route);
     return { ok: true, text: option.name };
   }
 
@@ -104,11 +122,18 @@ export class ApprovalBroker {
     else if (word === "/deny") option = options.find((o) => o.kind === "reject_once") ?? options.find((o) => o.kind.startsWith("reject"));
     else if (/^\d+$/.test(word)) option = options[Number(word) - 1];
     else return undefined;
-    const refused = this.refusal(entry, user, route);
+    const refused = this.refused(entry, user, route);
     if (refused) return { text: refused, refused: true };
     if (!option) return { text: `No such option. Answer with a number from 1 to ${options.length}, /allow or /deny.` };
-    this.decide(entry, option, user);
+    this.decide(entry, option, user, route);
     return { text: "" };
+  }
+
+  /** The refusal for someone who may not decide (the audit trail hears of it); undefined when they may. */
+  private refused(entry: Pending, user: PlatformUser, route: string): string | undefined {
+    const refusal = this.refusal(entry, user, route);
+    if (refusal) this.answered(answerOf(entry, user, route, "refused"));
+    return refusal;
   }
 
   /** Why this person may not decide the request, naming who may; undefined when they may. */
@@ -141,10 +166,11 @@ export class ApprovalBroker {
     for (const turnId of turns) this.endTurn(turnId, note);
   }
 
-  private decide(entry: Pending, option: PermissionOption, user: PlatformUser): void {
+  private decide(entry: Pending, option: PermissionOption, user: PlatformUser, route: string): void {
     // The first answer wins: removed before anything else happens.
     if (!this.pending.delete(entry.id)) return;
     entry.resolve({ outcome: { outcome: "selected", optionId: option.optionId } });
+    this.answered({ ...answerOf(entry, user, route, option.kind), option: option.name });
     const mark = option.kind.startsWith("allow") ? "✅" : "🚫";
     this.showDecision(entry, `${mark} ${option.name} — by ${user.name ?? user.id}`);
   }
@@ -157,6 +183,17 @@ export class ApprovalBroker {
       else outbox.post(route, { ...message, text: `**${decision}**` });
     }
   }
+}
+
+function answerOf(entry: Pending, user: PlatformUser, route: string, outcome: string): ApprovalAnswer {
+  return { threadId: entry.turn.threadId, user, route, asked: askedOf(entry), requester: entry.turn.requester, outcome };
+}
+
+/** What the agent asked to do, in a few words: the command it wants to run, else the tool call's title. */
+function askedOf(entry: Pending): string {
+  const raw = entry.request.toolCall.rawInput as { command?: unknown } | undefined;
+  const label = entry.turn.label ? ` (${entry.turn.label})` : "";
+  return `${raw && typeof raw.command === "string" ? raw.command : (entry.request.toolCall.title ?? "a tool call")}${label}`;
 }
 
 function describe(entry: Pending): string {

@@ -9,6 +9,7 @@ import type { Metrics } from "../kernel/metrics.js";
 import type { PlatformLogger, PlatformUser } from "../platforms/contract.js";
 import type { ThreadRecord, ThreadRegistry } from "../threads/registry.js";
 import type { ApprovalBroker } from "./approvals.js";
+import { auditedTurn, type AuditTrail, type TurnAudit } from "./audit.js";
 import type { OutboundFiles } from "./outfiles.js";
 import type { RouteTarget, StreamSettings } from "./stream.js";
 import type { CutTurns } from "./cut-turns.js";
@@ -20,6 +21,8 @@ export interface TurnsDeps {
   registry: ThreadRegistry;
   supervisor: Supervisor;
   approvals: ApprovalBroker;
+  /** Each turn is recorded when it ends: who, the agent, the usage. */
+  trail: AuditTrail;
   metrics: Metrics;
   log: PlatformLogger;
   targets(thread: ThreadRecord): RouteTarget[];
@@ -91,7 +94,8 @@ export class Turns {
       ticket?.end(false);
       return undefined;
     }
-    return { ...this.hostRequest(thread), sink: meteredTurn(this.begin(thread, author, ticket), thread.agent, this.deps.metrics) };
+    const audit = this.deps.trail.beginTurn(thread, author);
+    return { ...this.hostRequest(thread), sink: auditedTurn(meteredTurn(this.begin(thread, author, ticket, audit), thread.agent, this.deps.metrics), audit) };
   }
 
   private hostRequest(thread: ThreadRecord): HostRequest {
@@ -115,7 +119,7 @@ export class Turns {
     };
   }
 
-  private begin(thread: ThreadRecord, author: PlatformUser | undefined, ticket: TurnTicket | undefined): TurnOutput {
+  private begin(thread: ThreadRecord, author: PlatformUser | undefined, ticket: TurnTicket | undefined, audit: TurnAudit): TurnOutput {
     const { deps } = this;
     const lifecycle = {
       ended: () => {
@@ -142,7 +146,9 @@ export class Turns {
         recordUsage: (usage) => {
           // What the turn added to its session's running cost: read before this report is recorded.
           const now = deps.registry.get(thread.id) ?? thread;
-          ticket?.charge(turnSpend(usage, now.usage.costs[now.session ?? "-"]));
+          const spent = turnSpend(usage, now.usage.costs[now.session ?? "-"]);
+          ticket?.charge(spent);
+          audit.usage(usage, spent.usd);
           return deps.recordUsage(thread, usage);
         },
         log: deps.log,

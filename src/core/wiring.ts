@@ -11,12 +11,14 @@ import type { Logger } from "../kernel/log.js";
 import { NO_METRICS, type Metrics } from "../kernel/metrics.js";
 import type { AuditBody, ThreadRecord, ThreadRegistry } from "../threads/registry.js";
 import { AgentMcp } from "./agent-mcp.js";
+import { AuditTrail } from "./audit.js";
 import { BatonAgents } from "./agents.js";
 import { ApprovalBroker } from "./approvals.js";
 import { Inbound } from "./conversation/inbound.js";
 import type { Binding } from "./bindings.js";
 import { GroupMembership } from "./conversation/groups.js";
 import { Roles } from "./conversation/roles.js";
+import { personOf } from "./conversation/people.js";
 import { wireChatFeatures, type ChatFeatureParts } from "./features.js";
 import { CutTurns, type RunningTurnsStore } from "./cut-turns.js";
 import { FileCache } from "./files.js";
@@ -77,6 +79,8 @@ export interface CoreParts {
   cutTurns: CutTurns;
   /** Limits per person (limits.per_person) and /usage. */
   limits: PersonLimits;
+  /** Who did what, kept in the event log (audit.ts). */
+  trail: AuditTrail;
   audit(body: AuditBody, threadId?: string): Promise<void>;
 }
 
@@ -113,7 +117,7 @@ export function wireCore(options: CoreOptions, state: CoreState): CoreParts {
   const files = fileCache(options);
   const audit = (body: AuditBody, threadId?: string) => {
     if (body.action === "pickup") base.metrics.pickup(body.outcome === "attached" ? "claimed" : "refused");
-    return registry.audit(body, threadId);
+    return base.trail.record(body, threadId);
   };
   const { workspaces, platforms, approvals, roles } = base;
   const proposals = new WorkspaceProposals({ workspaces, thread: (id) => registry.get(id), targets: (t) => platforms.targets(t), audit, log });
@@ -142,6 +146,7 @@ export function wireCore(options: CoreOptions, state: CoreState): CoreParts {
     approvals,
     files,
     roles,
+    audit: base.trail,
     refusalIntervalMs: options.config.access.refusal_interval,
     log,
     onPrompt: (route, messageId) => turns.promptSeen(route, messageId),
@@ -149,7 +154,7 @@ export function wireCore(options: CoreOptions, state: CoreState): CoreParts {
   return { ...base, ...hosts, files, chat, proposals, inbound, limits, audit };
 }
 
-type BaseParts = Pick<CoreParts, "approvals" | "roles" | "platforms" | "machines" | "workspaces" | "worktrees" | "mcp" | "metrics"> & { notify(thread: ThreadRecord, text: string): void };
+type BaseParts = Pick<CoreParts, "approvals" | "roles" | "platforms" | "machines" | "workspaces" | "worktrees" | "mcp" | "metrics" | "trail"> & { notify(thread: ThreadRecord, text: string): void };
 
 /** What everything else stands on: approvals, the platform table, the machines and workspaces, Baton's MCP server. */
 function baseParts(options: CoreOptions, binding: (route: string) => Binding | undefined): BaseParts {
@@ -168,9 +173,16 @@ function baseParts(options: CoreOptions, binding: (route: string) => Binding | u
     (route) => platforms.of(route)?.adapter.capabilities.usersAuthenticated === true,
     { groups, binding },
   );
+  const trail = new AuditTrail({ registry, log, personOf: (userId) => personOf(options.config.access, userId) });
   return {
-    approvals: new ApprovalBroker({ by: () => options.config.approvals.by, isAdmin: (userId, route) => roles.isAdmin(userId, route) }),
+    approvals: new ApprovalBroker({ by: () => options.config.approvals.by, isAdmin: (userId, route) => roles.isAdmin(userId, route) }, (answer) =>
+      trail.note(
+        { action: "approval", outcome: answer.outcome, ...trail.who(answer.user), route: answer.route, command: answer.asked, requester: answer.requester?.id, detail: answer.option },
+        answer.threadId,
+      ),
+    ),
     roles,
+    trail,
     platforms,
     machines,
     workspaces,
@@ -209,6 +221,7 @@ function hostParts(options: CoreOptions, base: BaseParts, personLimits: PersonLi
     registry,
     supervisor,
     approvals,
+    trail: base.trail,
     metrics: base.metrics,
     log,
     targets: (thread) => platforms.targets(thread),

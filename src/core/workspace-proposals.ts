@@ -50,7 +50,7 @@ export class WorkspaceProposals {
     }
     const roots = workspaces.describeRoots(dir) || "the home directory";
     if (!workspaces.confirmsOutsideRoots) {
-      this.deps.log.warn({ thread: threadId, dir }, "refused an agent's request for a workspace outside the roots");
+      await this.deps.audit({ action: "workspace_proposal", outcome: "refused", detail: `${dir} (outside the roots; workspaces.allow_outside_roots: never)` }, threadId);
       throw new PickupError(
         `${dir} is outside Baton's allowed workspaces (${roots}), and Baton's config does not let agents propose others ` +
           "(workspaces.allow_outside_roots: never). Only the person running Baton can allow it, in workspaces.roots.",

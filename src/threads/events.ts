@@ -5,6 +5,7 @@ import { randomHex } from "../kernel/random-ids.js";
 import { z } from "zod";
 import { subagentEventSchemas, type SubagentEventBody } from "../core/subagents/records.js";
 import type { StoredSchedule, TurnUsage } from "./chat-state.js";
+import { auditEventSchema, type AuditBody } from "./audit.js";
 
 const EVENT_SCHEMA_VERSION = 1;
 
@@ -48,17 +49,7 @@ const EVENT_SCHEMA = z.discriminatedUnion("type", [
   z.object({ ...base, type: z.literal("usage_recorded"), usage: TURN_USAGE, session: z.string().optional() }),
   z.object({ ...base, type: z.literal("schedule_added"), schedule: STORED_SCHEDULE }),
   z.object({ ...base, type: z.literal("schedule_removed"), scheduleId: text }),
-  z.object({
-    ...base,
-    type: z.literal("audit"),
-    action: text,
-    platform: z.string().optional(),
-    user: z.string().optional(),
-    route: z.string().optional(),
-    outcome: z.string(),
-    session: z.string().optional(),
-    detail: z.string().optional(),
-  }),
+  auditEventSchema(base),
   ...subagentEventSchemas(base),
 ]);
 
@@ -97,7 +88,8 @@ export type ThreadEventBody =
   | { type: "usage_recorded"; usage: TurnUsage; session?: string }
   | { type: "schedule_added"; schedule: StoredSchedule }
   | { type: "schedule_removed"; scheduleId: string }
-  | { type: "audit"; action: string; platform?: string; user?: string; route?: string; outcome: string; session?: string; detail?: string }
+  /** Who did what (audit.ts): dropped once older than audit.keep. */
+  | ({ type: "audit" } & AuditBody)
   | SubagentEventBody;
 
 export type ThreadEvent = EventBase & ThreadEventBody;

@@ -1,9 +1,8 @@
 // What the registry holds of a thread, and what a restart keeps of the log.
-import type { ThreadEventBody } from "./events.js";
 import type { SubagentRecord } from "../core/subagents/records.js";
 import type { UsageTotals } from "./chat-state.js";
 
-export type AuditBody = Omit<Extract<ThreadEventBody, { type: "audit" }>, "type">;
+export type { AuditBody } from "./audit.js";
 
 export interface ThreadRecord {
   id: string;

@@ -7,7 +7,7 @@ import type { EventLogStore, ReplayReport } from "./store.js";
 import { RetentionTally } from "./retention.js";
 import { applySubagentEvent, type SubagentAddedBody, type SubagentUpdatedBody } from "../core/subagents/records.js";
 import { addUsage, emptyTotals, type StoredSchedule, type TurnUsage } from "./chat-state.js";
-import { COMPACT_MIN_DROPPED, type AuditBody, type NewThread, type RegistryOptions, type ThreadRecord, type ThreadWorktree } from "./records.js";
+import { AUDIT_RETENTION_MS, COMPACT_MIN_DROPPED, type AuditBody, type NewThread, type RegistryOptions, type ThreadRecord, type ThreadWorktree } from "./records.js";
 
 export * from "./records.js";
 
@@ -18,6 +18,8 @@ export class ThreadRegistry {
   private readonly registered = new Map<string, { name?: string; confirmedBy?: string }>();
   /** Schedules made in chat, by id. */
   private readonly scheduleBook = new Map<string, StoredSchedule>();
+  /** When each audit event in the log was recorded (ms), oldest first: what expireAudit can drop. */
+  private auditTimes: number[] = [];
 
   private constructor(
     private readonly store: EventLogStore,
@@ -31,10 +33,14 @@ export class ThreadRegistry {
       tally.count(event);
       registry.apply(event);
     });
-    const plan = tally.plan(registry.now().getTime(), [...registry.threads.values()], (id) => registry.scheduleBook.has(id), options);
-    if (plan.dropped >= (options.compactMinDropped ?? COMPACT_MIN_DROPPED)) {
+    const now = registry.now().getTime();
+    const plan = tally.plan(now, [...registry.threads.values()], registry.auditTimes, (id) => registry.scheduleBook.has(id), options);
+    // Audit events past audit.keep must go whatever else could: how long they stay is a promise.
+    if (plan.dropped >= (options.compactMinDropped ?? COMPACT_MIN_DROPPED) || plan.expiredAudit > 0) {
       report.compacted = await store.compact(plan.keep);
       for (const id of plan.droppedThreads) registry.threads.delete(id);
+      const cutoff = now - (options.auditRetentionMs ?? AUDIT_RETENTION_MS);
+      registry.auditTimes = registry.auditTimes.filter((at) => at >= cutoff);
     }
     return { registry, report };
   }
@@ -162,9 +168,21 @@ export class ThreadRegistry {
     if (this.scheduleBook.has(scheduleId)) await this.record([["-", { type: "schedule_removed", scheduleId }]]);
   }
 
-  /** Audit events (pickups, refusals) go into the same durable log, under the thread they concern or "-". */
+  /** Audit events (src/core/audit.ts) go into the same durable log, under the thread they concern or "-". */
   async audit(body: AuditBody, threadId = "-"): Promise<void> {
     await this.record([[threadId, { type: "audit", ...body }]]);
+  }
+
+  /**
+   * Drops the audit events older than `keepMs` (audit.keep) from the log, the rest untouched (a
+   * running daemon's compaction; the one at start also drops old closed threads). Returns how many went.
+   */
+  async expireAudit(keepMs: number): Promise<number> {
+    const cutoff = this.now().getTime() - keepMs;
+    if (!this.auditTimes.some((at) => !(at >= cutoff))) return 0;
+    const { dropped } = await this.store.compact((e) => e.type !== "audit" || Date.parse(e.at) >= cutoff);
+    this.auditTimes = this.auditTimes.filter((at) => at >= cutoff);
+    return dropped;
   }
 
   private attachEvents(route: string, threadId: string): Array<[string, ThreadEventBody]> {
@@ -185,6 +203,10 @@ export class ThreadRegistry {
   }
 
   private apply(event: ThreadEvent): void {
+    if (event.type === "audit") {
+      this.auditTimes.push(Date.parse(event.at));
+      return;
+    }
     if (event.type === "workspace_registered") {
       const known = this.registered.get(event.path);
       this.registered.set(event.path, { name: event.name ?? known?.name, confirmedBy: event.confirmed_by ?? known?.confirmedBy });
@@ -222,7 +244,7 @@ export class ThreadRegistry {
       return;
     }
     const t = this.threads.get(event.thread);
-    if (!t) return; // audit events under "-", or events of a thread whose creation was lost
+    if (!t) return; // events of a thread whose creation was lost
     t.lastEventAt = event.at;
     switch (event.type) {
       case "route_attached": {
@@ -277,8 +299,6 @@ export class ThreadRegistry {
         break;
       case "usage_recorded":
         addUsage(t.usage, event.usage, event.session);
-        break;
-      case "audit":
         break;
     }
   }

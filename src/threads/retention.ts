@@ -6,13 +6,14 @@ import { AUDIT_RETENTION_MS, CLOSED_RETENTION_MS, MAX_CLOSED_KEPT, type Registry
 export interface RetentionPlan {
   keep: (e: ThreadEvent) => boolean;
   dropped: number;
+  /** Audit events older than audit.keep among them: any is reason enough to compact. */
+  expiredAudit: number;
   droppedThreads: string[];
 }
 
 export class RetentionTally {
-  /** Events seen per thread, and audit event times: what compaction can drop. */
+  /** Events seen per thread: what compaction can drop (audit events are timed by the registry). */
   private readonly eventCounts = new Map<string, number>();
-  private readonly auditTimes: number[] = [];
   /** Events per schedule made in chat. */
   private readonly scheduleEvents = new Map<string, number>();
 
@@ -23,8 +24,7 @@ export class RetentionTally {
       this.scheduleEvents.set(id, (this.scheduleEvents.get(id) ?? 0) + 1);
       return;
     }
-    if (event.type === "audit") this.auditTimes.push(Date.parse(event.at));
-    else this.eventCounts.set(event.thread, (this.eventCounts.get(event.thread) ?? 0) + 1);
+    if (event.type !== "audit") this.eventCounts.set(event.thread, (this.eventCounts.get(event.thread) ?? 0) + 1);
   }
 
   /**
@@ -32,7 +32,7 @@ export class RetentionTally {
    * thread's events, so replaying them gives the same record), recent audit events, registered
    * workspaces and the schedules made in chat that were not removed.
    */
-  plan(now: number, threads: ThreadRecord[], scheduleKept: (id: string) => boolean, options: RegistryOptions): RetentionPlan {
+  plan(now: number, threads: ThreadRecord[], auditTimes: readonly number[], scheduleKept: (id: string) => boolean, options: RegistryOptions): RetentionPlan {
     const closedCutoff = now - (options.closedRetentionMs ?? CLOSED_RETENTION_MS);
     const auditCutoff = now - (options.auditRetentionMs ?? AUDIT_RETENTION_MS);
     const recentClosed = threads
@@ -40,7 +40,8 @@ export class RetentionTally {
       .sort((a, b) => (b.closedAt ?? "").localeCompare(a.closedAt ?? ""))
       .slice(0, options.maxClosedKept ?? MAX_CLOSED_KEPT);
     const kept = new Set([...threads.filter((t) => t.open), ...recentClosed].map((t) => t.id));
-    let dropped = this.auditTimes.filter((at) => !(at >= auditCutoff)).length;
+    const expiredAudit = auditTimes.filter((at) => !(at >= auditCutoff)).length;
+    let dropped = expiredAudit;
     for (const [thread, n] of this.eventCounts) if (!kept.has(thread)) dropped += n;
     // A schedule still there keeps the event that made it; a removed one leaves nothing.
     for (const [id, n] of this.scheduleEvents) if (!scheduleKept(id)) dropped += n;
@@ -56,6 +57,7 @@ export class RetentionTally {
                 ? Date.parse(e.at) >= auditCutoff
                 : kept.has(e.thread),
       dropped,
+      expiredAudit,
       droppedThreads: threads.filter((t) => !kept.has(t.id)).map((t) => t.id),
     };
   }

@@ -226,8 +226,37 @@ describe("compaction on start", () => {
     const path = join(tempDir(), "events.jsonl");
     await history(path);
     const before = readFileSync(path, "utf8");
-    const { report } = await ThreadRegistry.open(new JsonlEventStore(path), { now: () => NOW, compactMinDropped: 1_000 });
+    // (An audit event past audit.keep would be reason enough: the 100-day-old one is within 200 days.)
+    const { report } = await ThreadRegistry.open(new JsonlEventStore(path), { now: () => NOW, compactMinDropped: 1_000, auditRetentionMs: 200 * DAY_MS });
     expect(report.compacted).toBeUndefined();
     expect(readFileSync(path, "utf8")).toBe(before);
+  });
+
+  it("drops an audit event past audit.keep at start however little else could go, and a running registry's expireAudit drops the next", async () => {
+    const path = join(tempDir(), "events.jsonl");
+    let now = NOW;
+    const store = new JsonlEventStore(path);
+    await store.append([
+      makeEvent("th_a", { type: "thread_created", workspace: "/w", agent: "demo" }, daysAgo(100)),
+      makeEvent("-", { type: "audit", action: "access", outcome: "refused", user: "test:eve" }, daysAgo(31)),
+      makeEvent("-", { type: "audit", action: "access", outcome: "refused", user: "test:old" }, daysAgo(40)),
+      makeEvent("th_a", { type: "audit", action: "turn", outcome: "done", user: "test:ana" }, daysAgo(1)),
+    ]);
+    await store.close();
+    const { registry, report } = await ThreadRegistry.open(new JsonlEventStore(path), { now: () => now, compactMinDropped: 1_000, auditRetentionMs: 35 * DAY_MS });
+    expect(report.compacted).toEqual({ kept: 3, dropped: 1 });
+    const users = () =>
+      readFileSync(path, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l))
+        .filter((e) => e.type === "audit")
+        .map((e) => e.user);
+    expect(users()).toEqual(["test:eve", "test:ana"]);
+    expect(await registry.expireAudit(35 * DAY_MS)).toBe(0);
+    now = new Date(NOW.getTime() + 5 * DAY_MS);
+    expect(await registry.expireAudit(35 * DAY_MS)).toBe(1);
+    expect(users()).toEqual(["test:ana"]);
+    expect(registry.get("th_a")).toMatchObject({ open: true });
   });
 });

@@ -8,6 +8,7 @@ import type { ChatContext, ChatMessage, LocalFile, ReplyOptions } from "../../co
 import { COMMANDS } from "../../commands/index.js";
 import type { ActionOutcome, ActionPress, CommonPlatformSettings, InboundMessage, PlatformAdapter, PlatformLogger } from "../../platforms/contract.js";
 import type { ApprovalBroker } from "../approvals.js";
+import type { AuditTrail } from "../audit.js";
 import { splitMarkdown } from "../../render/split.js";
 import type { Outbox } from "../delivery/outbox.js";
 import type { FileCache } from "../files.js";
@@ -35,6 +36,8 @@ export interface InboundDeps {
   files: FileCache;
   /** Who is an admin, a member, or nobody (access.allow, access.roles, access.commands). */
   roles: Roles;
+  /** Refusals and role decisions are recorded there. */
+  audit: AuditTrail;
   refusalIntervalMs: number;
   log: PlatformLogger;
   /** The platform message id of the newest prompt per route (a reaction while its turn runs). */
@@ -51,6 +54,7 @@ export class Inbound {
     this.steps = conversationSteps({
       isAllowed: (message) => this.isAllowed(message.user.id, message.route),
       roles: deps.roles,
+      audit: deps.audit,
       shouldRefuse: (id) => this.shouldRefuse(id),
       log: deps.log,
     });
@@ -65,7 +69,8 @@ export class Inbound {
     if (!this.intake.firstDelivery(press.route, press.eventId)) return { ok: true, text: "" };
     await this.deps.roles.prepare(press.user, press.route);
     if (!this.isAllowed(press.user.id, press.route)) {
-      this.deps.log.info({ user: press.user.id, route: press.route }, "refused a button press from a user not in access.allow");
+      const { audit } = this.deps;
+      audit.note({ action: "access", outcome: "refused", ...audit.who(press.user), route: press.route, detail: "a button press" });
       return { ok: false, text: `You are not allowed to answer this. Ask the operator to add ${press.user.id} to access.allow.` };
     }
     if (this.deps.approvals.isApprovalAction(press.actionId)) return this.deps.approvals.answerAction(press.actionId, press.user, press.route);
@@ -107,19 +112,22 @@ export class Inbound {
     await this.steps(ctx);
   }
 
-  /** The sender's role, and the check a command makes before an admin-only part. */
+  /** The sender's role, and the check a command makes before an admin-only part (recorded either way). */
   private accessOf(message: ChatMessage): ChatContext["access"] {
-    const { roles } = this.deps;
+    const { roles, audit } = this.deps;
     const { user, route } = message;
+    const role = roles.roleOf(user.id, route);
     return {
-      role: roles.roleOf(user.id, route),
+      role,
       require: (command, what) => {
+        const decision = { action: "command", ...audit.who(user), route, command: message.text.trim(), role, needed: roles.roleFor(command), detail: what };
         try {
           roles.require(command, what, user.id, route);
         } catch (error) {
-          this.deps.log.info({ user: user.id, route, command }, "refused a command part for want of a role");
+          audit.note({ ...decision, outcome: "refused" });
           throw error;
         }
+        audit.note({ ...decision, outcome: "allowed" });
       },
     };
   }

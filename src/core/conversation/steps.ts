@@ -8,6 +8,7 @@ import { findCommand } from "../../commands/index.js";
 import { compose, type Middleware } from "./compose.js";
 import { promptStep } from "./prompt.js";
 import type { Roles } from "./roles.js";
+import type { AuditTrail } from "../audit.js";
 
 export interface StepDeps {
   /** The sender may use the bot: listed in access.allow, or authenticated by the platform instance itself. */
@@ -15,6 +16,7 @@ export interface StepDeps {
   /** True when a stranger should get the refusal now (rate-limited per user). */
   shouldRefuse(userId: string): boolean;
   roles: Roles;
+  audit: AuditTrail;
   log: PlatformLogger;
 }
 
@@ -49,8 +51,11 @@ function access(deps: StepDeps): Middleware<ChatContext> {
     await deps.roles.prepare(user, route);
     if (deps.isAllowed(ctx.message)) return next();
     if (ctx.parsed.kind === "command" && PUBLIC_COMMANDS.has(ctx.parsed.name)) return next();
-    deps.log.info({ user: user.id, route }, "refused a user who is not in access.allow");
-    if (deps.shouldRefuse(user.id)) await ctx.reply(deps.roles.refusal(user.id, route), { onlyToSender: true });
+    // Recorded as often as answered (once per access.refusal_interval): a stranger's flood must not fill the log.
+    if (deps.shouldRefuse(user.id)) {
+      deps.audit.note({ action: "access", outcome: "refused", ...deps.audit.who(user), route, detail: ctx.parsed.kind === "command" ? `/${ctx.parsed.name}` : "a message" });
+      await ctx.reply(deps.roles.refusal(user.id, route), { onlyToSender: true });
+    }
   };
 }
 
