@@ -12,6 +12,7 @@ import { benchWebTurn, WEB_TURN_FULL, WEB_TURN_TINY } from "./web-turn.js";
 import { benchMatrixTurn, MATRIX_TURN_FULL, MATRIX_TURN_TINY } from "./matrix-turn.js";
 import { benchSubagents } from "./subagents.js";
 import { benchTakeover, TAKEOVER_FULL, TAKEOVER_TINY } from "./takeover.js";
+import { benchRealAgents, REAL_AGENTS_FULL } from "./real-agents.js";
 import type { BenchResult } from "./types.js";
 
 export type Scale = "full" | "tiny";
@@ -39,6 +40,8 @@ export function benchSuites(scale: Scale): Suite[] {
     // The SSH machines' suite reports medians of its own (a real sshd on loopback); full scale only.
     ...(tiny ? [] : [{ name: "machines over ssh", run: async () => (await benchMachines()).map(fromResult) }]),
     ...(tiny ? [] : [{ name: "subagents", run: async () => (await benchSubagents()).map(fromResult) }]),
+    // Real agent CLIs (installed by `npm run test:agents`, skipped without them); full scale only.
+    ...(tiny ? [] : [{ name: "real-agents", run: () => benchRealAgents(REAL_AGENTS_FULL) }]),
   ];
 }
 

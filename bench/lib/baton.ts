@@ -47,10 +47,14 @@ export interface BatonOptions {
   /** Preload bench/probe.mjs and open an IPC channel to it (event-loop delay, prompt writes, a memory-reducing GC). */
   probe?: boolean;
   env?: NodeJS.ProcessEnv;
+  /** Keep every stderr line (the log, JSON lines), timestamped, in `logLines`. */
+  keepLog?: boolean;
 }
 
 export class BatonProcess {
   readonly lines: Line[] = [];
+  /** Stderr lines as they arrived, when asked for (keepLog). */
+  readonly logLines: Line[] = [];
   readonly spawnedAt: number;
   readonly dataDir: string;
   readonly timingFile: string;
@@ -83,7 +87,15 @@ export class BatonProcess {
       for (const text of parts) this.lines.push({ text, at });
     });
     // Kept (bounded) for the error when Baton dies or a line never comes.
-    this.child.stderr!.setEncoding("utf8").on("data", (data: string) => (this.stderr = (this.stderr + data).slice(-4000)));
+    let pendingLog = "";
+    this.child.stderr!.setEncoding("utf8").on("data", (data: string) => {
+      this.stderr = (this.stderr + data).slice(-4000);
+      if (!options.keepLog) return;
+      const at = monotonicMs();
+      const parts = (pendingLog + data).split("\n");
+      pendingLog = parts.pop() ?? "";
+      for (const text of parts) this.logLines.push({ text, at });
+    });
   }
 
   get pid(): number {

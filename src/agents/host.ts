@@ -207,6 +207,13 @@ export class AgentHost {
     return res.sessionId;
   }
 
+  /** Closes a session this process will not serve (a spare's, when its new owner resumes its own), where the agent can. */
+  async closeSession(sessionId: string): Promise<void> {
+    if (this.sessionId === sessionId) this.sessionId = undefined;
+    if (!this.capabilities.sessionCapabilities?.close || !this.connection || !this.alive) return;
+    await this.connection.agent.request(this.sdk.methods.agent.session.close, { sessionId }).catch(() => undefined);
+  }
+
   async prompt(prompt: acp.ContentBlock[]): Promise<acp.StopReason> {
     if (!this.sessionId) throw new Error("prompt before openSession");
     const sessionId = this.sessionId;

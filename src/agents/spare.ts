@@ -1,13 +1,17 @@
 // The spare: one agent process started ahead, in idle time, for the next host to take over, so a
 // new thread's first answer does not wait for the agent CLI to boot (Node, its SDK, ACP
-// initialize). It is spawned and initialized but has no session; a host whose launch is the same
-// (the thread id aside) takes it over instead of spawning. Bounds: one at a time; it counts against
+// initialize) nor for its session/new (seconds for some agents: Claude Code starts a process and
+// its MCP servers per session). It is spawned, initialized and given a session in its workspace
+// with Baton's MCP servers, whose token speaks for no thread until one takes it. A host whose
+// launch is the same (the thread id aside) takes the process over instead of spawning; a new
+// thread takes the session too (only one: it is the spare's, and the spare is taken once), a
+// thread resuming its own session closes the unused one. Bounds: one at a time; it counts against
 // max_live_hosts and is the first process stopped for room; unused, it stops after idle_shutdown;
 // a spare that fails is logged once, and after two failures in a row no more are made.
 import type { Logger } from "../kernel/log.js";
 import { userMessageOf } from "../kernel/errors.js";
 import { AgentHost, HostStoppedError, type HostSink, type StartTimeouts } from "./host.js";
-import type { LaunchSpec } from "./supervisor-types.js";
+import type { LaunchSpec, McpAccess } from "./supervisor-types.js";
 
 /** How long after a trigger the spare starts: out of the way of the start or turn that caused it. */
 export const SPARE_DELAY_MS = 1_000;
@@ -16,9 +20,25 @@ const MAX_FAILURES_IN_A_ROW = 2;
 /** Names the thread in the agent's environment: a spare has none yet, so launches compare without it. */
 export const THREAD_ENV = "BATON_THREAD_ID";
 
+/** Whom the MCP token of a spare's session names until a thread takes it: a thread that does not exist. */
+export const SPARE_SCOPE = "spare";
+
+/** How a spare starts: the launch a new thread's host gets by default, and Baton's MCP servers for its session. */
+export interface SpareLaunch {
+  spec: LaunchSpec;
+  /** Issued for SPARE_SCOPE; `bind` gives them to the thread that takes the session. */
+  mcpServers?(agent: { http: boolean }): Promise<McpAccess>;
+}
+
+/** What a host takes over: the process, and the session made ahead when it asked for a new one. */
+export interface TakenSpare {
+  host: AgentHost;
+  session?: { id: string; mcp?: McpAccess };
+}
+
 export interface SpareDeps {
-  /** The launch a new thread's host gets by default, or undefined when no spare fits (turned off, another machine). */
-  launch(): Promise<LaunchSpec | undefined>;
+  /** The spare's launch, or undefined when no spare fits (turned off, another machine). */
+  launch(): Promise<SpareLaunch | undefined>;
   /** One more process fits within max_live_hosts. */
   room(): boolean;
   /** A host is starting: not idle time. */
@@ -31,11 +51,15 @@ export interface SpareState {
   agent: string;
   pid?: number;
   state: "starting" | "ready";
+  /** The session made ahead for the next new thread, once there is one. */
+  session?: string;
 }
 
 interface Spare {
   host: AgentHost;
   launch: LaunchSpec;
+  /** The session made ahead, with the MCP servers it was given (released when the spare goes untaken). */
+  session?: { id: string; mcp?: McpAccess };
   /** True once initialized; false when the start failed or it was stopped. */
   ready: Promise<boolean>;
   state: "starting" | "ready";
@@ -68,7 +92,7 @@ export class SpareHost {
 
   state(): SpareState | undefined {
     const s = this.spare;
-    return s && !s.claimed ? { agent: s.launch.kind.id, pid: s.host.pid, state: s.state } : undefined;
+    return s && !s.claimed ? { agent: s.launch.kind.id, pid: s.host.pid, state: s.state, ...(s.session ? { session: s.session.id } : {}) } : undefined;
   }
 
   /** Baton serves: the first spare starts now, in the idle moment after start-up. */
@@ -94,20 +118,31 @@ export class SpareHost {
   }
 
   /**
-   * The spare, if its launch is this one and it starts up: from now on it is `owner`'s process.
-   * Undefined when there is none, it is for another launch, or it failed (the caller spawns one).
+   * The spare, if its launch is this one and it starts up: from now on it is `owner`'s process, and
+   * with `newSession` the session made ahead is the caller's (else it is closed). Undefined when
+   * there is none, it is for another launch, or it failed (the caller spawns one).
    */
-  async take(launch: LaunchSpec, owner: HostSink): Promise<AgentHost | undefined> {
+  async take(launch: LaunchSpec, owner: HostSink, { newSession }: { newSession: boolean }): Promise<TakenSpare | undefined> {
     const spare = this.spare;
     if (!spare || spare.claimed || spare.stopping || !sameLaunch(spare.launch, launch)) return undefined;
     spare.claimed = true;
     clearTimeout(spare.idleTimer);
     const ok = await spare.ready;
     if (this.spare === spare) this.spare = undefined;
-    if (!ok || !spare.host.alive || spare.stopping) return undefined;
+    if (!ok || !spare.host.alive || spare.stopping) {
+      spare.session?.mcp?.release();
+      return undefined;
+    }
     spare.owner = owner;
     this.failuresInARow = 0;
-    return spare.host;
+    const session = spare.session;
+    spare.session = undefined;
+    if (session && !newSession) {
+      session.mcp?.release();
+      void spare.host.closeSession(session.id);
+      return { host: spare.host };
+    }
+    return { host: spare.host, session };
   }
 
   /** Stops the spare (for room, a config change); true when one was running. A spare being taken over is left alone. */
@@ -131,8 +166,8 @@ export class SpareHost {
   /** A config reload: the spare may be for a launch no longer the default (or turned off); a new one follows. */
   async reset(): Promise<void> {
     if (!this.prepared || this.closed) return;
-    const launch = await this.deps.launch().catch(() => undefined);
-    // A spare that still fits the default stays (a lower max_live_hosts takes it when a place is needed).
+    const launch = (await this.deps.launch().catch(() => undefined))?.spec;
+    // A spare (and its session, made in the same workspace) that still fits the default stays (a lower max_live_hosts takes it when a place is needed).
     if (this.spare && launch && sameLaunch(this.spare.launch, launch)) return;
     this.lastLaunch = undefined;
     this.failuresInARow = 0;
@@ -144,6 +179,7 @@ export class SpareHost {
     if (this.spare === spare) this.spare = undefined;
     spare.stopping = true;
     clearTimeout(spare.idleTimer);
+    spare.session?.mcp?.release();
     this.deps.log.info({ agent: spare.launch.kind.id, pid: spare.host.pid, why }, "spare agent process stopped");
     await spare.host.stop();
   }
@@ -153,8 +189,9 @@ export class SpareHost {
     if (this.deps.busy()) return this.schedule();
     // No room now: the next host that starts asks again.
     if (!this.deps.room()) return;
-    const launch = await this.deps.launch();
-    if (!launch || launch.transport || this.closed || this.spare || this.deps.busy() || !this.deps.room()) return;
+    const made = await this.deps.launch();
+    const launch = made?.spec;
+    if (!made || !launch || launch.transport || this.closed || this.spare || this.deps.busy() || !this.deps.room()) return;
     this.lastLaunch = launch;
     const spare = { launch, state: "starting" } as Spare;
     spare.host = new AgentHost({
@@ -162,32 +199,52 @@ export class SpareHost {
       startTimeouts: this.deps.options().startTimeouts,
       sink: {
         onUpdate: (update, replay) => spare.owner?.onUpdate(update, replay),
-        // No session, so no turn: nothing may be approved until a thread owns it.
+        // No turn before a thread owns it: nothing may be approved until then.
         requestPermission: (request) => spare.owner?.requestPermission(request) ?? Promise.resolve({ outcome: { outcome: "cancelled" } }),
         onExit: (info) => {
           if (spare.owner) return spare.owner.onExit(info);
           if (this.spare === spare) this.spare = undefined;
           clearTimeout(spare.idleTimer);
+          spare.session?.mcp?.release();
           if (!spare.stopping) this.failed(spare, `exited (code ${info.code}, signal ${info.signal})`, info.stderr);
         },
       },
     });
     this.spare = spare;
-    spare.ready = spare.host.start().then(
+    spare.ready = this.boot(spare, made).then(
       () => {
         spare.state = "ready";
         if (spare.stopping) return false;
-        this.deps.log.info({ agent: launch.kind.id, pid: spare.host.pid, cwd: launch.cwd, cpu_class: spare.host.cpuClass }, "spare agent process ready for the next new thread");
+        this.deps.log.info(
+          { agent: launch.kind.id, pid: spare.host.pid, cwd: launch.cwd, session: spare.session?.id, cpu_class: spare.host.cpuClass },
+          "spare agent process ready for the next new thread",
+        );
         if (!spare.claimed) this.armIdleTimer(spare);
         return true;
       },
       async (error: unknown) => {
         if (!(error instanceof HostStoppedError) && !spare.stopping) this.failed(spare, userMessageOf(error), spare.host.stderrForLog());
         if (this.spare === spare) this.spare = undefined;
+        spare.session?.mcp?.release();
         await spare.host.stop();
         return false;
       },
     );
+  }
+
+  /** Starts the process and opens the session the next new thread takes, with Baton's MCP servers for it. */
+  private async boot(spare: Spare, made: SpareLaunch): Promise<void> {
+    await spare.host.start();
+    if (spare.stopping || spare.claimed) return;
+    const mcp = await made.mcpServers?.({ http: spare.host.supportsMcpHttp });
+    if (spare.stopping) return mcp?.release();
+    const opened = await spare.host.openSession(undefined, mcp?.servers).catch((error: unknown) => {
+      mcp?.release();
+      throw error;
+    });
+    spare.session = { id: opened.sessionId, mcp };
+    // Stopped meanwhile: its stop found no session to release.
+    if (spare.stopping) mcp?.release();
   }
 
   private armIdleTimer(spare: Spare): void {

@@ -99,6 +99,8 @@ export interface SupervisorDeps {
 export interface McpAccess {
   servers: McpServer[];
   release(): void;
+  /** The servers were given ahead, to a spare's session: from now on they act for this thread. */
+  bind?(threadId: string): void;
 }
 
 export interface SupervisorOptions {

@@ -5,14 +5,14 @@
 // prompt and reports what happens to hosts and turns (SupervisorEvent); it never asks the core.
 import { AgentError } from "../kernel/errors.js";
 import type { ThreadRecord } from "../threads/registry.js";
-import { AgentHost, HostStoppedError } from "./host.js";
+import { AgentHost, HostStoppedError, type OpenedSession } from "./host.js";
 import { liveSink } from "./live-sink.js";
 import type { SlotLease, Slots } from "./slots.js";
 import { startSlots, waitForStartSlot } from "./start-slots.js";
-import { SpareHost, type SpareState } from "./spare.js";
+import { SpareHost, type SpareLaunch, type SpareState } from "./spare.js";
 import { endFailedTurn } from "./turn-errors.js";
 import { TurnQueues } from "./turn-queues.js";
-import type { HostLaunch, HostRequest, HostState, LaunchSpec, Live, SupervisorDeps, SupervisorOptions, TurnOutput, TurnRequest } from "./supervisor-types.js";
+import type { HostLaunch, HostRequest, HostState, Live, McpAccess, SupervisorDeps, SupervisorOptions, TurnOutput, TurnRequest } from "./supervisor-types.js";
 
 export type { HostLaunch, HostRequest, HostState, LaunchSpec, McpAccess, SupervisorDeps, SupervisorEvent, SupervisorOptions, TurnOutput, TurnRequest, TurnStart } from "./supervisor-types.js";
 
@@ -32,7 +32,7 @@ export class Supervisor {
   /** One agent process started ahead for the next new host (spare.ts). */
   private readonly spare: SpareHost;
   /** The launch a new thread gets by default (given by prepareSpare). */
-  private spareLaunch?: () => Promise<LaunchSpec | undefined>;
+  private spareLaunch?: () => Promise<SpareLaunch | undefined>;
 
   constructor(
     private readonly deps: SupervisorDeps,
@@ -73,8 +73,8 @@ export class Supervisor {
     void this.spare.reset();
   }
 
-  /** Idle time after start-up: an agent process is started ahead for the first new thread, from `launch` (undefined when the config wants none). */
-  prepareSpare(launch: () => Promise<LaunchSpec | undefined>): void {
+  /** Idle time after start-up: an agent process (and session) is started ahead for the first new thread, from `launch` (undefined when the config wants none). */
+  prepareSpare(launch: () => Promise<SpareLaunch | undefined>): void {
     this.spareLaunch = launch;
     this.spare.prepare();
   }
@@ -246,9 +246,9 @@ export class Supervisor {
       gone: () => this.hostGone(thread.id, live),
     });
     // The spare becomes this host when it was started for the same launch: the count of processes stays the same.
-    const spare = await this.spare.take(spec, sink);
+    const spare = await this.spare.take(spec, sink, { newSession: !thread.session });
     if (!spare) await this.evictIfFull();
-    live.host = spare ?? new AgentHost({ ...spec, startTimeouts: this.options.startTimeouts, sink });
+    live.host = spare?.host ?? new AgentHost({ ...spec, startTimeouts: this.options.startTimeouts, sink });
     this.live.set(thread.id, live);
     live.host.settings.onAgentChange = (kind, id) => void this.deps.report({ type: "setting-changed", thread, kind, id });
     // /stop (or shutdown) during the start stops the process; the step under way then fails.
@@ -258,16 +258,14 @@ export class Supervisor {
     try {
       if (!spare) await live.host.start();
       slot.progress();
-      const mcp = await launch.mcpServers?.({ http: live.host.supportsMcpHttp });
-      live.releaseMcp = mcp?.release;
-      const opened = await live.host.openSession(thread.session, mcp?.servers);
+      const opened = await this.openSession(thread, live, launch, spare?.session);
       const more = await launch.sessionOpened(opened, live.host);
       live.carry = more?.carry;
       const note = more?.note ?? opened.note;
       if (note) notice(`ℹ️ ${note}`);
       void this.deps.report({ type: "host-started", thread });
       this.deps.log.info(
-        { thread: thread.id, agent: spec.kind.id, session: opened.sessionId, how: opened.how, pid: live.host.pid, spare: !!spare, cpu_class: live.host.cpuClass },
+        { thread: thread.id, agent: spec.kind.id, session: opened.sessionId, how: opened.how, pid: live.host.pid, spare: !!spare, session_ahead: !!spare?.session, cpu_class: live.host.cpuClass },
         spare ? "agent host started on the spare process" : "agent host started",
       );
       this.spare.hostStarted(spec);
@@ -280,6 +278,18 @@ export class Supervisor {
     } finally {
       abort.removeEventListener("abort", onAbort);
     }
+  }
+
+  /** The thread's session on its new host: the spare's, made ahead (its MCP servers now act for this thread), or opened now. */
+  private async openSession(thread: ThreadRecord, live: Live, launch: HostLaunch, ahead: { id: string; mcp?: McpAccess } | undefined): Promise<OpenedSession> {
+    if (ahead) {
+      ahead.mcp?.bind?.(thread.id);
+      live.releaseMcp = ahead.mcp?.release;
+      return { sessionId: ahead.id, how: "new" };
+    }
+    const mcp = await launch.mcpServers?.({ http: live.host.supportsMcpHttp });
+    live.releaseMcp = mcp?.release;
+    return live.host.openSession(thread.session, mcp?.servers);
   }
 
   /** The host process is gone: its MCP token dies with it, and its slot is free. */

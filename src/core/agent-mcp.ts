@@ -46,8 +46,9 @@ export class AgentMcp {
     }
     const issued = endpoint.tokens.issue({ machine, ...scope });
     const release = issued.revoke;
+    const bind = (thread: string) => issued.bind({ machine, ...scope, thread });
     if (agent.http) {
-      return { servers: [{ type: "http", name: MCP_SERVER_NAME, url, headers: [{ name: "Authorization", value: `Bearer ${issued.token}` }] }], release };
+      return { servers: [{ type: "http", name: MCP_SERVER_NAME, url, headers: [{ name: "Authorization", value: `Bearer ${issued.token}` }] }], release, bind };
     }
     const stdio = this.stdioServer(machine, issued.token, !scope.subagent);
     if (!stdio) {
@@ -55,7 +56,7 @@ export class AgentMcp {
       this.warnOnce(machine, "agents there that take no HTTP MCP servers get no Baton MCP server: Baton is not installed there (machines.<name>.baton)");
       return NONE;
     }
-    return { servers: [stdio], release };
+    return { servers: [stdio], release, bind };
   }
 
   private stdioServer(machine: string, token: string, subagentTools: boolean): McpServer | undefined {

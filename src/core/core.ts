@@ -6,6 +6,7 @@ import type { ActionOutcome, ActionPress, CommonPlatformSettings, InboundMessage
 import type { HandoverApi, ThreadsApi } from "../commands/context.js";
 import { COMMANDS } from "../commands/index.js";
 import type { Supervisor } from "../agents/supervisor.js";
+import { SPARE_SCOPE } from "../agents/spare.js";
 import type { AuditBody, ThreadRecord, ThreadRegistry } from "../threads/registry.js";
 import type { BatonConfig } from "../config/schema.js";
 import type { BatonAgents } from "./agents.js";
@@ -173,6 +174,10 @@ export class BatonCore implements PlatformCore {
 
   /** Idle time after start-up: an agent process is started ahead for the first new thread (when the config wants one). */
   prepareSpare(): void {
-    this.supervisor.prepareSpare(async () => this.agents.spareLaunch(await this.workspaces.default()));
+    this.supervisor.prepareSpare(async () => {
+      const workspace = await this.workspaces.default();
+      const spec = await this.agents.spareLaunch(workspace);
+      return spec && { spec, mcpServers: (agent) => this.mcp.serversFor(workspace, { thread: SPARE_SCOPE }, agent) };
+    });
   }
 }

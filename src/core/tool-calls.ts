@@ -31,7 +31,8 @@ export class HostTokens {
   /** Callers by the SHA-256 of their token: a lookup by digest leaks nothing about the token. */
   private readonly byDigest = new Map<string, McpCaller>();
 
-  issue(caller: McpCaller): { token: string; revoke(): void } {
+  /** `bind` makes a live token speak for another caller: a spare agent's session, made ahead, once a thread takes it. */
+  issue(caller: McpCaller): { token: string; revoke(): void; bind(next: McpCaller): void } {
     const token = randomBytes(TOKEN_BYTES).toString("base64url");
     const digest = digestOf(token);
     this.byDigest.set(digest, { ...caller });
@@ -40,6 +41,9 @@ export class HostTokens {
       token,
       revoke: () => {
         if (this.byDigest.delete(digest)) forgetSecretValues([token]);
+      },
+      bind: (next) => {
+        if (this.byDigest.has(digest)) this.byDigest.set(digest, { ...next });
       },
     };
   }

@@ -60,7 +60,7 @@ export interface DaemonSnapshot {
   liveHosts: number;
   maxLiveHosts: number;
   /** The agent process started ahead for the next new thread (agents.spare_host), while there is one; it counts against maxLiveHosts. */
-  spareHost?: { agent: string; pid?: number; state: "starting" | "ready" };
+  spareHost?: { agent: string; pid?: number; state: "starting" | "ready"; session?: string };
   turnsRunning: number;
   queuedPrompts: number;
   pendingApprovals: number;

@@ -1,6 +1,7 @@
 // The spare agent process (agents.spare_host): started after serving, taken over by the first new
 // thread's host, bounded by max_live_hosts and idle_shutdown, reported once when it crashes, gone
-// when Baton stops. Real demo agent processes; pids are checked at the OS.
+// when Baton stops. Its session, made ahead, goes to one new thread only (with its Baton MCP
+// server, acting for that thread from then on). Real demo agent processes; pids are checked at the OS.
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { TestPlatform } from "../support/test-platform.js";
@@ -22,7 +23,7 @@ const AFTER_SPARE_DELAY_MS = SPARE_DELAY_MS + 700;
 const SPARE_READY_MS = 20_000;
 
 async function boot(agents: Record<string, unknown> = {}) {
-  const logs: Array<{ level: number; msg: string; pid?: number; why?: string }> = [];
+  const logs: Array<{ level: number; msg: string; pid?: number; why?: string; thread?: string; session?: string; session_ahead?: boolean }> = [];
   const destination = new Writable({
     write(chunk: Buffer, _enc, done) {
       for (const line of chunk.toString("utf8").split("\n").filter(Boolean)) logs.push(JSON.parse(line));
@@ -39,7 +40,13 @@ async function boot(agents: Record<string, unknown> = {}) {
     return spare()!.pid!;
   };
   const hostPid = (route: string) => core.supervisor.host(core.registry.threadForRoute(route)!.id)?.pid;
-  return { platform, baton, core, logs, spare, readySpare, hostPid };
+  const readySession = async () => {
+    await readySpare();
+    return spare()!;
+  };
+  const thread = (route: string) => core.registry.threadForRoute(route)!;
+  const hostStarts = () => logs.filter((l) => l.msg === "agent host started on the spare process" || l.msg === "agent host started");
+  return { platform, baton, core, logs, spare, readySpare, readySession, hostPid, thread, hostStarts };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -49,7 +56,7 @@ describe("the spare agent process", () => {
     const { platform, baton, logs, spare, readySpare, hostPid } = await boot();
     const pid = await readySpare();
     expect(isProcessAlive(pid)).toBe(true);
-    expect(baton.daemon.snapshot().spareHost).toEqual({ agent: "demo", pid, state: "ready" });
+    expect(baton.daemon.snapshot().spareHost).toEqual({ agent: "demo", pid, state: "ready", session: expect.any(String) });
     const ready = logs.find((l) => l.msg.startsWith("spare agent process ready") && l.pid === pid);
     // Agents run in Linux's idle scheduling class by default; the line says whether the spare got it.
     expect(ready?.cpu_class).toBe(process.platform === "linux" ? "idle" : "no-chrt");
@@ -188,5 +195,65 @@ describe("the spare agent process", () => {
     await sleep(AFTER_SPARE_DELAY_MS);
     expect(spare()).toBeUndefined();
     expect(logs.some((l) => l.msg.includes("spare"))).toBe(false);
+  });
+});
+
+describe("the spare's session", () => {
+  it("is made ahead and taken by the next new thread, whose MCP server then acts for that thread", async () => {
+    const { platform, readySession, thread, hostStarts } = await boot();
+    const spare = await readySession();
+    expect(spare.session).toEqual(expect.any(String));
+    const route = platform.route("first");
+    await platform.say(route, "hello");
+    await platform.waitFor(route, /Turn 1/);
+    expect(thread(route).session).toBe(spare.session);
+    expect(hostStarts().find((l) => l.thread === thread(route).id)).toMatchObject({ pid: spare.pid, session: spare.session, how: "new", session_ahead: true });
+    // The token given to the session ahead of any thread now names this one: a thread-only tool works.
+    await platform.say(route, "demo:mcp cancel_subagents {}");
+    const answer = await platform.waitFor(route, /cancel_subagents( error)?:/);
+    expect(answer.text).toMatch(/^cancel_subagents: /);
+    // The next spare has a session of its own.
+    const next = await readySession();
+    expect(next.session).toEqual(expect.any(String));
+    expect(next.session).not.toBe(spare.session);
+  });
+
+  it("is never taken by two threads: of two new threads at once, one gets it and the other a session of its own", async () => {
+    const { platform, readySession, thread, hostStarts } = await boot();
+    const spare = await readySession();
+    const a = platform.route("a");
+    const b = platform.route("b");
+    await Promise.all([platform.say(a, "hello a"), platform.say(b, "hello b")]);
+    await Promise.all([platform.waitFor(a, /Turn 1/), platform.waitFor(b, /Turn 1/)]);
+    const sessions = [thread(a).session, thread(b).session];
+    expect(new Set(sessions).size).toBe(2);
+    expect(sessions.filter((s) => s === spare.session)).toHaveLength(1);
+    const ahead = hostStarts().filter((l) => l.session_ahead);
+    expect(ahead).toHaveLength(1);
+    expect(ahead[0].session).toBe(spare.session);
+    // Each thread goes on in its own session.
+    await platform.say(a, "again a");
+    await platform.say(b, "again b");
+    await Promise.all([platform.waitFor(a, /Turn 2/), platform.waitFor(b, /Turn 2/)]);
+  });
+
+  it("is left unused by a thread that resumes its own session on the spare process", async () => {
+    const { platform, core, readySession, thread, hostStarts } = await boot();
+    await readySession();
+    const route = platform.route("returning");
+    await platform.say(route, "hello");
+    await platform.waitFor(route, /Turn 1/);
+    const own = thread(route).session!;
+    // Its host is gone (as after idle_shutdown); the spare, with a session of its own, is there when the person comes back.
+    const spare = await readySession();
+    await core.supervisor.stopHost(thread(route).id);
+    await platform.say(route, "back again");
+    await platform.waitFor(route, /Turn 2/);
+    expect(thread(route).session).toBe(own);
+    const resumed = hostStarts()
+      .filter((l) => l.thread === thread(route).id)
+      .at(-1)!;
+    expect(resumed).toMatchObject({ pid: spare.pid, session: own, session_ahead: false });
+    expect(own).not.toBe(spare.session);
   });
 });

@@ -4,14 +4,15 @@
 // it to Baton's daemon and to terminal runs. Nothing here reads or writes the user's own setup.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { fakeAnthropic } from "../fakes/anthropic.js";
 import { fakeGemini } from "../fakes/gemini.js";
 import type { FakeHttpServer } from "../fakes/http.js";
 import { fakeOpenAI } from "../fakes/openai.js";
 
-const SUITE_DIR = join(dirname(fileURLToPath(import.meta.url)), "..");
+/** This suite's folder (the bench runs a compiled copy of this file from .bench-build/: the CLIs stay here). */
+const SUITE_DIR = join(dirname(fileURLToPath(import.meta.url)), "..").replace(`${sep}.bench-build${sep}`, sep);
 /** The CLIs this suite installed (test/agents-real/node_modules/.bin). */
 const AGENT_BIN = join(SUITE_DIR, "node_modules", ".bin");
 /** Claude Code's native binary, so the ACP adapter drives the same version as the terminal. */

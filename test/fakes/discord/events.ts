@@ -21,3 +21,10 @@ export function messageEventFor(world: FakeWorld, message: FakeMessage): EventFo
 export function guildEventFor(payload: Record<string, unknown>): EventFor {
   return (session: GatewaySession) => ((session.intents & Intent.Guilds) !== 0 ? payload : undefined);
 }
+
+/** TYPING_START: a person's client says they are typing; it reaches sessions with the typing intent of the channel's kind. */
+export function typingEventFor(channel: { id: string; guildId?: string }, userId: string, at: number): EventFor {
+  const needed = channel.guildId ? Intent.GuildMessageTyping : Intent.DirectMessageTyping;
+  const payload = { channel_id: channel.id, user_id: userId, timestamp: Math.floor(at / 1000), ...(channel.guildId ? { guild_id: channel.guildId } : {}) };
+  return (session: GatewaySession) => ((session.intents & needed) !== 0 ? payload : undefined);
+}

@@ -18,7 +18,7 @@ import { FakeGateway } from "./gateway.js";
 import { FakeHttp, type BucketLimit } from "./http.js";
 import { FakeInteractions, type FakeInteraction } from "./interactions.js";
 import { AppFlag, ChannelType, FakeWorld, type FakeAttachment, type FakeChannel, type FakeMessage, type FakeUser } from "./model.js";
-import { messageEventFor } from "./events.js";
+import { messageEventFor, typingEventFor } from "./events.js";
 import { postMessage, registerRest, type RestState } from "./rest.js";
 
 export { ChannelType, MessageFlag } from "./model.js";
@@ -162,6 +162,11 @@ export class FakeDiscord {
 
   dmChannel(user: FakeUser): FakeChannel {
     return this.world.dmWith(user.id);
+  }
+
+  /** A person starts typing in a channel, thread or DM (Discord's client says so; no message yet). */
+  typing(user: FakeUser, channel: FakeChannel): void {
+    this.gateway.dispatch("TYPING_START", typingEventFor(channel, user.id, Date.now()));
   }
 
   /** A person runs a chat-input command; `options` are string options by name. */
