@@ -1,55 +1,34 @@
 // The same code and limit semantics on Redis (`store.kv: redis://…`). Uses BATON_TEST_REDIS_URL
 // when given, else starts `redis-server` on a free loopback port when it is installed; skipped
 // when neither is there.
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { which } from "../../src/kernel/process.js";
 import { PickupCodes } from "../../src/pickup/codes.js";
 import { openHandoverKv } from "../../src/pickup/kv.js";
 import { PickupLimits } from "../../src/pickup/limits.js";
 import { TestPlatform } from "../support/test-platform.js";
+import { redisAvailable, startRedis, type TestRedis } from "../support/redis.js";
 import { startTestBaton } from "../support/harness.js";
 import { callTool, codeIn, httpClient, removeTempDirs, tempDir, terminalDemoSession, AGENT_TURN_MS } from "./helpers.js";
 
 // These tests drive real agent and CLI processes; a machine busy with other test runs is slow.
 vi.setConfig({ testTimeout: 90_000 });
 
-const given = process.env.BATON_TEST_REDIS_URL;
-const canStart = !given && which("redis-server") !== undefined;
-let url = given;
-let server: ChildProcess | undefined;
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
+let redis: TestRedis | undefined;
+let url: string | undefined;
 
 beforeAll(async () => {
-  if (!canStart) return;
-  const port = await freePort();
-  server = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "pipe" });
-  await new Promise<void>((resolve, reject) => {
-    server!.stdout!.on("data", (chunk: Buffer) => chunk.toString().includes("Ready to accept connections") && resolve());
-    server!.once("exit", (code) => reject(new Error(`redis-server exited with ${code}`)));
-  });
-  url = `redis://127.0.0.1:${port}/15`;
+  if (!redisAvailable) return;
+  redis = await startRedis();
+  url = redis.url;
 });
 
 afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server!.once("exit", resolve));
-    server.kill();
-    await exited;
-  }
+  await redis?.stop();
   removeTempDirs();
 });
 
-describe.skipIf(!given && !canStart)("handover store on Redis", () => {
+describe.skipIf(!redisAvailable)("handover store on Redis", () => {
   it("lets exactly one of two daemons' concurrent pickups win, and shares the sender limit", async () => {
     const a = await openHandoverKv(url!);
     const b = await openHandoverKv(url!);
