@@ -14,6 +14,7 @@ import { distrustText, type TrustPolicy } from "./trust.js";
 import { editContent, messageContent, reactionContent, renderMessage } from "./outbound.js";
 import { OpenApprovals, reactionChoices } from "./approvals.js";
 import { parseMatrixRoute, type MatrixRoute } from "./routes.js";
+import { eventsSince, SyncTokenCursor } from "./sync-cursor.js";
 
 /**
  * Markdown characters per message. An edit carries the text twice (fallback and new content) plus
@@ -42,6 +43,8 @@ export class MatrixAdapter implements PlatformAdapter {
   private readonly approvals = new OpenApprovals();
   private readonly noticeAt = new Map<string, number>();
   private readonly trust: TrustPolicy;
+  private readonly cursors: PlatformEnv["cursors"];
+  private syncCursor?: SyncTokenCursor;
 
   constructor(
     readonly name: string,
@@ -53,6 +56,7 @@ export class MatrixAdapter implements PlatformAdapter {
     this.capabilities = { maxMessageLength: MATRIX_MAX_MARKDOWN_CHARS, edits: true, buttons: true, typingIntervalMs: TYPING_INTERVAL_MS, minEditGapMs: config.min_edit_gap_ms };
     this.connection = new MatrixConnection(config, { instance: name, dataDir: env.dataDir });
     this.trust = { requireEncryption: config.require_encryption, requireVerifiedDevices: config.require_verified_devices };
+    this.cursors = env.cursors;
   }
 
   private get client(): MatrixClient {
@@ -65,6 +69,11 @@ export class MatrixAdapter implements PlatformAdapter {
     await this.connection.start({ info: (m) => log.info(m), warn: (m) => log.warn(m), debug: (m) => log.debug(m) });
     const sdk = await import("matrix-js-sdk");
     const { user_id: userId, homeserver, access_token: accessToken, device_id: deviceId } = this.connection.session;
+    // With shared cursors (store.url): the position the last leader stopped at, and this one's as it goes.
+    const cursor = this.cursors ? new SyncTokenCursor(this.cursors, `matrix:${this.name}:${userId}:next_batch`) : undefined;
+    cursor?.follow(this.client, sdk, this.connection.firstSyncToken);
+    this.syncCursor = cursor;
+    const since = await cursor?.load().catch((error: Error) => void log.warn({ err: error.message }, `${this.name}: could not read the stored sync position`));
     const displayName = await this.client.getProfileInfo(userId, "displayname").then(
       (p) => p.displayname,
       () => undefined,
@@ -80,14 +89,33 @@ export class MatrixAdapter implements PlatformAdapter {
       onUndecryptable: (event) => void this.onUndecryptable(event).catch((error: unknown) => log.warn({ err: error }, `${this.name}: the undecryptable-message notice could not be sent`)),
       onDistrusted: (event) => void this.onDistrusted(event).catch((error: unknown) => log.warn({ err: error }, `${this.name}: the refusal notice could not be sent`)),
     });
+    if (since) this.inbound.hold();
     this.inbound.attach();
+    if (since) await this.catchUp(since);
+    this.inbound.release();
+    cursor?.startSaving();
     return { description: `${this.name}: connected to ${homeserver} as ${userId} (device ${deviceId}, end-to-end encryption on)` };
   }
 
   async stop(): Promise<void> {
+    this.syncCursor?.stop();
+    this.syncCursor = undefined;
     this.inbound?.stop();
     this.inbound = undefined;
     await this.connection.stop();
+  }
+
+  /** After a takeover: what came since the last leader's position is handled before the live events held meanwhile. */
+  private async catchUp(since: string): Promise<void> {
+    const log = this.core!.log;
+    try {
+      const caughtUp = await eventsSince(this.client, await import("matrix-js-sdk"), since);
+      log.info({ events: caughtUp.events.length }, `${this.name}: read what came since the last leader's sync position`);
+      if (caughtUp.truncatedRooms.length > 0) log.warn({ rooms: caughtUp.truncatedRooms }, `${this.name}: more came in these rooms than a catch-up reads; the oldest were skipped`);
+      this.inbound?.replay(caughtUp.events);
+    } catch (error) {
+      log.warn({ err: toPlatformError(error, "sync").message }, `${this.name}: could not read what came since the last leader's sync position; continuing from now`);
+    }
   }
 
   async send(route: string, message: OutboundMessage): Promise<MessageRef> {

@@ -25,6 +25,8 @@ export type ConnectionLog = LogSink & { info(message: string): void; warn(messag
 export class MatrixConnection {
   client!: MatrixClient;
   session!: MatrixSession;
+  /** The first sync's `next_batch`: its events were emitted before start() resolved. */
+  firstSyncToken?: string;
   private store?: PersistentIndexedDb;
 
   constructor(
@@ -66,9 +68,11 @@ export class MatrixConnection {
     const client = this.client;
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => finish(new Error(`no first sync within ${FIRST_SYNC_TIMEOUT_MS / 1000} s`)), FIRST_SYNC_TIMEOUT_MS);
-      const onSync = (state: string, _previous: unknown, data?: { error?: Error }) => {
-        if (state === "PREPARED") finish();
-        else if (state === "ERROR") finish(data?.error ?? new Error("sync failed"));
+      const onSync = (state: string, _previous: unknown, data?: { error?: Error; nextSyncToken?: string }) => {
+        if (state === "PREPARED") {
+          this.firstSyncToken = data?.nextSyncToken;
+          finish();
+        } else if (state === "ERROR") finish(data?.error ?? new Error("sync failed"));
       };
       const finish = (error?: Error) => {
         clearTimeout(timer);

@@ -59,6 +59,8 @@ export class MatrixInbound {
   /** Threads the bot has written in: a message there is a reply to it. */
   private readonly botThreads = new Set<string>();
   private readonly detach: Array<() => void> = [];
+  /** Live events waiting (in order) while the events since the last leader's position go first. */
+  private held?: Array<() => void>;
 
   constructor(
     private readonly sdk: typeof import("matrix-js-sdk"),
@@ -74,7 +76,8 @@ export class MatrixInbound {
       // The SDK can emit one event twice (after a gappy sync): what reaches the core carries the
       // event id, and the core drops a second delivery.
       if (!id || id.startsWith("~")) return;
-      void this.onLiveEvent(event, room);
+      if (this.held) this.held.push(() => void this.onLiveEvent(event, room));
+      else void this.onLiveEvent(event, room);
     };
     const onDecrypted = (event: MatrixEvent) => {
       const id = event.getId();
@@ -101,7 +104,28 @@ export class MatrixInbound {
     }
   }
 
+  /** Live events wait from now until release(). */
+  hold(): void {
+    this.held ??= [];
+  }
+
+  /** Events that came before the live ones (a catch-up after a takeover), handled as live ones are. */
+  replay(events: Array<{ event: MatrixEvent; room: Room }>): void {
+    for (const { event, room } of events) {
+      const id = event.getId();
+      if (id && event.getSender() !== this.options.bot.userId) void this.onLiveEvent(event, room);
+    }
+  }
+
+  /** The held live events go now, in order; later ones at once. */
+  release(): void {
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const task of held) task();
+  }
+
   stop(): void {
+    this.held = undefined;
     for (const off of this.detach.splice(0)) off();
     for (const timer of this.pendingDecryption.values()) clearTimeout(timer);
     this.pendingDecryption.clear();
