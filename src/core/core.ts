@@ -148,6 +148,8 @@ export class BatonCore implements PlatformCore {
       const thread = this.registry.get(id);
       if (thread?.open) {
         this.log.warn({ thread: id }, "a turn was cut off when Baton last stopped without a clean shutdown");
+        // Its end was never recorded: the trail says how it ended, if not whose it was.
+        this.parts.trail.note({ action: "turn", outcome: "cut_off", detail: "Baton stopped without a clean shutdown while it ran" }, id);
         void this.parts.platforms.notify(thread, this.cutBeforeStart.notice);
       }
     }

@@ -14,6 +14,7 @@ import { groupChat, user } from "../fakes/telegram/fake-chats.js";
 import { waitFor } from "../platforms/telegram/helpers.js";
 import { postgresMissing, startTestPostgres, type TestPostgres } from "../support/postgres.js";
 import { shippedConfig, startShippedBaton, type ShippedBaton } from "../support/shipped-baton.js";
+import { closedPort } from "../support/closed-port.js";
 import { testTempDir } from "../support/temp.js";
 
 const ana = user(111, "Ana", "ana");
@@ -185,5 +186,17 @@ describe.each(STORES)("baton audit on $name", { timeout: 150_000 }, (store) => {
     expect(all).toMatch(/@?eve \(telegram:444\) was refused in th_\w+: not allowed to use Baton \(a message\)$/m);
     expect(audit(dir, "--thread", "th_none").stdout).toBe("No audit events in th_none.\n");
     expect(audit(dir, "--since", "tomorrow").stderr).toMatch(/--since tomorrow: expected a span/);
+  });
+});
+
+describe("baton audit on a store it cannot read", () => {
+  it("names the database it cannot reach (no password) and exits 1", async () => {
+    const dir = testTempDir("baton-audit-");
+    const port = await closedPort();
+    writeFileSync(join(dir, "baton.yaml"), `store: { url: "postgres://baton:s3cret-pw@127.0.0.1:${port}/baton" }\n`);
+    const run = audit(dir);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(new RegExp(`^baton: cannot reach PostgreSQL at postgres://baton@127\\.0\\.0\\.1:${port}/baton \\(store\\.url\\)`));
+    expect(run.stderr).not.toContain("s3cret-pw");
   });
 });

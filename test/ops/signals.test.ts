@@ -170,6 +170,13 @@ describe("signals to a running baton", { timeout: 120_000 }, () => {
     const notice = await waitFor(() => sentTo(111, /⚠️ Baton restarted; this answer was cut off\./), "the cut-off notice", TIMEOUT_MS);
     expect(notice).toBeDefined();
     expect(second.err()).toMatch(/a turn was cut off when Baton last stopped without a clean shutdown/);
+    // The audit trail says so too (the turn's end was never recorded).
+    const cutOff = () =>
+      spawnSync(process.execPath, baton("audit", "--json"), { encoding: "utf8" })
+        .stdout.split("\n")
+        .filter((l) => l.includes('"outcome":"cut_off"'));
+    await waitFor(() => (cutOff().length > 0 ? true : undefined), "the cut-off turn in the audit trail", TIMEOUT_MS);
+    expect(cutOff()).toHaveLength(1);
     // A clean stop and start after that marks nothing again.
     second.child.kill("SIGTERM");
     expect(await second.exited).toBe(0);
