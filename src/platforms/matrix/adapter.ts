@@ -4,7 +4,7 @@
 // retries: the core does. A send that failed leaves no local echo behind in the SDK's room.
 import type { MatrixClient } from "matrix-js-sdk";
 import { PlatformError } from "../../kernel/errors.js";
-import type { MessageRef, OutboundFile, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, StartInfo } from "../contract.js";
+import type { MessageRef, OutboundFile, OutboundMessage, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, PlatformUser, StartInfo } from "../contract.js";
 import { uploadMedia } from "./uploads.js";
 import type { MatrixAdapterConfig } from "./config.js";
 import { MatrixConnection } from "./client.js";
@@ -15,6 +15,7 @@ import { editContent, messageContent, reactionContent, renderMessage } from "./o
 import { OpenApprovals, reactionChoices } from "./approvals.js";
 import { parseMatrixRoute, type MatrixRoute } from "./routes.js";
 import { eventsSince, SyncTokenCursor } from "./sync-cursor.js";
+import { hasPowerLevel } from "./power.js";
 
 /**
  * Markdown characters per message. An edit carries the text twice (fallback and new content) plus
@@ -158,6 +159,16 @@ export class MatrixAdapter implements PlatformAdapter {
     const eventId = await this.sendEvent(target, "m.room.message", content, "send a file", caption.html !== undefined);
     if (target.threadRoot) this.inbound?.noteBotThread(target.threadRoot);
     return { id: eventId };
+  }
+
+  /** `matrix:power:<n>`: a power level of at least n in the room of the route (its m.room.power_levels). */
+  async memberOf(principal: string, user: PlatformUser, route: string): Promise<boolean> {
+    return hasPowerLevel(this.client, principal, this.target(route).roomId, user.id.slice("matrix:".length));
+  }
+
+  /** Power levels are the room's: one answer holds in each of its threads. */
+  groupScope(route: string): string {
+    return `${this.name}:${this.target(route).roomId}`;
   }
 
   async typing(route: string): Promise<void> {

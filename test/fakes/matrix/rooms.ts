@@ -1,6 +1,6 @@
 // Room operations of the Matrix fake, shared by its HTTP endpoints and the test's direct helpers:
 // create (with presets, invites, initial state such as m.room.encryption), invite, join, leave,
-// send, redact, relations. Membership rules are the ones a client can observe: only an invited
+// send, redact, relations, a power level changed. Membership rules are the ones a client can observe: only an invited
 // user joins a private room; only a member sends; only a member invites.
 import type { Account, ClientEvent, HomeserverState, Room, StoredEvent } from "./state.js";
 
@@ -71,6 +71,12 @@ export function leave(state: HomeserverState, room: Room, userId: string): void 
 export function sendEvent(state: HomeserverState, room: Room, sender: string, type: string, content: Record<string, any>, txn?: StoredEvent["txn"], stateKey?: string): ClientEvent {
   requireJoined(state, room, sender);
   return state.appendEvent(room, { type, sender, content, ...(stateKey !== undefined ? { state_key: stateKey } : {}) }, txn).event;
+}
+
+/** A member changes someone's power level: a new m.room.power_levels state event (as Element's room settings send). */
+export function setPowerLevel(state: HomeserverState, room: Room, sender: string, userId: string, level: number): ClientEvent {
+  const levels = state.stateEvent(room, "m.room.power_levels")?.content ?? {};
+  return sendEvent(state, room, sender, "m.room.power_levels", { ...levels, users: { ...levels.users, [userId]: level } }, undefined, "");
 }
 
 export function redactEvent(state: HomeserverState, room: Room, sender: string, eventId: string, reason: string | undefined, txn?: StoredEvent["txn"]): ClientEvent {

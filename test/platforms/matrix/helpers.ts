@@ -48,13 +48,16 @@ export async function startWorld(): Promise<MatrixWorld> {
 
 /**
  * `baton start` (bin/baton.js, the shipped bundle) with Matrix on the bot's account, `allow` the
- * users let in (`settings`: more keys of the Matrix config); `dir` restarts the Baton that ran there.
+ * users let in (`settings`: more keys of the Matrix config, `access`: more keys of access); `dir` restarts the Baton that ran there.
  * Gives the bot's device id with it.
  */
-export async function startShippedMatrixBaton(world: MatrixWorld, options: { allow: string[]; dir?: string; settings?: Record<string, unknown> }): Promise<{ baton: ShippedBaton; deviceId: string }> {
+export async function startShippedMatrixBaton(
+  world: MatrixWorld,
+  options: { allow: string[]; dir?: string; settings?: Record<string, unknown>; access?: Record<string, unknown> },
+): Promise<{ baton: ShippedBaton; deviceId: string }> {
   const password = world.fake.state.accounts.get(world.bot)!.password;
   const matrix = { homeserver: world.fake.baseUrl, user_id: world.bot, password: "${MATRIX_PASSWORD}", ...options.settings };
-  const baton = await startShippedBaton(shippedConfig({ access: { allow: options.allow }, platforms: { matrix } }), {
+  const baton = await startShippedBaton(shippedConfig({ access: { ...options.access, allow: options.allow }, platforms: { matrix } }), {
     dir: options.dir,
     prefix: "baton-matrix-e2e-",
     env: { MATRIX_PASSWORD: password },
