@@ -42,7 +42,7 @@ describe("limits per person", () => {
     await platform.say(route, "p31", bob);
     const refusal = await platform.waitFor(route, /turns_per_hour/);
     expect(refusal.text).toBe(
-      "⏳ You have sent 30 prompts to agents this hour: your limit is 30 an hour (limits.per_person.turns_per_hour). It resets at 08:00 UTC, in 23 min. This message was not sent to the agent.",
+      "⏳ You have reached your limit of 30 prompts to agents an hour (limits.per_person.turns_per_hour). It resets at 08:00 UTC, in 23 min. This message was not sent to the agent.",
     );
     for (let i = 1; i <= 30; i++) expect(answered(platform, route, `p${i}`)).toBe(true);
 
@@ -127,7 +127,7 @@ describe("limits per person", () => {
     const report = baton!.daemon.reload(() => testConfig({ config: { ...config, limits: { ...limits, admins: true } } }));
     expect(report).toMatchObject({ ok: true });
     await platform.say(route, "a4", ana);
-    await platform.waitFor(route, /You have sent 3 prompts to agents this hour: your limit is 2 an hour/);
+    await platform.waitFor(route, /You have reached your limit of 2 prompts to agents an hour/);
     expect(platform.transcript(route)).not.toContain('you said "[Ana] a4"');
   });
 });

@@ -87,7 +87,8 @@ export class PersonLimits implements LimitsApi {
       const turns = await this.turns.add(hourKey, 1);
       if (per.turns_per_hour !== undefined && turns > per.turns_per_hour) {
         await this.turns.take(hourKey, 1);
-        return { ok: false, text: overLimitText("turns_per_hour", per.turns_per_hour, turns - 1, hour.endsAt, now, this.timeZone()) };
+        // (Not the count: it may include racing prompts about to give their point back too.)
+        return { ok: false, text: overLimitText("turns_per_hour", per.turns_per_hour, per.turns_per_hour, hour.endsAt, now, this.timeZone()) };
       }
       let place: string | undefined;
       if (per.concurrent_turns !== undefined) {

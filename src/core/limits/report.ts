@@ -27,7 +27,7 @@ export function overLimitText(limit: LimitName, max: number, used: number, endsA
   const resets = endsAt === undefined ? "" : ` It resets at ${resetText(endsAt, now, timeZone)}.`;
   switch (limit) {
     case "turns_per_hour":
-      return `⏳ You have sent ${COUNT.format(used)} prompt${used === 1 ? "" : "s"} to agents this hour: your limit is ${COUNT.format(max)} an hour (${key}).${resets} ${NOT_SENT}`;
+      return `⏳ You have reached your limit of ${COUNT.format(max)} prompt${max === 1 ? "" : "s"} to agents an hour (${key}).${resets} ${NOT_SENT}`;
     case "concurrent_turns":
       return `⏳ You already have ${COUNT.format(max)} turn${max === 1 ? "" : "s"} running or queued: your limit is ${COUNT.format(max)} at once (${key}). ${NOT_SENT} Send it again when one ends, or /stop one.`;
     case "usd_per_day":
