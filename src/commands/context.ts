@@ -183,6 +183,8 @@ interface AccessApi {
    * CommandError naming the role needed and the sender's id unless their role suffices (access.commands may move it).
    */
   require(command: string, what: string): void;
+  /** Records something the sender did or was refused (a limit) in the audit trail; who and where are filled in. */
+  note(event: { action: string; outcome: string; detail?: string }): void;
 }
 
 export interface ChatContext {

@@ -23,9 +23,9 @@ afterEach(async () => {
   baton = undefined;
 });
 
-async function start(): Promise<{ platform: TestPlatform; route: string }> {
+async function start(extra: Record<string, unknown> = {}): Promise<{ platform: TestPlatform; route: string }> {
   const platform = new TestPlatform("test");
-  baton = await startTestBaton({ adapters: [platform], config: { access: ACCESS } });
+  baton = await startTestBaton({ adapters: [platform], config: { access: ACCESS, ...extra } });
   return { platform, route: platform.route("room") };
 }
 
@@ -87,5 +87,16 @@ describe("the audit trail", () => {
       expect(turn.ms).toBeGreaterThanOrEqual(0);
     }
     expect(turns.map((t) => t.user)).toEqual([ana2.id, ana.id]);
+  });
+
+  it("records a prompt refused over a person's limit, with the limit and when it resets", async () => {
+    const { platform, route } = await start({ limits: { per_person: { turns_per_hour: 1 } } });
+    await platform.say(route, "first", bob);
+    await platform.waitFor(route, /you said "first"/, TURN_MS);
+    await platform.say(route, "second", bob);
+    await platform.waitFor(route, /limits\.per_person\.turns_per_hour/);
+    const all = await eventually((es) => es.some((e) => e.action === "limit"));
+    expect(all.find((e) => e.action === "limit")).toMatchObject({ outcome: "refused", user: bob.id, person: bob.id, route, thread: baton!.daemon.core.registry.threadForRoute(route)!.id });
+    expect(all.find((e) => e.action === "limit")!.detail).toMatch(/your limit is 1 an hour \(limits\.per_person\.turns_per_hour\)\. It resets at/);
   });
 });

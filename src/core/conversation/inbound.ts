@@ -129,6 +129,7 @@ export class Inbound {
         }
         audit.note({ ...decision, outcome: "allowed" });
       },
+      note: (event) => audit.note({ ...audit.who(user), route, ...event }),
     };
   }
 

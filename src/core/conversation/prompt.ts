@@ -13,6 +13,7 @@ export const promptStep: Middleware<ChatContext> = async (ctx) => {
   // Over a limit (limits.per_person), the prompt goes no further: nothing fetched, nothing sent.
   const admitted = await ctx.limits.admit(ctx.message.user, ctx.message.route);
   if (!admitted.ok) {
+    ctx.access.note({ action: "limit", outcome: "refused", detail: admitted.text });
     await ctx.reply(admitted.text, { onlyToSender: true });
     return;
   }
