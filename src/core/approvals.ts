@@ -13,6 +13,8 @@ import type { MessageSlot } from "./delivery/slot.js";
 import type { RouteTarget, TurnStream } from "./stream.js";
 
 const APPROVAL_ACTION_PREFIX = "ap:";
+/** A command quoted in a one-line notice is cut here (the request's own message shows it whole). */
+const ASKED_FOR_MAX_CHARS = 120;
 
 /** The turn a request belongs to. */
 export interface ApprovalTurn {
@@ -199,13 +201,37 @@ function askedOf(entry: Pending): string {
 function describe(entry: Pending): string {
   const tool = entry.request.toolCall;
   const who = entry.turn.label ? ` (${entry.turn.label})` : "";
-  const lines = [`🔐 **Permission needed${who}:** ${tool.title ?? "a tool call"}`];
-  const raw = tool.rawInput as { command?: unknown } | undefined;
-  if (raw && typeof raw.command === "string") lines.push(`\`\`\`\n${raw.command}\n\`\`\``);
+  const command = commandOf(tool);
+  const title = tool.title?.trim();
+  // The command shows once: agents often title the call with it, in a code span ("Run `make`") or
+  // bare (Codex). A bare one goes in the code block alone, where markdown cannot touch it.
+  const block = command === undefined ? [] : [`\`\`\`\n${command}\n\`\`\``];
+  const lines =
+    command !== undefined && title?.includes(`\`${command}\``)
+      ? [`🔐 **Permission needed${who}:** ${title}`]
+      : command !== undefined && title?.includes(command)
+        ? [`🔐 **Permission needed${who} to run:**`, ...block]
+        : [`🔐 **Permission needed${who}:** ${title || "a tool call"}`, ...block];
   for (const c of tool.content ?? []) {
     if (c.type === "diff") lines.push(`✏️ \`${c.path}\` (${(c.oldText ?? "").split("\n").length} → ${c.newText.split("\n").length} lines)`);
   }
   return lines.join("\n");
+}
+
+/** The shell command a tool call asks to run, where the agent says (ACP's rawInput.command). */
+function commandOf(tool: RequestPermissionRequest["toolCall"]): string | undefined {
+  const raw = tool.rawInput as { command?: unknown } | undefined;
+  return typeof raw?.command === "string" && raw.command.trim() !== "" ? raw.command : undefined;
+}
+
+/** What a request asks for, in a line: its command in a code span, else its title. */
+export function askedFor(request: RequestPermissionRequest): string {
+  const command = commandOf(request.toolCall);
+  if (command === undefined) return request.toolCall.title?.trim() || "a tool call";
+  const lines = command.trim().split("\n");
+  const shown = lines[0].length > ASKED_FOR_MAX_CHARS ? `${lines[0].slice(0, ASKED_FOR_MAX_CHARS)}…` : lines.length > 1 ? `${lines[0]} …` : lines[0];
+  // A command with a backtick in it needs a longer fence, spaced from it.
+  return shown.includes("`") ? `\`\` ${shown} \`\`` : `\`${shown}\``;
 }
 
 function renderRequest(entry: Pending, buttons: boolean): OutboundMessage {

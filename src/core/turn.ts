@@ -4,7 +4,7 @@ import { randomBase64url } from "../kernel/random-ids.js";
 import type { RequestPermissionRequest, RequestPermissionResponse, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
 import type { TurnOutput } from "../agents/supervisor.js";
 import type { PlatformLogger, PlatformUser } from "../platforms/contract.js";
-import type { ApprovalBroker, ApprovalTurn } from "./approvals.js";
+import { askedFor, type ApprovalBroker, type ApprovalTurn } from "./approvals.js";
 import type { Metrics } from "../kernel/metrics.js";
 import { TurnStream, type RouteTarget, type StreamSettings } from "./stream.js";
 import type { PromptTokens } from "../agents/usage.js";
@@ -24,6 +24,10 @@ export class ChatTurn implements TurnOutput {
   private readonly approvalTurn: ApprovalTurn;
   private readonly extras?: TurnExtras;
   private readonly indicators: NodeJS.Immediate;
+  /** Baton cancelled the turn (/stop, a shutdown, the host replaced): a "cancelled" end is that. */
+  private stopAsked = false;
+  /** What the last rejected request asked for: an agent that then ends its turn "cancelled" ended it over that. */
+  private rejected?: string;
 
   constructor(
     private readonly threadId: string,
@@ -62,8 +66,12 @@ export class ChatTurn implements TurnOutput {
     this.stream.update(update);
   }
 
-  requestPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse> {
-    return this.approvals.request(this.approvalTurn, request);
+  async requestPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse> {
+    const response = await this.approvals.request(this.approvalTurn, request);
+    const { outcome } = response;
+    const chosen = outcome.outcome === "selected" ? request.options.find((o) => o.optionId === outcome.optionId) : undefined;
+    if (chosen?.kind.startsWith("reject")) this.rejected = askedFor(request);
+    return response;
   }
 
   /** Sends what the agent streamed so far (before something else is posted beside the turn). */
@@ -80,6 +88,7 @@ export class ChatTurn implements TurnOutput {
   }
 
   cancelApprovals(): void {
+    this.stopAsked = true;
     this.approvals.endTurn(this.approvalTurn.id, "⏹ Cancelled");
   }
 
@@ -89,7 +98,7 @@ export class ChatTurn implements TurnOutput {
     for (const release of this.typingReleases.splice(0)) release();
     // A request still open when its turn ends can never be answered: say so where it was asked.
     this.approvals.endTurn(this.approvalTurn.id, "⌛ Expired: the turn ended before an answer");
-    const notice = outcome.error ?? (outcome.stopReason ? STOP_NOTICES[outcome.stopReason] : undefined);
+    const notice = outcome.error ?? this.stopNotice(outcome.stopReason);
     try {
       // The agent's files go before the closing notice and the usage line.
       await this.extras?.filesSent();
@@ -105,6 +114,15 @@ export class ChatTurn implements TurnOutput {
     for (const { outbox, route } of this.statusRoutes) {
       await outbox.adapter.turnStatus!(route, "idle", this.promptMessageId(route)).catch(() => undefined);
     }
+  }
+
+  /**
+   * Why the turn stopped, where that is news. Some agents (Codex) end the whole turn "cancelled"
+   * when a person rejects a command, as if Baton had asked them to stop: it says what happened.
+   */
+  private stopNotice(stopReason: StopReason | undefined): string | undefined {
+    if (stopReason === "cancelled" && !this.stopAsked && this.rejected) return `🚫 Rejected: ${this.rejected} — the agent stopped this turn`;
+    return stopReason ? STOP_NOTICES[stopReason] : undefined;
   }
 }
 

@@ -5,6 +5,7 @@ import { execFileSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { TestPlatform } from "../support/test-platform.js";
 import { startTestBaton, type TestBaton } from "../support/harness.js";
+import { askedFor } from "../../src/core/approvals.js";
 
 let baton: TestBaton | undefined;
 afterEach(async () => {
@@ -61,5 +62,21 @@ describe("approvals belong to a live turn", () => {
     await platform.waitFor(route, (m) => /make a/.test(m.text) && /Reject — by/.test(m.text));
     await platform.say(route, "1");
     await platform.waitFor(route, /Permission answers: a=reject, b=allow-once\./);
+  });
+});
+
+describe("what a rejected request asked for, in one line", () => {
+  const asking = (rawInput: unknown, title = "Run a command") => askedFor({ sessionId: "s", options: [], toolCall: { toolCallId: "t", title, rawInput } });
+
+  it("quotes the command in a code span, the first line of a long one, with a longer fence around a backtick", () => {
+    expect(asking({ command: "rm -rf dist/" })).toBe("`rm -rf dist/`");
+    expect(asking({ command: "set -e\nmake all" })).toBe("`set -e …`");
+    expect(asking({ command: `echo ${"x".repeat(200)}` })).toBe(`\`echo ${"x".repeat(115)}…\``);
+    expect(asking({ command: "echo `date`" })).toBe("`` echo `date` ``");
+  });
+
+  it("is the title where the agent names no command", () => {
+    expect(asking({ path: "a.txt" }, "Write a.txt")).toBe("Write a.txt");
+    expect(asking(undefined, "")).toBe("a tool call");
   });
 });

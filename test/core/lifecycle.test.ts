@@ -119,7 +119,8 @@ describe("threads and hosts over time", () => {
     const route = platform.route("perm");
     await platform.say(route, "demo:permission");
     const request = await platform.waitFor(route, (m) => !!m.buttons);
-    expect(request.text).toContain("rm -rf build/");
+    // The title names the command ("Run `rm -rf build/`"): it shows once, not again in a code block.
+    expect(request.text).toBe("🔐 **Permission needed:** Run `rm -rf build/`");
     const thread = core.registry.threadForRoute(route)!;
     expect(core.supervisor.state(thread.id).approvals).toBe(1);
     const stranger = await platform.press(route, request.buttons![0][0].id, { id: "test:mallory" });
@@ -151,6 +152,26 @@ describe("threads and hosts over time", () => {
     await plain.say(r2, "/allow");
     await plain.waitFor(r2, /No approval is pending here\./);
     expect(second.core.registry.threadForRoute(r2)).toBeDefined();
+  });
+
+  it('a rejection that ends the agent\'s turn (as Codex does) says so, not "Stopped"; a /stop still reads "Stopped"', async () => {
+    const { platform } = await boot();
+    const route = platform.route("reject");
+    await platform.say(route, "demo:permission-ends-turn");
+    const request = await platform.waitFor(route, (m) => !!m.buttons);
+    // Titled with the bare command: it shows once, in the code block.
+    expect(request.text).toBe("🔐 **Permission needed to run:**\n```\nrm -rf dist/\n```");
+    const reject = request.buttons![0].find((b) => b.label === "Reject")!;
+    expect((await platform.press(route, reject.id)).ok).toBe(true);
+    await platform.waitFor(route, /🚫 Rejected: `rm -rf dist\/` — the agent stopped this turn/);
+    await platform.waitFor(route, (m) => m === request && /🚫 Reject — by Alice/.test(m.text));
+    expect(platform.transcript(route)).not.toMatch(/Stopped/);
+
+    // Rejected, then stopped by a person while the next request waits: that is a stop.
+    await platform.say(route, "demo:permission-ends-turn");
+    await platform.waitFor(route, () => platform.on(route).filter((m) => m.kind === "approval").length === 2);
+    await platform.say(route, "/stop");
+    await platform.waitFor(route, /⏹ Stopped\./);
   });
 
   it("an authentication error closes the thread with the reason and the fix", async () => {

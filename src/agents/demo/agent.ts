@@ -190,6 +190,14 @@ async function respond(turn: Turn, text: string, earlier: string[]): Promise<acp
       await say(turn, `Permission answer: ${chosen}.`);
       return chosen === "cancelled" ? "cancelled" : "end_turn";
     }
+    case "demo:permission-ends-turn": {
+      // As Codex does: the request titled with the bare command, and a rejection ends the whole turn.
+      const command = "rm -rf dist/";
+      const chosen = await askPermission(turn.client, turn.sessionId, "perm-2", command, turn.sessionId, command);
+      if (!chosen.startsWith("allow")) return "cancelled";
+      await say(turn, `Ran ${command}.`);
+      return "end_turn";
+    }
     case "demo:two-permissions": {
       const answers = await Promise.all([askPermission(turn.client, turn.sessionId, "perm-a", "make a"), askPermission(turn.client, turn.sessionId, "perm-b", "make b")]);
       await say(turn, `Permission answers: a=${answers[0]}, b=${answers[1]}.`);

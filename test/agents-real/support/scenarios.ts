@@ -99,7 +99,9 @@ export function describeChatScenarios(profile: KindProfile, more?: (run: ChatRun
       await chat!.say(`${k}-DENY: write denied.txt`);
       const denyReq = await chat!.answerApproval(2, "/deny");
       expect(denyReq.text).toContain("denied.txt");
-      if (profile.rejectEndsTurn) await chat!.waitFor(/Stopped/);
+      // Shown once, though agents often title the call with the command too.
+      expect(denyReq.text.split("denied > denied.txt").length - 1, denyReq.text).toBe(1);
+      if (profile.rejectEndsTurn) await chat!.waitFor(/🚫 Rejected: `[^`]*denied\.txt[^`]*` — the agent stopped this turn/);
       else await chat!.waitFor(/I did not write denied\.txt\./);
       await chat!.idle();
       expect(existsSync(join(run.workspace, "denied.txt"))).toBe(false);
