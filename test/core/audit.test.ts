@@ -97,6 +97,6 @@ describe("the audit trail", () => {
     await platform.waitFor(route, /limits\.per_person\.turns_per_hour/);
     const all = await eventually((es) => es.some((e) => e.action === "limit"));
     expect(all.find((e) => e.action === "limit")).toMatchObject({ outcome: "refused", user: bob.id, person: bob.id, route, thread: baton!.daemon.core.registry.threadForRoute(route)!.id });
-    expect(all.find((e) => e.action === "limit")!.detail).toMatch(/your limit is 1 an hour \(limits\.per_person\.turns_per_hour\)\. It resets at/);
+    expect(all.find((e) => e.action === "limit")!.detail).toMatch(/limit of 1 .*\(limits\.per_person\.turns_per_hour\)\. It resets at/);
   });
 });
