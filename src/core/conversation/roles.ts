@@ -4,6 +4,7 @@
 // access.commands moves a command between the roles. An entry may name a platform's own group
 // (groups.ts looks it up before an event is checked), and a binding's `allow` narrows who may talk
 // in its channels.
+import { isGroupPrincipal } from "../../config/principals.js";
 import type { BatonConfig } from "../../config/schema.js";
 import { CommandError } from "../../kernel/errors.js";
 import type { PlatformUser } from "../../platforms/contract.js";
@@ -71,7 +72,7 @@ export class Roles {
   private matches(list: readonly string[], userId: string, route: string): boolean {
     const platform = userId.slice(0, userId.indexOf(":"));
     const groups = this.options.groups;
-    return list.some((p) => p === userId || p === `${platform}:*` || (p === "web" && platform === "web") || (groups?.has(p, userId, route) ?? false));
+    return list.some((p) => p === userId || p === `${platform}:*` || (p === "web" && platform === "web") || (groups !== undefined && isGroupPrincipal(p) && groups.has(p, userId, route)));
   }
 
   isAdmin(userId: string, route: string): boolean {

@@ -4,7 +4,8 @@
 // access.group_ttl has passed. A DM is in no server, so no role counts there; when Discord cannot
 // be asked, the message is refused with the reason in the log.
 import { afterEach, describe, expect, test } from "vitest";
-import { eventually, startShippedDiscordBed, type ShippedDiscordBed } from "./helpers.js";
+import { FakeDiscord } from "../../fakes/discord/index.js";
+import { discordAdapter, eventually, recordingCore, startShippedDiscordBed, type ShippedDiscordBed } from "./helpers.js";
 
 const WAIT_MS = 20_000;
 let role = "";
@@ -13,8 +14,9 @@ let bed: ShippedDiscordBed | undefined;
 afterEach(async () => {
   const stopped = bed;
   bed = undefined;
-  await stopped?.stop();
-  expect(stopped?.baton.problems()).toEqual([]);
+  if (!stopped) return;
+  await stopped.stop();
+  expect(stopped.baton.problems()).toEqual([]);
 });
 
 async function boot(): Promise<ShippedDiscordBed> {
@@ -65,5 +67,30 @@ describe("discord: roles in access lists", { timeout: 90_000 }, () => {
     expect(logged).toMatchObject({ principal: `discord:role:${role}`, user: `discord:${alice.id}`, level: 40 });
     expect(String(logged.reason)).toMatch(/500/);
     expect(find(dm, /you said/)).toBeUndefined();
+  });
+});
+
+describe("discord: a role for a user known only by id (a schedule's maker)", { timeout: 30_000 }, () => {
+  test("is read from the member in the route's server; a DM has none; the event's roles need no call", async () => {
+    const fake = await new FakeDiscord().start();
+    const adapter = discordAdapter(fake);
+    try {
+      await adapter.start(recordingCore());
+      const [alice, bob] = [fake.addUser("alice"), fake.addUser("bob")];
+      const role = fake.newRoleId();
+      fake.setRoles(alice, [role]);
+      const route = `discord:${fake.general.id}`;
+      expect(await adapter.memberOf(`discord:role:${role}`, { id: `discord:${alice.id}` }, route)).toBe(true);
+      expect(await adapter.memberOf(`discord:role:${role}`, { id: `discord:${bob.id}` }, route)).toBe(false);
+      expect(fake.callsTo("GET /guilds/:guild/members/:user").map((c) => c.params.user)).toEqual([alice.id, bob.id]);
+      expect(await adapter.memberOf(`discord:role:${role}`, { id: `discord:${alice.id}` }, `discord:${fake.dmChannel(alice).id}`)).toBe(false);
+      expect(await adapter.memberOf(`discord:role:${role}`, { id: `discord:${bob.id}`, roles: [role] }, route)).toBe(true);
+      expect(fake.callsTo("GET /guilds/:guild/members/:user")).toHaveLength(2);
+      // Another kind of principal is not Discord's to answer.
+      expect(await adapter.memberOf("slack:group:S0DEVS", { id: `discord:${alice.id}`, roles: [role] }, route)).toBe(false);
+    } finally {
+      await adapter.stop();
+      await fake.stop();
+    }
   });
 });

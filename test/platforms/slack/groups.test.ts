@@ -101,4 +101,18 @@ describe("slack: user groups in access lists", { timeout: 90_000 }, () => {
     await eventually(() => answered(slack, GENERAL, /you said "elsewhere"/), WAIT_MS, "Bob's answer in #general");
     expect(answered(slack, "C0API", /me too/)).toBe(false);
   });
+
+  test("an admin through a user group answers someone else's approval with a press, looked up at the press", async () => {
+    const slack = await boot({ access: { allow: [`slack:${BOB}`], roles: { admin: ["slack:group:S0LEADS"] } }, approvals: { by: "requester_or_admin" } });
+    slack.userGroups.set("S0LEADS", [ANA]);
+    mention(slack, BOB, "demo:permission");
+    const request = await eventually(() => slack.botMessages(GENERAL).find((m) => /Permission needed/.test(visibleText(m)) && m.blocks), WAIT_MS, "the request");
+    const allowOnce = request.blocks!.flatMap((b: any) => b.elements ?? []).find((e: any) => e.text?.text === "Allow once").action_id;
+    // Bob's prompt asked about Bob (is he an admin?); Ana has not written yet.
+    expect(slack.callsTo("usergroups.users.list")).toHaveLength(1);
+    await slack.pressButton({ user_id: ANA, message: request, action_id: allowOnce });
+    await eventually(() => answered(slack, GENERAL, /Permission answer: allow-once\./), WAIT_MS, "the agent told");
+    expect(slack.callsTo("usergroups.users.list").map((c) => c.params.usergroup)).toEqual(["S0LEADS", "S0LEADS"]);
+    expect(visibleText(slack.botMessages(GENERAL).find((m) => m.ts === request.ts)!)).toMatch(/Allow once — by/);
+  });
 });
