@@ -260,6 +260,7 @@ function hostParts(options: CoreOptions, base: BaseParts, personLimits: PersonLi
     maxPerThread: limits.subagents.max_per_thread,
     maxLiveHosts: limits.max_live_hosts,
     roundSpent: (requester, session, usage) => personLimits.roundSpent(requester, session, usage),
+    subagentsRefusal: (requester, route, rounds) => personLimits.subagentsRefusal(requester, route, rounds),
     log,
   });
   agents.subagentControl = subagents;

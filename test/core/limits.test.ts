@@ -133,6 +133,27 @@ describe("limits per person", () => {
 });
 
 describe("limits per person: subagents", () => {
+  it("starts no subagents whose rounds would take the requester past turns_per_hour; the agent is told why", async () => {
+    const clock = { now: START };
+    const workspace = mkdtempSync(join(tmpdir(), "baton-limits-ws-"));
+    try {
+      const platform = new TestPlatform("team");
+      const config = { access: ACCESS, limits: { per_person: { turns_per_hour: 2 } }, time_zone: "UTC", workspaces: { roots: [workspace], default: workspace } };
+      baton = await startTestBaton({ adapters: [platform], config, cwd: workspace, now: () => clock.now });
+      const route = platform.route("room");
+      await platform.say(route, "demo:subagents", bob);
+      const answer = await platform.waitFor(route, /initialize_subagents error/, 60_000);
+      expect(answer.text).toContain(
+        "No subagents were started: they would take test:bob, whose prompt started this turn, past their limit of 2 turns an hour (limits.per_person.turns_per_hour; each subagent's round is a turn of theirs). It resets at 08:00 UTC, in 23 min.",
+      );
+      expect(baton.daemon.core.registry.threadForRoute(route)!.subagents).toEqual([]);
+    } finally {
+      await baton?.stop({ cleanup: true });
+      baton = undefined;
+      rmSync(workspace, { recursive: true, force: true });
+    }
+  });
+
   it("counts a subagent's rounds and cost toward the person whose prompt started them", async () => {
     const clock = { now: START };
     const workspace = mkdtempSync(join(tmpdir(), "baton-limits-ws-"));

@@ -8,7 +8,7 @@ import type { LimitsApi, TurnTicket } from "../../commands/context.js";
 import { userMessageOf } from "../../kernel/errors.js";
 import type { PlatformLogger, PlatformUser } from "../../platforms/contract.js";
 import { personOf } from "../conversation/people.js";
-import { overLimitText, storeFailedText, usageReport, type PersonUse } from "./report.js";
+import { overLimitText, storeFailedText, subagentsRefusedText, usageReport, type PersonUse } from "./report.js";
 import { Roster } from "./roster.js";
 import { SessionCosts, turnSpend, type Spent } from "./spend.js";
 import type { PromptTokens } from "../../agents/usage.js";
@@ -118,6 +118,32 @@ export class PersonLimits implements LimitsApi {
       this.noteInRoster(person, now);
     } catch (error) {
       this.warn(error, "could not count what a turn spent");
+    }
+  }
+
+  /**
+   * Before a turn starts `rounds` subagent rounds: why not (the person whose prompt started it has
+   * reached a limit, or the store did not answer), or undefined. Nothing is counted here: each
+   * round counts as it ends (roundSpent).
+   */
+  async subagentsRefusal(requester: PlatformUser, route: string, rounds: number): Promise<string | undefined> {
+    const { limits } = this.deps.config();
+    const per = limits.per_person;
+    if (!limits.admins && this.deps.isAdmin(requester.id, route)) return undefined;
+    const person = this.personOf(requester);
+    const now = this.now();
+    const zone = this.timeZone();
+    try {
+      const day = dayWindow(now, zone);
+      const hour = hourWindow(now);
+      const [use, turns] = await Promise.all([this.dayUse(person, day.key), this.turns.get(`${person}:${hour.key}`)]);
+      if (per.usd_per_day !== undefined && use.usd >= per.usd_per_day) return subagentsRefusedText(person, "usd_per_day", per.usd_per_day, day.endsAt, now, zone);
+      if (per.tokens_per_day !== undefined && use.tokens >= per.tokens_per_day) return subagentsRefusedText(person, "tokens_per_day", per.tokens_per_day, day.endsAt, now, zone);
+      if (per.turns_per_hour !== undefined && turns + rounds > per.turns_per_hour) return subagentsRefusedText(person, "turns_per_hour", per.turns_per_hour, hour.endsAt, now, zone);
+      return undefined;
+    } catch (error) {
+      this.warn(error, "could not check a person's limits before starting subagents; none started");
+      return `No subagents were started: ${storeFailedText(userMessageOf(error))}`;
     }
   }
 

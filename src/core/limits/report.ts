@@ -37,6 +37,12 @@ export function overLimitText(limit: LimitName, max: number, used: number, endsA
   }
 }
 
+/** For the agent whose initialize_subagents a limit refuses (it tells the person). */
+export function subagentsRefusedText(person: string, limit: "turns_per_hour" | "usd_per_day" | "tokens_per_day", max: number, endsAt: number, now: number, timeZone: string): string {
+  const what = limit === "turns_per_hour" ? `${COUNT.format(max)} turns an hour` : limit === "usd_per_day" ? `${dollars(max)} a day` : `${COUNT.format(max)} tokens a day`;
+  return `No subagents were started: they would take ${person}, whose prompt started this turn, past their limit of ${what} (limits.per_person.${limit}; each subagent's round is a turn of theirs). It resets at ${resetText(endsAt, now, timeZone)}.`;
+}
+
 export function storeFailedText(detail: string): string {
   return `⚠️ Could not check your limits: the store that keeps them did not answer (${detail}). ${NOT_SENT} Try again in a moment.`;
 }

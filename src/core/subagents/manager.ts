@@ -17,6 +17,7 @@ import type { BatonAgents } from "../agents.js";
 import type { ApprovalBroker } from "../approvals.js";
 import type { RouteTarget, StreamSettings } from "../stream.js";
 import { SubagentJobs, type JobDeps } from "./jobs.js";
+import type { PlatformUser } from "../../platforms/contract.js";
 import { cancelReply, initializeReply, waitReply, type ReportInput } from "./reports.js";
 import { HostRoom } from "./room.js";
 import { renderStatus, StatusBlock } from "./status.js";
@@ -44,6 +45,8 @@ export interface SubagentDeps {
   maxLiveHosts: number;
   /** A round ended: it counts toward the limits of the person whose prompt started the thread's turn. */
   roundSpent?: JobDeps["roundSpent"];
+  /** Before subagents start: why that person's limits refuse them, or undefined. */
+  subagentsRefusal?(requester: PlatformUser, route: string, rounds: number): Promise<string | undefined>;
   log: Logger;
 }
 
@@ -84,6 +87,10 @@ export class SubagentManager implements SubagentTools {
       maxLiveHosts: this.deps.maxLiveHosts,
       run: sameTurn ? current.id : undefined,
     });
+    // Their rounds are turns of the person whose prompt runs the thread's turn: none start past that person's limits.
+    const requester = this.deps.agents.runningAuthor(thread.id);
+    const refused = requester && (await this.deps.subagentsRefusal?.(requester, [...thread.routes][0] ?? "", plan.length));
+    if (refused) throw new SubagentError(refused);
     const run = sameTurn ? current : this.newRun(thread.id, randomBytes(3).toString("hex"), seq);
     await this.deps.registry.addSubagents(
       thread.id,
