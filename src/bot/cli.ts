@@ -34,6 +34,19 @@ export function buildProgram(): Command {
     .option("-d, --data-dir <dir>", "data directory (else $BATON_DATA_DIR, else ~/.baton)")
     .showHelpAfterError("(run baton --help for usage)");
 
+  registerDaemonCommands(program);
+  registerServiceCommands(program);
+  registerConfigCommands(program);
+  registerDataCommands(program);
+  registerMatrixCommands(program);
+  registerHandoffCommand(program);
+  registerMcpCommand(program);
+  registerHandoverCommands(program);
+  return program;
+}
+
+/** The running daemon: start it, ask it, make it step down or reload. */
+function registerDaemonCommands(program: Command): void {
   program
     .command("start", { isDefault: false })
     .description("run the daemon (with no config: the web chat on 127.0.0.1 and the first agent found)")
@@ -67,7 +80,10 @@ export function buildProgram(): Command {
       const { runReload } = await import("./cli-ops.js");
       process.exitCode = await runReload(await dataDirOf(program));
     });
+}
 
+/** Baton as a system service. */
+function registerServiceCommands(program: Command): void {
   const service = program.command("service").description("run Baton as a service (systemd; a launchd agent on macOS): install, status, logs, uninstall");
   const scoped = (cmd: Command) => cmd.option("--user", "a user service (default unless root)").option("--system", "a system service (default for root)");
   scoped(service.command("install"))
@@ -85,7 +101,10 @@ export function buildProgram(): Command {
   scoped(service.command("uninstall"))
     .description("stop, disable and remove the service")
     .action((opts: { user?: boolean; system?: boolean }) => serviceAction(async (m) => m.runServiceUninstall(opts)));
+}
 
+/** Checking the setup: doctor, and the config's validation and schema. */
+function registerConfigCommands(program: Command): void {
   program
     .command("doctor")
     .description("check the config, the data dir, the agents and the platform credentials")
@@ -111,7 +130,10 @@ export function buildProgram(): Command {
       const { configJsonSchema } = await import("../config/schema.js");
       process.stdout.write(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
     });
+}
 
+/** The demo agent, the data dir's backups, shell completion. */
+function registerDataCommands(program: Command): void {
   program
     .command("audit")
     .description("who did what: refusals, role decisions, approvals, admin commands and turns (the daemon need not run)")
@@ -146,7 +168,10 @@ export function buildProgram(): Command {
     .command("completion <shell>")
     .description("print the shell completion script for bash, zsh or fish (see the README to install it)")
     .action((shell: string) => exitCodeOf(async () => (await import("./completion.js")).runCompletion(program, shell)));
+}
 
+/** Matrix: logging the bot's account in. */
+function registerMatrixCommands(program: Command): void {
   const matrix = program.command("matrix").description("Matrix: log the bot's account in once");
   matrix
     .command("login")
@@ -158,11 +183,6 @@ export function buildProgram(): Command {
       const { runMatrixLoginCommand } = await import("./cli-matrix.js");
       process.exitCode = await runMatrixLoginCommand(program.opts(), opts);
     });
-
-  registerHandoffCommand(program);
-  registerMcpCommand(program);
-  registerHandoverCommands(program);
-  return program;
 }
 
 const program = buildProgram();

@@ -21,10 +21,8 @@ import { MetricsRecorder } from "../ops/recorder.js";
 import { meteredAdapter, meteredCore } from "../ops/metered.js";
 import { startOps, type RunningOps } from "../ops/server.js";
 import type { ClusterState, DaemonSnapshot, PlatformHealth, ReloadReport } from "../ops/snapshot.js";
-import { planReload } from "./reload.js";
+import { reloadDaemon, snapshotOf, type DaemonStatus } from "./daemon-status.js";
 import { PlatformStarter } from "./platform-start.js";
-import { userMessageOf } from "../kernel/errors.js";
-import { batonVersion } from "../kernel/install.js";
 import { loadMarkdown } from "../render/markdown.js";
 
 const DATA_DIR_MODE = 0o700;
@@ -84,33 +82,17 @@ export function ensureDataDir(dataDir: string): void {
 
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const { loaded, dataDir, log } = options;
-  ensureDataDir(dataDir);
-  const releaseLock = acquireDataDirLock(dataDir);
-  const store = options.store ?? new JsonlEventStore(join(dataDir, "threads", "events.jsonl"));
-  const started = Date.now();
-  let opened: Awaited<ReturnType<typeof ThreadRegistry.open>>;
-  try {
-    opened = await ThreadRegistry.open(store, { auditRetentionMs: loaded.config.audit.keep });
-  } catch (error) {
+  const { registry, store, releaseLock } = await openThreads(options);
+  // A start that fails after the log opened closes it and frees the data dir again.
+  const undoOpen = async () => {
+    await store.close();
     releaseLock();
-    throw error;
-  }
-  const { registry, report } = opened;
-  for (const skip of report.skipped) log.warn({ line: skip.line }, `event log: skipped a line (${skip.reason})`);
-  log.info({ events: report.events, threads: registry.openThreads().length, ms: Date.now() - started, compacted: report.compacted }, "thread registry replayed");
-
+  };
   // Passwords inside the config's URLs are secrets Baton knows: no log line or message shows them.
   registerSecretValues([loaded.config.store.kv, loaded.config.voice.transcription?.url, ...Object.values(loaded.config.machines).map((m) => m.handover_url)].flatMap(urlCredentials));
   const recorder = new MetricsRecorder();
   // Pickup codes and limits per person share one store: memory, Redis (store.kv) or PostgreSQL (store.url).
-  let kv: HandoverKv;
-  try {
-    kv = options.handoverKv ?? (await openHandoverKv(loaded.config.store.kv, (error) => log.warn({ err: error }, "handover store (Redis) error; retrying")));
-  } catch (error) {
-    await store.close();
-    releaseLock();
-    throw error;
-  }
+  const kv = await orUndo(async () => options.handoverKv ?? (await openHandoverKv(loaded.config.store.kv, (error) => log.warn({ err: error }, "handover store (Redis) error; retrying"))), undoOpen);
   const core = new BatonCore({
     config: loaded.config,
     dataDir,
@@ -124,109 +106,31 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     limitStore: kv,
     now: options.now,
   });
-  let current = loaded;
-  let state: DaemonSnapshot["state"] = "starting";
-  let lastReload: ReloadReport | undefined;
-  const health: PlatformHealth[] = [];
-  const startedAt = new Date().toISOString();
-  const snapshot = (): DaemonSnapshot => ({
-    state,
-    version: batonVersion(),
-    pid: process.pid,
-    startedAt,
-    platforms: health.map((h) => ({ ...h })),
-    maxLiveHosts: current.config.agents.max_live_hosts,
-    ...core.counts(),
-    spareHost: core.supervisor.spareState(),
-    lastReload,
-    cluster: options.cluster?.(),
-  });
+  const status: DaemonStatus = { current: loaded, state: "starting", health: [], startedAt: new Date().toISOString() };
+  const snapshot = () => snapshotOf(status, core, options.cluster);
   // Subagents that were running when the last daemon stopped resume when their thread's agent starts again.
   await core.subagents.markInterrupted();
   // Pickup codes, /pickup and the MCP endpoint for terminal agents (src/pickup/, src/mcp/).
-  let handover: RunningHandover;
-  try {
-    handover = await startHandover({ core, config: loaded.config, dataDir, log, kv });
-  } catch (error) {
-    await store.close();
-    releaseLock();
-    throw error;
-  }
-  core.handover = handover.service;
-  // Every agent Baton starts gets the MCP endpoint, with a token for its own thread.
-  core.mcp.connect({ localUrl: handover.mcpUrl, tokens: handover.hostTokens });
-  // Terminals on the configured machines reach this daemon through tunnels (or a listener) published there.
-  core.machines.serveHandover({ localUrl: handover.mcpUrl, tokenFor: handover.machineToken, owner: daemonOwnerId(dataDir) });
-  const adapters: PlatformAdapter[] = [];
-  const running: PlatformAdapter[] = [];
+  const handover = await orUndo(() => startHandover({ core, config: loaded.config, dataDir, log, kv }), undoOpen);
+  connectHandover(core, handover, dataDir);
+  const platforms: StartedPlatforms = { adapters: [], running: [], health: status.health };
   let ops: RunningOps | undefined;
-  const starter = new PlatformStarter({
-    log,
-    coreFor: (adapter) => meteredCore(core, adapter.name, recorder),
-    started: (adapter, info) => {
-      running.push(adapter);
-      log.info({ platform: adapter.name }, info.description);
-      options.onPlatformStarted?.({ ...info, name: adapter.name });
-    },
-    degraded: (adapter, problem) => options.onPlatformDegraded?.({ name: adapter.name, problem }),
-  });
-  const auditExpiry = setInterval(() => {
-    registry
-      .expireAudit(current.config.audit.keep)
-      .then((dropped) => dropped > 0 && log.info({ dropped }, "audit: dropped events older than audit.keep"))
-      .catch((error: unknown) => log.warn({ err: error }, "audit: could not drop old events; the next try is in a day"));
-  }, AUDIT_EXPIRY_EVERY_MS).unref();
-  const stop = async (graceMs = current.config.shutdown_grace) => {
-    state = "draining";
+  const starter = platformStarter(options, core, recorder, platforms);
+  const auditExpiry = expireAuditDaily(registry, status, log);
+  const stop = async (graceMs = status.current.config.shutdown_grace) => {
+    status.state = "draining";
     clearInterval(auditExpiry);
     await starter.stop();
     await core.shutdown(graceMs);
     await handover.stop().catch((error: unknown) => log.warn({ err: error }, "handover service did not stop cleanly"));
     await ops?.stop().catch((error: unknown) => log.warn({ err: error }, "ops listener did not stop cleanly"));
-    await Promise.all(running.map((a) => a.stop().catch((error: unknown) => log.warn({ platform: a.name, err: error }, "platform did not stop cleanly"))));
-    await store.close();
-    releaseLock();
+    await Promise.all(platforms.running.map((a) => a.stop().catch((error: unknown) => log.warn({ platform: a.name, err: error }, "platform did not stop cleanly"))));
+    await undoOpen();
   };
   try {
-    const env = { dataDir, cursors: options.cursors };
-    ops = await startOps({
-      listen: loaded.config.ops.listen ?? DEFAULT_OPS_LISTEN,
-      isDefault: loaded.config.ops.listen === undefined,
-      token: loaded.config.ops.token,
-      dataDir,
-      recorder,
-      snapshot,
-      log,
-    });
-    // The core sees each adapter counted (messages out, errors by reason, reachability); the adapter sees a core that counts what comes in.
-    const add = (adapter: PlatformAdapter, settings: Parameters<BatonCore["addAdapter"]>[1]): PlatformHealth => {
-      const h: PlatformHealth = { name: adapter.name, kind: adapter.kind, state: "starting", connected: false };
-      health.push(h);
-      core.addAdapter(
-        meteredAdapter(adapter, recorder, h, () => running.includes(adapter)),
-        settings,
-      );
-      adapters.push(adapter);
-      return h;
-    };
-    const start = (adapter: PlatformAdapter, h: PlatformHealth) => starter.start(adapter, h);
-    // Platforms start side by side: one's SDK loads while another waits for its first API answer.
-    // One that cannot be reached is retried in the background (PlatformStarter); one that refuses
-    // Baton stops the start.
-    const results = await Promise.allSettled([
-      ...loaded.platforms.map(async (p) => {
-        const descriptor = PLATFORM_KINDS[p.kind];
-        registerSecretValues(descriptor.secrets(p.config));
-        const adapter = await (await descriptor.load())(p.name, p.config, env);
-        await start(adapter, add(adapter, descriptor.common(p.config)));
-      }),
-      ...(options.extraAdapters ?? []).map((extra) => {
-        const { adapter, settings } = "adapter" in extra ? extra : { adapter: extra, settings: {} };
-        return start(adapter, add(adapter, settings));
-      }),
-    ]);
-    const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
-    if (failed) throw failed.reason;
+    const { listen, token } = loaded.config.ops;
+    ops = await startOps({ listen: listen ?? DEFAULT_OPS_LISTEN, isDefault: listen === undefined, token, dataDir, recorder, snapshot, log });
+    await startPlatforms({ options, core, recorder, starter, platforms });
     // Scheduled prompts start once every platform that can be reached can deliver them.
     core.chat.scheduler.start();
   } catch (error) {
@@ -234,32 +138,120 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     await stop();
     throw error;
   }
-  state = "running";
+  status.state = "running";
   warmUp(log, () => core.prepareSpare());
   const resumed = await core.resumeQueued();
   if (resumed > 0) log.info({ prompts: resumed }, "running prompts queued before the restart");
+  return { core, adapters: platforms.adapters, opsUrl: ops.url, snapshot, reload: (load) => reloadDaemon(status, core, log, load), stop };
+}
 
-  const reload = (load: () => LoadedConfig): ReloadReport => {
-    let next: LoadedConfig;
-    try {
-      next = load();
-    } catch (error) {
-      lastReload = { at: new Date().toISOString(), ok: false, applied: [], restartNeeded: [], error: userMessageOf(error) };
-      return lastReload;
-    }
-    const plan = planReload(current, next);
-    try {
-      core.reconfigure(plan.running.config);
-    } catch (error) {
-      lastReload = { at: new Date().toISOString(), ok: false, applied: [], restartNeeded: [], error: userMessageOf(error) };
-      return lastReload;
-    }
-    current = plan.running;
-    log.level = current.config.log.level;
-    lastReload = { at: new Date().toISOString(), ok: true, applied: plan.applied, restartNeeded: plan.restartNeeded };
-    return lastReload;
+/** Opens the data dir (locked against a second daemon) and replays the thread log into the registry. */
+async function openThreads(options: DaemonOptions): Promise<{ registry: ThreadRegistry; store: EventLogStore; releaseLock: () => void }> {
+  const { dataDir, log } = options;
+  ensureDataDir(dataDir);
+  const releaseLock = acquireDataDirLock(dataDir);
+  const store = options.store ?? new JsonlEventStore(join(dataDir, "threads", "events.jsonl"));
+  const started = Date.now();
+  const { registry, report } = await orUndo(
+    () => ThreadRegistry.open(store, { auditRetentionMs: options.loaded.config.audit.keep }),
+    async () => releaseLock(),
+  );
+  for (const skip of report.skipped) log.warn({ line: skip.line }, `event log: skipped a line (${skip.reason})`);
+  log.info({ events: report.events, threads: registry.openThreads().length, ms: Date.now() - started, compacted: report.compacted }, "thread registry replayed");
+  return { registry, store, releaseLock };
+}
+
+/** `step`'s result; when it fails, `undo` runs before the error goes on. */
+async function orUndo<T>(step: () => Promise<T>, undo: () => Promise<void>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    await undo();
+    throw error;
+  }
+}
+
+/** Gives every agent Baton starts the MCP endpoint (with a token for its own thread), also through the configured machines. */
+function connectHandover(core: BatonCore, handover: RunningHandover, dataDir: string): void {
+  core.handover = handover.service;
+  core.mcp.connect({ localUrl: handover.mcpUrl, tokens: handover.hostTokens });
+  // Terminals on the configured machines reach this daemon through tunnels (or a listener) published there.
+  core.machines.serveHandover({ localUrl: handover.mcpUrl, tokenFor: handover.machineToken, owner: daemonOwnerId(dataDir) });
+}
+
+/** Drops the audit events older than audit.keep (as it is now) once a day. */
+function expireAuditDaily(registry: ThreadRegistry, status: DaemonStatus, log: Logger): NodeJS.Timeout {
+  return setInterval(() => {
+    registry
+      .expireAudit(status.current.config.audit.keep)
+      .then((dropped) => dropped > 0 && log.info({ dropped }, "audit: dropped events older than audit.keep"))
+      .catch((error: unknown) => log.warn({ err: error }, "audit: could not drop old events; the next try is in a day"));
+  }, AUDIT_EXPIRY_EVERY_MS).unref();
+}
+
+/** The platforms added to the core (`adapters`), those serving now (`running`) and the health of each. */
+interface StartedPlatforms {
+  adapters: PlatformAdapter[];
+  running: PlatformAdapter[];
+  health: PlatformHealth[];
+}
+
+interface PlatformStartDeps {
+  options: DaemonOptions;
+  core: BatonCore;
+  recorder: MetricsRecorder;
+  starter: PlatformStarter;
+  platforms: StartedPlatforms;
+}
+
+/** Starts each platform against a counted core; one that starts serving is stopped with the daemon and announced. */
+function platformStarter(options: DaemonOptions, core: BatonCore, recorder: MetricsRecorder, platforms: StartedPlatforms): PlatformStarter {
+  const { log } = options;
+  return new PlatformStarter({
+    log,
+    coreFor: (adapter) => meteredCore(core, adapter.name, recorder),
+    started: (adapter, info) => {
+      platforms.running.push(adapter);
+      log.info({ platform: adapter.name }, info.description);
+      options.onPlatformStarted?.({ ...info, name: adapter.name });
+    },
+    degraded: (adapter, problem) => options.onPlatformDegraded?.({ name: adapter.name, problem }),
+  });
+}
+
+/**
+ * Platforms start side by side: one's SDK loads while another waits for its first API answer.
+ * One that cannot be reached is retried in the background (PlatformStarter); one that refuses
+ * Baton stops the start.
+ */
+async function startPlatforms({ options, core, recorder, starter, platforms }: PlatformStartDeps): Promise<void> {
+  const env = { dataDir: options.dataDir, cursors: options.cursors };
+  // The core sees each adapter counted (messages out, errors by reason, reachability); the adapter sees a core that counts what comes in.
+  const add = (adapter: PlatformAdapter, settings: Parameters<BatonCore["addAdapter"]>[1]): PlatformHealth => {
+    const h: PlatformHealth = { name: adapter.name, kind: adapter.kind, state: "starting", connected: false };
+    platforms.health.push(h);
+    core.addAdapter(
+      meteredAdapter(adapter, recorder, h, () => platforms.running.includes(adapter)),
+      settings,
+    );
+    platforms.adapters.push(adapter);
+    return h;
   };
-  return { core, adapters, opsUrl: ops.url, snapshot, reload, stop };
+  const start = (adapter: PlatformAdapter, h: PlatformHealth) => starter.start(adapter, h);
+  const results = await Promise.allSettled([
+    ...options.loaded.platforms.map(async (p) => {
+      const descriptor = PLATFORM_KINDS[p.kind];
+      registerSecretValues(descriptor.secrets(p.config));
+      const adapter = await (await descriptor.load())(p.name, p.config, env);
+      await start(adapter, add(adapter, descriptor.common(p.config)));
+    }),
+    ...(options.extraAdapters ?? []).map((extra) => {
+      const { adapter, settings } = "adapter" in extra ? extra : { adapter: extra, settings: {} };
+      return start(adapter, add(adapter, settings));
+    }),
+  ]);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) throw failed.reason;
 }
 
 /**

@@ -17,7 +17,33 @@ export function createPrometheusExport(recorder: MetricsRecorder, snapshot: () =
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
-  const counters: Record<CounterName, Counter> = {
+  const counters = eventCounters(registers);
+  const turnSeconds = new Histogram({ name: "baton_turn_duration_seconds", help: "How long agent turns ran", labelNames: ["agent"], buckets: TURN_SECONDS_BUCKETS, registers });
+
+  // One snapshot per scrape, shared by every gauge (they are collected in one pass).
+  let current: DaemonSnapshot | undefined;
+  stateGauges(registers, () => (current ??= snapshot()));
+
+  recorder.attach({
+    inc: (counter: CounterName, labels: Labels, by: number) => counters[counter].inc(labels, by),
+    observeTurn: (labels: Labels, seconds: number) => turnSeconds.observe(labels, seconds),
+  });
+  return {
+    contentType: registry.contentType,
+    async render() {
+      current = undefined;
+      try {
+        return await registry.metrics();
+      } finally {
+        current = undefined;
+      }
+    },
+  };
+}
+
+/** What the recorder counts as it happens: messages, platform errors, turns, pickups, tokens and cost. */
+function eventCounters(registers: Registry[]): Record<CounterName, Counter> {
+  return {
     messages_in: new Counter({ name: "baton_messages_in_total", help: "Chat messages that reached Baton, by platform instance", labelNames: ["platform"], registers }),
     messages_out: new Counter({ name: "baton_messages_out_total", help: "Platform messages sent or edited, by platform instance and operation", labelNames: ["platform", "op"], registers }),
     platform_errors: new Counter({
@@ -31,11 +57,10 @@ export function createPrometheusExport(recorder: MetricsRecorder, snapshot: () =
     agent_tokens: new Counter({ name: "baton_agent_tokens_total", help: "Tokens agents reported using, by agent and direction (input, output)", labelNames: ["agent", "direction"], registers }),
     agent_cost: new Counter({ name: "baton_agent_cost_total", help: "Cost agents reported, by agent and currency", labelNames: ["agent", "currency"], registers }),
   };
-  const turnSeconds = new Histogram({ name: "baton_turn_duration_seconds", help: "How long agent turns ran", labelNames: ["agent"], buckets: TURN_SECONDS_BUCKETS, registers });
+}
 
-  // One snapshot per scrape, shared by every gauge (they are collected in one pass).
-  let current: DaemonSnapshot | undefined;
-  const read = () => (current ??= snapshot());
+/** What the daemon is at each scrape, read from the snapshot `read` gives (one per scrape). */
+function stateGauges(registers: Registry[], read: () => DaemonSnapshot): void {
   const gauge = (name: string, help: string, value: (s: DaemonSnapshot) => number) =>
     new Gauge({
       name,
@@ -84,20 +109,4 @@ export function createPrometheusExport(recorder: MetricsRecorder, snapshot: () =
       for (const p of read().platforms) for (const state of PLATFORM_STATES) this.set({ platform: p.name, kind: p.kind, state }, p.state === state ? 1 : 0);
     },
   });
-
-  recorder.attach({
-    inc: (counter: CounterName, labels: Labels, by: number) => counters[counter].inc(labels, by),
-    observeTurn: (labels: Labels, seconds: number) => turnSeconds.observe(labels, seconds),
-  });
-  return {
-    contentType: registry.contentType,
-    async render() {
-      current = undefined;
-      try {
-        return await registry.metrics();
-      } finally {
-        current = undefined;
-      }
-    },
-  };
 }

@@ -5,8 +5,9 @@ import { randomBytes } from "node:crypto";
 import { makeEvent, newThreadId, type ThreadEvent, type ThreadEventBody } from "./events.js";
 import type { EventLogStore, ReplayReport } from "./store.js";
 import { RetentionTally } from "./retention.js";
-import { applySubagentEvent, type SubagentAddedBody, type SubagentUpdatedBody } from "../core/subagents/records.js";
-import { addUsage, emptyTotals, type StoredSchedule, type TurnUsage } from "./chat-state.js";
+import type { SubagentAddedBody, SubagentUpdatedBody } from "../core/subagents/records.js";
+import type { StoredSchedule, TurnUsage } from "./chat-state.js";
+import { applyToThread, createdThread } from "./thread-events.js";
 import { AUDIT_RETENTION_MS, COMPACT_MIN_DROPPED, type AuditBody, type NewThread, type RegistryOptions, type ThreadRecord, type ThreadWorktree } from "./records.js";
 
 export * from "./records.js";
@@ -203,49 +204,36 @@ export class ThreadRegistry {
   }
 
   private apply(event: ThreadEvent): void {
-    if (event.type === "audit") {
-      this.auditTimes.push(Date.parse(event.at));
-      return;
-    }
-    if (event.type === "workspace_registered") {
-      const known = this.registered.get(event.path);
-      this.registered.set(event.path, { name: event.name ?? known?.name, confirmedBy: event.confirmed_by ?? known?.confirmedBy });
-      return;
-    }
-    if (event.type === "schedule_added") {
-      this.scheduleBook.set(event.schedule.id, event.schedule);
-      return;
-    }
-    if (event.type === "schedule_removed") {
-      this.scheduleBook.delete(event.scheduleId);
-      return;
-    }
-    if (event.type === "thread_created") {
-      // Logs written before workspace_registered existed: a pickup's directory was registered then.
-      if (event.origin === "pickup" && !this.registered.has(event.workspace)) this.registered.set(event.workspace, {});
-      this.threads.set(event.thread, {
-        id: event.thread,
-        workspace: event.workspace,
-        agent: event.agent,
-        profile: event.profile,
-        session: event.session,
-        sessions: event.session ? [event.session] : [],
-        open: true,
-        routes: new Set(),
-        createdAt: event.at,
-        lastEventAt: event.at,
-        contextTransfers: [],
-        queued: [],
-        subagents: [],
-        binding: event.binding,
-        settings: {},
-        usage: emptyTotals(),
-      });
-      return;
+    switch (event.type) {
+      case "audit":
+        this.auditTimes.push(Date.parse(event.at));
+        return;
+      case "workspace_registered": {
+        const known = this.registered.get(event.path);
+        this.registered.set(event.path, { name: event.name ?? known?.name, confirmedBy: event.confirmed_by ?? known?.confirmedBy });
+        return;
+      }
+      case "schedule_added":
+        this.scheduleBook.set(event.schedule.id, event.schedule);
+        return;
+      case "schedule_removed":
+        this.scheduleBook.delete(event.scheduleId);
+        return;
+      case "thread_created":
+        // Logs written before workspace_registered existed: a pickup's directory was registered then.
+        if (event.origin === "pickup" && !this.registered.has(event.workspace)) this.registered.set(event.workspace, {});
+        this.threads.set(event.thread, createdThread(event));
+        return;
     }
     const t = this.threads.get(event.thread);
     if (!t) return; // events of a thread whose creation was lost
     t.lastEventAt = event.at;
+    this.applyToRoutes(t, event);
+    applyToThread(t, event);
+  }
+
+  /** Which route is attached to which thread: the index kept beside the threads' own route sets. */
+  private applyToRoutes(t: ThreadRecord, event: ThreadEvent): void {
     switch (event.type) {
       case "route_attached": {
         const previous = this.routeToThread.get(event.route);
@@ -258,47 +246,9 @@ export class ThreadRegistry {
         t.routes.delete(event.route);
         if (this.routeToThread.get(event.route) === t.id) this.routeToThread.delete(event.route);
         break;
-      case "session_observed":
-        t.session = event.session;
-        if (!t.sessions.includes(event.session)) t.sessions.push(event.session);
-        break;
-      case "host_changed":
-        t.agent = event.agent;
-        t.profile = event.profile;
-        break;
       case "thread_closed":
-        t.open = false;
-        t.closedAt = event.at;
-        t.closeReason = event.reason;
         for (const route of t.routes) if (this.routeToThread.get(route) === t.id) this.routeToThread.delete(route);
         t.routes.clear();
-        t.queued = [];
-        break;
-      case "prompt_queued":
-        t.queued.push({ id: event.queued, prompt: event.prompt, at: event.at });
-        break;
-      case "prompt_taken":
-        t.queued = t.queued.filter((q) => q.id !== event.queued);
-        break;
-      case "context_transfer":
-        t.contextTransfers.push({ fromRuntime: event.fromRuntime, fromSession: event.fromSession, briefPath: event.briefPath });
-        break;
-      case "subagent_added":
-      case "subagent_updated":
-        t.subagents = applySubagentEvent(t.subagents, event, event.at);
-        break;
-      case "settings_changed":
-        if (event.mode !== undefined) t.settings.mode = event.mode;
-        if (event.model !== undefined) t.settings.model = event.model;
-        break;
-      case "worktree_created":
-        t.worktree = { path: event.path, branch: event.branch, base: event.base, baseBranch: event.base_branch, repository: event.repository, cwd: event.cwd, topic: event.topic };
-        break;
-      case "worktree_removed":
-        if (t.worktree) Object.assign(t.worktree, { removed: true, branchDeleted: event.branch_deleted });
-        break;
-      case "usage_recorded":
-        addUsage(t.usage, event.usage, event.session);
         break;
     }
   }
