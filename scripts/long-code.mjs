@@ -36,7 +36,8 @@ for (const d of JSON.parse(output).diagnostics) {
   const kind = d.category.endsWith("PerFunction") ? "function" : "file";
   found[kind].push({ lines: Number(lines), where: kind === "function" ? `${d.location.path}:${d.location.start.line}` : d.location.path });
 }
-for (const [kind, limit] of [["function", MAX_FUNCTION_LINES], ["file", MAX_FILE_LINES]]) {
+const limits = { function: MAX_FUNCTION_LINES, file: MAX_FILE_LINES };
+for (const [kind, limit] of Object.entries(limits)) {
   console.log(`${found[kind].length} ${kind}s over ${limit} lines`);
   for (const { lines, where } of found[kind].sort((a, b) => b.lines - a.lines)) console.log(`  ${String(lines).padStart(4)}  ${where}`);
 }
