@@ -51,10 +51,29 @@ export function configWarnings(loaded: LoadedConfig): ConfigWarning[] {
       message: `access.roles.admin is empty: the people in access.allow are members, and nobody on a chat platform may /schedule, /switch, /session --switch or stop another's turn. Add your own id (such as ${allow.find((entry) => !isGroupPrincipal(entry)) ?? "slack:U0ABC"}) or a group to access.roles.admin`,
     });
   }
+  out.push(...unreachableBindingEntries(loaded.config));
   // Elsewhere there is no idle class, and the lowest nice value is what idle means.
   if (loaded.config.agents.nice === "idle" && process.platform === "linux" && !which("chrt")) {
     out.push({ key: "agents.nice", message: "agents.nice: idle needs chrt (util-linux), which is not on PATH: agents run at the lowest nice value instead (install util-linux, or set a number)" });
   }
+  return out;
+}
+
+/** A binding's allow narrows, it never widens: a user it names whom no access list lets in still cannot talk there. */
+function unreachableBindingEntries(config: LoadedConfig["config"]): ConfigWarning[] {
+  const { allow, roles } = config.access;
+  const access = [...allow, ...roles.admin, ...roles.member];
+  const out: ConfigWarning[] = [];
+  config.bindings.forEach((binding, index) => {
+    for (const entry of binding.allow ?? []) {
+      const platform = entry.slice(0, entry.indexOf(":"));
+      if (entry === "web" || entry.endsWith(":*") || isGroupPrincipal(entry)) continue;
+      // A group of the platform in access may hold them: that is known only when they write.
+      if (access.some((a) => a === entry || a === `${platform}:*` || (isGroupPrincipal(a) && a.startsWith(`${platform}:`)))) continue;
+      const key = `bindings[${index}].allow`;
+      out.push({ key, message: `${key}: ${entry} is not in access.allow or access.roles, and a binding's allow only narrows who may talk: add ${entry} to access.allow too` });
+    }
+  });
   return out;
 }
 

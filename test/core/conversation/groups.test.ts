@@ -3,6 +3,7 @@
 // for a while) and lets a binding's allow narrow who may talk in its channels.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { configSchema } from "../../../src/config/schema.js";
+import { configWarnings } from "../../../src/config/warnings.js";
 import { GroupMembership } from "../../../src/core/conversation/groups.js";
 import { Roles } from "../../../src/core/conversation/roles.js";
 import type { Binding } from "../../../src/core/bindings.js";
@@ -136,5 +137,18 @@ describe("group entries in the config", () => {
     for (const bad of ["matrix:power:high", "discord:role:devs", "slack:group:", "telegram:admins2"]) expect(issues([bad])[0]).toMatch(/a group entry is one of slack:group:/);
     const bound = configSchema.safeParse({ bindings: [{ match: "slack:*", workspace: "/w", allow: ["matrix:power:x"] }] });
     expect(bound.success).toBe(false);
+  });
+});
+
+describe("a binding's allow in `config validate`", () => {
+  it("warns of a user it names whom no access list lets in (it narrows, it never widens)", () => {
+    const config = configSchema.parse({
+      access: { allow: ["slack:U1", "telegram:admins"], roles: { admin: ["slack:U1"] } },
+      bindings: [{ match: "slack:*", workspace: "/w", allow: ["slack:U1", "slack:U2", "slack:group:S0", "telegram:5", "web"] }],
+    });
+    const warnings = configWarnings({ config, platforms: [] }).filter((w) => w.key.startsWith("bindings"));
+    expect(warnings).toEqual([
+      { key: "bindings[0].allow", message: "bindings[0].allow: slack:U2 is not in access.allow or access.roles, and a binding's allow only narrows who may talk: add slack:U2 to access.allow too" },
+    ]);
   });
 });
