@@ -24,6 +24,9 @@ const DAY_KEY_SEC = 26 * HOUR_SEC;
 const PLACE_LEASE_SEC = 120;
 const RENEW_EVERY_MS = 40_000;
 
+type PerPerson = BatonConfig["limits"]["per_person"];
+type Admission = { ok: true; ticket: TurnTicket } | { ok: false; text: string };
+
 interface RoundUsage {
   tokens?: PromptTokens;
   cost?: { amount: number; currency: string };
@@ -64,7 +67,7 @@ export class PersonLimits implements LimitsApi {
     return personOf(this.deps.config().access, user.id);
   }
 
-  async admit(user: PlatformUser, route: string): Promise<{ ok: true; ticket: TurnTicket } | { ok: false; text: string }> {
+  async admit(user: PlatformUser, route: string): Promise<Admission> {
     const person = this.personOf(user);
     const { limits } = this.deps.config();
     const per = limits.per_person;
@@ -77,33 +80,44 @@ export class PersonLimits implements LimitsApi {
       this.noteInRoster(person, now);
       return { ok: true, ticket: this.ticket(person, hour.key) };
     }
+    // The hour's count this admission took, given back should the store fail halfway.
+    const taken: { hourKey?: string } = {};
     try {
-      const day = dayWindow(now, this.timeZone());
-      const use = await this.dayUse(person, day.key);
-      if (per.usd_per_day !== undefined && use.usd >= per.usd_per_day) return { ok: false, text: overLimitText("usd_per_day", per.usd_per_day, use.usd, day.endsAt, now, this.timeZone()) };
-      if (per.tokens_per_day !== undefined && use.tokens >= per.tokens_per_day)
-        return { ok: false, text: overLimitText("tokens_per_day", per.tokens_per_day, use.tokens, day.endsAt, now, this.timeZone()) };
-      const hourKey = `${person}:${hour.key}`;
-      const turns = await this.turns.add(hourKey, 1);
-      if (per.turns_per_hour !== undefined && turns > per.turns_per_hour) {
-        await this.turns.take(hourKey, 1);
-        // (Not the count: it may include racing prompts about to give their point back too.)
-        return { ok: false, text: overLimitText("turns_per_hour", per.turns_per_hour, per.turns_per_hour, hour.endsAt, now, this.timeZone()) };
-      }
-      let place: string | undefined;
-      if (per.concurrent_turns !== undefined) {
-        place = await this.takePlace(person, per.concurrent_turns);
-        if (!place) {
-          await this.turns.take(hourKey, 1);
-          return { ok: false, text: overLimitText("concurrent_turns", per.concurrent_turns, per.concurrent_turns, undefined, now, this.timeZone()) };
-        }
-      }
-      this.noteInRoster(person, now);
-      return { ok: true, ticket: this.ticket(person, hour.key, place) };
+      return await this.admitLimited(person, per, now, taken);
     } catch (error) {
+      if (taken.hourKey) this.turns.take(taken.hourKey, 1).catch(() => undefined);
       this.warn(error, "could not check a person's limits; the prompt was not sent");
       return { ok: false, text: storeFailedText(userMessageOf(error)) };
     }
+  }
+
+  private async admitLimited(person: string, per: PerPerson, now: number, taken: { hourKey?: string }): Promise<Admission> {
+    const zone = this.timeZone();
+    const day = dayWindow(now, zone);
+    const use = await this.dayUse(person, day.key);
+    if (per.usd_per_day !== undefined && use.usd >= per.usd_per_day) return { ok: false, text: overLimitText("usd_per_day", per.usd_per_day, use.usd, day.endsAt, now, zone) };
+    if (per.tokens_per_day !== undefined && use.tokens >= per.tokens_per_day) return { ok: false, text: overLimitText("tokens_per_day", per.tokens_per_day, use.tokens, day.endsAt, now, zone) };
+    const hour = hourWindow(now);
+    const hourKey = `${person}:${hour.key}`;
+    const turns = await this.turns.add(hourKey, 1);
+    taken.hourKey = hourKey;
+    if (per.turns_per_hour !== undefined && turns > per.turns_per_hour) {
+      await this.turns.take(hourKey, 1);
+      taken.hourKey = undefined;
+      // (Not the count: it may include racing prompts about to give their point back too.)
+      return { ok: false, text: overLimitText("turns_per_hour", per.turns_per_hour, per.turns_per_hour, hour.endsAt, now, zone) };
+    }
+    let place: string | undefined;
+    if (per.concurrent_turns !== undefined) {
+      place = await this.takePlace(person, per.concurrent_turns);
+      if (!place) {
+        await this.turns.take(hourKey, 1);
+        taken.hourKey = undefined;
+        return { ok: false, text: overLimitText("concurrent_turns", per.concurrent_turns, per.concurrent_turns, undefined, now, zone) };
+      }
+    }
+    this.noteInRoster(person, now);
+    return { ok: true, ticket: this.ticket(person, hour.key, place) };
   }
 
   /** Adds what a turn (or a subagent's round) spent to the person's day. Never throws. */
