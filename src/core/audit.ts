@@ -8,6 +8,7 @@ import { redactSecrets } from "../kernel/secrets.js";
 import { describeAudit, type AuditBody, type AuditUsage } from "../threads/audit.js";
 import type { TurnUsage } from "../threads/chat-state.js";
 import type { ThreadRecord, ThreadRegistry } from "../threads/registry.js";
+import type { EndedRound } from "./subagents/jobs.js";
 
 /** A command line or an error is kept to this many characters. */
 const MAX_TEXT_CHARS = 300;
@@ -49,6 +50,26 @@ export class AuditTrail {
     if (!user) return {};
     const platform = user.id.includes(":") ? user.id.slice(0, user.id.indexOf(":")) : user.id;
     return { user: user.id, person: this.deps.personOf(user.id), name: user.name, platform };
+  }
+
+  /** A subagent's round: a turn of the person whose prompt started the thread's turn, under the subagent's name. */
+  subagentRound(round: EndedRound, usd: number | undefined): void {
+    const tokens = round.result.usage.tokens;
+    const { stopReason } = round.result;
+    this.note(
+      {
+        action: "turn",
+        outcome: stopReason === "cancelled" ? "cancelled" : "done",
+        ...this.who(round.requester),
+        agent: round.agent,
+        workspace: round.workspace,
+        session: round.session,
+        usage: { inputTokens: tokens?.inputTokens, outputTokens: tokens?.outputTokens, totalTokens: tokens?.totalTokens, cost: usd === undefined ? undefined : { amount: usd, currency: "USD" } },
+        ms: round.ms,
+        detail: `subagent ${round.subagent}${stopReason !== "end_turn" && stopReason !== "cancelled" ? ` (${stopReason})` : ""}`,
+      },
+      round.threadId,
+    );
   }
 
   /** A turn's audit: its usage as the agent reports it, and one event when it ends. */

@@ -259,8 +259,15 @@ function hostParts(options: CoreOptions, base: BaseParts, personLimits: PersonLi
     hostTurn: (threadId) => turns.hostTurn(threadId),
     maxPerThread: limits.subagents.max_per_thread,
     maxLiveHosts: limits.max_live_hosts,
-    roundSpent: (requester, session, usage) => personLimits.roundSpent(requester, session, usage),
-    subagentsRefusal: (requester, route, rounds) => personLimits.subagentsRefusal(requester, route, rounds),
+    roundEnded: (round) => {
+      const spent = round.requester ? personLimits.roundSpent(round.requester, round.session, round.result.usage) : undefined;
+      base.trail.subagentRound(round, spent?.usd);
+    },
+    subagentsRefusal: async (requester, route, rounds) => {
+      const refusal = await personLimits.subagentsRefusal(requester, route, rounds);
+      if (refusal) base.trail.note({ action: "limit", outcome: "refused", ...base.trail.who(requester), route, detail: refusal });
+      return refusal;
+    },
     log,
   });
   agents.subagentControl = subagents;

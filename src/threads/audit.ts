@@ -13,7 +13,7 @@ export interface AuditUsage {
 }
 
 export interface AuditBody {
-  /** access (someone not allowed), command (a role decision), approval, turn, limit (a prompt over one), pickup, workspace_proposal. */
+  /** access (someone not allowed), command (a role decision), approval, turn, limit (a prompt or subagents over one), pickup, workspace_proposal. */
   action: string;
   /** refused, allowed, done, cancelled, failed, the chosen option's kind (allow_once), … */
   outcome: string;
@@ -125,7 +125,7 @@ export function describeAudit(body: AuditBody, thread: string): string {
       return body.outcome === "refused" ? `${who} may not answer ${asked}${where}${turnOf}` : `${who} answered "${body.detail ?? body.outcome}" to ${asked}${where}${turnOf}`;
     }
     case "limit":
-      return `${who} was refused a prompt${where}: ${body.detail ?? "over a limit"}`;
+      return `${who} was held by a limit${where}: ${body.detail ?? "over a limit"}`;
     case "turn": {
       const usage = usageText(body);
       return `${who} turn ${body.outcome}${where}${body.agent ? ` (${body.agent}${body.workspace ? `, ${body.workspace}` : ""})` : ""}${usage ? `: ${usage}` : ""}${body.detail ? ` — ${body.detail}` : ""}`;

@@ -99,4 +99,18 @@ describe("the audit trail", () => {
     expect(all.find((e) => e.action === "limit")).toMatchObject({ outcome: "refused", user: bob.id, person: bob.id, route, thread: baton!.daemon.core.registry.threadForRoute(route)!.id });
     expect(all.find((e) => e.action === "limit")!.detail).toMatch(/limit of 1 .*\(limits\.per_person\.turns_per_hour\)\. It resets at/);
   });
+
+  it("records each subagent round as a turn of the person whose prompt started the thread's turn", async () => {
+    const { platform, route } = await start();
+    await platform.say(route, "demo:subagents", ana);
+    await platform.waitFor(route, /Subagent reports:/, 60_000);
+    const thread = baton!.daemon.core.registry.threadForRoute(route)!;
+    const all = await eventually((es) => es.filter((e) => e.action === "turn").length === 3);
+    const rounds = all.filter((e) => e.action === "turn" && /^subagent /.test(e.detail ?? ""));
+    expect(rounds.map((e) => e.detail).sort()).toEqual(["subagent alpha", "subagent beta"]);
+    for (const round of rounds) {
+      expect(round).toMatchObject({ thread: thread.id, user: ana.id, person: "ana", agent: "demo", outcome: "done" });
+      expect(round.usage?.cost).toEqual({ amount: expect.closeTo(0.0012, 6), currency: "USD" });
+    }
+  }, 90_000);
 });

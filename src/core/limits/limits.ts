@@ -166,7 +166,7 @@ export class PersonLimits implements LimitsApi {
    * spent. Counted, never refused: the turn that started it was admitted, and a plan cut halfway
    * would waste what it spent; the person's next prompt is held to the limits.
    */
-  roundSpent(requester: PlatformUser, session: string | undefined, usage: RoundUsage): void {
+  roundSpent(requester: PlatformUser, session: string | undefined, usage: RoundUsage): Spent {
     const person = this.personOf(requester);
     const now = this.now();
     this.turns.add(`${person}:${hourWindow(now).key}`, 1).catch((error: unknown) => this.warn(error, "could not count a turn"));
@@ -174,6 +174,7 @@ export class PersonLimits implements LimitsApi {
     const reported = { totalTokens: tokens?.totalTokens, inputTokens: tokens?.inputTokens, outputTokens: tokens?.outputTokens, cost };
     const spent = session ? this.subagentCosts.spend(session, reported) : turnSpend(reported, undefined);
     void this.charge(person, spent);
+    return spent;
   }
 
   async report(user: PlatformUser, route: string): Promise<string> {

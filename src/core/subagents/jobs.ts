@@ -35,9 +35,25 @@ export interface JobDeps {
   streamFor(threadId: string): TurnStream;
   /** Something about the thread's subagents changed (state, round, last tool). */
   changed(threadId: string): void;
-  /** A round ended: it counts as a turn of the person whose prompt started the thread's turn, with what it spent (limits per person). */
-  roundSpent?(requester: PlatformUser, session: string | undefined, usage: RoundResult["usage"]): void;
+  /**
+   * A round ended: it counts as a turn of the person whose prompt started the thread's turn (none for
+   * a schedule's), with what it spent (limits per person), and the audit trail records it.
+   */
+  roundEnded?(round: EndedRound): void;
   log: Logger;
+}
+
+/** A subagent's round as it ended. */
+export interface EndedRound {
+  threadId: string;
+  subagent: string;
+  agent: string;
+  /** Where it worked (`machine:path` on another machine). */
+  workspace: string;
+  requester?: PlatformUser;
+  session?: string;
+  result: Pick<RoundResult, "stopReason" | "usage">;
+  ms: number;
 }
 
 interface Live {
@@ -200,8 +216,9 @@ export class SubagentJobs {
     });
     live.round = runner;
     if (live.stop) runner.cancel();
+    const startedAt = Date.now();
     const result = await runner.run().finally(() => (live.round = undefined));
-    if (requester) this.deps.roundSpent?.(requester, this.record(threadId, name).session, result.usage);
+    this.deps.roundEnded?.({ threadId, subagent: name, agent: s.agent, workspace, requester, session: this.record(threadId, name).session, result, ms: Date.now() - startedAt });
     const files = [...new Set([...this.record(threadId, name).files, ...result.files])].slice(0, MAX_STORED_FILES);
     // An interrupted round is not over: it runs again (resumed) after the restart.
     if (live.stop === "interrupt") {

@@ -43,8 +43,8 @@ export interface SubagentDeps {
   hostTurn(threadId: string): { seq: number; flush(): void };
   maxPerThread: number;
   maxLiveHosts: number;
-  /** A round ended: it counts toward the limits of the person whose prompt started the thread's turn. */
-  roundSpent?: JobDeps["roundSpent"];
+  /** A round ended: it counts toward the limits of the person whose prompt started the thread's turn, and the audit trail records it. */
+  roundEnded?: JobDeps["roundEnded"];
   /** Before subagents start: why that person's limits refuse them, or undefined. */
   subagentsRefusal?(requester: PlatformUser, route: string, rounds: number): Promise<string | undefined>;
   log: Logger;
