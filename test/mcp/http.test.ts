@@ -1,53 +1,38 @@
 // The daemon's Streamable HTTP endpoint with its bearer token, brute force against /pickup, and
 // one thread shared by two chats.
 import { readFileSync, statSync } from "node:fs";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { TestPlatform } from "../support/test-platform.js";
-import { startTestBaton, waitUntil, type TestBaton } from "../support/harness.js";
+import { describe, expect, it, vi } from "vitest";
+import { waitUntil } from "../support/harness.js";
 import { generateCode } from "../../src/pickup/codes.js";
 import { endpointPath, readEndpoint, tokenPath } from "../../src/handoff/discovery.js";
 import { INVALID_CODE_TEXT } from "../../src/pickup/service.js";
-import { callTool, codeIn, httpClient, tempDir, terminalDemoSession, removeTempDirs, AGENT_TURN_MS } from "../pickup/helpers.js";
+import { callTool, codeIn, httpClient, tempDir, terminalDemoSession, AGENT_TURN_MS, handoverTestBaton } from "../pickup/helpers.js";
 
 // These tests drive real agent and CLI processes; a machine busy with other test runs is slow.
 vi.setConfig({ testTimeout: 90_000 });
 
-let baton: TestBaton | undefined;
-let client: Client | undefined;
-afterEach(async () => {
-  await client?.close();
-  await baton?.stop({ cleanup: true });
-  removeTempDirs();
-  baton = client = undefined;
-});
-
-async function start(root: string) {
-  const platform = new TestPlatform();
-  baton = await startTestBaton({ adapters: [platform], config: { workspaces: { roots: [root], default: root } } });
-  return platform;
-}
+const t = handoverTestBaton();
 
 describe("handover over Streamable HTTP", () => {
   it("works with the token from the data dir and is refused without it", async () => {
     const root = tempDir("baton-ws-");
-    const platform = await start(root);
-    const endpoint = readEndpoint(baton!.dataDir)!;
+    const platform = await t.start(root);
+    const endpoint = readEndpoint(t.baton!.dataDir)!;
     expect(endpoint.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-    expect(statSync(tokenPath(baton!.dataDir)).mode & 0o777).toBe(0o600);
-    expect(statSync(endpointPath(baton!.dataDir)).mode & 0o777).toBe(0o600);
+    expect(statSync(tokenPath(t.baton!.dataDir)).mode & 0o777).toBe(0o600);
+    expect(statSync(endpointPath(t.baton!.dataDir)).mode & 0o777).toBe(0o600);
 
-    await expect(httpClient(baton!.dataDir, null)).rejects.toThrow();
-    await expect(httpClient(baton!.dataDir, "not-the-token")).rejects.toThrow();
+    await expect(httpClient(t.baton!.dataDir, null)).rejects.toThrow();
+    await expect(httpClient(t.baton!.dataDir, "not-the-token")).rejects.toThrow();
     const raw = await fetch(endpoint.url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     expect(raw.status).toBe(401);
-    const token = readFileSync(tokenPath(baton!.dataDir), "utf8").trim();
+    const token = readFileSync(tokenPath(t.baton!.dataDir), "utf8").trim();
     expect((await fetch(endpoint.url, { headers: { authorization: `Bearer ${token}` } })).status).toBe(405); // stateless: POST only
     expect((await fetch(endpoint.url.replace(/\/mcp$/, "/other"), { method: "POST", headers: { authorization: `Bearer ${token}` } })).status).toBe(404);
 
-    const session = terminalDemoSession(baton!.dataDir, root, ["over http"]);
-    client = await httpClient(baton!.dataDir);
-    const prepared = await callTool(client, "prepare_handover", { cwd: root, agent_kind: "demo", session_id: session });
+    const session = terminalDemoSession(t.baton!.dataDir, root, ["over http"]);
+    t.client = await httpClient(t.baton!.dataDir);
+    const prepared = await callTool(t.client, "prepare_handover", { cwd: root, agent_kind: "demo", session_id: session });
     expect(prepared.isError).toBe(false);
     const route = platform.route("phone");
     await platform.say(route, `/pickup ${codeIn(prepared.text)}`);
@@ -60,11 +45,11 @@ describe("handover over Streamable HTTP", () => {
 describe("concurrent pickups", () => {
   it("of one code from two chats at once: exactly one wins", async () => {
     const root = tempDir("baton-ws-");
-    const platform = await start(root);
-    const session = terminalDemoSession(baton!.dataDir, root, ["race"]);
-    client = await httpClient(baton!.dataDir);
+    const platform = await t.start(root);
+    const session = terminalDemoSession(t.baton!.dataDir, root, ["race"]);
+    t.client = await httpClient(t.baton!.dataDir);
     for (let round = 0; round < 5; round++) {
-      const code = codeIn((await callTool(client, "prepare_handover", { cwd: root, agent_kind: "demo", session_id: session })).text);
+      const code = codeIn((await callTool(t.client, "prepare_handover", { cwd: root, agent_kind: "demo", session_id: session })).text);
       const a = platform.route(`a${round}`);
       const b = platform.route(`b${round}`);
       await Promise.all([platform.say(a, `/pickup ${code}`), platform.say(b, `/pickup ${code}`, { id: "test:bob", name: "Bob" })]);
@@ -81,33 +66,32 @@ describe("concurrent pickups", () => {
 describe("daemon restart", () => {
   it("clears every pickup code (memory store), while the token stays the same", async () => {
     const root = tempDir("baton-ws-");
-    let platform = await start(root);
-    const dataDir = baton!.dataDir;
+    let platform = await t.start(root);
+    const dataDir = t.baton!.dataDir;
     const token = readFileSync(tokenPath(dataDir), "utf8");
     const session = terminalDemoSession(dataDir, root, ["before the restart"]);
-    client = await httpClient(dataDir);
-    const code = codeIn((await callTool(client, "prepare_handover", { cwd: root, agent_kind: "demo", session_id: session })).text);
-    await client.close();
-    await baton!.stop();
+    t.client = await httpClient(dataDir);
+    const code = codeIn((await callTool(t.client, "prepare_handover", { cwd: root, agent_kind: "demo", session_id: session })).text);
+    await t.client.close();
+    await t.baton!.stop();
 
-    platform = new TestPlatform();
-    baton = await startTestBaton({ adapters: [platform], dataDir, config: { workspaces: { roots: [root], default: root } } });
+    platform = await t.start(root, dataDir);
     expect(readFileSync(tokenPath(dataDir), "utf8")).toBe(token);
     const route = platform.route("phone");
     await platform.say(route, `/pickup ${code}`);
     await platform.waitFor(route, (m) => m.text.includes(INVALID_CODE_TEXT));
-    client = await httpClient(dataDir);
-    expect((await callTool(client, "get_session_id", { cwd: root, agent_kind: "demo" })).data).toMatchObject({ session_id: session });
+    t.client = await httpClient(dataDir);
+    expect((await callTool(t.client, "get_session_id", { cwd: root, agent_kind: "demo" })).data).toMatchObject({ session_id: session });
   });
 });
 
 describe("pickup brute force", () => {
   it("refuses 1,000 random wrong codes from one sender after 5, while another sender's correct code works", async () => {
     const root = tempDir("baton-ws-");
-    const platform = await start(root);
-    const session = terminalDemoSession(baton!.dataDir, root, ["real"]);
-    client = await httpClient(baton!.dataDir);
-    const code = codeIn((await callTool(client, "prepare_handover", { cwd: root, agent_kind: "demo", session_id: session })).text);
+    const platform = await t.start(root);
+    const session = terminalDemoSession(t.baton!.dataDir, root, ["real"]);
+    t.client = await httpClient(t.baton!.dataDir);
+    const code = codeIn((await callTool(t.client, "prepare_handover", { cwd: root, agent_kind: "demo", session_id: session })).text);
 
     const attacker = platform.route("attacker");
     const mallory = { id: "test:bob", name: "Mallory" };
@@ -123,7 +107,7 @@ describe("pickup brute force", () => {
     expect(replies).toHaveLength(1000);
     expect(replies.slice(0, 5).every((t) => t.includes(INVALID_CODE_TEXT))).toBe(true);
     expect(replies.slice(5).every((t) => /Too many failed pickups\. Try again in \d+ s\./.test(t))).toBe(true);
-    expect(baton!.daemon.core.registry.threadForRoute(attacker)).toBeUndefined();
+    expect(t.baton!.daemon.core.registry.threadForRoute(attacker)).toBeUndefined();
 
     // Even the right code is refused to the blocked sender; the code stays valid for its owner.
     await platform.say(attacker, `/pickup ${code}`, mallory);
@@ -137,19 +121,19 @@ describe("pickup brute force", () => {
 describe("one thread, two chats", () => {
   it("a pickup of a session open in one chat attaches a second; both get the output; /close in one leaves the other", async () => {
     const root = tempDir("baton-ws-");
-    const platform = await start(root);
+    const platform = await t.start(root);
     const desk = platform.route("desk");
     await platform.say(desk, "hello from the desk");
     await platform.waitFor(desk, /Turn 1 of session/, AGENT_TURN_MS);
-    const thread = baton!.daemon.core.registry.threadForRoute(desk)!;
+    const thread = t.baton!.daemon.core.registry.threadForRoute(desk)!;
 
-    client = await httpClient(baton!.dataDir);
-    const prepared = await callTool(client, "prepare_handover", { cwd: root, agent_kind: "demo", session_id: thread.session });
+    t.client = await httpClient(t.baton!.dataDir);
+    const prepared = await callTool(t.client, "prepare_handover", { cwd: root, agent_kind: "demo", session_id: thread.session });
     const phone = platform.route("phone");
     await platform.say(phone, `/pickup ${codeIn(prepared.text)}`);
     const notice = await platform.waitFor(phone, /Picked up/);
     expect(notice.text).toContain(`Also attached: \`${desk}\``);
-    expect(baton!.daemon.core.registry.threadForRoute(phone)?.id).toBe(thread.id);
+    expect(t.baton!.daemon.core.registry.threadForRoute(phone)?.id).toBe(thread.id);
 
     await platform.say(phone, "from the phone");
     await platform.waitFor(phone, /Turn 2 of session .*"from the phone"/, AGENT_TURN_MS);
@@ -157,7 +141,7 @@ describe("one thread, two chats", () => {
 
     await platform.say(desk, "/close");
     await platform.waitFor(desk, /Left thread .* stays open for the 1 other chat/);
-    expect(baton!.daemon.core.registry.threadForRoute(desk)).toBeUndefined();
+    expect(t.baton!.daemon.core.registry.threadForRoute(desk)).toBeUndefined();
     await platform.say(phone, "still here");
     await platform.waitFor(phone, /Turn 3 of session .*"still here"/, AGENT_TURN_MS);
     expect(platform.transcript(desk)).not.toContain("still here");
@@ -165,6 +149,6 @@ describe("one thread, two chats", () => {
     // The last chat's /close closes the thread itself.
     await platform.say(phone, "/close");
     await platform.waitFor(phone, /Closed thread/);
-    expect(baton!.daemon.core.registry.get(thread.id)?.open).toBe(false);
+    expect(t.baton!.daemon.core.registry.get(thread.id)?.open).toBe(false);
   });
 });

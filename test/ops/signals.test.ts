@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FakeBotApi } from "../fakes/telegram/fake-bot-api.js";
 import { privateChat, user } from "../fakes/telegram/fake-chats.js";
 import { waitFor } from "../platforms/telegram/helpers.js";
-import { exitOf } from "../support/process.js";
+import { stopGracefully } from "../support/process.js";
 
 const BATON = join(process.cwd(), "bin/baton.js");
 const alice = user(111, "Alice", "alice");
@@ -38,14 +38,7 @@ beforeEach(async () => {
 afterEach(async () => {
   // Stopped as a service manager would, so the agent processes it started (the spare too) are gone
   // before the folder is removed; SIGKILL only if it does not stop.
-  for (const child of children.splice(0)) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    const exited = exitOf(child);
-    child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), STOP_MS);
-    await exited;
-    clearTimeout(timer);
-  }
+  for (const child of children.splice(0)) await stopGracefully(child, STOP_MS);
   await fake.close();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -10,7 +10,9 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { DemoSessionStore, demoSessionsDir } from "../../src/agents/demo/store.js";
 import { readEndpoint, readToken } from "../../src/handoff/discovery.js";
 import type { HandoverService } from "../../src/pickup/service.js";
-import type { TestBaton } from "../support/harness.js";
+import { afterEach, vi } from "vitest";
+import { startTestBaton, type TestBaton } from "../support/harness.js";
+import { TestPlatform } from "../support/test-platform.js";
 
 export const BATON_BIN = join(process.cwd(), "bin", "baton.js");
 /** Waiting for a turn of the real demo agent process: generous, since a loaded machine spawns slowly. */
@@ -27,6 +29,30 @@ export function tempDir(prefix: string): string {
 /** Removes every directory tempDir made (call in afterEach). */
 export function removeTempDirs(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * The handover tests' Baton (on the test platform, `root` its workspace) and the MCP client a test
+ * opened: both stopped after each test, with the folders tempDir made and any mocks.
+ */
+export function handoverTestBaton() {
+  const t = {
+    baton: undefined as TestBaton | undefined,
+    client: undefined as Client | undefined,
+    async start(root: string, dataDir?: string): Promise<TestPlatform> {
+      const platform = new TestPlatform();
+      t.baton = await startTestBaton({ adapters: [platform], dataDir, config: { workspaces: { roots: [root], default: root } } });
+      return platform;
+    },
+  };
+  afterEach(async () => {
+    await t.client?.close();
+    await t.baton?.stop({ cleanup: true });
+    removeTempDirs();
+    t.baton = t.client = undefined;
+    vi.restoreAllMocks();
+  });
+  return t;
 }
 
 /** A demo-agent session as a terminal would have left it: its prompts are in the agent's store. */

@@ -6,7 +6,7 @@ import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from "node
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "../platforms/telegram/helpers.js";
-import { exitOf } from "./process.js";
+import { stopGracefully } from "./process.js";
 
 const BATON = join(process.cwd(), "bin/baton.js");
 const READY_MS = 30_000;
@@ -67,13 +67,6 @@ export class BatonProcesses {
   }
 
   async stopAll(): Promise<void> {
-    for (const child of this.children.splice(0)) {
-      if (child.exitCode !== null || child.signalCode !== null) continue;
-      const exited = exitOf(child);
-      child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), STOP_MS);
-      await exited;
-      clearTimeout(timer);
-    }
+    for (const child of this.children.splice(0)) await stopGracefully(child, STOP_MS);
   }
 }

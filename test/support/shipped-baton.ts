@@ -5,7 +5,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
-import { exitOf } from "./process.js";
+import { stopGracefully } from "./process.js";
 import { testTempDir } from "./temp.js";
 
 const BATON_ENTRY = join(process.cwd(), "bin", "baton.js");
@@ -102,11 +102,8 @@ export async function startShippedBaton(configYaml: string, options: { env?: Nod
       ...baton.strayStderr(),
     ],
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), EXIT_MS);
-      const code = await exitOf(child);
-      clearTimeout(timer);
-      return code;
+      await stopGracefully(child, EXIT_MS);
+      return child.exitCode;
     },
   };
   const deadline = Date.now() + READY_MS;

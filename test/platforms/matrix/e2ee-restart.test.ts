@@ -1,33 +1,19 @@
 // The bot's device keeps its keys across a restart: its crypto store lives in the data dir.
-import { afterEach, beforeEach, expect, it } from "vitest";
-import { cpSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { expect, it } from "vitest";
+import { cpSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import * as sdk from "matrix-js-sdk";
-import { FakeHomeserver } from "../../fakes/matrix/server.js";
 import type { MatrixConnection } from "../../../src/platforms/matrix/client.js";
-import { startBotConnection } from "./bot-connection.js";
+import { e2eeTestBed, startBotConnection } from "./bot-connection.js";
 import { createEncryptedDm, nextMessage, startSdkUser, waitForMember, type SdkUser } from "./sdk-user.js";
 
-let fake: FakeHomeserver;
-let dataDir: string;
-const stoppers: Array<() => Promise<void>> = [];
+const bed = e2eeTestBed();
 const warnings: string[] = [];
 const log = { info: () => undefined, debug: () => undefined, warn: (m: string) => void warnings.push(m) };
 
-beforeEach(async () => {
-  fake = await FakeHomeserver.start();
-  dataDir = mkdtempSync(join(tmpdir(), "baton-matrix-"));
-});
-afterEach(async () => {
-  for (const stop of stoppers.splice(0).reverse()) await stop();
-  await fake.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
 async function startBot(password: string): Promise<MatrixConnection> {
-  const bot = await startBotConnection(fake, dataDir, password, log);
-  stoppers.push(() => bot.stop());
+  const bot = await startBotConnection(bed.fake, bed.dataDir, password, log);
+  bed.stoppers.push(() => bot.stop());
   // What the adapter will do, reduced: answer every decrypted message.
   const answer = (event: sdk.MatrixEvent) => {
     if (event.getSender() === bot.session.user_id || event.isBeingDecrypted() || event.getType() !== "m.room.message") return;
@@ -45,9 +31,9 @@ async function roundTrip(alice: SdkUser, roomId: string, text: string): Promise<
 }
 
 it("answers in an encrypted DM, and again after a restart with the same device and keys", async () => {
-  const { password } = fake.register("baton");
-  const alice = await startSdkUser(fake, fake.register("alice").userId);
-  stoppers.push(() => alice.stop());
+  const { password } = bed.fake.register("baton");
+  const alice = await startSdkUser(bed.fake, bed.fake.register("alice").userId);
+  bed.stoppers.push(() => alice.stop());
 
   let bot = await startBot(password);
   const device = bot.session.device_id;
@@ -64,9 +50,9 @@ it("answers in an encrypted DM, and again after a restart with the same device a
   await crypto.setDeviceVerified(bot.session.user_id, device, true);
 
   await bot.stop();
-  stoppers.length = 1; // alice only
+  bed.stoppers.length = 1; // alice only
   // The login and the crypto store are private files in a private directory.
-  const instanceDir = join(dataDir, "matrix", "matrix");
+  const instanceDir = join(bed.dataDir, "matrix", "matrix");
   expect(statSync(instanceDir).mode & 0o777).toBe(0o700);
   expect(statSync(join(instanceDir, "session.json")).mode & 0o777).toBe(0o600);
   const cryptoDir = join(instanceDir, `crypto-${device}`);
@@ -83,25 +69,25 @@ it("answers in an encrypted DM, and again after a restart with the same device a
   alice.client.getCrypto()!.forceDiscardSession(roomId);
   expect((await roundTrip(alice, roomId, "three")).getContent().body).toBe("echo: three");
   // One password login only; the device's keys were uploaded once.
-  expect(fake.callsTo(/\/login$/, "POST")).toHaveLength(1);
+  expect(bed.fake.callsTo(/\/login$/, "POST")).toHaveLength(1);
   expect(warnings).toEqual([]);
-  expect(fake.callsTo(/\/keys\/upload$/).filter((c) => c.userId === bot.session.user_id && c.body?.device_keys)).toHaveLength(1);
+  expect(bed.fake.callsTo(/\/keys\/upload$/).filter((c) => c.userId === bot.session.user_id && c.body?.device_keys)).toHaveLength(1);
 });
 
 it("after a crash (no clean stop) the journal alone still has the device's keys and room keys", async () => {
-  const { password } = fake.register("baton");
-  const alice = await startSdkUser(fake, fake.register("alice").userId);
-  stoppers.push(() => alice.stop());
+  const { password } = bed.fake.register("baton");
+  const alice = await startSdkUser(bed.fake, bed.fake.register("alice").userId);
+  bed.stoppers.push(() => alice.stop());
   let bot = await startBot(password);
   const keys = await bot.deviceKeys();
   const roomId = await createEncryptedDm(alice, bot.session.user_id);
   await waitForMember(alice, roomId, bot.session.user_id);
   await roundTrip(alice, roomId, "before the crash");
   // The crypto store's files as the crash left them: no compaction at stop.
-  const cryptoDir = join(dataDir, "matrix", "matrix", `crypto-${bot.session.device_id}`);
+  const cryptoDir = join(bed.dataDir, "matrix", "matrix", `crypto-${bot.session.device_id}`);
   cpSync(cryptoDir, `${cryptoDir}.crashed`, { recursive: true });
   await bot.stop();
-  stoppers.length = 1;
+  bed.stoppers.length = 1;
   rmSync(cryptoDir, { recursive: true });
   cpSync(`${cryptoDir}.crashed`, cryptoDir, { recursive: true });
   rmSync(`${cryptoDir}.crashed`, { recursive: true });
