@@ -110,6 +110,30 @@ describe("group entries in access lists", () => {
   });
 });
 
+describe("the group cache's bounds", () => {
+  const log = () => ({ debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() });
+
+  it("keeps at most 10,000 answers, forgetting the least recently asked first", async () => {
+    const adapter = { memberOf: async () => true };
+    const groups = new GroupMembership({ adapterOf: () => adapter, ttlMs: () => 60_000, log: log() });
+    for (let i = 0; i <= 10_000; i++) await groups.refresh(["slack:group:S0DEVS"], { id: `slack:U${i}` }, ROUTE);
+    expect(groups.has("slack:group:S0DEVS", "slack:U0", ROUTE)).toBe(false);
+    expect(groups.has("slack:group:S0DEVS", "slack:U1", ROUTE)).toBe(true);
+    expect(groups.has("slack:group:S0DEVS", "slack:U10000", ROUTE)).toBe(true);
+  });
+
+  it("takes a lookup with no answer in 10 s as failed: refused and logged, not waited on for ever", async () => {
+    vi.useFakeTimers();
+    const warn = log();
+    const groups = new GroupMembership({ adapterOf: () => ({ memberOf: () => new Promise<boolean>(() => undefined) }), ttlMs: () => 60_000, log: warn });
+    const refreshed = groups.refresh(["slack:group:S0DEVS"], { id: "slack:U1" }, ROUTE);
+    await vi.advanceTimersByTimeAsync(10_000);
+    await refreshed;
+    expect(groups.has("slack:group:S0DEVS", "slack:U1", ROUTE)).toBe(false);
+    expect(warn.warn).toHaveBeenCalledWith(expect.objectContaining({ reason: "no answer within 10 s" }), expect.stringMatching(/could not look up/));
+  });
+});
+
 describe("a binding's allow", () => {
   const binding = (allow: string[]): Binding => ({ index: 0, match: "slack:T1/C1*", workspace: "/w", allow });
 
