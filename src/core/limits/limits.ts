@@ -15,8 +15,12 @@ import type { PromptTokens } from "../../agents/usage.js";
 import { Counters, Places, type LimitStore } from "./store.js";
 import { dayWindow, hourWindow, machineTimeZone } from "./windows.js";
 
-/** A counted dollar is this many units (the stores keep whole numbers): a hundredth of a cent. */
-const USD_UNITS = 10_000;
+/**
+ * A counted dollar is this many units (the stores keep whole numbers): a millionth of a dollar, the
+ * resolution of token prices, so a turn of a few hundredths of a cent counts exactly. PostgreSQL's
+ * integer column then holds up to $2,147 a person a day, far past any sensible usd_per_day.
+ */
+const USD_UNITS = 1_000_000;
 const HOUR_SEC = 3_600;
 /** A key outlives its window: a day may have 25 hours (DST), and the key starts within it. */
 const DAY_KEY_SEC = 26 * HOUR_SEC;
