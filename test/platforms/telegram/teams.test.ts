@@ -60,7 +60,8 @@ describe("telegram: a team in one group", { timeout: 90_000 }, () => {
 
     api.userPresses(bob, request, allowOnce);
     await waitFor(() => said(api, /Permission answer: allow-once\./), "the agent told", WAIT_MS);
-    expect(api.sentTo(group.id).find((m) => m.messageId === request.messageId)!.text).toMatch(/Allow once — by @bob/);
+    // The request's edit and the agent's answer travel separately; either may land first.
+    await waitFor(() => /Allow once — by @bob/.test(api.sentTo(group.id).find((m) => m.messageId === request.messageId)!.text), "the request edited", WAIT_MS);
   });
 
   it("marks prompts with their author once a second person writes", async () => {
