@@ -133,13 +133,14 @@ function agentChecks(loaded: LoadedConfig | undefined): Check[] {
 
 /** An IM platform nobody is allowed on refuses everyone: almost certainly not what was meant. */
 function accessChecks(loaded: LoadedConfig): Check[] {
-  const allow = loaded.config.access.allow;
+  const { allow, roles } = loaded.config.access;
+  const listed = [...allow, ...roles.admin, ...roles.member];
   return loaded.platforms
-    .filter((p) => !SELF_AUTHENTICATED.has(p.kind) && !allow.some((id) => id.startsWith(`${p.kind}:`)))
+    .filter((p) => !SELF_AUTHENTICATED.has(p.kind) && !listed.some((id) => id.startsWith(`${p.kind}:`)))
     .map((p) => ({
       area: `access ${p.name}`,
       status: "warn" as const,
-      message: `${p.name} is enabled but access.allow names no ${p.kind}: user, so everyone there is refused. Add ${p.kind}:<user id> (the bot tells each refused user their id).`,
+      message: `${p.name} is enabled but access.allow and access.roles name no ${p.kind}: user or group, so everyone there is refused. Add ${p.kind}:<user id> (the bot tells each refused user their id).`,
     }));
 }
 
