@@ -77,7 +77,10 @@ describe("baton doctor", () => {
   it("warns when a chat platform is enabled with nobody allowed on it", async () => {
     const platform = `platforms:\n  telegram: { token: "${fake.token}", api_root: "${fake.apiRoot}" }\n`;
     const nobody = await doctor(`access: { allow: [slack:U1] }\n${platform}`);
-    expect(check(nobody.report, "access telegram")).toMatchObject({ status: "warn", message: expect.stringMatching(/access\.allow and access\.roles name no telegram: user or group.*Add telegram:<user id>/) });
+    expect(check(nobody.report, "access telegram")).toMatchObject({
+      status: "warn",
+      message: expect.stringMatching(/access\.allow and access\.roles name no telegram: user or group.*Add telegram:<user id>/),
+    });
     expect(nobody.out).not.toContain("All good.");
     const someone = await doctor(`access: { allow: [telegram:111] }\n${platform}`);
     expect(check(someone.report, "access telegram")).toBeUndefined();
