@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { parseSince } from "../../src/bot/cli-audit.js";
 import { makeEvent, type ThreadEvent } from "../../src/threads/events.js";
 import { FakeBotApi, type BotMessage } from "../fakes/telegram/fake-bot-api.js";
 import { groupChat, user } from "../fakes/telegram/fake-chats.js";
@@ -198,5 +199,18 @@ describe("baton audit on a store it cannot read", () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(new RegExp(`^baton: cannot reach PostgreSQL at postgres://baton@127\\.0\\.0\\.1:${port}/baton \\(store\\.url\\)`));
     expect(run.stderr).not.toContain("s3cret-pw");
+  });
+});
+
+describe("--since", () => {
+  it("takes a span back from now or a date, and refuses anything else in plain words", () => {
+    const now = Date.parse("2026-12-05T12:00:00Z");
+    expect(parseSince("30m", now)).toBe(now - 30 * 60_000);
+    expect(parseSince("12h", now)).toBe(now - 12 * 3_600_000);
+    expect(parseSince("7d", now)).toBe(now - 7 * DAY_MS);
+    expect(parseSince("2w", now)).toBe(now - 14 * DAY_MS);
+    expect(parseSince("2026-12-01T09:00:00Z", now)).toBe(Date.parse("2026-12-01T09:00:00Z"));
+    expect(parseSince("2026-12-01", now)).toBe(Date.parse("2026-12-01"));
+    for (const bad of ["yesterday", "7", "7y", "12/01/2026", ""]) expect(() => parseSince(bad, now)).toThrow(/expected a span back from now/);
   });
 });
