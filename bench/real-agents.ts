@@ -5,8 +5,8 @@
 // (a) a new thread, (b) a thread whose agent is live, (c) after its agent idled out, with and
 // without a typing signal first; next to the same CLI driven by a bare ACP client (lib/acp-direct).
 // Skipped with a note when the CLIs are not installed. BENCH_REAL_AGENTS=claude,codex measures only
-// those; BENCH_REAL_AGENTS_DEBUG=<file> writes Baton's log, the fakes' calls and the prompts' times there.
-import { existsSync } from "node:fs";
+// those; BENCH_REAL_AGENTS_DEBUG=<file> writes Baton's log, the fakes' calls and the prompts' times to <file>.<cli>.
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import { visibleText } from "../test/fakes/discord/index.js";
@@ -33,8 +33,8 @@ export const REAL_AGENTS_FULL: RealAgentsScale = { directRuns: 2, directWarm: 3,
 
 /** agents.idle_shutdown in the bench: short, so (c) does not wait ten minutes. */
 const IDLE_SHUTDOWN_MS = 4_000;
-/** How long before sending a person's client says they are typing (a short message takes longer to type). */
-const TYPING_LEAD_MS = 5_000;
+/** How long before sending a person's client says they are typing (a short message; a longer one takes longer to type). */
+const TYPING_LEAD_MS = 3_000;
 /** A turn is over once its chat saw no call for this long. */
 const SETTLED_MS = 500;
 /**
@@ -147,7 +147,9 @@ async function throughBaton(box: Sandbox, cli: Cli, workspace: string, scale: Re
   const discord = fakes.discord!;
   const config = stringify({
     log: { level: "info" },
-    agents: { default: cli.kind, idle_shutdown: IDLE_SHUTDOWN_MS },
+    // agents.nice 0: the agent gets the CPU the bare client's does, so the difference is Baton's
+    // (on this shared machine the default idle class would measure its neighbours instead).
+    agents: { default: cli.kind, idle_shutdown: IDLE_SHUTDOWN_MS, nice: 0 },
     access: { allow: ["discord:*"] },
     workspaces: { default: workspace, roots: [box.root] },
     rendering: { show_usage: false },
@@ -165,8 +167,10 @@ async function throughBaton(box: Sandbox, cli: Cli, workspace: string, scale: Re
       person = discord.addUser(`bench-${i}`);
       samples.a.push(await timeAnswer(discord, person, `Ping new ${i}`));
     }
-    // A live thread, with the machine quiet: the next spare has booted.
+    // A live thread, with the machine quiet: the next spare has booted. An answer first, untimed:
+    // while the spare booted, the thread's agent may have idled out.
     await until(spareFree, `a spare ${cli.label} process`, ANSWER_TIMEOUT_MS, 20);
+    await timeAnswer(discord, person, "Ping warm-up");
     for (let i = 0; i < scale.live; i++) {
       await sleep(READ_MS);
       samples.b.push(await timeAnswer(discord, person, `Ping live ${i}`));
@@ -181,18 +185,7 @@ async function throughBaton(box: Sandbox, cli: Cli, workspace: string, scale: Re
       }
       (typing ? samples.cTyping : samples.c).push(await timeAnswer(discord, person, `Ping idled ${i}`));
     }
-    if (process.env.BENCH_REAL_AGENTS_DEBUG) {
-      const { writeFileSync } = await import("node:fs");
-      writeFileSync(
-        process.env.BENCH_REAL_AGENTS_DEBUG,
-        [
-          ...baton.logLines.map((l) => `${l.at.toFixed(1)} LOG ${l.text}`),
-          ...discord.calls.map((c) => `${c.at} CALL ${c.method} ${c.path} ${JSON.stringify(c.body ?? "").slice(0, 100)}`),
-          ...sends.splice(0),
-          ...cli.fake(box).brain.requests.map((r) => `${r.at} MODEL ${r.path} ${r.conversation?.lastPrompt ?? "(side)"}`),
-        ].join("\n"),
-      );
-    }
+    if (DEBUG_FILE) writeDebug(`${DEBUG_FILE}.${cli.kind}`, baton, discord, cli.fake(box));
     return samples;
   } catch (error) {
     throw new Error(`${(error as Error).message}\n${baton.output()}`);
@@ -202,8 +195,21 @@ async function throughBaton(box: Sandbox, cli: Cli, workspace: string, scale: Re
   }
 }
 
-/** When each prompt was written (BENCH_REAL_AGENTS_DEBUG). */
+/** BENCH_REAL_AGENTS_DEBUG: where to write what happened, per CLI. */
+const DEBUG_FILE = process.env.BENCH_REAL_AGENTS_DEBUG;
+/** When each prompt was written (for DEBUG_FILE). */
 const sends: string[] = [];
+
+/** Baton's log, the Discord calls, the prompts and the model requests, each line with its time, for a person to line up. */
+function writeDebug(file: string, baton: BatonProcess, discord: FakeDiscord, model: { brain: { requests: Array<{ at: number; path: string; conversation?: { lastPrompt: string } }> } }): void {
+  const lines = [
+    ...baton.logLines.map((l) => `${l.at.toFixed(1)} LOG ${l.text}`),
+    ...discord.calls.map((c) => `${c.at} CALL ${c.method} ${c.path} ${JSON.stringify(c.body ?? "").slice(0, 100)}`),
+    ...sends.splice(0),
+    ...model.brain.requests.map((r) => `${r.at} MODEL ${r.path} ${r.conversation?.lastPrompt ?? "(side)"}`),
+  ];
+  writeFileSync(file, `${lines.join("\n")}\n`);
+}
 
 /** Writes `text` into the person's DM; ms until a bot message there first shows "Pong" (both at the fake). Returns once the turn settled. */
 async function timeAnswer(discord: FakeDiscord, person: ReturnType<FakeDiscord["addUser"]>, text: string): Promise<number> {

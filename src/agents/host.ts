@@ -135,6 +135,11 @@ export class AgentHost {
     return !!this.capabilities.promptCapabilities?.image;
   }
 
+  /** The agent can open an earlier session again (session/resume or session/load). */
+  get canResume(): boolean {
+    return !!this.capabilities.sessionCapabilities?.resume || !!this.capabilities.loadSession;
+  }
+
   /** The agent takes MCP servers over HTTP (else only stdio ones). */
   get supportsMcpHttp(): boolean {
     return !!this.capabilities.mcpCapabilities?.http;

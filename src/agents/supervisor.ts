@@ -29,6 +29,9 @@ export class Supervisor {
   /** The start under way per thread: a turn and a start outside a turn (/mode) share it. */
   private readonly startsUnderWay = new Map<string, Promise<Live>>();
 
+  /** Per agent (thread.agent): whether its last host could resume a session (prewarm starts only those that can). */
+  private readonly resumable = new Map<string, boolean>();
+
   /** One agent process started ahead for the next new host (spare.ts). */
   private readonly spare: SpareHost;
   /** The launch a new thread gets by default (given by prepareSpare). */
@@ -77,6 +80,31 @@ export class Supervisor {
   prepareSpare(launch: () => Promise<SpareLaunch | undefined>): void {
     this.spareLaunch = launch;
     this.spare.prepare();
+  }
+
+  /**
+   * A prompt is likely on its way (someone types): the thread's host starts now, resuming its
+   * session, where none runs or starts and its agent can resume (as far as its last host said);
+   * otherwise the spare is made ready. An idle host's idle time starts again. A failure here is only logged: the prompt, when it comes,
+   * starts the host again and reports what goes wrong.
+   */
+  prewarm(request: HostRequest): void {
+    const { thread } = request;
+    const live = this.live.get(thread.id);
+    // A live, idle host is kept from idling out while the person writes.
+    if (live && !live.turn && !live.starting) this.touch(thread.id, live);
+    if (live || this.starting.has(thread.id) || this.turns.wouldWait(thread.id)) return;
+    if (!thread.session || this.resumable.get(thread.agent) === false) {
+      this.warmSpare();
+      return;
+    }
+    this.deps.log.info({ thread: thread.id, agent: thread.agent }, "someone is typing: starting the thread's agent ahead of the message");
+    this.open(request).catch((error: unknown) => this.deps.log.info({ thread: thread.id, err: error }, "could not start the thread's agent ahead of the message; the message will try again"));
+  }
+
+  /** A new thread is likely (someone types where none is): a spare is made now if there is none. */
+  warmSpare(): void {
+    this.spare.schedule(0);
   }
 
   /** The spare agent process, while one is starting or ready. */
@@ -268,6 +296,7 @@ export class Supervisor {
         { thread: thread.id, agent: spec.kind.id, session: opened.sessionId, how: opened.how, pid: live.host.pid, spare: !!spare, session_ahead: !!spare?.session, cpu_class: live.host.cpuClass },
         spare ? "agent host started on the spare process" : "agent host started",
       );
+      this.resumable.set(thread.agent, live.host.canResume);
       this.spare.hostStarted(spec);
       live.starting = false;
       return live;

@@ -2,7 +2,7 @@
 // (conversation/: one line per route, addressing, access, command or prompt); a thread's output goes
 // to its routes through each platform's Outbox (order, pacing, retries, splitting); approvals are
 // shown and updated here. Its parts are made and connected in wiring.ts.
-import type { ActionOutcome, ActionPress, CommonPlatformSettings, InboundMessage, PlatformAdapter, PlatformCore, PlatformLogger, RouteInfo } from "../platforms/contract.js";
+import type { ActionOutcome, ActionPress, CommonPlatformSettings, InboundMessage, PlatformAdapter, PlatformCore, PlatformLogger, RouteInfo, TypingStart } from "../platforms/contract.js";
 import type { HandoverApi, ThreadsApi } from "../commands/context.js";
 import { COMMANDS } from "../commands/index.js";
 import type { Supervisor } from "../agents/supervisor.js";
@@ -95,6 +95,18 @@ export class BatonCore implements PlatformCore {
 
   isAllowed(userId: string, route: string): boolean {
     return this.parts.inbound.isAllowed(userId, route);
+  }
+
+  /**
+   * Someone allowed is typing: the route's thread gets its agent started (resuming its session) in
+   * the background, so the message finds it live; a route with no thread yet (or an agent that
+   * cannot resume) gets the spare made ready. Strangers' typing starts nothing.
+   */
+  handleTyping({ route, user }: TypingStart): void {
+    if (!this.parts.inbound.isAllowed(user.id, route)) return;
+    const thread = this.registry.threadForRoute(route);
+    if (thread?.open) this.parts.turns.prewarm(thread);
+    else this.supervisor.warmSpare();
   }
 
   audit(body: AuditBody, threadId?: string): Promise<void> {

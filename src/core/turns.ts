@@ -67,6 +67,11 @@ export class Turns {
     return this.deps.supervisor.host(thread.id) ?? this.deps.supervisor.open(this.hostRequest(thread));
   }
 
+  /** A prompt is likely on its way (someone types): the thread's agent starts now, in the background. */
+  prewarm(thread: ThreadRecord): void {
+    this.deps.supervisor.prewarm(this.hostRequest(thread));
+  }
+
   /** A prompt was taken from `route` (its message gets the running reaction). */
   promptSeen(route: string, messageId: string | undefined): void {
     this.lastPromptMessage.set(route, messageId);

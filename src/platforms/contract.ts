@@ -179,9 +179,20 @@ export interface StartInfo {
   description: string;
 }
 
+/**
+ * A person started typing where the platform says so (Discord's TYPING_START, the web chat's
+ * client): a message is likely on its way. Telegram's and Slack's bots get no such event.
+ */
+export interface TypingStart {
+  route: string;
+  user: PlatformUser;
+}
+
 /** What the core offers an adapter. */
 export interface PlatformCore {
   handleMessage(message: InboundMessage): Promise<void>;
+  /** Someone types on a route: the core may get the thread's agent ready before the message comes. Never throws. */
+  handleTyping?(typing: TypingStart): void;
   handleAction(press: ActionPress): Promise<ActionOutcome>;
   /** Commands for menus such as Telegram's setMyCommands: name without slash + one-line help. */
   commandList(): Array<{ name: string; description: string }>;

@@ -167,6 +167,19 @@ describe("the spare agent process", () => {
     await readySpare();
   });
 
+  it("gone after idle_shutdown, it is made again when someone allowed types where no thread is yet (not for a stranger)", async () => {
+    const { core, platform, spare, readySpare } = await boot({ idle_shutdown: 600 });
+    const pid = await readySpare();
+    await waitUntil(() => !isProcessAlive(pid));
+    await sleep(AFTER_SPARE_DELAY_MS);
+    const route = platform.route("about-to-write");
+    core.handleTyping({ route, user: { id: "test:mallory" } });
+    await sleep(AFTER_SPARE_DELAY_MS);
+    expect(spare()).toBeUndefined();
+    core.handleTyping({ route, user: { id: "test:alice" } });
+    expect(await readySpare()).not.toBe(pid);
+  });
+
   it("a config reload that turns agents.spare_host off stops the spare, and none follows", async () => {
     const { baton, logs, spare, readySpare } = await boot();
     const pid = await readySpare();

@@ -99,6 +99,7 @@ export class DiscordAdapter implements PlatformAdapter {
         messageCreate: (data) => later(() => this.onMessage(data)),
         interactionCreate: (data) => later(() => this.onInteraction(data)),
         threadCreate: () => undefined,
+        typingStart: (data) => later(() => this.onTyping(data)),
       },
       debug,
       cursor ? { keepResumable: true, onRaw: (packet, shardId, shardCount) => cursor.observe(packet, shardId, shardCount) } : {},
@@ -237,6 +238,13 @@ export class DiscordAdapter implements PlatformAdapter {
       lookup: facts.direct ? undefined : this.lookUp(live, facts),
     };
     void this.guard("hand a message over", () => live.core.handleMessage(message));
+  }
+
+  /** A person types: the core may start their thread's agent before the message comes. The bot's own typing is not a person's. */
+  private onTyping(data: { channel_id: string; user_id: string; member?: { roles?: string[] } }): void {
+    const live = this.live;
+    if (!live || data.user_id === live.connection.botUserId) return;
+    live.core.handleTyping?.({ route: this.routeOf(data.channel_id), user: { id: qualifiedUserId(data.user_id), roles: data.member?.roles } });
   }
 
   /** In a guild: the thread the message is in (the bot's? in which channel?), or a new thread for a mention (threads: auto). */

@@ -12,6 +12,7 @@ import {
   type APIInteraction,
   type GatewayMessageCreateDispatchData,
   type GatewayThreadCreateDispatchData,
+  type GatewayTypingStartDispatchData,
   type REST,
 } from "discord.js";
 import { PlatformError } from "../../kernel/errors.js";
@@ -27,6 +28,7 @@ export interface DiscordEvents {
   messageCreate(data: GatewayMessageCreateDispatchData): void;
   interactionCreate(data: APIInteraction): void;
   threadCreate(data: GatewayThreadCreateDispatchData): void;
+  typingStart(data: GatewayTypingStartDispatchData): void;
 }
 
 export interface ConnectOptions {
@@ -63,6 +65,7 @@ export async function connectDiscord(config: { token: string; api_url?: string }
   client.ws.on(GatewayDispatchEvents.MessageCreate, (data: GatewayMessageCreateDispatchData) => events.messageCreate(data));
   client.ws.on(GatewayDispatchEvents.InteractionCreate, (data: APIInteraction) => events.interactionCreate(data));
   client.ws.on(GatewayDispatchEvents.ThreadCreate, (data: GatewayThreadCreateDispatchData) => events.threadCreate(data));
+  client.ws.on(GatewayDispatchEvents.TypingStart, (data: GatewayTypingStartDispatchData) => events.typingStart(data));
 
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {

@@ -7,6 +7,9 @@ export const GATEWAY_INTENTS = {
   Guilds: 1 << 0,
   GuildMessages: 1 << 9,
   DirectMessages: 1 << 12,
+  // Typing (not privileged): a person typing to Baton gets their thread's agent started before the message.
+  GuildMessageTyping: 1 << 11,
+  DirectMessageTyping: 1 << 14,
   MessageContent: 1 << 15,
 } as const;
 

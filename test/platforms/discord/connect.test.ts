@@ -15,12 +15,12 @@ describe("Discord connection", () => {
     await fake?.stop();
   });
 
-  test("connects with Guilds, GuildMessages, DirectMessages and MessageContent and knows who it is", async () => {
+  test("connects with Guilds, GuildMessages, DirectMessages, MessageContent and the two typing intents and knows who it is", async () => {
     fake = await new FakeDiscord().start();
     connection = await connectDiscord({ token: fake.token, api_url: fake.apiUrl }, ignore, () => undefined);
     expect([connection.botUserId, connection.botName, connection.guildCount]).toEqual([fake.bot.id, "Baton", 1]);
     const identify = fake.gateway.frames.find((f) => f.from === "bot" && f.payload.op === 2)!;
-    expect(identify.payload.d.intents).toBe(1 | 512 | 4096 | 32768);
+    expect(identify.payload.d.intents).toBe(1 | 512 | 4096 | 32768 | 2048 | 16384);
   });
 
   test("the MessageContent intent off: a refusal that says where to switch it on", async () => {

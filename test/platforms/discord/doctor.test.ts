@@ -59,6 +59,8 @@ describe("Discord doctor", () => {
       Guilds: GatewayIntentBits.Guilds,
       GuildMessages: GatewayIntentBits.GuildMessages,
       DirectMessages: GatewayIntentBits.DirectMessages,
+      GuildMessageTyping: GatewayIntentBits.GuildMessageTyping,
+      DirectMessageTyping: GatewayIntentBits.DirectMessageTyping,
       MessageContent: GatewayIntentBits.MessageContent,
     });
     for (const [name, bit] of Object.entries(INVITE_PERMISSIONS)) expect(bit).toBe(PermissionFlagsBits[name as keyof typeof PermissionFlagsBits]);

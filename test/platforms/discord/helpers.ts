@@ -36,6 +36,8 @@ export async function startShippedDiscordBed(
     /** The config's access section (default: alice allowed); made once the fake has its people. */
     access?: (fake: FakeDiscord, people: { alice: FakeUser; mallory: FakeUser }) => Record<string, unknown>;
     env?: NodeJS.ProcessEnv;
+    /** Other sections of Baton's config (agents: …), over the shipped tests' defaults. */
+    baton?: Record<string, unknown>;
   } = {},
 ): Promise<ShippedDiscordBed> {
   const fake = await new FakeDiscord(options.fake).start();
@@ -45,7 +47,7 @@ export async function startShippedDiscordBed(
   let baton: ShippedBaton;
   try {
     const access = options.access?.(fake, { alice, mallory }) ?? { allow: [`discord:${alice.id}`] };
-    baton = await startShippedBaton(shippedConfig({ access, platforms: { discord } }), { env: options.env, prefix: "baton-discord-e2e-" });
+    baton = await startShippedBaton(shippedConfig({ ...options.baton, access, platforms: { discord } }), { env: options.env, prefix: "baton-discord-e2e-" });
   } catch (error) {
     await fake.stop();
     throw error;
