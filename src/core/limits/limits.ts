@@ -97,10 +97,12 @@ export class PersonLimits implements LimitsApi {
 
   private async admitLimited(person: string, per: PerPerson, now: number, taken: { hourKey?: string }): Promise<Admission> {
     const zone = this.timeZone();
-    const day = dayWindow(now, zone);
-    const use = await this.dayUse(person, day.key);
-    if (per.usd_per_day !== undefined && use.usd >= per.usd_per_day) return { ok: false, text: overLimitText("usd_per_day", per.usd_per_day, use.usd, day.endsAt, now, zone) };
-    if (per.tokens_per_day !== undefined && use.tokens >= per.tokens_per_day) return { ok: false, text: overLimitText("tokens_per_day", per.tokens_per_day, use.tokens, day.endsAt, now, zone) };
+    if (per.usd_per_day !== undefined || per.tokens_per_day !== undefined) {
+      const day = dayWindow(now, zone);
+      const use = await this.dayUse(person, day.key);
+      if (per.usd_per_day !== undefined && use.usd >= per.usd_per_day) return { ok: false, text: overLimitText("usd_per_day", per.usd_per_day, use.usd, day.endsAt, now, zone) };
+      if (per.tokens_per_day !== undefined && use.tokens >= per.tokens_per_day) return { ok: false, text: overLimitText("tokens_per_day", per.tokens_per_day, use.tokens, day.endsAt, now, zone) };
+    }
     const hour = hourWindow(now);
     const hourKey = `${person}:${hour.key}`;
     const turns = await this.turns.add(hourKey, 1);
