@@ -137,8 +137,11 @@ export interface TurnTicket {
 }
 
 export interface LimitsApi {
-  /** Before a prompt goes to an agent: its ticket, or the answer naming the limit it is over and when it resets (the prompt is not sent). */
-  admit(user: PlatformUser, route: string): Promise<{ ok: true; ticket: TurnTicket } | { ok: false; text: string }>;
+  /**
+   * Before a prompt goes to an agent: its ticket, or the answer naming the limit it is over and when
+   * it resets (the prompt is not sent). `about: "maker"`: the answer speaks of the person (a schedule's maker).
+   */
+  admit(user: PlatformUser, route: string, about?: "maker"): Promise<{ ok: true; ticket: TurnTicket } | { ok: false; text: string }>;
   /** /usage: the person's use and limits; an admin's lists everyone with use today. */
   report(user: PlatformUser, route: string): Promise<string>;
 }

@@ -7,7 +7,7 @@ import type { SessionSetting, SettingKind } from "../agents/session-settings.js"
 import type { AgentHost } from "../agents/host.js";
 import type { Supervisor } from "../agents/supervisor.js";
 import type { ChatFeatures, NewThreadSpec } from "../commands/features.js";
-import type { AgentsApi, LocalFile, WorkspacesApi } from "../commands/context.js";
+import type { AgentsApi, LimitsApi, LocalFile, TurnTicket, WorkspacesApi } from "../commands/context.js";
 import type { BatonConfig } from "../config/schema.js";
 import type { Metrics } from "../kernel/metrics.js";
 import { registerSecretValues, urlCredentials } from "../kernel/secrets.js";
@@ -49,6 +49,8 @@ export interface FeatureHost {
   notify(thread: ThreadRecord, text: string): void;
   /** With store.url: positions kept for the next leader (when schedules last ran). */
   cursors?: PlatformCursors;
+  /** Limits per person: a chat schedule's prompt counts toward its maker's. */
+  limits: LimitsApi;
 }
 
 /** The features' services the core keeps (turns post files, presses reach menus, start and stop run schedules). */
@@ -88,7 +90,8 @@ export function wireChatFeatures(host: FeatureHost): ChatFeatureParts {
     isAllowed: host.isAllowed,
     notify: (route, text) => void host.outboxOf(route)?.post(route, { text, kind: "notice" }),
     threadFor: async (route) => registry.threadForRoute(route) ?? registry.create({ ...(await features.newThreadSpec(route)), origin: "schedule" }, route),
-    submit: (thread, text) => void submitScheduled(host, thread, text),
+    submit: (thread, text, ticket) => void submitScheduled(host, thread, text, ticket),
+    admit: (user, route, about) => host.limits.admit(user, route, about),
     drained: (id) => host.supervisor.drained(id),
     log,
     lastRuns: host.cursors,
@@ -219,14 +222,15 @@ async function postStaged(outbox: Outbox, route: string, file: StagedFile, capti
 }
 
 /** A scheduled prompt goes the way a typed one does: into the thread's worktree first, when it gets one. */
-async function submitScheduled(host: FeatureHost, thread: ThreadRecord, text: string): Promise<void> {
+async function submitScheduled(host: FeatureHost, thread: ThreadRecord, text: string, ticket: TurnTicket | undefined): Promise<void> {
   try {
     const note = await host.beforePrompt(thread, text);
     if (note) host.notify(thread, note);
   } catch (error) {
+    ticket?.end(false);
     host.log.warn({ err: error, thread: thread.id }, "could not make a thread's worktree for a scheduled prompt");
     host.notify(thread, `⚠️ The scheduled prompt did not run: ${userMessageOf(error)}`);
     return;
   }
-  host.agents.submit(thread, [{ type: "text", text }]);
+  host.agents.submit(thread, [{ type: "text", text }], undefined, ticket);
 }

@@ -7,6 +7,7 @@
 // while Baton was down are not made up.
 import { randomBytes } from "node:crypto";
 import { Cron } from "croner";
+import type { LimitsApi, TurnTicket } from "../commands/context.js";
 import type { ScheduleInfo } from "../commands/features.js";
 import { cronProblem, isTimeZone, type ScheduleConfig } from "../config/features.js";
 import { CommandError } from "../kernel/errors.js";
@@ -42,7 +43,9 @@ export interface SchedulerDeps {
   notify(route: string, text: string): void;
   /** The route's open thread, created as a new message would create it. */
   threadFor(route: string): Promise<ThreadRecord>;
-  submit(thread: ThreadRecord, text: string): void;
+  submit(thread: ThreadRecord, text: string, ticket?: TurnTicket): void;
+  /** A chat schedule's prompt counts toward its maker's limits per person; over one it does not run. */
+  admit?: LimitsApi["admit"];
   drained(threadId: string): Promise<void>;
   log: PlatformLogger;
   /**
@@ -62,6 +65,8 @@ interface Job {
   lastRun?: { done: boolean };
   /** Runs skipped in a row (the chat hears of the first only). */
   skipped: number;
+  /** Runs its maker's limits held back in a row (the chat hears of the first only). */
+  limited?: number;
 }
 
 const lastRunKey = (id: string) => `schedule:${id}:last-run`;
@@ -208,8 +213,15 @@ export class Scheduler {
     // The notice goes when the prompt can start: after what the thread is still doing (an answer and
     // its usage line), not in the middle of it.
     await this.deps.drained(thread.id);
+    const admitted = createdBy ? await this.deps.admit?.({ id: createdBy }, route, "maker") : undefined;
+    if (admitted && !admitted.ok) {
+      run.done = true;
+      if ((job.limited = (job.limited ?? 0) + 1) === 1) this.deps.notify(route, `⏭ Schedule \`${id}\` did not run: ${admitted.text} It runs again once the limit allows.`);
+      return;
+    }
+    job.limited = 0;
     this.deps.notify(route, `⏰ Schedule \`${id}\`: ${prompt}`);
-    this.deps.submit(thread, prompt);
+    this.deps.submit(thread, prompt, admitted?.ticket);
     void this.deps.drained(thread.id).then(() => (run.done = true));
   }
 

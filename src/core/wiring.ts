@@ -113,6 +113,7 @@ export function wireCore(options: CoreOptions, state: CoreState): CoreParts {
     outboxOf: (route) => base.platforms.of(route)?.outbox,
     isAllowed: (userId, route) => inbound.mayUse(userId, route),
     cursors: options.cursors,
+    limits,
   });
   const files = fileCache(options);
   const audit = (body: AuditBody, threadId?: string) => {

@@ -132,6 +132,30 @@ describe("limits per person", () => {
   });
 });
 
+describe("limits per person: schedules", () => {
+  it("counts a chat schedule's runs toward its maker; over a limit a run does not start, and the chat hears it once", async () => {
+    const clock = { now: START };
+    const platform = new TestPlatform("team");
+    const config = { access: { ...ACCESS, commands: { schedule: "member" } }, limits: { per_person: { turns_per_hour: 2 } }, time_zone: "UTC" };
+    baton = await startTestBaton({ adapters: [platform], config, now: () => clock.now });
+    const route = platform.route("room");
+    await platform.say(route, "hello", bob);
+    await platform.waitFor(route, /you said "hello"/, TURN_MS);
+    await platform.say(route, '/schedule add "*/2 * * * * *" tick', bob);
+    await platform.waitFor(route, /you said "tick"/, TURN_MS);
+    const held = await platform.waitFor(route, /did not run/, TURN_MS);
+    expect(held.text).toMatch(
+      /^⏭ Schedule `\w+` did not run: ⏳ `test:bob` has reached their limit of 2 prompts to agents an hour \(limits\.per_person\.turns_per_hour\)\. It resets at 08:00 UTC, in 23 min\. It runs again once the limit allows\.$/,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 4_500));
+    const count = (pattern: RegExp) => platform.on(route).filter((m) => pattern.test(m.text)).length;
+    expect(count(/did not run/)).toBe(1);
+    expect(count(/you said "tick"/)).toBe(1);
+    clock.now = Date.UTC(2026, 11, 5, 8, 0, 5);
+    await platform.waitFor(route, (m) => count(/you said "tick"/) >= 2 && m.text.includes('you said "tick"'), TURN_MS);
+  });
+});
+
 describe("limits per person: subagents", () => {
   it("starts no subagents whose rounds would take the requester past turns_per_hour; the agent is told why", async () => {
     const clock = { now: START };

@@ -71,7 +71,8 @@ export class PersonLimits implements LimitsApi {
     return personOf(this.deps.config().access, user.id);
   }
 
-  async admit(user: PlatformUser, route: string): Promise<Admission> {
+  /** `about`: the refusal speaks of the person (a schedule's maker) rather than to them. */
+  async admit(user: PlatformUser, route: string, about?: "maker"): Promise<Admission> {
     const person = this.personOf(user);
     const { limits } = this.deps.config();
     const per = limits.per_person;
@@ -87,7 +88,7 @@ export class PersonLimits implements LimitsApi {
     // The hour's count this admission took, given back should the store fail halfway.
     const taken: { hourKey?: string } = {};
     try {
-      return await this.admitLimited(person, per, now, taken);
+      return await this.admitLimited(person, per, now, taken, about ? person : undefined);
     } catch (error) {
       if (taken.hourKey) this.turns.take(taken.hourKey, 1).catch(() => undefined);
       this.warn(error, "could not check a person's limits; the prompt was not sent");
@@ -95,13 +96,13 @@ export class PersonLimits implements LimitsApi {
     }
   }
 
-  private async admitLimited(person: string, per: PerPerson, now: number, taken: { hourKey?: string }): Promise<Admission> {
+  private async admitLimited(person: string, per: PerPerson, now: number, taken: { hourKey?: string }, who: string | undefined): Promise<Admission> {
     const zone = this.timeZone();
     if (per.usd_per_day !== undefined || per.tokens_per_day !== undefined) {
       const day = dayWindow(now, zone);
       const use = await this.dayUse(person, day.key);
-      if (per.usd_per_day !== undefined && use.usd >= per.usd_per_day) return { ok: false, text: overLimitText("usd_per_day", per.usd_per_day, use.usd, day.endsAt, now, zone) };
-      if (per.tokens_per_day !== undefined && use.tokens >= per.tokens_per_day) return { ok: false, text: overLimitText("tokens_per_day", per.tokens_per_day, use.tokens, day.endsAt, now, zone) };
+      if (per.usd_per_day !== undefined && use.usd >= per.usd_per_day) return { ok: false, text: overLimitText("usd_per_day", per.usd_per_day, use.usd, day.endsAt, now, zone, who) };
+      if (per.tokens_per_day !== undefined && use.tokens >= per.tokens_per_day) return { ok: false, text: overLimitText("tokens_per_day", per.tokens_per_day, use.tokens, day.endsAt, now, zone, who) };
     }
     const hour = hourWindow(now);
     const hourKey = `${person}:${hour.key}`;
@@ -111,7 +112,7 @@ export class PersonLimits implements LimitsApi {
       await this.turns.take(hourKey, 1);
       taken.hourKey = undefined;
       // (Not the count: it may include racing prompts about to give their point back too.)
-      return { ok: false, text: overLimitText("turns_per_hour", per.turns_per_hour, per.turns_per_hour, hour.endsAt, now, zone) };
+      return { ok: false, text: overLimitText("turns_per_hour", per.turns_per_hour, per.turns_per_hour, hour.endsAt, now, zone, who) };
     }
     let place: string | undefined;
     if (per.concurrent_turns !== undefined) {
@@ -119,7 +120,7 @@ export class PersonLimits implements LimitsApi {
       if (!place) {
         await this.turns.take(hourKey, 1);
         taken.hourKey = undefined;
-        return { ok: false, text: overLimitText("concurrent_turns", per.concurrent_turns, per.concurrent_turns, undefined, now, zone) };
+        return { ok: false, text: overLimitText("concurrent_turns", per.concurrent_turns, per.concurrent_turns, undefined, now, zone, who) };
       }
     }
     this.noteInRoster(person, now);

@@ -22,18 +22,28 @@ const NOT_SENT = "This message was not sent to the agent.";
 
 const dollars = (amount: number) => money(amount, "USD");
 
-export function overLimitText(limit: LimitName, max: number, used: number, endsAt: number | undefined, now: number, timeZone: string): string {
+/**
+ * The answer to a prompt over a limit: to its sender ("You have…", and that the message was not
+ * sent), or about `who` (a schedule's maker: "`bob` has…"; the caller says what was not sent).
+ */
+export function overLimitText(limit: LimitName, max: number, used: number, endsAt: number | undefined, now: number, timeZone: string, who?: string): string {
   const key = `limits.per_person.${limit}`;
   const resets = endsAt === undefined ? "" : ` It resets at ${resetText(endsAt, now, timeZone)}.`;
+  const v =
+    who === undefined
+      ? { has: "You have", alreadyHas: "You already have", their: "your", Their: "Your", notSent: ` ${NOT_SENT}` }
+      : { has: `\`${who}\` has`, alreadyHas: `\`${who}\` already has`, their: "their", Their: `\`${who}\`'s`, notSent: "" };
   switch (limit) {
     case "turns_per_hour":
-      return `⏳ You have reached your limit of ${COUNT.format(max)} prompt${max === 1 ? "" : "s"} to agents an hour (${key}).${resets} ${NOT_SENT}`;
-    case "concurrent_turns":
-      return `⏳ You already have ${COUNT.format(max)} turn${max === 1 ? "" : "s"} running or queued: your limit is ${COUNT.format(max)} at once (${key}). ${NOT_SENT} Send it again when one ends, or /stop one.`;
+      return `⏳ ${v.has} reached ${v.their} limit of ${COUNT.format(max)} prompt${max === 1 ? "" : "s"} to agents an hour (${key}).${resets}${v.notSent}`;
+    case "concurrent_turns": {
+      const again = who === undefined ? " Send it again when one ends, or /stop one." : "";
+      return `⏳ ${v.alreadyHas} ${COUNT.format(max)} turn${max === 1 ? "" : "s"} running or queued: ${v.their} limit is ${COUNT.format(max)} at once (${key}).${v.notSent}${again}`;
+    }
     case "usd_per_day":
-      return `⏳ Your turns have cost ${dollars(used)} today: your limit is ${dollars(max)} a day (${key}).${resets} ${NOT_SENT}`;
+      return `⏳ ${v.Their} turns have cost ${dollars(used)} today: ${v.their} limit is ${dollars(max)} a day (${key}).${resets}${v.notSent}`;
     case "tokens_per_day":
-      return `⏳ Your turns have used ${COUNT.format(used)} tokens today: your limit is ${COUNT.format(max)} a day (${key}).${resets} ${NOT_SENT}`;
+      return `⏳ ${v.Their} turns have used ${COUNT.format(used)} tokens today: ${v.their} limit is ${COUNT.format(max)} a day (${key}).${resets}${v.notSent}`;
   }
 }
 
