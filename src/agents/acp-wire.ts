@@ -42,62 +42,43 @@ export function acpWire(input: Readable, output: Writable, take: (message: WireM
   const readable = new ReadableStream<WireMessage>(
     {
       start(controller) {
-        let pending: Buffer[] = [];
-        let pendingBytes = 0;
+        const lines = new LineBuffer();
         let failed = false;
-        const onLine = (bytes: Buffer) => {
-          const text = bytes.toString("utf8").trim();
-          if (!text) return;
-          let message: unknown;
-          try {
-            message = JSON.parse(text);
-          } catch {
-            return answerError(-32700, "Parse error");
-          }
-          // The SDK's own answers, word for word (test/agents/acp-differential.test.ts holds them to it).
-          if (Array.isArray(message)) return answerError(-32600, "Invalid request: JSON-RPC batches are not supported");
-          if (typeof message !== "object" || message === null) return answerError(-32600, "Invalid request", message);
+        const fail = (error: Error): void => {
+          if (failed) return;
+          failed = true;
+          lines.clear();
+          controller.error(error);
+          input.destroy();
+        };
+        const onLine = (bytes: Buffer): boolean => {
+          const message = parseLine(bytes, answerError);
+          if (message === undefined) return true;
           let taken: boolean;
           try {
-            taken = take(message as WireMessage);
+            taken = take(message);
           } catch (error) {
             // A handler that throws ends this connection (as an error in the SDK's stream would), not Baton.
-            return fail(error as Error);
+            fail(error as Error);
+            return false;
           }
-          if (taken) return;
-          controller.enqueue(message as WireMessage);
+          if (taken) return true;
+          controller.enqueue(message);
           if ((controller.desiredSize ?? 0) <= 0) input.pause();
+          return true;
         };
         input.on("data", (chunk: Buffer) => {
           if (failed) return;
-          let start = 0;
-          for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
-            const line = pendingBytes === 0 ? chunk.subarray(start, end) : Buffer.concat([...pending, chunk.subarray(start, end)]);
-            pending = [];
-            pendingBytes = 0;
-            start = end + 1;
-            if (line.length > MAX_MESSAGE_BYTES) return fail(new MessageTooLargeError());
-            onLine(line);
-            if (failed) return;
-          }
-          if (start === chunk.length) return;
-          pendingBytes += chunk.length - start;
-          if (pendingBytes > MAX_MESSAGE_BYTES) return fail(new MessageTooLargeError());
-          pending.push(chunk.subarray(start));
+          const tooLarge = lines.push(chunk, onLine);
+          if (tooLarge) fail(tooLarge);
         });
         input.once("end", () => {
           if (failed) return;
-          if (pendingBytes > 0) onLine(Buffer.concat(pending));
+          const rest = lines.rest();
+          if (rest) onLine(rest);
           controller.close();
         });
         input.once("error", (error) => fail(error));
-        function fail(error: Error): void {
-          if (failed) return;
-          failed = true;
-          pending = [];
-          controller.error(error);
-          input.destroy();
-        }
       },
       pull() {
         input.resume();
@@ -115,4 +96,56 @@ export function acpWire(input: Readable, output: Writable, take: (message: WireM
     abort: () => void output.destroy(),
   });
   return { readable, writable };
+}
+
+/** A line as a message, or undefined after answering what the SDK's stream answers to bad input. */
+function parseLine(bytes: Buffer, answerError: (code: number, message: string, data?: unknown) => undefined): WireMessage | undefined {
+  const text = bytes.toString("utf8").trim();
+  if (!text) return undefined;
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return answerError(-32700, "Parse error");
+  }
+  // The SDK's own answers, word for word (test/agents/acp-differential.test.ts holds them to it).
+  if (Array.isArray(message)) return answerError(-32600, "Invalid request: JSON-RPC batches are not supported");
+  if (typeof message !== "object" || message === null) return answerError(-32600, "Invalid request", message);
+  return message as WireMessage;
+}
+
+/** Splits the agent's output into lines as it arrives, keeping the unfinished last one (in pieces until its newline comes). */
+class LineBuffer {
+  private parts: Buffer[] = [];
+  private bytes = 0;
+
+  /**
+   * Hands each whole line in `chunk` to `each` (which returns false to stop), and keeps the rest.
+   * Returns the error for a line over MAX_MESSAGE_BYTES, whole or still unfinished.
+   */
+  push(chunk: Buffer, each: (line: Buffer) => boolean): MessageTooLargeError | undefined {
+    let start = 0;
+    for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
+      const line = this.bytes === 0 ? chunk.subarray(start, end) : Buffer.concat([...this.parts, chunk.subarray(start, end)]);
+      this.clear();
+      start = end + 1;
+      if (line.length > MAX_MESSAGE_BYTES) return new MessageTooLargeError();
+      if (!each(line)) return undefined;
+    }
+    if (start === chunk.length) return undefined;
+    this.bytes += chunk.length - start;
+    if (this.bytes > MAX_MESSAGE_BYTES) return new MessageTooLargeError();
+    this.parts.push(chunk.subarray(start));
+    return undefined;
+  }
+
+  /** The last line when the output ended without a newline after it. */
+  rest(): Buffer | undefined {
+    return this.bytes > 0 ? Buffer.concat(this.parts) : undefined;
+  }
+
+  clear(): void {
+    this.parts = [];
+    this.bytes = 0;
+  }
 }
