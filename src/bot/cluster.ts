@@ -15,6 +15,7 @@ import type { ClusterState, DaemonSnapshot } from "../ops/snapshot.js";
 import { postgresHandoverKv } from "../store/postgres/codes.js";
 import { PostgresCursors } from "../store/postgres/cursors.js";
 import { PostgresEventStore } from "../store/postgres/event-store.js";
+import { EventLogFollower } from "../store/postgres/follower.js";
 import { openPostgresState, shownUrl, type PostgresState } from "../store/postgres/index.js";
 import { LeaderLease, readLeadership } from "../store/postgres/lease.js";
 import { ensureDataDir, startDaemon, type Daemon, type DaemonOptions } from "./daemon.js";
@@ -50,8 +51,15 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   const id = instanceIdOf(loaded, dataDir);
   const state: ClusterState = { role: "standby", instance: id, leader: null, epoch: 0, takeovers: 0, instances: [] };
   const lease = new LeaderLease(url, id, { renewMs: store.renew_ms, leaseMs: store.lease_ms }, batonVersion());
-  const follow = setInterval(() => void refresh(db, state, store.lease_ms * 3), store.renew_ms);
+  // A standby keeps reading the event log, so a takeover replays only what came since.
+  const eventLog = new EventLogFollower(db.pool);
+  const readLog = () => void eventLog.follow().catch((error: Error) => log.debug({ err: error.message }, "standing by: could not read the event log; trying again"));
+  const follow = setInterval(() => {
+    void refresh(db, state, store.lease_ms * 3);
+    if (state.role === "standby") readLog();
+  }, store.renew_ms);
   await refresh(db, state, store.lease_ms * 3);
+  readLog();
   log.info({ instance: id, database: shownUrl(url), leader: state.leader, epoch: state.epoch }, "standing by: another instance leads, or this one will once it takes the lead");
   let daemon: Daemon | undefined;
   let standbyOps: RunningOps | undefined = await startStandbyOps(options, state);
@@ -82,7 +90,15 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
           (key, error) => log.warn({ key, err: userMessageOf(error) }, "could not save a platform's read position"),
         );
         const runningTurns = await runningTurnsOn(cursors, id);
-        daemon = await startDaemon({ ...options, store: new PostgresEventStore(db.pool, () => lease.epoch), cursors, runningTurns, handoverKv: postgresHandoverKv(db.pool), cluster: () => state });
+        const followed = await eventLog.take();
+        daemon = await startDaemon({
+          ...options,
+          store: new PostgresEventStore(db.pool, () => lease.epoch, followed),
+          cursors,
+          runningTurns,
+          handoverKv: postgresHandoverKv(db.pool),
+          cluster: () => state,
+        });
       } catch (error) {
         log.error({ err: userMessageOf(error) }, "could not start serving after taking the lead; handing it over");
         await lease.stepDown();

@@ -157,7 +157,7 @@ async function openThreads(options: DaemonOptions): Promise<{ registry: ThreadRe
     async () => releaseLock(),
   );
   for (const skip of report.skipped) log.warn({ line: skip.line }, `event log: skipped a line (${skip.reason})`);
-  log.info({ events: report.events, threads: registry.openThreads().length, ms: Date.now() - started, compacted: report.compacted }, "thread registry replayed");
+  log.info({ events: report.events, preread: report.preread, threads: registry.openThreads().length, ms: Date.now() - started, compacted: report.compacted }, "thread registry replayed");
   return { registry, store, releaseLock };
 }
 

@@ -14,6 +14,8 @@ export interface ReplayReport {
   skipped: Array<{ line: number; reason: string }>;
   /** Set when the registry compacted the log after replaying it. */
   compacted?: { kept: number; dropped: number };
+  /** Of the events, how many a standby had read before it took the lead (PostgreSQL store). */
+  preread?: number;
 }
 
 export interface EventLogStore {

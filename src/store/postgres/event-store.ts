@@ -6,15 +6,8 @@ import { parseThreadEvent, type ThreadEvent } from "../../threads/events.js";
 import { EventLogWriteError, type EventLogStore, type ReplayReport } from "../../threads/store.js";
 import { GroupCommit } from "../../threads/group-commit.js";
 import { FencedError, fencedTransaction } from "./fence.js";
-
-/** Rows read per query by replay and compaction (keyset pages, so memory stays flat). */
-const PAGE_ROWS = 5_000;
-
-interface EventRow {
-  seq: string;
-  id: string;
-  body: unknown;
-}
+import { type FollowedLog, unchangedSince } from "./follower.js";
+import { type EventRow, forEachRow, PAGE_ROWS, readRow } from "./rows.js";
 
 export class PostgresEventStore implements EventLogStore {
   /** Serialises appends (group-committed, in the order they were made) and compaction. */
@@ -24,10 +17,14 @@ export class PostgresEventStore implements EventLogStore {
   );
   private closed = false;
 
-  /** `epoch()` is the epoch this instance leads with (it throws when this instance does not lead). */
+  /**
+   * `epoch()` is the epoch this instance leads with (it throws when this instance does not lead).
+   * `followed`: the log as a standby read it so far; replay then reads only what came after it.
+   */
   constructor(
     private readonly pool: Pool,
     private readonly epoch: () => number,
+    private followed?: FollowedLog,
   ) {}
 
   append(events: ThreadEvent[]): Promise<void> {
@@ -39,9 +36,20 @@ export class PostgresEventStore implements EventLogStore {
   async replay(onEvent: (event: ThreadEvent) => void): Promise<ReplayReport> {
     await this.commits.idle();
     const report: ReplayReport = { events: 0, skipped: [] };
-    await this.forEachRow((row) => {
-      const read = parseThreadEvent(row.body);
-      if ("problem" in read) report.skipped.push({ line: Number(row.seq), reason: read.problem });
+    const followed = this.followed;
+    this.followed = undefined;
+    let after = "0";
+    // Unless the leader compacted the part read already (then all of it is read again).
+    if (followed && followed.rows > 0 && (await unchangedSince(this.pool, followed))) {
+      for (const event of followed.events) onEvent(event);
+      report.events = followed.events.length;
+      report.skipped.push(...followed.skipped);
+      report.preread = followed.rows;
+      after = followed.lastSeq;
+    }
+    await forEachRow(this.pool, after, (row) => {
+      const read = readRow(row);
+      if ("skip" in read) report.skipped.push(read.skip);
       else {
         report.events++;
         onEvent(read.event);
@@ -77,16 +85,6 @@ export class PostgresEventStore implements EventLogStore {
   async close(): Promise<void> {
     this.closed = true;
     await this.commits.idle();
-  }
-
-  private async forEachRow(onRow: (row: EventRow) => void): Promise<void> {
-    let after = "0";
-    for (;;) {
-      const { rows } = await this.pool.query<EventRow>("SELECT seq, id, body FROM baton_thread_events WHERE seq > $1 ORDER BY seq LIMIT $2", [after, PAGE_ROWS]);
-      for (const row of rows) onRow(row);
-      if (rows.length < PAGE_ROWS) return;
-      after = rows[rows.length - 1].seq;
-    }
   }
 
   private insert(events: ThreadEvent[]): Promise<void> {
