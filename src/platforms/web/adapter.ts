@@ -10,9 +10,9 @@ import { loadOrCreateToken, WebAuth } from "./auth.js";
 import { registerSecretValues } from "../../kernel/secrets.js";
 import type { WebAdapterConfig } from "./config.js";
 import { ConversationHistory, type StoredMessage } from "./history.js";
-import { CONVERSATION_ID_PATTERN, type ClientEvent, type ConversationSummary, type ServerEvent, type WireMessage } from "./protocol.js";
+import { CONVERSATION_ID_PATTERN, type ClientEvent, type ConversationSummary, type ServerEvent } from "./protocol.js";
 import { INLINE_IMAGE_TYPES, UploadTooLargeError, WebFiles } from "./files.js";
-import { renderMessageHtml } from "./render.js";
+import { wireMessage } from "./render.js";
 import { loadMarkdown } from "../../render/markdown.js";
 import { parseListen, startWebServer, type FileRoutes, type RunningWebServer } from "./server.js";
 import { SocketHub, type BrowserClient } from "./sockets.js";
@@ -121,7 +121,7 @@ export class WebAdapter implements PlatformAdapter {
       at: Date.now(),
     };
     this.store().append(conversation, stored);
-    this.hub?.broadcast({ type: "message", conversation, message: toWire(stored, conversation) });
+    this.hub?.broadcast({ type: "message", conversation, message: wireMessage(stored, conversation) });
     this.publishSummary(conversation);
     return { id: stored.id };
   }
@@ -133,7 +133,7 @@ export class WebAdapter implements PlatformAdapter {
     const kept = await this.requireFiles().keep(conversation, id, file);
     const stored: StoredMessage = { id, role: "agent", kind: "text", text: file.caption ?? "", format: file.format, files: [kept], at: Date.now() };
     this.store().append(conversation, stored);
-    this.hub?.broadcast({ type: "message", conversation, message: toWire(stored, conversation) });
+    this.hub?.broadcast({ type: "message", conversation, message: wireMessage(stored, conversation) });
     this.publishSummary(conversation);
     return { id };
   }
@@ -144,7 +144,7 @@ export class WebAdapter implements PlatformAdapter {
     if (!existing) throw new PlatformError("That message is gone.", { reason: "refused", detail: `web: edit of unknown message ${ref.id} on ${route}` });
     const updated: StoredMessage = { ...existing, text: message.text, format: message.format, buttons: message.buttons, kind: message.kind ?? existing.kind };
     this.store().update(conversation, updated);
-    this.hub?.broadcast({ type: "message", conversation, message: toWire(updated, conversation) });
+    this.hub?.broadcast({ type: "message", conversation, message: wireMessage(updated, conversation) });
   }
 
   async typing(route: string): Promise<void> {
@@ -191,7 +191,7 @@ export class WebAdapter implements PlatformAdapter {
         const described = files.describe(uploads);
         const stored: StoredMessage = { id: randomBytes(8).toString("base64url"), role: "user", kind: "user", text, files: described.length ? described : undefined, at: Date.now() };
         this.store().append(conversation, stored);
-        this.hub?.broadcast({ type: "message", conversation, message: toWire(stored, conversation) });
+        this.hub?.broadcast({ type: "message", conversation, message: wireMessage(stored, conversation) });
         this.publishSummary(conversation);
         const route = this.routeOf(conversation);
         const inbound = files.inbound(uploads);
@@ -226,7 +226,7 @@ export class WebAdapter implements PlatformAdapter {
       conversation,
       messages: this.store()
         .messages(conversation)
-        .map((m) => toWire(m, conversation)),
+        .map((m) => wireMessage(m, conversation)),
     };
   }
 
@@ -288,19 +288,6 @@ export class WebAdapter implements PlatformAdapter {
     if (!CONVERSATION_ID_PATTERN.test(conversation)) throw new PlatformError("No such web conversation.", { reason: "refused", detail: `web: bad route ${route}` });
     return conversation;
   }
-}
-
-function toWire(message: StoredMessage, conversation: string): WireMessage {
-  const files = message.files?.map((f) => ({ ...f, ...(message.role === "agent" ? { url: `/files/${conversation}/${message.id}`, inline: INLINE_IMAGE_TYPES.has(f.mimeType) } : {}) }));
-  return {
-    id: message.id,
-    role: message.role,
-    kind: message.kind,
-    html: message.text ? renderMessageHtml(message.text, message.kind, message.format) : "",
-    buttons: message.buttons,
-    files,
-    at: message.at,
-  };
 }
 
 function isLoopback(host: string): boolean {

@@ -2,7 +2,9 @@
 // profile `web`: sanitised, raw HTML as text, only http(s)/mailto links, images as links); plans and
 // tool lines get their own compact markup around inline markdown; plain text is escaped as is.
 import { inlineMarkdownToHtml, markdownToHtml as renderMarkdown } from "../../render/html.js";
-import type { WebMessageKind } from "./protocol.js";
+import type { WebMessageKind, WireMessage } from "./protocol.js";
+import type { StoredMessage } from "./history.js";
+import { INLINE_IMAGE_TYPES } from "./files.js";
 
 const WEB = { profile: "web" } as const;
 /** Marks the core's plan block puts before each entry (see render/blocks.ts). */
@@ -40,4 +42,18 @@ function renderPlan(text: string): string {
 function renderToolLines(text: string): string {
   const lines = text.split("\n").filter((line) => line.trim());
   return `<div class="tools">${lines.map((line) => `<div class="tool-line">${inlineMarkdownToHtml(line, WEB)}</div>`).join("")}</div>`;
+}
+
+/** A kept message as the page gets it: its HTML, and where the agent's files load from. */
+export function wireMessage(message: StoredMessage, conversation: string): WireMessage {
+  const files = message.files?.map((f) => ({ ...f, ...(message.role === "agent" ? { url: `/files/${conversation}/${message.id}`, inline: INLINE_IMAGE_TYPES.has(f.mimeType) } : {}) }));
+  return {
+    id: message.id,
+    role: message.role,
+    kind: message.kind,
+    html: message.text ? renderMessageHtml(message.text, message.kind, message.format) : "",
+    buttons: message.buttons,
+    files,
+    at: message.at,
+  };
 }
