@@ -1,8 +1,9 @@
 // Matrix across a takeover: the leader keeps its sync position (`next_batch`) in the shared cursors;
 // the next leader, after its own first sync, reads what came since that position and handles it
 // before the live events: a message sent while no instance was connected is answered once, and
-// nothing from before the takeover is answered again. Shipped CLI, PostgreSQL, the Matrix fake
-// (an unencrypted DM: each instance has a device of its own, and the crypto store is not shared).
+// nothing from before the takeover is answered again; the same over a graceful hand-over (SIGTERM).
+// Shipped CLI, PostgreSQL, the Matrix fake (an unencrypted DM: each instance has a device of its
+// own, and the crypto store is not shared).
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -75,6 +76,20 @@ describe.skipIf(missing)("Matrix across a takeover", { timeout: 150_000 }, () =>
     await answered("during the takeover");
     say("after the takeover");
     await answered("after the takeover");
-    for (const said of ["before the crash", "during the takeover", "after the takeover"]) expect(answers(said), said).toHaveLength(1);
+
+    // A graceful hand-over right after an answer: the position the leader reached goes with it.
+    const c = cluster.start("gamma", matrix);
+    await c.standingBy();
+    say("just before the hand-over");
+    await answered("just before the hand-over");
+    b.child.kill("SIGTERM");
+    await exitOf(b.child);
+    say("during the hand-over");
+    await c.leading();
+    await answered("during the hand-over");
+    say("after the hand-over");
+    await answered("after the hand-over");
+    const all = ["before the crash", "during the takeover", "after the takeover", "just before the hand-over", "during the hand-over", "after the hand-over"];
+    for (const said of all) expect(answers(said), said).toHaveLength(1);
   });
 });
