@@ -14,6 +14,8 @@ const STOP_GRACE_MS = 3_000;
 export interface DirectTimes {
   /** Spawn → the first text of the answer, ms. */
   coldMs: number;
+  /** The first prompt of the new session → its first text, ms (the part of coldMs after session/new). */
+  firstPromptMs: number;
   /** Prompt sent on the live session → the first text of the answer, ms (one per warm prompt). */
   warmMs: number[];
 }
@@ -71,7 +73,7 @@ export async function directRun(launch: DirectLaunch, prompt: (i: number) => str
       const { sent, at } = await ask(sessionId, prompt(i));
       warmMs.push(at - sent);
     }
-    return { coldMs: cold.at - spawnedAt, warmMs };
+    return { coldMs: cold.at - spawnedAt, firstPromptMs: cold.at - cold.sent, warmMs };
   } finally {
     connection.close();
     await stop(child);

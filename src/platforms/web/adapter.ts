@@ -211,6 +211,9 @@ export class WebAdapter implements PlatformAdapter {
         client.send({ type: "actionResult", conversation: event.conversation, messageId: event.messageId, ...outcome });
         return;
       }
+      case "typing":
+        core.handleTyping?.({ route: this.routeOf(event.conversation), user: { id: client.user!, name: "web" } });
+        return;
       case "forget":
         await this.store().forget(event.conversation);
         await this.files?.forget(event.conversation);

@@ -82,6 +82,8 @@ export const clientEventSchema = z.discriminatedUnion("type", [
     .refine((e) => e.text.length > 0 || (e.files?.length ?? 0) > 0, "a message needs text or a file"),
   z.object({ type: z.literal("action"), conversation: conversationId, messageId: z.string().max(64), actionId: z.string().min(1).max(128) }),
   z.object({ type: z.literal("forget"), conversation: conversationId }),
+  // The person types a message into the conversation (sent at most every few seconds).
+  z.object({ type: z.literal("typing"), conversation: conversationId }),
 ]);
 
 export type ClientEvent = z.infer<typeof clientEventSchema>;

@@ -14,6 +14,8 @@ const BROWSER_ID_CHARS = 16;
 /** The "working…" line stays this long after the last typing beat (the server beats every 3 s). */
 const TYPING_VISIBLE_MS = 4_500;
 const NARROW_LAYOUT_PX = 760;
+/** Typing signals to Baton go at most this often per conversation (Discord's clients send theirs about every 8–10 s). */
+const TYPING_SIGNAL_MS = 5_000;
 /** Below this width the composer's long placeholder would be cut: the short one instead. */
 const SHORT_PLACEHOLDER_PX = 480;
 
@@ -22,6 +24,8 @@ class ChatPage {
   private readonly unread = new Set<string>();
   private current: string;
   private typingTimer?: number;
+  /** The last typing signal sent (typing()). */
+  private typingSignalled?: { conversation: string; at: number };
   private readonly connection: Connection;
   private readonly messages: MessageView;
   private readonly sidebar: Sidebar;
@@ -47,6 +51,7 @@ class ChatPage {
       byId<HTMLButtonElement>("stop"),
       (text, files) => this.sendText(text, files),
       attachments,
+      () => this.typing(),
     );
     this.connection = new Connection(
       browserId(),
@@ -132,7 +137,16 @@ class ChatPage {
     if (state === "unauthorized") banner.textContent = "This browser is not signed in. Open the link that `baton start` printed (it ends in ?token=…).";
   }
 
+  /** Tells Baton the person types here, at most every TYPING_SIGNAL_MS per conversation. */
+  private typing(): void {
+    const now = Date.now();
+    if (this.typingSignalled?.conversation === this.current && now - this.typingSignalled.at < TYPING_SIGNAL_MS) return;
+    if (this.connection.send({ type: "typing", conversation: this.current })) this.typingSignalled = { conversation: this.current, at: now };
+  }
+
   private sendText(text: string, files?: string[]): boolean {
+    // The next message typed is news again.
+    this.typingSignalled = undefined;
     if (!this.connection.send({ type: "send", conversation: this.current, text, ...(files?.length ? { files } : {}) })) {
       toast("Not connected to Baton; try again in a moment.", "error");
       return false;

@@ -20,6 +20,8 @@ export class Composer {
     private readonly stopButton: HTMLButtonElement,
     private readonly onSubmit: (text: string, files?: string[]) => boolean,
     private readonly attachments?: Attachments,
+    /** The person types a message (not a command): Baton may get the agent ready meanwhile. */
+    private readonly onTyping?: () => void,
   ) {
     form.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -28,6 +30,7 @@ export class Composer {
     input.addEventListener("input", () => {
       this.autosize();
       this.updateHints();
+      if (input.value.trim() && !input.value.startsWith("/")) this.onTyping?.();
     });
     input.addEventListener("keydown", (event) => this.onKey(event));
     input.addEventListener("blur", () => window.setTimeout(() => this.hideHints(), 150));
