@@ -176,24 +176,7 @@ export class SubagentJobs {
     const cwd = tree?.cwd ?? path;
     const workspace = this.deps.machines.format(machine.name, cwd);
     const spec = await this.deps.agents.launchFor({ agent: s.agent, profile: s.profile, workspace, threadId, host: false });
-    const siblings = thread.subagents.filter((x) => x.run === s.run);
-    const others =
-      s.mode === "collaboration" && round > 1
-        ? siblings.filter((x) => x.name !== name).map((x) => ({ name: x.name, text: x.messages[round - 2] ?? `(no report: ${x.state}${x.note ? `, ${x.note}` : ""})` }))
-        : undefined;
-    const prompt = subagentPrompt({
-      name,
-      count: siblings.length,
-      mode: s.mode,
-      round,
-      rounds: s.rounds,
-      task: s.task,
-      shared: s.context,
-      cwd,
-      branch: tree?.branch,
-      others,
-      resumed: live.recovering && s.session !== undefined,
-    });
+    const prompt = roundPrompt(s, thread.subagents, round, { cwd, branch: tree?.branch, resumed: live.recovering && s.session !== undefined });
     // The person whose prompt runs the thread's turn now: they decide its subagents' requests (approvals.by) and pay for their rounds.
     const requester = this.deps.agents.runningAuthor(threadId);
     const runner = new SubagentRound({
@@ -226,10 +209,7 @@ export class SubagentJobs {
       return { state: "interrupted" };
     }
     await this.update(threadId, name, { message: { round, text: result.message.slice(0, MAX_STORED_MESSAGE_CHARS) }, files });
-    if (result.stopReason === "cancelled") return { state: "cancelled", note: live.note ?? "the agent cancelled its turn" };
-    if (result.stopReason === "refusal") return { state: "failed", note: "the agent refused to continue" };
-    const limit = result.stopReason === "max_tokens" || result.stopReason === "max_turn_requests" ? `it stopped at its limit (${result.stopReason})` : undefined;
-    return { state: "done", note: [live.note, limit].filter(Boolean).join("; ") || undefined };
+    return roundOutcome(result, live.note);
   }
 
   /** Records the final state; a finished worktree is committed and removed first (kept for a resume). */
@@ -254,4 +234,22 @@ export class SubagentJobs {
 
 function keyOf(threadId: string, name: string): string {
   return `${threadId}\0${name}`;
+}
+
+/** The prompt of a subagent's round; in collaboration, from round 2 on, with the others' reports of the round before. */
+function roundPrompt(s: SubagentRecord, all: SubagentRecord[], round: number, where: { cwd: string; branch?: string; resumed: boolean }): string {
+  const siblings = all.filter((x) => x.run === s.run);
+  const others =
+    s.mode === "collaboration" && round > 1
+      ? siblings.filter((x) => x.name !== s.name).map((x) => ({ name: x.name, text: x.messages[round - 2] ?? `(no report: ${x.state}${x.note ? `, ${x.note}` : ""})` }))
+      : undefined;
+  return subagentPrompt({ name: s.name, count: siblings.length, mode: s.mode, round, rounds: s.rounds, task: s.task, shared: s.context, ...where, others });
+}
+
+/** What a round that ran to its end means for the subagent (`note`: what happened on the way). */
+function roundOutcome(result: RoundResult, note: string | undefined): Outcome {
+  if (result.stopReason === "cancelled") return { state: "cancelled", note: note ?? "the agent cancelled its turn" };
+  if (result.stopReason === "refusal") return { state: "failed", note: "the agent refused to continue" };
+  const limit = result.stopReason === "max_tokens" || result.stopReason === "max_turn_requests" ? `it stopped at its limit (${result.stopReason})` : undefined;
+  return { state: "done", note: [note, limit].filter(Boolean).join("; ") || undefined };
 }
