@@ -16,6 +16,7 @@ import { postgresHandoverKv } from "../store/postgres/codes.js";
 import { PostgresCursors } from "../store/postgres/cursors.js";
 import { PostgresEventStore } from "../store/postgres/event-store.js";
 import { EventLogFollower } from "../store/postgres/follower.js";
+import { PostgresSnapshots } from "../store/postgres/snapshots.js";
 import { openPostgresState, shownUrl, type PostgresState } from "../store/postgres/index.js";
 import { LeaderLease, readLeadership } from "../store/postgres/lease.js";
 import { ensureDataDir, startDaemon, type Daemon, type DaemonOptions } from "./daemon.js";
@@ -25,7 +26,7 @@ export function instanceIdOf(loaded: LoadedConfig, dataDir: string): string {
   return loaded.config.instance.id ?? `${hostname()}-${createHash("sha256").update(dataDir).digest("hex").slice(0, 6)}`;
 }
 
-export interface ClusterOptions extends Omit<DaemonOptions, "store" | "cluster" | "cursors" | "runningTurns" | "handoverKv"> {
+export interface ClusterOptions extends Omit<DaemonOptions, "store" | "cluster" | "cursors" | "snapshots" | "runningTurns" | "handoverKv"> {
   /** Called each time this instance starts serving (after a takeover too). */
   onLeading?(daemon: Daemon, epoch: number): void;
   /** Called each time this instance stands by again. */
@@ -89,12 +90,18 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
           () => lease.epoch,
           (key, error) => log.warn({ key, err: userMessageOf(error) }, "could not save a platform's read position"),
         );
+        const snapshots = new PostgresSnapshots(
+          db.pool,
+          () => lease.epoch,
+          (key, error) => log.warn({ key, err: userMessageOf(error) }, "could not save a platform's state; kept for the next try"),
+        );
         const runningTurns = await runningTurnsOn(cursors, id);
         const followed = await eventLog.take();
         daemon = await startDaemon({
           ...options,
           store: new PostgresEventStore(db.pool, () => lease.epoch, followed),
           cursors,
+          snapshots,
           runningTurns,
           handoverKv: postgresHandoverKv(db.pool),
           cluster: () => state,

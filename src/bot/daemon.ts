@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import type { CommonPlatformSettings, PlatformAdapter, PlatformCursors, StartInfo } from "../platforms/contract.js";
+import type { CommonPlatformSettings, PlatformAdapter, PlatformCursors, PlatformSnapshots, StartInfo } from "../platforms/contract.js";
 import { registerSecretValues, urlCredentials } from "../kernel/secrets.js";
 import { PLATFORM_KINDS } from "../platforms/registry.js";
 import { JsonlEventStore, type EventLogStore } from "../threads/store.js";
@@ -41,6 +41,8 @@ export interface DaemonOptions {
   cwd?: string;
   /** With store.url: where platforms keep how far they have read, for the next leader. */
   cursors?: PlatformCursors;
+  /** With store.url: where platforms keep the state that follows the leader (Matrix's login and crypto store). */
+  snapshots?: PlatformSnapshots;
   /** With store.url: pickup codes and their limits on PostgreSQL, shared by the instances. */
   handoverKv?: HandoverKv;
   /** With store.url: where running turns are kept, for the next leader to mark them cut off. */
@@ -225,7 +227,7 @@ function platformStarter(options: DaemonOptions, core: BatonCore, recorder: Metr
  * Baton stops the start.
  */
 async function startPlatforms({ options, core, recorder, starter, platforms }: PlatformStartDeps): Promise<void> {
-  const env = { dataDir: options.dataDir, cursors: options.cursors };
+  const env = { dataDir: options.dataDir, cursors: options.cursors, snapshots: options.snapshots };
   // The core sees each adapter counted (messages out, errors by reason, reachability); the adapter sees a core that counts what comes in.
   const add = (adapter: PlatformAdapter, settings: Parameters<BatonCore["addAdapter"]>[1]): PlatformHealth => {
     const h: PlatformHealth = { name: adapter.name, kind: adapter.kind, state: "starting", connected: false };

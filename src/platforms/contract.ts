@@ -287,6 +287,34 @@ export interface PlatformEnv {
    * instance taking over continues from there; present with store.url.
    */
   cursors?: PlatformCursors;
+  /**
+   * Where a platform keeps state that must follow the leader to another machine (Matrix's login and
+   * end-to-end crypto store); present with store.url. It may hold secrets: never log what it holds.
+   */
+  snapshots?: PlatformSnapshots;
+}
+
+/** A snapshot with the records appended after it, as stored under one key. */
+export interface StoredSnapshot {
+  snapshot: Buffer;
+  /** In the order they were appended. */
+  records: Buffer[];
+}
+
+/**
+ * A platform's durable state as a snapshot and the records made since it (a journal). Writes are
+ * queued and stored in order per key, in the background; a failure is logged and the write kept
+ * for the next try, never thrown.
+ */
+export interface PlatformSnapshots {
+  /** What is stored under `key`, or undefined when nothing is. */
+  load(key: string): Promise<StoredSnapshot | undefined>;
+  /** Adds a record after the snapshot of `generation`. */
+  append(key: string, generation: number, record: Buffer): void;
+  /** Replaces the snapshot by one of `generation`; the records of older generations go with it. */
+  replace(key: string, generation: number, snapshot: Buffer): void;
+  /** Resolves once every write queued so far under `key` has been stored or has failed. */
+  flushed(key: string): Promise<void>;
 }
 
 export interface PlatformCursors {

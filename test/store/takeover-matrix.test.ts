@@ -2,9 +2,11 @@
 // the next leader, after its own first sync, reads what came since that position and handles it
 // before the live events: a message sent while no instance was connected is answered once, and
 // nothing from before the takeover is answered again; the same over a graceful hand-over (SIGTERM).
-// Shipped CLI, PostgreSQL, the Matrix fake (an unencrypted DM: each instance has a device of its
-// own, and the crypto store is not shared).
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+// The leader keeps its Matrix login and crypto store in PostgreSQL too: the next leader, with an
+// empty data dir of its own, is the same device with the same keys, and decrypts what Alice's client encrypted for it before the crash (the room
+// key it had) and after (a new room key over Olm: its identity keys). Shipped CLI, PostgreSQL, the
+// Matrix fake; in the encrypted DM Alice is a real matrix-js-sdk client with Rust crypto.
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -13,8 +15,9 @@ import { createRoom, join as joinRoom, sendEvent } from "../fakes/matrix/rooms.j
 import { FakeHomeserver } from "../fakes/matrix/server.js";
 import type { Room } from "../fakes/matrix/state.js";
 import { seenMessages } from "../fakes/matrix/view.js";
+import { createEncryptedDm, nextMessage, startSdkUser, waitForMember, type SdkUser } from "../platforms/matrix/sdk-user.js";
 import { waitFor } from "../platforms/telegram/helpers.js";
-import { ClusterInstances } from "../support/cluster.js";
+import { ClusterInstances, type ClusterInstance } from "../support/cluster.js";
 import { exitOf } from "../support/process.js";
 import { postgresForFile } from "../support/postgres-file.js";
 
@@ -25,49 +28,65 @@ let fake: FakeHomeserver;
 let dir: string;
 let cluster: ClusterInstances | undefined;
 let db: pg.Pool | undefined;
+let user: SdkUser | undefined;
 
 beforeAll(async () => {
   if (missing) return;
   fake = await FakeHomeserver.start();
+  fake.register("alice", undefined, "Alice");
   dir = realpathSync(mkdtempSync(join(tmpdir(), "baton-ha-matrix-")));
 });
 
 afterAll(async () => {
+  await user?.stop();
   await cluster?.stopAll();
   await db?.end();
   await fake?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-describe.skipIf(missing)("Matrix across a takeover", { timeout: 150_000 }, () => {
+/** Instances `first` and `second` for the bot `localpart` on a fresh database, the first leading, the second standing by. */
+async function twoInstances(localpart: string, ids: [string, string]): Promise<{ bot: string; alice: string; a: ClusterInstance; b: ClusterInstance; matrix: Record<string, unknown> }> {
+  await cluster?.stopAll();
+  await db?.end();
+  const { password } = fake.register(localpart, undefined, "Baton");
+  const bot = `@${localpart}:${fake.serverName}`;
+  const alice = `@alice:${fake.serverName}`;
+  const url = await server().database();
+  db = new pg.Pool({ connectionString: url, max: 1 });
+  cluster = new ClusterInstances(dir, url);
+  const matrix = { access: { allow: [`matrix:${alice}`] }, platforms: { matrix: { homeserver: fake.baseUrl, user_id: bot, password } } };
+  const a = cluster.start(ids[0], matrix);
+  await a.leading();
+  const b = cluster.start(ids[1], matrix);
+  await b.standingBy();
+  return { bot, alice, a, b, matrix };
+}
+
+/** Waits until the leader's stored position caught up with everything in the rooms (its own answers included). */
+async function positionCaughtUp(pool: pg.Pool): Promise<void> {
+  const deadline = Date.now() + TIMEOUT_MS;
+  for (;;) {
+    const { rows } = await pool.query<{ value: string }>("SELECT value FROM baton_cursors WHERE key LIKE 'matrix:%:next_batch'");
+    if (rows[0]?.value === `s${fake.state.position}`) return;
+    if (Date.now() > deadline) throw new Error(`the stored sync position (${rows[0]?.value}) did not reach s${fake.state.position}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const sessionOf = (instance: ClusterInstance) => JSON.parse(readFileSync(join(instance.dataDir, "matrix", "matrix", "session.json"), "utf8")) as { device_id: string; access_token: string };
+
+describe.skipIf(missing)("Matrix across a takeover", { timeout: 240_000 }, () => {
   it("the next leader syncs on from the stored position: the message sent meanwhile is answered once, none before it again", async () => {
-    const { password } = fake.register("baton", undefined, "Baton");
-    const bot = `@baton:${fake.serverName}`;
-    const alice = fake.register("alice", undefined, "Alice").userId;
+    const { bot, alice, a, b, matrix } = await twoInstances("baton", ["alpha", "beta"]);
     const dm: Room = createRoom(fake.state, alice, { invite: [bot] });
     joinRoom(fake.state, dm, bot);
     const say = (text: string) => sendEvent(fake.state, dm, alice, "m.room.message", { msgtype: "m.text", body: text });
     const answers = (said: string) => seenMessages(dm, bot).filter((m) => m.text.includes(`you said "${said}"`));
     const answered = (said: string) => waitFor(() => answers(said)[0], `the answer to "${said}"`, TIMEOUT_MS);
-
-    const url = await server().database();
-    db = new pg.Pool({ connectionString: url, max: 1 });
-    cluster = new ClusterInstances(dir, url);
-    const matrix = { access: { allow: [`matrix:${alice}`] }, platforms: { matrix: { homeserver: fake.baseUrl, user_id: bot, password } } };
-    const a = cluster.start("alpha", matrix);
-    await a.leading();
-    const b = cluster.start("beta", matrix);
-    await b.standingBy();
     say("before the crash");
     await answered("before the crash");
-    // The leader's position caught up with everything in the room (its own answer included).
-    const deadline = Date.now() + TIMEOUT_MS;
-    for (;;) {
-      const { rows } = await db.query<{ value: string }>("SELECT value FROM baton_cursors WHERE key LIKE 'matrix:%:next_batch'");
-      if (rows[0]?.value === `s${fake.state.position}`) break;
-      if (Date.now() > deadline) throw new Error(`the stored sync position (${rows[0]?.value}) did not reach s${fake.state.position}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await positionCaughtUp(db!);
 
     a.child.kill("SIGKILL");
     await exitOf(a.child);
@@ -78,7 +97,7 @@ describe.skipIf(missing)("Matrix across a takeover", { timeout: 150_000 }, () =>
     await answered("after the takeover");
 
     // A graceful hand-over right after an answer: the position the leader reached goes with it.
-    const c = cluster.start("gamma", matrix);
+    const c = cluster!.start("gamma", matrix);
     await c.standingBy();
     say("just before the hand-over");
     await answered("just before the hand-over");
@@ -91,5 +110,43 @@ describe.skipIf(missing)("Matrix across a takeover", { timeout: 150_000 }, () =>
     await answered("after the hand-over");
     const all = ["before the crash", "during the takeover", "after the takeover", "just before the hand-over", "during the hand-over", "after the hand-over"];
     for (const said of all) expect(answers(said), said).toHaveLength(1);
+  });
+
+  it("the next leader, with an empty data dir, is the same device: it decrypts and answers encrypted messages", async () => {
+    const { bot, alice, a, b } = await twoInstances("crypto-bot", ["delta", "epsilon"]);
+    user = await startSdkUser(fake, alice);
+    const client = user.client;
+    const roomId = await createEncryptedDm(user, bot);
+    await waitForMember(user, roomId, bot, TIMEOUT_MS);
+    const answerTo = (text: string) => nextMessage(user!, roomId, (c) => String(c["m.new_content"]?.body ?? c.body ?? "").includes(`you said "${text}"`), TIMEOUT_MS);
+    const roundTrip = async (text: string) => {
+      const reply = answerTo(text);
+      await client.sendTextMessage(roomId, text);
+      return reply;
+    };
+    expect((await roundTrip("before the crash")).isEncrypted()).toBe(true);
+    const device = sessionOf(a).device_id;
+    await positionCaughtUp(db!);
+
+    a.child.kill("SIGKILL");
+    await exitOf(a.child);
+    // Encrypted while nobody leads, with the room key Alice's client shared with the bot's device.
+    const duringTakeover = answerTo("during the takeover");
+    await client.sendTextMessage(roomId, "during the takeover");
+    await b.leading();
+    expect((await duringTakeover).isEncrypted()).toBe(true);
+    expect(sessionOf(b).device_id).toBe(device);
+    // A new room key, sent over Olm to the device: the new leader has the device's identity keys.
+    client.getCrypto()!.forceDiscardSession(roomId);
+    expect((await roundTrip("with a new room key")).isEncrypted()).toBe(true);
+
+    // One login and one upload of the device's keys: the same device throughout.
+    expect(fake.callsTo(/\/login$/, "POST").filter((c) => c.body?.identifier?.user === bot)).toHaveLength(1);
+    expect(fake.callsTo(/\/keys\/upload$/).filter((c) => c.userId === bot && c.body?.device_keys)).toHaveLength(1);
+    const stored = await db!.query<{ key: string }>("SELECT key FROM baton_platform_snapshots ORDER BY key");
+    expect(stored.rows.map((r) => r.key)).toEqual([`matrix:matrix:${bot}:crypto:${device}`, "matrix:matrix:session"]);
+    // The login and the keys stay in the database and the data dirs: never in the logs.
+    const token = sessionOf(b).access_token;
+    for (const instance of [a, b]) expect(`${instance.out()}${instance.err()}`).not.toContain(token);
   });
 });

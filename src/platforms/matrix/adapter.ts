@@ -55,7 +55,7 @@ export class MatrixAdapter implements PlatformAdapter {
   ) {
     // Reactions stand in for buttons: one click on a pill in Element answers (see approvals.ts).
     this.capabilities = { maxMessageLength: MATRIX_MAX_MARKDOWN_CHARS, edits: true, buttons: true, typingIntervalMs: TYPING_INTERVAL_MS, minEditGapMs: config.min_edit_gap_ms };
-    this.connection = new MatrixConnection(config, { instance: name, dataDir: env.dataDir });
+    this.connection = new MatrixConnection(config, { instance: name, dataDir: env.dataDir, snapshots: env.snapshots });
     this.trust = { requireEncryption: config.require_encryption, requireVerifiedDevices: config.require_verified_devices };
     this.cursors = env.cursors;
   }
@@ -71,7 +71,7 @@ export class MatrixAdapter implements PlatformAdapter {
     const sdk = await import("matrix-js-sdk");
     const { user_id: userId, homeserver, access_token: accessToken, device_id: deviceId } = this.connection.session;
     // With shared cursors (store.url): the position the last leader stopped at, and this one's as it goes.
-    const cursor = this.cursors ? new SyncTokenCursor(this.cursors, `matrix:${this.name}:${userId}:next_batch`) : undefined;
+    const cursor = this.cursors ? new SyncTokenCursor(this.cursors, `matrix:${this.name}:${userId}:next_batch`, () => this.connection.cryptoSaved()) : undefined;
     cursor?.follow(this.client, sdk, this.connection.firstSyncToken);
     this.syncCursor = cursor;
     const since = await cursor?.load().catch((error: Error) => void log.warn({ err: error.message }, `${this.name}: could not read the stored sync position`));

@@ -1,12 +1,14 @@
 // The Matrix connection: one matrix-js-sdk client with Rust crypto, logged in as the bot's device,
 // its crypto store persisted in the data dir, syncing. The adapter translates its events; this only
-// connects, disconnects and knows the credentials.
+// connects, disconnects and knows the credentials. With shared snapshots (store.url) the login and
+// the crypto store are kept there too, for the instance that takes the lead next.
 import { toPlatformError } from "./errors.js";
 import type { MatrixClient } from "matrix-js-sdk";
 import { PlatformError } from "../../kernel/errors.js";
 import type { MatrixAdapterConfig } from "./config.js";
-import { loginWithPassword, resolveSession, type MatrixSession } from "./session.js";
-import { openCryptoStore, withIndexedDb } from "./crypto-store.js";
+import type { PlatformSnapshots } from "../contract.js";
+import { loginWithPassword, readSharedSession, resolveSession, shareSession, type MatrixSession } from "./session.js";
+import { cryptoStoreMirror, openCryptoStore, withIndexedDb } from "./crypto-store.js";
 import type { PersistentIndexedDb } from "./persistent-idb.js";
 import { matrixSdkLogger, quietRustCryptoTracing, routeMatrixSdkLogs, type LogSink } from "./sdk-log.js";
 
@@ -18,6 +20,7 @@ const REQUEST_TIMEOUT_MS = 30_000;
 export interface MatrixConnectionOptions {
   instance: string;
   dataDir: string;
+  snapshots?: PlatformSnapshots;
 }
 
 export type ConnectionLog = LogSink & { info(message: string): void; warn(message: string): void };
@@ -35,8 +38,8 @@ export class MatrixConnection {
   ) {}
 
   async start(log: ConnectionLog): Promise<void> {
-    const { config, options } = this;
-    this.session = (await resolveSession(config, options.dataDir, options.instance)) ?? (await loginWithPassword(config, options.dataDir, options.instance));
+    const { options } = this;
+    this.session = await this.resolveSession();
     const sdk = await import("matrix-js-sdk");
     routeMatrixSdkLogs(log);
     await quietRustCryptoTracing();
@@ -55,13 +58,35 @@ export class MatrixConnection {
         () => null,
       ),
     });
-    this.store = await openCryptoStore(options.dataDir, options.instance, this.session.device_id, (m) => log.warn(m));
+    const mirror = options.snapshots && cryptoStoreMirror(options.snapshots, this.cryptoKey());
+    this.store = await openCryptoStore(options.dataDir, options.instance, this.session.device_id, (m) => log.warn(m), mirror);
     try {
       await withIndexedDb(this.store.factory, () => this.client.initRustCrypto());
     } catch (error) {
       throw new PlatformError(`Matrix end-to-end encryption could not start for device ${this.session.device_id}: ${(error as Error).message}`, { reason: "refused", cause: error });
     }
     await this.firstSync(sdk);
+  }
+
+  /** The shared login (store.url), else the data dir's or the configured one, else a password login. */
+  private async resolveSession(): Promise<MatrixSession> {
+    const { config, options } = this;
+    const shared = options.snapshots && { snapshots: options.snapshots, key: `matrix:${options.instance}:session` };
+    const fromShared = shared && (await readSharedSession(shared, config, options.dataDir, options.instance));
+    if (fromShared) return fromShared;
+    const session = (await resolveSession(config, options.dataDir, options.instance)) ?? (await loginWithPassword(config, options.dataDir, options.instance));
+    if (shared) shareSession(shared, session);
+    return session;
+  }
+
+  /** The crypto store's key in the shared snapshots: one per account device. */
+  private cryptoKey(): string {
+    return `matrix:${this.options.instance}:${this.session.user_id}:crypto:${this.session.device_id}`;
+  }
+
+  /** Resolves once the crypto store's changes so far are in the shared snapshots (at once without them). */
+  cryptoSaved(): Promise<void> {
+    return this.options.snapshots && this.session ? this.options.snapshots.flushed(this.cryptoKey()) : Promise.resolve();
   }
 
   private async firstSync(sdk: typeof import("matrix-js-sdk")): Promise<void> {

@@ -6,10 +6,14 @@
 // the IndexedDB classes are installed as globals once, and `indexedDB` points at this instance's
 // factory only while the crypto opens its store (one instance at a time), so two Matrix accounts
 // in one Baton keep apart stores.
+//
+// With store.url the store is mirrored in the shared snapshots, one key per account device, so the
+// instance that takes the lead on another machine opens the same keys (see persistent-idb.ts).
 import { join } from "node:path";
 import * as fakeIndexedDb from "fake-indexeddb";
 import { matrixInstanceDir } from "./session.js";
-import { openPersistentIndexedDb, type PersistentIndexedDb } from "./persistent-idb.js";
+import type { PlatformSnapshots } from "../contract.js";
+import { openPersistentIndexedDb, type PersistentIndexedDb, type StoreMirror } from "./persistent-idb.js";
 
 const IDB_GLOBALS = [
   "IDBCursor",
@@ -30,8 +34,18 @@ export function cryptoStoreDir(dataDir: string, instance: string, deviceId: stri
   return join(matrixInstanceDir(dataDir, instance), `crypto-${deviceId.replace(/[^A-Za-z0-9_-]/g, "_")}`);
 }
 
-export function openCryptoStore(dataDir: string, instance: string, deviceId: string, warn: (message: string) => void): Promise<PersistentIndexedDb> {
-  return openPersistentIndexedDb(cryptoStoreDir(dataDir, instance, deviceId), warn);
+export function openCryptoStore(dataDir: string, instance: string, deviceId: string, warn: (message: string) => void, mirror?: StoreMirror): Promise<PersistentIndexedDb> {
+  return openPersistentIndexedDb(cryptoStoreDir(dataDir, instance, deviceId), warn, mirror);
+}
+
+/** The crypto store's copy under `key` in the shared snapshots. */
+export function cryptoStoreMirror(snapshots: PlatformSnapshots, key: string): StoreMirror {
+  return {
+    load: () => snapshots.load(key),
+    append: (generation, record) => snapshots.append(key, generation, record),
+    replace: (generation, snapshot) => snapshots.replace(key, generation, snapshot),
+    flushed: () => snapshots.flushed(key),
+  };
 }
 
 /** Runs `open` (initRustCrypto) with the global `indexedDB` set to `factory`; one at a time. */

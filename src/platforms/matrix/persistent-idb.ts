@@ -9,10 +9,15 @@
 // atomically; `journal-<generation>.v8` — length-prefixed transaction records made after it.
 // Loading replays every journal of the snapshot's generation and later; replaying a record the
 // snapshot already holds is harmless (records carry resolved keys, so they are idempotent).
+//
+// With a mirror (the shared database, store.url), each snapshot and record is written there too, in
+// the same bytes, and at open the mirror's copy is preferred to the files: it is the newest, as the
+// last leader (maybe another machine) wrote it; the files here may be from an older lead of this one.
 import { closeSync, existsSync, fdatasyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { deserialize, serialize } from "node:v8";
 import { IDBCursor, IDBDatabase, IDBFactory, IDBKeyRange, IDBObjectStore } from "fake-indexeddb";
+import type { StoredSnapshot } from "../contract.js";
 import { applyOps, dumpDatabases, restoreDatabases, type DatabaseDump, type Op, type TxRecord } from "./idb-dump.js";
 
 const SNAPSHOT = "snapshot.v8";
@@ -35,17 +40,22 @@ export interface PersistentIndexedDb {
   close(): Promise<void>;
 }
 
-/** Opens (or creates) the store in `dir`; `warn` hears about a torn journal tail after a crash. */
-export async function openPersistentIndexedDb(dir: string, warn: (message: string) => void = () => undefined): Promise<PersistentIndexedDb> {
+/** A copy of the store kept elsewhere (the shared database): the same snapshots and records. */
+export interface StoreMirror {
+  load(): Promise<StoredSnapshot | undefined>;
+  append(generation: number, record: Buffer): void;
+  replace(generation: number, snapshot: Buffer): void;
+  /** Resolves once what was handed over so far is written (or failed). */
+  flushed(): Promise<void>;
+}
+
+/** Opens (or creates) the store in `dir` (or from `mirror`'s copy); `warn` hears about a torn journal tail after a crash. */
+export async function openPersistentIndexedDb(dir: string, warn: (message: string) => void = () => undefined, mirror?: StoreMirror): Promise<PersistentIndexedDb> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const factory = new IDBFactory();
-  const snapshotPath = join(dir, SNAPSHOT);
-  const snapshot: Snapshot = existsSync(snapshotPath) ? (deserialize(readFileSync(snapshotPath)) as Snapshot) : { format: 1, generation: 0, databases: [] };
-  await restoreDatabases(factory, snapshot.databases);
-  for (const generation of journalGenerations(dir).filter((g) => g >= snapshot.generation)) {
-    for (const record of readJournal(join(dir, journalName(generation)), warn)) await applyOps(factory, record);
-  }
-  const journal = new Journal(dir, snapshot.generation, factory);
+  const mirrored = await mirror?.load();
+  const generation = mirrored ? await loadMirrored(dir, factory, mirrored) : await loadFiles(dir, factory, warn);
+  const journal = new Journal(dir, generation, factory, mirror);
   await journal.compact();
   instrument(factory, journal);
   return {
@@ -54,8 +64,29 @@ export async function openPersistentIndexedDb(dir: string, warn: (message: strin
     close: async () => {
       await journal.compact();
       journal.close();
+      await mirror?.flushed();
     },
   };
+}
+
+/** Restores the snapshot and journals in `dir`; gives the snapshot's generation. */
+async function loadFiles(dir: string, factory: IDBFactory, warn: (message: string) => void): Promise<number> {
+  const snapshotPath = join(dir, SNAPSHOT);
+  const snapshot: Snapshot = existsSync(snapshotPath) ? (deserialize(readFileSync(snapshotPath)) as Snapshot) : { format: 1, generation: 0, databases: [] };
+  await restoreDatabases(factory, snapshot.databases);
+  for (const generation of journalGenerations(dir).filter((g) => g >= snapshot.generation)) {
+    for (const record of readJournal(join(dir, journalName(generation)), warn)) await applyOps(factory, record);
+  }
+  return snapshot.generation;
+}
+
+/** Restores the mirror's copy, and drops the files in `dir` it supersedes; gives its generation. */
+async function loadMirrored(dir: string, factory: IDBFactory, mirrored: StoredSnapshot): Promise<number> {
+  const snapshot = deserialize(mirrored.snapshot) as Snapshot;
+  await restoreDatabases(factory, snapshot.databases);
+  for (const record of mirrored.records) await applyOps(factory, deserialize(record) as TxRecord);
+  for (const name of readdirSync(dir)) if (name === SNAPSHOT || JOURNAL_PATTERN.test(name)) rmSync(join(dir, name), { force: true });
+  return snapshot.generation;
 }
 
 class Journal {
@@ -68,6 +99,7 @@ class Journal {
     private readonly dir: string,
     private generation: number,
     private readonly factory: IDBFactory,
+    private readonly mirror?: StoreMirror,
   ) {}
 
   append(record: TxRecord): void {
@@ -78,6 +110,7 @@ class Journal {
     payload.copy(frame, 4);
     writeSync(this.fd, frame);
     this.bytes += frame.length;
+    this.mirror?.append(this.generation, payload);
     // The write above survives a crash of this process; the data sync (against a power loss) is
     // batched per turn of the event loop, as one sync sees many small transactions.
     if (!this.syncScheduled) {
@@ -105,8 +138,11 @@ class Journal {
     this.fd = openSync(join(this.dir, journalName(this.generation)), "a", 0o600);
     this.bytes = 0;
     if (previous !== undefined) closeSync(previous);
+    const generation = this.generation;
     const databases = await dumpDatabases(this.factory);
-    writeAtomically(join(this.dir, SNAPSHOT), serialize({ format: 1, generation: this.generation, databases } satisfies Snapshot));
+    const snapshot = serialize({ format: 1, generation, databases } satisfies Snapshot);
+    writeAtomically(join(this.dir, SNAPSHOT), snapshot);
+    this.mirror?.replace(generation, snapshot);
     for (const old of journalGenerations(this.dir).filter((g) => g < this.generation)) rmSync(join(this.dir, journalName(old)), { force: true });
   }
 

@@ -1,10 +1,12 @@
 // The bot's Matrix login, kept in the data dir: `matrix/<instance>/session.json` (0600) holds the
 // access token and device id a password login produced, so every start reuses the same device —
 // and with it the same encryption keys (`matrix/<instance>/crypto/`). Plain fetch, no SDK, so
-// `baton matrix login` and `baton doctor` stay light.
+// `baton matrix login` and `baton doctor` stay light. With store.url the login is kept in the shared
+// snapshots too, and the one there wins: every instance that leads uses the same device.
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PlatformError } from "../../kernel/errors.js";
+import type { PlatformSnapshots } from "../contract.js";
 import type { MatrixAdapterConfig } from "./config.js";
 
 /** A silent homeserver is given up on after this long (login, whoami). */
@@ -38,6 +40,27 @@ function writeSession(dataDir: string, instance: string, session: MatrixSession)
   const path = sessionPath(dataDir, instance);
   writeFileSync(`${path}.tmp`, `${JSON.stringify(session, null, 2)}\n`, { mode: 0o600 });
   renameSync(`${path}.tmp`, path);
+}
+
+/** Where the shared login is kept: the snapshots and its key there. */
+interface SharedLogin {
+  snapshots: PlatformSnapshots;
+  key: string;
+}
+
+/** The login the last leader stored for this account, copied to this data dir; undefined when there is none. */
+export async function readSharedSession(shared: SharedLogin, config: MatrixAdapterConfig, dataDir: string, instance: string): Promise<MatrixSession | undefined> {
+  const stored = await shared.snapshots.load(shared.key);
+  if (!stored) return undefined;
+  const session = JSON.parse(stored.snapshot.toString("utf8")) as MatrixSession;
+  if (session.user_id !== config.user_id || session.homeserver !== config.homeserver) return undefined;
+  writeSession(dataDir, instance, session);
+  return session;
+}
+
+/** Keeps `session` as the shared login (written in the background, in order with what follows). */
+export function shareSession(shared: SharedLogin, session: MatrixSession): void {
+  shared.snapshots.replace(shared.key, 0, Buffer.from(JSON.stringify(session)));
 }
 
 /**

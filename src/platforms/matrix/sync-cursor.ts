@@ -3,6 +3,8 @@
 // own first sync (the room state the SDK needs), then asks the homeserver once for what came since
 // the stored position: those events are handled first, before anything the live sync brought
 // meanwhile (the core drops an event both delivered), so none is missed and none older repeated.
+// A position is stored only after the crypto store's changes up to it (the room keys its sync
+// brought): the next leader never reads on past a message it has no key for.
 import { setImmediate as afterPendingWork } from "node:timers/promises";
 import type { MatrixClient, MatrixEvent, Room } from "matrix-js-sdk";
 import type { PlatformCursors } from "../contract.js";
@@ -41,6 +43,8 @@ export class SyncTokenCursor {
   constructor(
     private readonly cursors: PlatformCursors,
     private readonly key: string,
+    /** Resolves once what the syncs so far changed in the crypto store is stored as well. */
+    private readonly settled: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
   load(): Promise<string | undefined> {
@@ -71,7 +75,8 @@ export class SyncTokenCursor {
   }
 
   private save(): void {
-    if (this.latest) this.cursors.set(this.key, this.latest);
+    const position = this.latest;
+    if (position) void this.settled().then(() => this.cursors.set(this.key, position));
   }
 }
 

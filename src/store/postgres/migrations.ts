@@ -105,6 +105,33 @@ CREATE TABLE baton_limits (
 );
 `,
   },
+  {
+    version: 5,
+    name: "platform snapshots",
+    // A platform's state that follows the leader (Matrix's login, its end-to-end crypto store): per
+    // key one snapshot and the records appended since, each tagged with the snapshot's generation.
+    sql: `
+CREATE TABLE baton_platform_snapshots (
+  key text PRIMARY KEY,
+  generation bigint NOT NULL,
+  snapshot bytea NOT NULL,
+  epoch bigint NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE baton_platform_records (
+  key text NOT NULL,
+  seq bigserial,
+  generation bigint NOT NULL,
+  record bytea NOT NULL,
+  epoch bigint NOT NULL,
+  PRIMARY KEY (key, seq)
+);
+CREATE TRIGGER baton_platform_snapshots_fence BEFORE INSERT OR UPDATE OR DELETE ON baton_platform_snapshots
+  FOR EACH STATEMENT EXECUTE FUNCTION baton_fence();
+CREATE TRIGGER baton_platform_records_fence BEFORE INSERT OR UPDATE OR DELETE ON baton_platform_records
+  FOR EACH STATEMENT EXECUTE FUNCTION baton_fence();
+`,
+  },
 ];
 
 const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
