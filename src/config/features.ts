@@ -1,9 +1,11 @@
 // Config sections for what happens in the chat beyond one prompt and its answer: routes bound to a
-// workspace and agent, scheduled prompts, voice notes. Kept apart from schema.ts so each stays short.
+// workspace and agent, scheduled prompts, voice notes, files sent both ways, subagents. Kept apart
+// from schema.ts so each stays short.
 import { Cron } from "croner";
 import { z } from "zod";
 import { refuseUrlCredentials } from "../platforms/kit/config.js";
 import { principal } from "./principals.js";
+import { durationMs } from "./duration.js";
 
 /** A route or a route glob: `slack:T1/C2*`, `telegram:-1001234567890`, `web:*` (`*` any run of characters, `?` one). */
 const routePattern = z.string().regex(/^[a-z0-9_*?]+:.+$/, "a route or route glob with its platform, such as slack:T1/C2* or web:*");
@@ -82,3 +84,40 @@ export const voiceSchema = z
 export type BindingConfig = z.output<typeof bindingSchema>;
 export type ScheduleConfig = z.output<typeof scheduleSchema>;
 export type VoiceConfig = z.output<typeof voiceSchema>;
+
+export const subagentsSchema = z
+  .object({
+    max_per_thread: z
+      .number()
+      .int()
+      .positive()
+      .default(6)
+      .describe("Subagents a thread's agent may have queued or running at once (initialize_subagents asking for more gets an error naming this limit)"),
+  })
+  .strict();
+
+const MIB = 1024 * 1024;
+
+export const filesSchema = z
+  .object({
+    max_total_bytes: z
+      .number()
+      .int()
+      .positive()
+      .default(1024 * MIB)
+      .describe("Files users sent, kept for the agents: at most this much in all (oldest go first)"),
+    max_route_bytes: z
+      .number()
+      .int()
+      .positive()
+      .default(256 * MIB)
+      .describe("… and at most this much per conversation"),
+    max_age: durationMs.default(7 * 86_400_000).describe("Files older than this are deleted"),
+    max_upload_bytes: z
+      .number()
+      .int()
+      .positive()
+      .default(20 * MIB)
+      .describe("Largest file an agent (or /file) sends into the chat"),
+  })
+  .strict();
