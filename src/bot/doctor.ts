@@ -6,6 +6,7 @@ import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { agentKinds, firstInstalledKind } from "../agents/products/index.js";
 import { which } from "../kernel/process.js";
+import type { PlatformSnapshots } from "../platforms/contract.js";
 import { PLATFORM_KINDS } from "../platforms/registry.js";
 import { ConfigError } from "../kernel/errors.js";
 import { defaultConfig, findConfigFile, loadConfigFile, resolveDataDir, type LoadedConfig } from "../config/load.js";
@@ -61,28 +62,18 @@ export async function runDoctor(options: { config?: string; dataDir?: string; js
   }
 
   // Several instances share state on PostgreSQL: reachable, version, schema, leadership, clock.
+  let shared: { snapshots: Pick<PlatformSnapshots, "load">; close(): Promise<void> } | undefined;
   if (loaded?.config.store.url) {
-    const { checkDatabase } = await import("../store/postgres/doctor.js");
-    for (const c of await checkDatabase(loaded.config.store.url)) checks.push({ area: "database", ...c });
+    const { checkDatabase, platformSnapshotsReader } = await import("../store/postgres/doctor.js");
+    const database = await checkDatabase(loaded.config.store.url);
+    for (const c of database) checks.push({ area: "database", ...c });
+    if (!database.some((c) => c.status === "fail")) shared = platformSnapshotsReader(loaded.config.store.url);
   }
 
   checks.push(...worktreeChecks(dataDir, Boolean(loaded?.config.store.url)));
 
-  for (const p of loaded?.platforms ?? []) {
-    const kind = PLATFORM_KINDS[p.kind];
-    if (!kind.doctor) {
-      checks.push({ area: `platform ${p.name}`, status: "ok", message: "configuration complete" });
-      continue;
-    }
-    try {
-      const check = await (await kind.doctor())(p.config, { dataDir, name: p.name });
-      // Out of reach says nothing about the credentials: a warning, not a failure of the config.
-      const status: Status = check.ok ? "ok" : check.unreachable ? "warn" : "fail";
-      checks.push({ area: `platform ${p.name}`, status, message: check.lines.join("; ") });
-    } catch (error) {
-      checks.push({ area: `platform ${p.name}`, status: "fail", message: `check failed: ${(error as Error).message}` });
-    }
-  }
+  checks.push(...(await platformChecks(loaded, dataDir, shared?.snapshots)));
+  await shared?.close();
 
   const failed = checks.some((c) => c.status === "fail");
   const warnings = checks.filter((c) => c.status === "warn").length;
@@ -92,6 +83,27 @@ export async function runDoctor(options: { config?: string; dataDir?: string; js
     process.stdout.write(failed ? "\nSome checks failed.\n" : warnings ? `\n${warnings} warning${warnings === 1 ? "" : "s"}: see the lines marked !.\n` : "\nAll good.\n");
   }
   return failed ? 1 : 0;
+}
+
+/** Each configured platform's own check of its credentials (and, for Matrix, its login and keys). */
+async function platformChecks(loaded: LoadedConfig | undefined, dataDir: string, snapshots: Pick<PlatformSnapshots, "load"> | undefined): Promise<Check[]> {
+  const checks: Check[] = [];
+  for (const p of loaded?.platforms ?? []) {
+    const kind = PLATFORM_KINDS[p.kind];
+    if (!kind.doctor) {
+      checks.push({ area: `platform ${p.name}`, status: "ok", message: "configuration complete" });
+      continue;
+    }
+    try {
+      const check = await (await kind.doctor())(p.config, { dataDir, name: p.name, snapshots });
+      // Out of reach says nothing about the credentials: a warning, not a failure of the config.
+      const status: Status = check.ok ? "ok" : check.unreachable ? "warn" : "fail";
+      checks.push({ area: `platform ${p.name}`, status, message: check.lines.join("; ") });
+    } catch (error) {
+      checks.push({ area: `platform ${p.name}`, status: "fail", message: `check failed: ${(error as Error).message}` });
+    }
+  }
+  return checks;
 }
 
 /** The agent kinds the config names: the default and those of its profiles. */

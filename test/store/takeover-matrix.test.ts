@@ -4,10 +4,13 @@
 // nothing from before the takeover is answered again; the same over a graceful hand-over (SIGTERM).
 // The leader keeps its Matrix login and crypto store in PostgreSQL too: the next leader, with an
 // empty data dir of its own, is the same device with the same keys, and decrypts what Alice's client encrypted for it before the crash (the room
-// key it had) and after (a new room key over Olm: its identity keys). Shipped CLI, PostgreSQL, the
+// key it had) and after (a new room key over Olm: its identity keys); `baton doctor` of an instance
+// that never led finds the login and the keys there. Shipped CLI, PostgreSQL, the
 // Matrix fake; in the encrypted DM Alice is a real matrix-js-sdk client with Rust crypto.
+import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { promisify } from "node:util";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,6 +25,7 @@ import { exitOf } from "../support/process.js";
 import { postgresForFile } from "../support/postgres-file.js";
 
 const TIMEOUT_MS = 40_000;
+const execFileAsync = promisify(execFile);
 
 const { missing, server } = postgresForFile();
 let fake: FakeHomeserver;
@@ -148,5 +152,13 @@ describe.skipIf(missing)("Matrix across a takeover", { timeout: 240_000 }, () =>
     // The login and the keys stay in the database and the data dirs: never in the logs.
     const token = sessionOf(b).access_token;
     for (const instance of [a, b]) expect(`${instance.out()}${instance.err()}`).not.toContain(token);
+    // `baton doctor` of an instance that never led (an empty data dir) finds them in the database.
+    const doctor = await execFileAsync(process.execPath, ["bin/baton.js", "doctor", "--json", "--config", join(dir, "epsilon.yaml"), "--data-dir", join(dir, "data-never-led")]).catch(
+      (failed: { stdout: string }) => failed,
+    );
+    const matrixCheck = (JSON.parse(doctor.stdout) as { checks: Array<{ area: string; status: string; message: string }> }).checks.find((c) => c.area === "platform matrix");
+    expect(matrixCheck).toMatchObject({ status: "ok", message: expect.stringContaining(`on device ${device}`) });
+    expect(matrixCheck?.message).toMatch(/encryption: ready, .* store in the database \(\d+ KB\)/);
+    expect(doctor.stdout).not.toContain(token);
   });
 });

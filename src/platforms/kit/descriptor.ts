@@ -2,7 +2,7 @@
 // before it is enabled: its config schema, how to load it (the SDK is imported only then), how
 // `baton doctor` checks its credentials, and which config values are secrets (kept out of logs).
 import type { z } from "zod";
-import type { CommonPlatformSettings, PlatformFactory } from "../contract.js";
+import type { CommonPlatformSettings, PlatformFactory, PlatformSnapshots } from "../contract.js";
 
 interface DoctorReport {
   ok: boolean;
@@ -16,6 +16,8 @@ interface DoctorEnv {
   dataDir: string;
   /** Instance name from config (`matrix`, `slack_acme`). */
   name: string;
+  /** With store.url: the shared snapshots, to read (the leader's Matrix login and keys are there). */
+  snapshots?: Pick<PlatformSnapshots, "load">;
 }
 
 export interface PlatformDescriptor<C = any> {

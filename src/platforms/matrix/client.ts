@@ -7,8 +7,8 @@ import type { MatrixClient } from "matrix-js-sdk";
 import { PlatformError } from "../../kernel/errors.js";
 import type { MatrixAdapterConfig } from "./config.js";
 import type { PlatformSnapshots } from "../contract.js";
-import { loginWithPassword, readSharedSession, resolveSession, shareSession, type MatrixSession } from "./session.js";
-import { cryptoStoreMirror, openCryptoStore, withIndexedDb } from "./crypto-store.js";
+import { loginWithPassword, resolveSession, resolveSharedSession, type MatrixSession } from "./session.js";
+import { cryptoStoreKey, cryptoStoreMirror, openCryptoStore, withIndexedDb } from "./crypto-store.js";
 import type { PersistentIndexedDb } from "./persistent-idb.js";
 import { matrixSdkLogger, quietRustCryptoTracing, routeMatrixSdkLogs, type LogSink } from "./sdk-log.js";
 
@@ -69,19 +69,14 @@ export class MatrixConnection {
   }
 
   /** The shared login (store.url), else the data dir's or the configured one, else a password login. */
-  private async resolveSession(): Promise<MatrixSession> {
+  private resolveSession(): Promise<MatrixSession> {
     const { config, options } = this;
-    const shared = options.snapshots && { snapshots: options.snapshots, key: `matrix:${options.instance}:session` };
-    const fromShared = shared && (await readSharedSession(shared, config, options.dataDir, options.instance));
-    if (fromShared) return fromShared;
-    const session = (await resolveSession(config, options.dataDir, options.instance)) ?? (await loginWithPassword(config, options.dataDir, options.instance));
-    if (shared) shareSession(shared, session);
-    return session;
+    if (options.snapshots) return resolveSharedSession(options.snapshots, config, options.dataDir, options.instance);
+    return resolveSession(config, options.dataDir, options.instance).then((session) => session ?? loginWithPassword(config, options.dataDir, options.instance));
   }
 
-  /** The crypto store's key in the shared snapshots: one per account device. */
   private cryptoKey(): string {
-    return `matrix:${this.options.instance}:${this.session.user_id}:crypto:${this.session.device_id}`;
+    return cryptoStoreKey(this.options.instance, this.session);
   }
 
   /** Resolves once the crypto store's changes so far are in the shared snapshots (at once without them). */

@@ -38,6 +38,11 @@ export function openCryptoStore(dataDir: string, instance: string, deviceId: str
   return openPersistentIndexedDb(cryptoStoreDir(dataDir, instance, deviceId), warn, mirror);
 }
 
+/** Where the crypto store of an account device is kept in the shared snapshots. */
+export function cryptoStoreKey(instance: string, session: { user_id: string; device_id: string }): string {
+  return `matrix:${instance}:${session.user_id}:crypto:${session.device_id}`;
+}
+
 /** The crypto store's copy under `key` in the shared snapshots. */
 export function cryptoStoreMirror(snapshots: PlatformSnapshots, key: string): StoreMirror {
   return {

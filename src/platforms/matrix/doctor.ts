@@ -1,11 +1,12 @@
 // `baton doctor` for Matrix: is the login good (whoami, same account, same device), does the
 // device still exist, has it published its encryption keys, and is its crypto store in the data
-// dir? Plain fetch, no SDK. The token is never printed.
+// dir (or, with store.url, in the database)? Plain fetch, no SDK. The token is never printed.
 import { existsSync } from "node:fs";
 import { BatonError } from "../../kernel/errors.js";
+import type { PlatformSnapshots } from "../contract.js";
 import type { MatrixAdapterConfig } from "./config.js";
-import { call, resolveSession, sessionPath, whoami } from "./session.js";
-import { cryptoStoreDir } from "./crypto-store.js";
+import { call, readSharedSession, resolveSession, sessionPath, whoami, type MatrixSession } from "./session.js";
+import { cryptoStoreDir, cryptoStoreKey } from "./crypto-store.js";
 import { persistentIndexedDbBytes } from "./persistent-idb.js";
 
 export interface CredentialsReport {
@@ -17,12 +18,14 @@ export interface DoctorEnv {
   dataDir: string;
   /** Instance name from config (`matrix`, `matrix_work`). */
   name: string;
+  /** With store.url: the shared snapshots, where the login and the crypto store the leader uses are. */
+  snapshots?: Pick<PlatformSnapshots, "load">;
 }
 
 export async function checkMatrixCredentials(config: MatrixAdapterConfig, env: DoctorEnv): Promise<CredentialsReport> {
   let session;
   try {
-    session = await resolveSession(config, env.dataDir, env.name);
+    session = (env.snapshots && (await readSharedSession(env.snapshots, config, env.name))) || (await resolveSession(config, env.dataDir, env.name));
   } catch (error) {
     return { ok: false, lines: [`login: ${reason(error)}`] };
   }
@@ -39,23 +42,32 @@ export async function checkMatrixCredentials(config: MatrixAdapterConfig, env: D
       device_keys: { [session.user_id]: [session.device_id] },
     });
     const published = keys.device_keys?.[session.user_id]?.[session.device_id]?.keys?.[`ed25519:${session.device_id}`];
-    const store = cryptoStoreDir(env.dataDir, env.name, session.device_id);
-    const hasStore = existsSync(store);
+    const store = await cryptoStoreOf(session, env);
+    const hasStore = store.bytes !== undefined;
     if (published && hasStore)
-      lines.push(`encryption: ready, device key ed25519 ${published} (compare it in Element when you verify the bot); store ${store} (${Math.ceil(persistentIndexedDbBytes(store) / 1024)} KB)`);
+      lines.push(`encryption: ready, device key ed25519 ${published} (compare it in Element when you verify the bot); store ${store.where} (${Math.ceil(store.bytes! / 1024)} KB)`);
     else if (published)
       return {
         ok: false,
         lines: [
           ...lines,
-          `encryption: the homeserver has keys for device ${session.device_id} but the crypto store ${store} is gone, so encrypted rooms cannot be read: run \`baton matrix login --new-device\``,
+          `encryption: the homeserver has keys for device ${session.device_id} but the crypto store ${store.where} is gone, so encrypted rooms cannot be read: run \`baton matrix login --new-device\``,
         ],
       };
-    else lines.push(`encryption: device keys not published yet (Baton creates and uploads them at its first start${hasStore ? "" : `, into ${store}`})`);
+    else lines.push(`encryption: device keys not published yet (Baton creates and uploads them at its first start${hasStore ? "" : `, keeping them ${store.where}`})`);
     return { ok: true, lines };
   } catch (error) {
     return { ok: false, lines: [...lines, reason(error)] };
   }
+}
+
+/** Where the device's crypto store is (the database's copy wins, as at start) and its size; no size when there is none. */
+async function cryptoStoreOf(session: MatrixSession, env: DoctorEnv): Promise<{ where: string; bytes?: number }> {
+  const shared = await env.snapshots?.load(cryptoStoreKey(env.name, session));
+  if (shared) return { where: "in the database", bytes: [shared.snapshot, ...shared.records].reduce((sum, b) => sum + b.length, 0) };
+  if (env.snapshots) return { where: "in the database" };
+  const dir = cryptoStoreDir(env.dataDir, env.name, session.device_id);
+  return { where: `in ${dir}`, bytes: existsSync(dir) ? persistentIndexedDbBytes(dir) : undefined };
 }
 
 function reason(error: unknown): string {

@@ -42,25 +42,32 @@ function writeSession(dataDir: string, instance: string, session: MatrixSession)
   renameSync(`${path}.tmp`, path);
 }
 
-/** Where the shared login is kept: the snapshots and its key there. */
-interface SharedLogin {
-  snapshots: PlatformSnapshots;
-  key: string;
+/** Where the login of Matrix instance `instance` is kept in the shared snapshots. */
+function sharedSessionKey(instance: string): string {
+  return `matrix:${instance}:session`;
 }
 
-/** The login the last leader stored for this account, copied to this data dir; undefined when there is none. */
-export async function readSharedSession(shared: SharedLogin, config: MatrixAdapterConfig, dataDir: string, instance: string): Promise<MatrixSession | undefined> {
-  const stored = await shared.snapshots.load(shared.key);
+/** The login the last leader stored for this account, or undefined (none, or another account's). Reads only. */
+export async function readSharedSession(snapshots: Pick<PlatformSnapshots, "load">, config: MatrixAdapterConfig, instance: string): Promise<MatrixSession | undefined> {
+  const stored = await snapshots.load(sharedSessionKey(instance));
   if (!stored) return undefined;
   const session = JSON.parse(stored.snapshot.toString("utf8")) as MatrixSession;
-  if (session.user_id !== config.user_id || session.homeserver !== config.homeserver) return undefined;
-  writeSession(dataDir, instance, session);
-  return session;
+  return session.user_id === config.user_id && session.homeserver === config.homeserver ? session : undefined;
 }
 
-/** Keeps `session` as the shared login (written in the background, in order with what follows). */
-export function shareSession(shared: SharedLogin, session: MatrixSession): void {
-  shared.snapshots.replace(shared.key, 0, Buffer.from(JSON.stringify(session)));
+/**
+ * The credentials to start with when several instances share the snapshots: the shared login (it
+ * wins, and is copied to this data dir), else this data dir's or a new one, which becomes the shared one.
+ */
+export async function resolveSharedSession(snapshots: PlatformSnapshots, config: MatrixAdapterConfig, dataDir: string, instance: string): Promise<MatrixSession> {
+  const shared = await readSharedSession(snapshots, config, instance);
+  if (shared) {
+    writeSession(dataDir, instance, shared);
+    return shared;
+  }
+  const session = (await resolveSession(config, dataDir, instance)) ?? (await loginWithPassword(config, dataDir, instance));
+  snapshots.replace(sharedSessionKey(instance), 0, Buffer.from(JSON.stringify(session)));
+  return session;
 }
 
 /**

@@ -2,13 +2,17 @@
 // against this Baton's, the leadership, and the clock skew between this machine and the database
 // (the lease is timed in the database's clock, but a person reading logs from two machines is not).
 import pg from "pg";
+import type { PlatformSnapshots } from "../../platforms/contract.js";
 import { readLeadership } from "./lease.js";
 import { pendingMigrations } from "./migrations.js";
 import { shownUrl } from "./index.js";
+import { PostgresSnapshots } from "./snapshots.js";
 
 /** Above this, logs of two instances are hard to line up; the lease itself does not care. */
 const SKEW_WARN_MS = 2_000;
 const CONNECT_TIMEOUT_MS = 5_000;
+/** SQLSTATE of a query on a table that does not exist. */
+const UNDEFINED_TABLE = "42P01";
 
 export interface DatabaseCheck {
   status: "ok" | "warn" | "fail";
@@ -48,4 +52,19 @@ export async function checkDatabase(url: string): Promise<DatabaseCheck[]> {
   } finally {
     await client.end().catch(() => undefined);
   }
+}
+
+/** What the platforms keep on PostgreSQL, for their own checks (Matrix's shared login and keys): read only. */
+export function platformSnapshotsReader(url: string): { snapshots: Pick<PlatformSnapshots, "load">; close(): Promise<void> } {
+  const pool = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, application_name: "baton-doctor" });
+  // An idle connection the server drops is no finding; the next read opens another.
+  pool.on("error", () => undefined);
+  const reader = new PostgresSnapshots(
+    pool,
+    () => 0,
+    () => undefined,
+  );
+  // Before the first start of a Baton with this schema (migrations pending), nothing is kept yet.
+  const load = (key: string) => reader.load(key).catch((error: { code?: string }) => (error.code === UNDEFINED_TABLE ? undefined : Promise.reject(error)));
+  return { snapshots: { load }, close: () => pool.end() };
 }
