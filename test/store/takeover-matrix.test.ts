@@ -4,7 +4,8 @@
 // nothing from before the takeover is answered again; the same over a graceful hand-over (SIGTERM).
 // The leader keeps its Matrix login and crypto store in PostgreSQL too: the next leader, with an
 // empty data dir of its own, is the same device with the same keys, and decrypts what Alice's client encrypted for it before the crash (the room
-// key it had) and after (a new room key over Olm: its identity keys); `baton doctor` of an instance
+// key it had) and after (a new room key over Olm: its identity keys), and again after a graceful
+// hand-over to a third instance; `baton doctor` of an instance
 // that never led finds the login and the keys there. Shipped CLI, PostgreSQL, the
 // Matrix fake; in the encrypted DM Alice is a real matrix-js-sdk client with Rust crypto.
 import { execFile } from "node:child_process";
@@ -117,7 +118,7 @@ describe.skipIf(missing)("Matrix across a takeover", { timeout: 240_000 }, () =>
   });
 
   it("the next leader, with an empty data dir, is the same device: it decrypts and answers encrypted messages", async () => {
-    const { bot, alice, a, b } = await twoInstances("crypto-bot", ["delta", "epsilon"]);
+    const { bot, alice, a, b, matrix } = await twoInstances("crypto-bot", ["delta", "epsilon"]);
     user = await startSdkUser(fake, alice);
     const client = user.client;
     const roomId = await createEncryptedDm(user, bot);
@@ -143,6 +144,15 @@ describe.skipIf(missing)("Matrix across a takeover", { timeout: 240_000 }, () =>
     // A new room key, sent over Olm to the device: the new leader has the device's identity keys.
     client.getCrypto()!.forceDiscardSession(roomId);
     expect((await roundTrip("with a new room key")).isEncrypted()).toBe(true);
+    // A graceful hand-over (SIGTERM) to a third instance, also with an empty data dir: the store the
+    // leader folded at its stop goes with the lead.
+    const c = cluster!.start("zeta", matrix);
+    await c.standingBy();
+    b.child.kill("SIGTERM");
+    await exitOf(b.child);
+    await c.leading();
+    expect((await roundTrip("after the hand-over")).isEncrypted()).toBe(true);
+    expect(sessionOf(c).device_id).toBe(device);
 
     // One login and one upload of the device's keys: the same device throughout.
     expect(fake.callsTo(/\/login$/, "POST").filter((c) => c.body?.identifier?.user === bot)).toHaveLength(1);
@@ -151,7 +161,7 @@ describe.skipIf(missing)("Matrix across a takeover", { timeout: 240_000 }, () =>
     expect(stored.rows.map((r) => r.key)).toEqual([`matrix:matrix:${bot}:crypto:${device}`, "matrix:matrix:session"]);
     // The login and the keys stay in the database and the data dirs: never in the logs.
     const token = sessionOf(b).access_token;
-    for (const instance of [a, b]) expect(`${instance.out()}${instance.err()}`).not.toContain(token);
+    for (const instance of [a, b, c]) expect(`${instance.out()}${instance.err()}`).not.toContain(token);
     // `baton doctor` of an instance that never led (an empty data dir) finds them in the database.
     const doctor = await execFileAsync(process.execPath, ["bin/baton.js", "doctor", "--json", "--config", join(dir, "epsilon.yaml"), "--data-dir", join(dir, "data-never-led")]).catch(
       (failed: { stdout: string }) => failed,
