@@ -124,7 +124,9 @@ const baseConfigSchema = z
           spare_host: z
             .boolean()
             .default(true)
-            .describe("Keep one agent process of the default agent started ahead (in the default workspace, on this machine) for the next new thread; it counts against max_live_hosts"),
+            .describe(
+              "Keep one agent process of the default agent started ahead, with a session open (in the default workspace, on this machine), for the next new thread; it counts against max_live_hosts",
+            ),
           nice: z
             .union([z.literal("idle"), z.number().int().min(0).max(19)], { error: "expected idle, or a whole number from 0 to 19" })
             .default("idle")
