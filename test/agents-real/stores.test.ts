@@ -1,6 +1,6 @@
 // Baton's session-store readers over the files the real CLIs wrote: list, export, native resume.
 import { describeStoreScenarios } from "./support/store-scenarios.js";
-import { CLAUDE, CODEX, GEMINI } from "./support/kinds.js";
+import { CLAUDE, CODEX, GEMINI, OPENCODE, QWEN } from "./support/kinds.js";
 import { installedVersion } from "./support/sandbox.js";
 
 const only = process.env.BATON_AGENTS_ONLY?.split(",");
@@ -37,5 +37,28 @@ if (wanted("gemini")) {
     versions: { "@google/gemini-cli": installedVersion("@google/gemini-cli") },
     readyScreen: /Type your message|context left/i,
     resumeInAnotherMinute: true,
+  });
+}
+
+if (wanted("opencode")) {
+  describeStoreScenarios({
+    profile: OPENCODE,
+    // One SQLite file: the text fixtures of the fast tests cannot hold it (they build their own).
+    storePaths: [],
+    terminalRun: (prompt) => ["run", prompt],
+    terminalResume: (id, prompt) => ["run", "--session", id, prompt],
+    versions: { "opencode-ai": installedVersion("opencode-ai") },
+    readyScreen: /ctrl\+p|Ask anything|tab agents/i,
+  });
+}
+
+if (wanted("qwen")) {
+  describeStoreScenarios({
+    profile: QWEN,
+    storePaths: [".qwen/projects"],
+    terminalRun: (prompt) => ["-p", prompt],
+    terminalResume: (id, prompt) => ["--resume", id, "-p", prompt],
+    versions: { "@qwen-code/qwen-code": installedVersion("@qwen-code/qwen-code") },
+    readyScreen: /Type your message|context left/i,
   });
 }

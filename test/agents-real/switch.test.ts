@@ -3,7 +3,7 @@
 // --agent gemini` in a terminal (Gemini's file tool must be able to read the brief it is pointed at).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENT_TURN_MS, Chat } from "./support/chat.js";
-import { CLAUDE, CODEX, GEMINI, type KindProfile } from "./support/kinds.js";
+import { CLAUDE, CODEX, GEMINI, type KindProfile, OPENCODE, QWEN } from "./support/kinds.js";
 import { Sandbox } from "./support/sandbox.js";
 import { baton, Tmux } from "./support/terminal.js";
 
@@ -29,6 +29,8 @@ describe.each<{ from: KindProfile; to: KindProfile }>([
   { from: CLAUDE, to: GEMINI },
   { from: GEMINI, to: CODEX },
   { from: CODEX, to: CLAUDE },
+  { from: OPENCODE, to: QWEN },
+  { from: QWEN, to: OPENCODE },
 ])("/switch host from $from.label to $to.label", ({ from, to }) => {
   it("starts the other agent with the old conversation in its first request", async () => {
     const word = `PELICAN-${from.kind.toUpperCase()}`;

@@ -43,6 +43,9 @@ export function handoverStep(cwd: string, agentKind: string): (c: Conversation) 
     if (code) return { text: `Type this in the chat: ${code}` };
     const tool = c.tools.find((t) => t.endsWith("prepare_handover"));
     if (tool) return { tool, input: { cwd, agent_kind: agentKind } };
+    // Qwen Code keeps MCP tools deferred: found by tool_search, then called through tool_call.
+    const found = /"name":"([^"]*prepare_handover)"/.exec(c.toolResults.join("\n").replaceAll('\\"', '"'))?.[1];
+    if (found && c.tools.includes("tool_call")) return { tool: "tool_call", input: { name: found, arguments: { cwd, agent_kind: agentKind } } };
     // Codex finds its MCP tools only once their servers have started: try again until found.
     const tries = c.toolResults.length;
     if (tries >= MAX_TOOL_SEARCHES) throw new Error(`no prepare_handover after ${tries} tries: ${c.toolResults.join(" | ")}`);
@@ -81,5 +84,26 @@ export const CODEX: KindProfile = {
   shell: (command) => ({ tool: "exec", input: { input: codeModeCall("exec_command", { cmd: command, sandbox_permissions: "require_escalated", justification: "Run this command?" }) } }),
   // `exec` never asks, so an MCP tool that needs approval fails there; this run approves Baton's one tool.
   oneShot: (prompt) => ["-c", 'mcp_servers.baton.tools.prepare_handover.approval_mode="approve"', "exec", "--skip-git-repo-check", prompt],
+  rejectEndsTurn: true,
+};
+
+export const OPENCODE: KindProfile = {
+  kind: "opencode",
+  label: "OpenCode",
+  fake: (box) => box.fakes.opencode,
+  shell: (command) => ({ tool: "bash", input: { command, description: "Run a command" } }),
+  oneShot: (prompt) => ["run", prompt],
+  // A rejected permission stops OpenCode's loop for this turn.
+  rejectEndsTurn: true,
+};
+
+export const QWEN: KindProfile = {
+  kind: "qwen",
+  label: "Qwen Code",
+  fake: (box) => box.fakes.qwen,
+  shell: (command) => ({ tool: "run_shell_command", input: { command, description: "Run a command" } }),
+  // -p mode runs no tool that asks, except those allowed here.
+  oneShot: (prompt) => ["-p", prompt, "--allowed-tools", "mcp__baton__prepare_handover"],
+  // Qwen Code (as Gemini CLI did) cancels the turn when a tool call is rejected.
   rejectEndsTurn: true,
 };

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { fakeAnthropic } from "../fakes/anthropic.js";
+import { fakeChatCompletions } from "../fakes/chat-completions.js";
 import { fakeGemini } from "../fakes/gemini.js";
 import type { FakeHttpServer } from "../fakes/http.js";
 import { fakeOpenAI } from "../fakes/openai.js";
@@ -21,13 +22,13 @@ const RECORDING_ACP = process.env.BATON_RECORD_ACP;
 const ACP_RECORDER_BIN = join(SUITE_DIR, "support", "acp-recorder");
 const CLAUDE_EXECUTABLE = join(SUITE_DIR, "node_modules", "@anthropic-ai", "claude-code", "bin", "claude.exe");
 
-export type RealKind = "claude" | "codex" | "gemini";
+export type RealKind = "claude" | "codex" | "gemini" | "opencode" | "qwen";
 
 /** Placeholder keys: the fakes accept anything, real services would reject these. */
 /** How long processes still running in a sandbox get to end on their own before it is removed. */
 const SURVIVOR_GRACE_MS = 5_000;
 
-export const PLACEHOLDER_KEYS = { anthropic: "sk-ant-fake-key-for-tests", openai: "sk-fake-openai-key-for-tests", gemini: "fake-gemini-key-for-tests" };
+export const PLACEHOLDER_KEYS = { anthropic: "sk-ant-fake-key-for-tests", openai: "sk-fake-openai-key-for-tests", gemini: "fake-gemini-key-for-tests", chat: "sk-fake-chat-key-for-tests" };
 
 /** Variables of the runner's own environment that could point a CLI at a real account or service. */
 const SCRUBBED_ENV = [
@@ -49,6 +50,16 @@ const SCRUBBED_ENV = [
   "GOOGLE_APPLICATION_CREDENTIALS",
   "GEMINI_CLI_HOME",
   "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
+  "OPENAI_MODEL",
+  "OPENCODE_CONFIG",
+  "OPENCODE_CONFIG_DIR",
+  "OPENCODE_CONFIG_CONTENT",
+  "OPENCODE_PERMISSION",
+  "OPENCODE_DB",
+  "DASHSCOPE_API_KEY",
+  "QWEN_HOME",
+  "QWEN_CODE_SYSTEM_SETTINGS_PATH",
+  "QWEN_CODE_SYSTEM_DEFAULTS_PATH",
   "HTTP_PROXY",
   "HTTPS_PROXY",
   "http_proxy",
@@ -62,6 +73,10 @@ export interface Fakes {
   anthropic: FakeHttpServer;
   openai: FakeHttpServer;
   gemini: FakeHttpServer;
+  /** OpenCode's OpenAI-compatible provider (Chat Completions). */
+  opencode: FakeHttpServer;
+  /** Qwen Code's OpenAI-compatible provider (Chat Completions), a server of its own. */
+  qwen: FakeHttpServer;
 }
 
 export class Sandbox {
@@ -77,7 +92,13 @@ export class Sandbox {
 
   static async create(): Promise<Sandbox> {
     const root = realpathSync(mkdtempSync(join(tmpdir(), "baton-agents-")));
-    const fakes = { anthropic: await fakeAnthropic().start(), openai: await fakeOpenAI().start(), gemini: await fakeGemini().start() };
+    const fakes = {
+      anthropic: await fakeAnthropic().start(),
+      openai: await fakeOpenAI().start(),
+      gemini: await fakeGemini().start(),
+      opencode: await fakeChatCompletions().start(),
+      qwen: await fakeChatCompletions().start(),
+    };
     const box = new Sandbox(root, fakes);
     box.writeConfigs();
     return box;
@@ -97,6 +118,14 @@ export class Sandbox {
 
   get geminiDir(): string {
     return join(this.home, ".gemini");
+  }
+
+  get opencodeConfigDir(): string {
+    return join(this.home, ".config", "opencode");
+  }
+
+  get qwenDir(): string {
+    return join(this.home, ".qwen");
   }
 
   /** The tmux socket directory: this suite's own tmux server, never the user's. */
@@ -142,6 +171,12 @@ export class Sandbox {
       GEMINI_API_KEY: PLACEHOLDER_KEYS.gemini,
       GOOGLE_GEMINI_BASE_URL: this.fakes.gemini.origin,
       GEMINI_CLI_TRUST_WORKSPACE: "true",
+      // OpenCode: no models.dev catalogue download, update check or sharing; its provider's key.
+      OPENCODE_DISABLE_MODELS_FETCH: "1",
+      OPENCODE_DISABLE_AUTOUPDATE: "1",
+      OPENCODE_DISABLE_SHARE: "1",
+      // Qwen Code (the provider in its settings names this variable).
+      FAKE_CHAT_API_KEY: PLACEHOLDER_KEYS.chat,
       ...extra,
     };
   }
@@ -201,7 +236,7 @@ export class Sandbox {
   }
 
   private writeConfigs(): void {
-    for (const d of [this.home, this.claudeDir, this.codexHome, this.geminiDir, this.tmuxDir]) mkdirSync(d, { recursive: true, mode: 0o700 });
+    for (const d of [this.home, this.claudeDir, this.codexHome, this.geminiDir, this.opencodeConfigDir, this.qwenDir, this.tmuxDir]) mkdirSync(d, { recursive: true, mode: 0o700 });
     // Claude Code: onboarding done, the placeholder key approved, every workspace trusted.
     const claudeJson = join(this.claudeDir, ".claude.json");
     const existing = readJson(claudeJson);
@@ -252,6 +287,51 @@ export class Sandbox {
           privacy: { usageStatisticsEnabled: false },
           telemetry: { enabled: false },
           general: { enableAutoUpdate: false, enableAutoUpdateNotification: false, sessionRetention: { enabled: false } },
+        },
+        null,
+        2,
+      ),
+    );
+    this.writeChatCompletionsConfigs();
+  }
+
+  /** OpenCode and Qwen Code: an OpenAI-compatible provider on their fake, its key read from the environment. */
+  private writeChatCompletionsConfigs(): void {
+    writeFileSync(
+      join(this.opencodeConfigDir, "opencode.json"),
+      JSON.stringify(
+        {
+          provider: {
+            fake: {
+              npm: "@ai-sdk/openai-compatible",
+              name: "Fake",
+              options: { baseURL: `${this.fakes.opencode.origin}/v1`, apiKey: "{env:FAKE_CHAT_API_KEY}" },
+              models: { "fake-model": { name: "Fake model", tool_call: true } },
+            },
+          },
+          model: "fake/fake-model",
+          small_model: "fake/fake-model",
+          autoupdate: false,
+          share: "disabled",
+        },
+        null,
+        2,
+      ),
+    );
+    writeFileSync(
+      join(this.qwenDir, "settings.json"),
+      JSON.stringify(
+        {
+          security: { auth: { selectedType: "openai" } },
+          model: { name: "fake-model" },
+          modelProviders: { openai: [{ id: "fake-model", name: "Fake model", baseUrl: `${this.fakes.qwen.origin}/v1`, envKey: "FAKE_CHAT_API_KEY" }] },
+          privacy: { usageStatisticsEnabled: false },
+          telemetry: { enabled: false },
+          general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+          // Its background model calls after each turn (memory extraction, next-prompt suggestions)
+          // would take scripted steps and CPU; they are not what the suite checks.
+          memory: { enableManagedAutoMemory: false },
+          ui: { enableFollowupSuggestions: false },
         },
         null,
         2,

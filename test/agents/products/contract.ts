@@ -220,7 +220,8 @@ function launchContract(product: AgentProduct): void {
       for (const [name, value] of Object.entries(product.askEnv ?? {})) expect(plan.env[name], name).toBe(value);
       for (const name of product.unsafeEnv ?? []) expect(name in (product.askEnv ?? {}) || plan.unsetEnv?.includes(name), name).toBe(true);
       expect(plan.files.every((f) => f.path.startsWith(dataDir))).toBe(true);
-      expect([...plan.args, ...plan.files.map((f) => f.content)].join("\n")).toContain("mcp");
+      // In an argument, a per-run file, or a variable the CLI reads its config from.
+      expect([...plan.args, ...Object.values(plan.env), ...plan.files.map((f) => f.content)].join("\n")).toContain("mcp");
     });
   }
 }

@@ -88,7 +88,7 @@ describe("a fictional product added as one descriptor", () => {
     registerHandoverCommands(program);
     registerHandoffCommand(program);
     const help = (name: string) => program.commands.find((c) => c.name() === name)!;
-    expect(help("launch").helpInformation()).toMatch(/claude, codex, gemini or demo or acme|claude, codex, gemini, demo or acme/);
+    expect(help("launch").helpInformation()).toContain("claude, codex, opencode, gemini, qwen, demo or acme");
     expect(help("setup").helpInformation()).toContain("claude, codex, gemini or acme");
     const list = help("handoff").commands.find((c) => c.name() === "list")!;
     expect(list.helpInformation().replace(/\s+/g, " ")).toContain("demo, acme)");

@@ -60,13 +60,38 @@ describe("launch plans", () => {
     expect(plan).toEqual({ command: "gemini", args: ["-p", "hi"], env: batonEnv("gemini", dataDir), files: [] });
   });
 
+  it("opencode gets the server in OPENCODE_CONFIG_CONTENT, added to what the user's environment had there, and asks before commands", () => {
+    const mine = JSON.stringify({ theme: "dark", mcp: { corp: { type: "local", command: ["corp-mcp"] } } });
+    const plan = planLaunch("opencode", ["run", "hi"], ctx("/data", { OPENCODE_CONFIG_CONTENT: mine }));
+    expect(plan.command).toBe("opencode");
+    expect(plan.args).toEqual(["run", "hi"]);
+    expect(JSON.parse(plan.env.OPENCODE_CONFIG_CONTENT)).toEqual({
+      theme: "dark",
+      mcp: {
+        corp: { type: "local", command: ["corp-mcp"] },
+        baton: { type: "local", command: [process.execPath, BATON_BIN, "mcp"], environment: batonEnv("opencode", "/data"), enabled: true },
+      },
+    });
+    expect(JSON.parse(plan.env.OPENCODE_PERMISSION)).toEqual({ bash: "ask", edit: "ask", webfetch: "ask" });
+    expect(() => planLaunch("opencode", [], ctx("/data", { OPENCODE_CONFIG_CONTENT: "{not json" }))).toThrow(/OPENCODE_CONFIG_CONTENT .* not a JSON object/);
+  });
+
+  it("qwen gets the server as --mcp-config JSON ahead of the user's arguments", () => {
+    const plan = planLaunch("qwen", ["-p", "hi"], ctx("/data"));
+    expect(plan.command).toBe("qwen");
+    expect(plan.args.slice(2)).toEqual(["-p", "hi"]);
+    expect(plan.args[0]).toBe("--mcp-config");
+    expect(JSON.parse(plan.args[1])).toEqual({ mcpServers: { baton: { command: process.execPath, args: [BATON_BIN, "mcp"], env: batonEnv("qwen", "/data") } } });
+    expect(() => planLaunch("qwen", ["--approval-mode", "auto"], ctx("/data"))).toThrow(/approvals turned off/);
+  });
+
   it("refuses approval bypass in every spelling and unknown agents", () => {
     expect(() => planLaunch("claude", ["--permission-mode", "bypassPermissions"], ctx("/d"))).toThrow(/approvals turned off/);
     expect(() => planLaunch("claude", ["--permission-mode=bypassPermissions"], ctx("/d"))).toThrow(/approvals turned off/);
     expect(() => planLaunch("codex", ["-a", "never"], ctx("/d"))).toThrow(/approvals turned off/);
     expect(() => planLaunch("gemini", ["--approval-mode=yolo"], ctx("/d"))).toThrow(/approvals turned off/);
     expect(() => planLaunch("claude", ["--permission-mode", "plan"], ctx("/d"))).not.toThrow();
-    expect(() => planLaunch("goose", [], ctx("/d"))).toThrow(/knows claude, codex, gemini, demo/);
+    expect(() => planLaunch("goose", [], ctx("/d"))).toThrow(/knows claude, codex, opencode, gemini, qwen, demo/);
   });
 });
 

@@ -42,7 +42,7 @@ export const qwenReader: StoreReading = {
     return mapLimit(
       files,
       LIST_CONCURRENCY,
-      async (f) => sessionFrom("qwen", f, await summarizeJsonl(f, qwenInterpret), path.basename(f, ".jsonl"), { native: { ok: false, reason: "Baton continues Qwen Code sessions from a brief" } }),
+      async (f) => sessionFrom("qwen", f, await summarizeJsonl(f, qwenInterpret), path.basename(f, ".jsonl")),
       (f, e) => ctx.warn(`Qwen Code: cannot read ${f}: ${(e as Error).message}`),
     );
   },
