@@ -45,8 +45,8 @@ if (wanted("opencode")) {
     profile: OPENCODE,
     // One SQLite file: the text fixtures of the fast tests cannot hold it (they build their own).
     storePaths: [],
-    terminalRun: (prompt) => ["run", prompt],
-    terminalResume: (id, prompt) => ["run", "--session", id, prompt],
+    terminalRun: (prompt) => OPENCODE.oneShot(prompt),
+    terminalResume: (id, prompt) => ["run", "--session", id, ...prompt.split(" ")],
     versions: { "opencode-ai": installedVersion("opencode-ai") },
     readyScreen: /ctrl\+p|Ask anything|tab agents/i,
   });

@@ -92,7 +92,8 @@ export const OPENCODE: KindProfile = {
   label: "OpenCode",
   fake: (box) => box.fakes.opencode,
   shell: (command) => ({ tool: "bash", input: { command, description: "Run a command" } }),
-  oneShot: (prompt) => ["run", prompt],
+  // `opencode run` quotes a message argument that holds spaces: the prompt goes word by word.
+  oneShot: (prompt) => ["run", ...prompt.split(" ")],
   // A rejected permission stops OpenCode's loop for this turn.
   rejectEndsTurn: true,
 };
