@@ -28,6 +28,8 @@ export class ChatTurn implements TurnOutput {
   private stopAsked = false;
   /** What the last rejected request asked for: an agent that then ends its turn "cancelled" ended it over that. */
   private rejected?: string;
+  /** The agent wrote text after that rejection (then it said itself why it stopped). */
+  private spokeSinceRejection = false;
 
   constructor(
     private readonly threadId: string,
@@ -62,6 +64,7 @@ export class ChatTurn implements TurnOutput {
   }
 
   update(update: SessionUpdate): void {
+    if (update.sessionUpdate === "agent_message_chunk") this.spokeSinceRejection = true;
     if (this.extras?.take(update)) return;
     this.stream.update(update);
   }
@@ -70,7 +73,10 @@ export class ChatTurn implements TurnOutput {
     const response = await this.approvals.request(this.approvalTurn, request);
     const { outcome } = response;
     const chosen = outcome.outcome === "selected" ? request.options.find((o) => o.optionId === outcome.optionId) : undefined;
-    if (chosen?.kind.startsWith("reject")) this.rejected = askedFor(request);
+    if (chosen?.kind.startsWith("reject")) {
+      this.rejected = askedFor(request);
+      this.spokeSinceRejection = false;
+    } else if (chosen) this.rejected = undefined; // it went on to something allowed
     return response;
   }
 
@@ -117,11 +123,13 @@ export class ChatTurn implements TurnOutput {
   }
 
   /**
-   * Why the turn stopped, where that is news. Some agents (Codex) end the whole turn "cancelled"
-   * when a person rejects a command, as if Baton had asked them to stop: it says what happened.
+   * Why the turn stopped, where that is news. Some agents end the whole turn when a person rejects
+   * a command: Codex "cancelled", as if Baton had asked them to stop; OpenCode and Qwen Code
+   * "end_turn" without a word. Either way the chat says what happened.
    */
   private stopNotice(stopReason: StopReason | undefined): string | undefined {
-    if (stopReason === "cancelled" && !this.stopAsked && this.rejected) return `🚫 Rejected: ${this.rejected} — the agent stopped this turn`;
+    const endedOverRejection = stopReason === "cancelled" || (stopReason === "end_turn" && !this.spokeSinceRejection);
+    if (endedOverRejection && !this.stopAsked && this.rejected) return `🚫 Rejected: ${this.rejected} — the agent stopped this turn`;
     return stopReason ? STOP_NOTICES[stopReason] : undefined;
   }
 }

@@ -174,6 +174,23 @@ describe("threads and hosts over time", () => {
     await platform.waitFor(route, /⏹ Stopped\./);
   });
 
+  it("a rejection after which the agent ends its turn without a word (OpenCode, Qwen Code) says so; one it answers does not", async () => {
+    const { platform } = await boot();
+    const route = platform.route("reject-quietly");
+    await platform.say(route, "demo:permission-ends-turn-quietly");
+    const request = await platform.waitFor(route, (m) => !!m.buttons);
+    expect((await platform.press(route, request.buttons![0].find((b) => b.label === "Reject")!.id)).ok).toBe(true);
+    await platform.waitFor(route, /🚫 Rejected: `rm -rf dist\/` — the agent stopped this turn/);
+
+    // Allowed: the agent goes on and says so itself, no notice.
+    await platform.say(route, "demo:permission-ends-turn-quietly");
+    await platform.waitFor(route, () => platform.on(route).filter((m) => m.kind === "approval").length === 2);
+    const second = platform.on(route).filter((m) => m.kind === "approval")[1];
+    expect((await platform.press(route, second.buttons![0].find((b) => b.label !== "Reject")!.id)).ok).toBe(true);
+    await platform.waitFor(route, /Ran rm -rf dist\/\./);
+    expect(platform.transcript(route).match(/🚫 Rejected/g)).toHaveLength(1);
+  });
+
   it("an authentication error closes the thread with the reason and the fix", async () => {
     const { platform, core } = await boot();
     const route = platform.route("auth");

@@ -35,12 +35,14 @@ export async function scriptedTurn(turn: Turn, command: string): Promise<acp.Sto
       await say(turn, `Permission answer: ${chosen}.`);
       return chosen === "cancelled" ? "cancelled" : "end_turn";
     }
-    case "demo:permission-ends-turn": {
-      // As Codex does: the request titled with the bare command, and a rejection ends the whole turn.
-      const command = "rm -rf dist/";
-      const chosen = await askPermission(turn.client, turn.sessionId, "perm-2", command, turn.sessionId, command);
-      if (!chosen.startsWith("allow")) return "cancelled";
-      await say(turn, `Ran ${command}.`);
+    case "demo:permission-ends-turn":
+    case "demo:permission-ends-turn-quietly": {
+      // As Codex does: the request titled with the bare command, and a rejection ends the whole
+      // turn "cancelled"; quietly, as OpenCode and Qwen Code do: "end_turn" without a word.
+      const asked = "rm -rf dist/";
+      const chosen = await askPermission(turn.client, turn.sessionId, "perm-2", asked, turn.sessionId, asked);
+      if (!chosen.startsWith("allow")) return command === "demo:permission-ends-turn" ? "cancelled" : "end_turn";
+      await say(turn, `Ran ${asked}.`);
       return "end_turn";
     }
     case "demo:two-permissions": {

@@ -4,7 +4,7 @@
 // deltas: text `content`, or one `tool_calls` entry whose `arguments` arrive in pieces, then a chunk
 // with `finish_reason` and usage, then `data: [DONE]`), the same without `stream` as one
 // `chat.completion`, and `GET /v1/models`. Side calls that ask for JSON (`response_format`) get
-// `{}`-shaped JSON filled from their schema.
+// JSON filled from their schema, other side calls a title cut from the latest prompt.
 //
 // Does not cover: reasoning content, logprobs, several choices (`n`), errors or rate limits.
 import type { ServerResponse } from "node:http";
@@ -97,12 +97,22 @@ function fill(schema: Record<string, any>): unknown {
   return SIDE_CALL_TEXT;
 }
 
-/** The answer to a request that offered no tools (titles, summaries, JSON checks). */
-function sideText(body: Record<string, any>): string {
+/** Words a title model would keep: the prompt's first clause, as short as a title. */
+const TITLE_CHARS = 40;
+
+/**
+ * The answer to a request that offered no tools: JSON checks get JSON; anything else (OpenCode's
+ * title request sends the prompt as its last message) a title made of the latest prompt.
+ */
+function sideText(body: Record<string, any>, c: Conversation): string {
   const format = asObj(body.response_format);
   if (format.type === "json_schema") return JSON.stringify(fill(asObj(asObj(format.json_schema).schema)));
   if (format.type === "json_object") return "{}";
-  return SIDE_CALL_TEXT;
+  const clause = c.lastPrompt
+    .split(/[\n;.]/)[0]
+    .trim()
+    .slice(0, TITLE_CHARS);
+  return clause || SIDE_CALL_TEXT;
 }
 
 export function fakeChatCompletions(): FakeHttpServer {
@@ -119,7 +129,7 @@ export function fakeChatCompletions(): FakeHttpServer {
         if (conversation.hasTools) reply = server.brain.answer("/v1/chat/completions", body, conversation);
         else {
           server.brain.record("/v1/chat/completions", body);
-          reply = { text: sideText(body) };
+          reply = { text: sideText(body, conversation) };
         }
         if (body.stream) return streamReply(res, model, reply, conversation.hasTools ? server.brain.chunkDelayMs : 0);
         const { message: msg, finish } = message(reply);
