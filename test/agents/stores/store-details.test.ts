@@ -155,6 +155,17 @@ describe("transcript rules", () => {
     expect(text).not.toContain("this prompt was rewound");
   });
 
+  it("Qwen Code: a call counts as a command once its result says it ran; one the person rejected is reported as not run", async () => {
+    const { qwenFixture } = await import("../../fakes/stores/jsonl-stores.js");
+    const f = qwenFixture();
+    const { path: brief } = await writeBrief({ ...f.opts, runtime: "qwen", sessionId: f.main.id, outputDir: path.join(f.root, "out") });
+    const text = readFileSync(brief, "utf8");
+    const commands = text.slice(text.indexOf("## Recent commands"), text.indexOf("## Recent activity"));
+    expect(commands).toContain("npm test");
+    expect(commands).not.toContain("rm -rf /srv/data");
+    expect(text).toMatch(/Rejected by the user, not run: run_shell_command .*rm -rf \/srv\/data/);
+  });
+
   it("Codex: a thread resumed into a second rollout is listed once, and commands keep their exit codes", async () => {
     const { codexFixture } = await import("../../fakes/stores/jsonl-stores.js");
     const f = codexFixture();
