@@ -13,7 +13,7 @@ import type { OpenedSession } from "../agents/host.js";
 import type { StoredSession } from "../agents/stores/index.js";
 import { loadStores } from "../agents/load-stores.js";
 import { displayCommand, handoffContent, handoffPrompt, nativeResumeCommand } from "../agents/runtimes/index.js";
-import { LOCAL_MACHINE, MachineError, type Machine, type Machines } from "../agents/machines/index.js";
+import { LOCAL_MACHINE, MachineError, type Machines } from "../agents/machines/index.js";
 import { THREAD_ENV } from "../agents/spare.js";
 import { describeBadId, isValidSessionId, sessionIdShape } from "../agents/runtimes/session-ids.js";
 import type { ThreadRecord, ThreadRegistry } from "../threads/registry.js";
@@ -21,8 +21,8 @@ import type { BatonConfig } from "../config/schema.js";
 import { AgentError, BatonError, CommandError } from "../kernel/errors.js";
 import type { PlatformLogger, PlatformUser } from "../platforms/contract.js";
 import { ThreadAuthors } from "./conversation/authors.js";
+import { AgentSessions } from "./agent-sessions.js";
 
-const MIN_PREFIX = 6;
 /** How long a brief waits for a session to appear in its agent's store, and how often it looks. */
 const STORE_CATCH_UP_MS = 3_000;
 const STORE_RETRY_MS = 250;
@@ -36,6 +36,7 @@ export class BatonAgents implements AgentsApi {
   /** Briefs kept before a resume that could lose the session, by thread. */
   private readonly keptBriefs = new Map<string, BriefWritten>();
   private readonly authors = new ThreadAuthors();
+  private readonly sessions: AgentSessions;
 
   constructor(
     private config: BatonConfig["agents"],
@@ -54,6 +55,10 @@ export class BatonAgents implements AgentsApi {
   ) {
     this.autoKind = firstInstalledKind(env);
     this.kinds = kindsOf(config);
+    this.sessions = new AgentSessions(machines, registry, {
+      runtimeOf: (agent) => this.kind(agent)?.runtime ?? agent,
+      displayName: (agent) => this.displayName(agent),
+    });
   }
 
   /** A config reload: profiles, custom agents, the default and the limits apply to the next turn. */
@@ -176,46 +181,12 @@ export class BatonAgents implements AgentsApi {
     return this.approvals.answerText(threadId, text, user, route);
   }
 
-  async listSessions(agent: string, workspace: string): Promise<SessionSummary[]> {
-    const { machine, path } = this.machines.locate(workspace);
-    return this.sessionsOn(machine, agent, path, workspace);
+  listSessions(agent: string, workspace: string): Promise<SessionSummary[]> {
+    return this.sessions.list(agent, workspace);
   }
 
-  /** Sessions of the agent on a machine (at or below `dir` there, when given): its store plus Baton's threads. */
-  private async sessionsOn(machine: Machine, agent: string, dir?: string, workspace?: string): Promise<SessionSummary[]> {
-    const runtime = this.kind(agent)?.runtime ?? agent;
-    const out = new Map<string, SessionSummary>();
-    const { getReader } = await loadStores();
-    if (getReader(runtime)) {
-      for (const s of await machine.listSessions(runtime, dir)) {
-        out.set(s.id, { id: s.id, title: s.title, cwd: s.cwd ? this.machines.format(machine.name, s.cwd) : undefined, lastActivity: s.lastActivity, source: "store" });
-      }
-    }
-    for (const t of this.registry.all()) {
-      if (t.agent !== agent || (workspace ? t.workspace !== workspace : this.machines.locate(t.workspace).machine !== machine)) continue;
-      for (const id of t.sessions) {
-        const known = out.get(id);
-        const openThread = t.open && t.session === id ? t.id : undefined;
-        if (known) known.thread ??= openThread;
-        else out.set(id, { id, title: `thread ${t.id}`, cwd: t.workspace, lastActivity: t.lastEventAt, thread: openThread, source: "thread" });
-      }
-    }
-    return [...out.values()].sort((a, b) => (b.lastActivity ?? "").localeCompare(a.lastActivity ?? ""));
-  }
-
-  async findSession(agent: string, workspace: string, idOrPrefix: string): Promise<SessionSummary> {
-    const all = await this.sessionsOn(this.machines.locate(workspace).machine, agent);
-    const exact = all.find((s) => s.id === idOrPrefix);
-    if (exact) return exact;
-    if (idOrPrefix.length < MIN_PREFIX) throw new CommandError(`Give at least ${MIN_PREFIX} characters of the session id.`);
-    const matches = all.filter((s) => s.id.startsWith(idOrPrefix));
-    if (matches.length === 1) return matches[0];
-    if (matches.length === 0) throw new CommandError(`No ${this.displayName(agent)} session starts with \`${idOrPrefix}\`. /session lists them.`);
-    const list = matches
-      .slice(0, 10)
-      .map((s) => `\`${s.id}\` ${s.title}`)
-      .join("\n");
-    throw new CommandError(`\`${idOrPrefix}\` matches ${matches.length} sessions; give more characters:\n${list}`);
+  findSession(agent: string, workspace: string, idOrPrefix: string): Promise<SessionSummary> {
+    return this.sessions.find(agent, workspace, idOrPrefix);
   }
 
   /**
