@@ -1,13 +1,13 @@
 // `baton doctor` for Matrix: is the login good (whoami, same account, same device), does the
 // device still exist, has it published its encryption keys, and is its crypto store in the data
 // dir (or, with store.url, in the database)? Plain fetch, no SDK. The token is never printed.
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { BatonError } from "../../kernel/errors.js";
 import type { PlatformSnapshots } from "../contract.js";
 import type { MatrixAdapterConfig } from "./config.js";
 import { call, readSharedSession, resolveSession, sessionPath, whoami, type MatrixSession } from "./session.js";
 import { cryptoStoreDir, cryptoStoreKey } from "./crypto-store.js";
-import { persistentIndexedDbBytes } from "./persistent-idb.js";
 
 export interface CredentialsReport {
   ok: boolean;
@@ -67,7 +67,7 @@ async function cryptoStoreOf(session: MatrixSession, env: DoctorEnv): Promise<{ 
   if (shared) return { where: "in the database", bytes: [shared.snapshot, ...shared.records].reduce((sum, b) => sum + b.length, 0) };
   if (env.snapshots) return { where: "in the database" };
   const dir = cryptoStoreDir(env.dataDir, env.name, session.device_id);
-  return { where: `in ${dir}`, bytes: existsSync(dir) ? persistentIndexedDbBytes(dir) : undefined };
+  return { where: `in ${dir}`, bytes: existsSync(dir) ? readdirSync(dir).reduce((sum, name) => sum + statSync(join(dir, name)).size, 0) : undefined };
 }
 
 function reason(error: unknown): string {

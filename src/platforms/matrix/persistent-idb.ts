@@ -13,7 +13,7 @@
 // With a mirror (the shared database, store.url), each snapshot and record is written there too, in
 // the same bytes, and at open the mirror's copy is preferred to the files: it is the newest, as the
 // last leader (maybe another machine) wrote it; the files here may be from an older lead of this one.
-import { closeSync, existsSync, fdatasyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fdatasyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { deserialize, serialize } from "node:v8";
 import { IDBCursor, IDBDatabase, IDBFactory, IDBKeyRange, IDBObjectStore } from "fake-indexeddb";
@@ -310,10 +310,4 @@ function storeOf(cursor: IDBCursor): IDBObjectStore {
 function toRange(query: IDBValidKey | IDBKeyRange): Extract<Op, { op: "delete" }>["range"] {
   if (query instanceof IDBKeyRange) return { lower: query.lower, upper: query.upper, lowerOpen: query.lowerOpen, upperOpen: query.upperOpen };
   return { only: query };
-}
-
-/** Size of the store's files, for `baton doctor`. */
-export function persistentIndexedDbBytes(dir: string): number {
-  if (!existsSync(dir)) return 0;
-  return readdirSync(dir).reduce((sum, name) => sum + statSync(join(dir, name)).size, 0);
 }
