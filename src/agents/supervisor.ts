@@ -70,9 +70,13 @@ export class Supervisor {
     return this.turns.pause();
   }
 
-  /** Limits changed by a config reload; they apply from the next host start or idle period. The spare is made again. */
+  /** Limits changed by a config reload; they apply from the next host start or idle period. */
   setLimits(options: SupervisorOptions): void {
     this.options = options;
+  }
+
+  /** A config reload was applied whole (agents, workspaces): a spare that no longer fits the default launch is made again. */
+  reloaded(): void {
     void this.spare.reset();
   }
 

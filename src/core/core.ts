@@ -138,6 +138,8 @@ export class BatonCore implements PlatformCore {
     }
     this.options.config = config;
     this.workspaces.reconfigure(config.workspaces);
+    // Last: the spare's launch depends on the default agent and the default workspace.
+    this.supervisor.reloaded();
   }
 
   /** Open threads, turns running, prompts waiting and approvals pending, for /status and /metrics. */

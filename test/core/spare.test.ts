@@ -11,6 +11,8 @@ import { SPARE_DELAY_MS } from "../../src/agents/spare.js";
 import { parseConfigText } from "../../src/config/load.js";
 import { stringify } from "yaml";
 import { tmpdir } from "node:os";
+import { mkdtempSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { isProcessAlive } from "../../src/kernel/process.js";
 
 const started: TestBaton[] = [];
@@ -23,7 +25,7 @@ const AFTER_SPARE_DELAY_MS = SPARE_DELAY_MS + 700;
 const SPARE_READY_MS = 20_000;
 
 async function boot(agents: Record<string, unknown> = {}) {
-  const logs: Array<{ level: number; msg: string; pid?: number; why?: string; thread?: string; session?: string; session_ahead?: boolean }> = [];
+  const logs: Array<{ level: number; msg: string; pid?: number; why?: string; thread?: string; session?: string; session_ahead?: boolean; cwd?: string }> = [];
   const destination = new Writable({
     write(chunk: Buffer, _enc, done) {
       for (const line of chunk.toString("utf8").split("\n").filter(Boolean)) logs.push(JSON.parse(line));
@@ -194,6 +196,33 @@ describe("the spare agent process", () => {
     expect(logs.some((l) => l.msg === "spare agent process stopped" && l.pid === pid && /config/.test(l.why ?? ""))).toBe(true);
     await sleep(AFTER_SPARE_DELAY_MS);
     expect(spare()).toBeUndefined();
+  });
+
+  it("a config reload that moves the default workspace discards the spare and its session; the next one opens its session there", async () => {
+    const { baton, logs, spare, readySpare, platform, thread } = await boot();
+    const pid = await readySpare();
+    const old = spare()!.session;
+    const elsewhere = mkdtempSync(join(tmpdir(), "baton-spare-ws-"));
+    const next = {
+      agents: { default: "demo", spare_host: true },
+      access: { allow: ["test:alice"] },
+      workspaces: { roots: [tmpdir(), process.cwd()], default: elsewhere },
+      ops: { listen: "off" },
+    };
+    try {
+      expect(baton.daemon.reload(() => parseConfigText(stringify(next), "reloaded.yaml", {}))).toMatchObject({ ok: true });
+      await waitUntil(() => !isProcessAlive(pid));
+      expect(logs.some((l) => l.msg === "spare agent process stopped" && l.pid === pid && /config/.test(l.why ?? ""))).toBe(true);
+      const fresh = await readySpare();
+      expect(logs.find((l) => l.msg.startsWith("spare agent process ready") && l.pid === fresh)).toMatchObject({ cwd: elsewhere });
+      const route = platform.route("moved");
+      await platform.say(route, "hello");
+      await platform.waitFor(route, /Turn 1/);
+      expect(thread(route).session).not.toBe(old);
+      expect(thread(route).session).toBe(logs.find((l) => l.pid === fresh && l.msg.startsWith("spare agent process ready"))?.session);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it("agents.spare_host: false makes none", async () => {
