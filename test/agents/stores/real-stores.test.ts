@@ -39,6 +39,7 @@ describe.each([
   { kind: "claude", nativeArgs: (id: string) => ["--resume", id] },
   { kind: "codex", nativeArgs: (id: string) => ["resume", id] },
   { kind: "gemini", nativeArgs: (id: string) => ["--approval-mode", "default", "--resume", id] },
+  { kind: "qwen", nativeArgs: (id: string) => ["--approval-mode", "default", "--resume", id] },
 ])("$kind sessions written by the real CLI", ({ kind, nativeArgs }) => {
   const { opts, meta } = load(kind);
   const { chatSession, chatCwd, terminalSession, terminalCwd } = meta.facts;
