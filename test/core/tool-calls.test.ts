@@ -16,4 +16,15 @@ describe("host tokens", () => {
     expect(knownSecretCount()).toBe(before);
     expect(tokens.lookup(issued.token)).toBeUndefined();
   });
+
+  it("issued ahead (a spare's session), speak for the thread they are bound to, and never again once revoked", () => {
+    const tokens = new HostTokens();
+    const issued = tokens.issue({ machine: "local", thread: "spare" });
+    expect(tokens.lookup(issued.token)).toEqual({ machine: "local", thread: "spare" });
+    issued.bind({ machine: "local", thread: "th_2" });
+    expect(tokens.lookup(issued.token)).toEqual({ machine: "local", thread: "th_2" });
+    issued.revoke();
+    issued.bind({ machine: "local", thread: "th_3" });
+    expect(tokens.lookup(issued.token)).toBeUndefined();
+  });
 });
