@@ -35,7 +35,7 @@ const EXPECTED: Record<string, string[]> = {
   "matrix huge turn": ["matrix-turn-rss-256k", "matrix-turn-tail-256k"],
   "handoff list": ["handoff-list", "handoff-list-node"],
   "registry replay": ["replay"],
-  "takeover on postgresql": ["append-jsonl", "append-postgres", "takeover"],
+  "takeover on postgresql": ["append-jsonl", "append-postgres", "takeover", "takeover-ready", "takeover-replay"],
 };
 /** Figures that are counts of faults: at any scale they must be zero. */
 const MUST_BE_ZERO = ["stream-lost", "stream-pacing", "rate-refusals-telegram", "rate-refusals-slack", "rate-refusals-discord"];
