@@ -148,7 +148,8 @@ function prettyLine(jsonLine: string): string {
   }
 }
 
-/** A logger that drops everything (tests, benchmarks). */
+/** A logger that drops everything (tests, benchmarks): into a sink that writes nowhere, because a
+ * reload sets the level from the config (`log.level`) and would otherwise start printing on stdout. */
 export function silentLogger(): Logger {
-  return pino({ level: "silent" });
+  return pino({ level: "silent" }, { write: () => undefined });
 }
