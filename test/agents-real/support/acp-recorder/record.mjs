@@ -12,8 +12,9 @@ import { basename, join } from "node:path";
 const name = basename(process.argv[1]);
 const real = join(process.env.BATON_RECORD_ACP_REAL_BIN ?? "", name);
 const args = process.argv.slice(2);
-// Gemini's name is also its terminal UI's: only an ACP run is recorded.
-if (name === "gemini" && !args.includes("--acp")) {
+// Gemini's, Qwen Code's and OpenCode's names are also their terminal UIs': only an ACP run is recorded.
+const acpRun = { gemini: args.includes("--acp"), qwen: args.includes("--acp"), opencode: args[0] === "acp" }[name] ?? true;
+if (!acpRun) {
   spawn(real, args, { stdio: "inherit" }).on("exit", (code, signal) => (signal ? process.kill(process.pid, signal) : process.exit(code ?? 1)));
 } else record();
 
