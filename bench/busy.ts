@@ -1,8 +1,8 @@
 // Inbound latency while agents' builds keep every core busy: what agents.nice is for. A few agents
 // each run `demo:burn` (CPU-bound processes of their own, as a build or a test suite would be, at
 // the agent's priority); probes then go to other chats' live agents, as in the inbound suite. The
-// suite runs three times: as shipped (agents in Linux's idle scheduling class), with agents.nice: 10
-// (10 steps below Baton, the normal class) and with agents.nice: 0.
+// suite runs three times: as shipped (agents.nice: 10, 10 steps below Baton in the normal class),
+// in Linux's idle scheduling class (agents.nice: idle) and with agents.nice: 0.
 import { cpus } from "node:os";
 import { sleep, until } from "./lib/baton.js";
 import { telegramUser } from "./lib/fakes.js";
@@ -19,7 +19,7 @@ export interface BusyScale {
   minMachineBusyPercent: number;
 }
 
-export const BUSY_FULL: BusyScale = { probeChats: 40, burningAgents: 2 * cpus().length, samples: 2_000, perSecond: 100, minMachineBusyPercent: 95 };
+export const BUSY_FULL: BusyScale = { probeChats: 20, burningAgents: 2 * cpus().length, samples: 600, perSecond: 100, minMachineBusyPercent: 95 };
 export const BUSY_TINY: BusyScale = { probeChats: 2, burningAgents: 1, samples: 20, perSecond: 20, minMachineBusyPercent: 0 };
 
 /** Agents start (and warm up) before the burn; this is what the burn must outlast besides the probes. */
@@ -29,14 +29,14 @@ const PHASE_TIMEOUT_MS = 300_000;
 
 export async function benchBusy(scale: BusyScale): Promise<Figure[]> {
   const shipped = await measure(scale, undefined);
-  const ten = await measure(scale, 10);
+  const idle = await measure(scale, "idle");
   const same = await measure(scale, 0);
   const load = `${scale.burningAgents} agents each keeping a CPU-bound process busy (demo:burn, at the agent's priority), probes at ${scale.perSecond}/s to ${scale.probeChats} other chats`;
   return [
     figure(
       {
         id: "busy-inbound",
-        label: "inbound while agents' builds keep every core busy (agents.nice: idle, as shipped)",
+        label: "inbound while agents' builds keep every core busy (agents.nice: 10, as shipped)",
         unit: "ms",
         definition: `update leaves the Telegram fake → Baton writes the session/prompt line into the agent's stdin; ${load}`,
       },
@@ -44,12 +44,12 @@ export async function benchBusy(scale: BusyScale): Promise<Figure[]> {
     ),
     figure(
       {
-        id: "busy-inbound-nice10",
-        label: "… the same with agents.nice: 10 (10 steps below Baton, normal class)",
+        id: "busy-inbound-idle",
+        label: "… the same with agents.nice: idle (Linux's idle scheduling class)",
         unit: "ms",
-        definition: "as above, the agents and their processes niced 10 below Baton",
+        definition: "as above, the agents and their processes in the idle class",
       },
-      ten.inbound,
+      idle.inbound,
     ),
     figure(
       { id: "busy-inbound-nice0", label: "… the same with agents.nice: 0 (agents at Baton's priority)", unit: "ms", definition: `as above, the agents and their processes at Baton's own priority` },
@@ -58,13 +58,13 @@ export async function benchBusy(scale: BusyScale): Promise<Figure[]> {
     figure(
       {
         id: "busy-to-agent",
-        label: "… update at the wire → the agent read the line (agents.nice: idle)",
+        label: "… update at the wire → the agent read the line (agents.nice: 10)",
         unit: "ms",
         definition: `update leaves the Telegram fake → the demo agent's stdin 'data' event; ${load}`,
       },
       shipped.toAgent,
     ),
-    figure({ id: "busy-to-agent-nice10", label: "… the same with agents.nice: 10", unit: "ms", definition: "as above, the agents and their processes niced 10 below Baton" }, ten.toAgent),
+    figure({ id: "busy-to-agent-idle", label: "… the same with agents.nice: idle", unit: "ms", definition: "as above, the agents and their processes in the idle class" }, idle.toAgent),
     figure({ id: "busy-to-agent-nice0", label: "… the same with agents.nice: 0", unit: "ms", definition: "as above, the agents and their processes at Baton's own priority" }, same.toAgent),
   ];
 }

@@ -42,7 +42,8 @@ export async function benchMachines(): Promise<BenchResult[]> {
   const platform = new StopwatchPlatform("bench", { typingIntervalMs: undefined });
   const config = {
     agents: { default: "demo" },
-    access: { allow: ["test:alice"] },
+    // An admin: starting a thread in another workspace (`/new <workspace>`) is theirs to do.
+    access: { allow: ["test:alice"], roles: { admin: ["test:alice"] } },
     rendering: { flush_debounce_ms: 0, min_edit_gap_ms: 0 },
     workspaces: { roots: [tmpdir()], default: tmpdir() },
     machines: { build: sshd.machine({ roots: ["~/code"], baton: [process.execPath, CLI], handover: "off" }) },

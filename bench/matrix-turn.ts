@@ -21,8 +21,8 @@ export const MATRIX_TURN_FULL: MatrixTurnScale = {
     { size: "50m", bytes: 50 * MB },
     { size: "100m", bytes: 100 * MB },
   ],
-  tailMs: 30_000,
-  settleMs: 5_000,
+  tailMs: 15_000,
+  settleMs: 2_000,
 };
 export const MATRIX_TURN_TINY: MatrixTurnScale = { turns: [{ size: "256k", bytes: 256 * 1024 }], tailMs: 500, settleMs: 200 };
 

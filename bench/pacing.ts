@@ -18,7 +18,7 @@ export interface PacingScale {
   backToBack: number;
 }
 
-export const PACING_FULL: PacingScale = { samples: 20, restMs: 2_500, backToBack: 10 };
+export const PACING_FULL: PacingScale = { samples: 8, restMs: 2_000, backToBack: 10 };
 export const PACING_TINY: PacingScale = { samples: 2, restMs: 2_500, backToBack: 3 };
 /** A brisk conversation: a prompt this often, so the chat's burst is spent and refills about as fast. */
 const BRISK_EVERY_MS = 1_200;

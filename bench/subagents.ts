@@ -13,7 +13,7 @@ import { silentLogger } from "../src/kernel/log.js";
 import { TestPlatform } from "../test/support/test-platform.js";
 import { median, type BenchResult } from "./types.js";
 
-const SAMPLES = 5;
+const SAMPLES = 3;
 const TURN_TIMEOUT_MS = 120_000;
 
 export async function benchSubagents(): Promise<BenchResult[]> {

@@ -7,6 +7,7 @@ import { benchReplay, REPLAY_FULL, REPLAY_TINY } from "./replay.js";
 import { benchStartup, STARTUP_FULL, STARTUP_TINY } from "./startup.js";
 import { benchHugeTurn, benchStreaming, STREAMING_FULL, STREAMING_TINY } from "./streaming.js";
 import { benchMachines } from "./machines.js";
+import { benchPriority, PRIORITY_FULL, PRIORITY_TINY } from "./priority.js";
 import { benchPacing, PACING_FULL, PACING_TINY } from "./pacing.js";
 import { benchWebTurn, WEB_TURN_FULL, WEB_TURN_TINY } from "./web-turn.js";
 import { benchMatrixTurn, MATRIX_TURN_FULL, MATRIX_TURN_TINY } from "./matrix-turn.js";
@@ -18,6 +19,8 @@ import type { BenchResult } from "./types.js";
 export type Scale = "full" | "tiny";
 
 export interface Suite {
+  /** What `npm run bench -- --suite <id>` names it by. */
+  id: string;
   name: string;
   /** Figures, and lines of text for what cannot be measured yet. */
   run(): Promise<Array<Figure | string>>;
@@ -26,22 +29,23 @@ export interface Suite {
 export function benchSuites(scale: Scale): Suite[] {
   const tiny = scale === "tiny";
   return [
-    { name: "startup and memory at rest", run: () => benchStartup(tiny ? STARTUP_TINY : STARTUP_FULL) },
-    { name: "inbound and round trip", run: () => benchInbound(tiny ? INBOUND_TINY : INBOUND_FULL) },
-    { name: "busy machine", run: () => benchBusy(tiny ? BUSY_TINY : BUSY_FULL) },
-    { name: "streaming", run: () => benchStreaming(tiny ? STREAMING_TINY : STREAMING_FULL) },
-    { name: "short answers and pacing", run: () => benchPacing(tiny ? PACING_TINY : PACING_FULL) },
-    { name: "one huge turn", run: () => benchHugeTurn(tiny ? STREAMING_TINY : STREAMING_FULL) },
-    { name: "web chat huge turn", run: () => benchWebTurn(tiny ? WEB_TURN_TINY : WEB_TURN_FULL) },
-    { name: "matrix huge turn", run: () => benchMatrixTurn(tiny ? MATRIX_TURN_TINY : MATRIX_TURN_FULL) },
-    { name: "handoff list", run: () => benchHandoffList(tiny ? HANDOFF_TINY : HANDOFF_FULL) },
-    { name: "registry replay", run: () => benchReplay(tiny ? REPLAY_TINY : REPLAY_FULL) },
-    { name: "takeover on postgresql", run: () => benchTakeover(tiny ? TAKEOVER_TINY : TAKEOVER_FULL) },
+    { id: "startup", name: "startup and memory at rest", run: () => benchStartup(tiny ? STARTUP_TINY : STARTUP_FULL) },
+    { id: "inbound", name: "inbound and round trip", run: () => benchInbound(tiny ? INBOUND_TINY : INBOUND_FULL) },
+    { id: "busy", name: "busy machine", run: () => benchBusy(tiny ? BUSY_TINY : BUSY_FULL) },
+    { id: "priority", name: "agents' own work on a busy machine", run: () => benchPriority(tiny ? PRIORITY_TINY : PRIORITY_FULL) },
+    { id: "streaming", name: "streaming", run: () => benchStreaming(tiny ? STREAMING_TINY : STREAMING_FULL) },
+    { id: "pacing", name: "short answers and pacing", run: () => benchPacing(tiny ? PACING_TINY : PACING_FULL) },
+    { id: "huge-turn", name: "one huge turn", run: () => benchHugeTurn(tiny ? STREAMING_TINY : STREAMING_FULL) },
+    { id: "web-turn", name: "web chat huge turn", run: () => benchWebTurn(tiny ? WEB_TURN_TINY : WEB_TURN_FULL) },
+    { id: "matrix-turn", name: "matrix huge turn", run: () => benchMatrixTurn(tiny ? MATRIX_TURN_TINY : MATRIX_TURN_FULL) },
+    { id: "handoff", name: "handoff list", run: () => benchHandoffList(tiny ? HANDOFF_TINY : HANDOFF_FULL) },
+    { id: "replay", name: "registry replay", run: () => benchReplay(tiny ? REPLAY_TINY : REPLAY_FULL) },
+    { id: "takeover", name: "takeover on postgresql", run: () => benchTakeover(tiny ? TAKEOVER_TINY : TAKEOVER_FULL) },
     // The SSH machines' suite reports medians of its own (a real sshd on loopback); full scale only.
-    ...(tiny ? [] : [{ name: "machines over ssh", run: async () => (await benchMachines()).map(fromResult) }]),
-    ...(tiny ? [] : [{ name: "subagents", run: async () => (await benchSubagents()).map(fromResult) }]),
+    ...(tiny ? [] : [{ id: "machines", name: "machines over ssh", run: async () => (await benchMachines()).map(fromResult) }]),
+    ...(tiny ? [] : [{ id: "subagents", name: "subagents", run: async () => (await benchSubagents()).map(fromResult) }]),
     // Real agent CLIs (installed by `npm run test:agents`, skipped without them); full scale only.
-    ...(tiny ? [] : [{ name: "real-agents", run: () => benchRealAgents(REAL_AGENTS_FULL) }]),
+    ...(tiny ? [] : [{ id: "real-agents", name: "real-agents", run: () => benchRealAgents(REAL_AGENTS_FULL) }]),
   ];
 }
 

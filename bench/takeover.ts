@@ -23,7 +23,7 @@ export interface TakeoverScale {
   logEvents: number;
 }
 
-export const TAKEOVER_FULL: TakeoverScale = { appends: 2_000, kills: 10, logEvents: 50_000 };
+export const TAKEOVER_FULL: TakeoverScale = { appends: 2_000, kills: 5, logEvents: 50_000 };
 export const TAKEOVER_TINY: TakeoverScale = { appends: 50, kills: 2, logEvents: 500 };
 /** Events per seeded thread: created, its route, then sessions seen. */
 const EVENTS_PER_THREAD = 25;

@@ -25,8 +25,8 @@ export const WEB_TURN_FULL: WebTurnScale = {
     { size: "100m", bytes: 100 * MB, slow: false },
     { size: "100m", bytes: 100 * MB, slow: true },
   ],
-  tailMs: 30_000,
-  settleMs: 5_000,
+  tailMs: 15_000,
+  settleMs: 2_000,
 };
 export const WEB_TURN_TINY: WebTurnScale = { turns: [{ size: "256k", bytes: 256 * 1024, slow: true }], tailMs: 500, settleMs: 200 };
 

@@ -127,9 +127,7 @@ export class BatonProcess {
 
   /** CPU time Baton's process has used so far (user + system), ms. */
   cpuMs(): number {
-    const fields = readFileSync(`/proc/${this.pid}/stat`, "utf8").split(") ")[1].split(" ");
-    // After "pid (comm) ": field 3 is state, so utime and stime (fields 14 and 15) sit at 11 and 12.
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+    return processCpuMs(this.pid);
   }
 
   /**
@@ -178,6 +176,13 @@ export class BatonProcess {
     rmSync(this.dir, { recursive: true, force: true });
     if (this.ownsDataDir) rmSync(this.dataDir, { recursive: true, force: true });
   }
+}
+
+/** CPU time a process has used so far (user + system, all its threads), ms. */
+export function processCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  // After "pid (comm) ": field 3 is state, so utime and stime (fields 14 and 15) sit at 11 and 12.
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
 export function sleep(ms: number): Promise<void> {

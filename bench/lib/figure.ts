@@ -16,6 +16,8 @@ export interface Figure {
   tailKind: "p99" | "max";
   target?: string;
   ok?: boolean;
+  /** A guard against regressions, not a goal: the run fails when it is missed. */
+  guard?: boolean;
 }
 
 /** Median and tail of samples; throws when there are none, so a broken probe never reads as 0. */
@@ -30,11 +32,15 @@ function summarize(samples: number[], what: string): Pick<Figure, "n" | "median"
 }
 
 /** A figure from samples, judged against `limit` on its median or its tail. */
-export function figure(base: Omit<Figure, "n" | "median" | "tail" | "tailKind" | "ok" | "target">, samples: number[], target?: { on: "median" | "tail"; below: number; text: string }): Figure {
+export function figure(
+  base: Omit<Figure, "n" | "median" | "tail" | "tailKind" | "ok" | "target" | "guard">,
+  samples: number[],
+  target?: { on: "median" | "tail"; below: number; text: string; guard?: boolean },
+): Figure {
   const summary = summarize(samples, base.id);
   if (!target) return { ...base, ...summary };
   const value = target.on === "median" ? summary.median : summary.tail;
-  return { ...base, ...summary, target: target.text, ok: value < target.below };
+  return { ...base, ...summary, target: target.text, ok: value < target.below, ...(target.guard ? { guard: true } : {}) };
 }
 
 function num(value: number): string {
@@ -47,5 +53,5 @@ export function formatFigure(f: Figure): string {
   const mark = f.ok === undefined ? "·" : f.ok ? "✓" : "✗";
   const unit = f.unit ? ` ${f.unit}` : "";
   const values = f.n === 1 ? `${num(f.median)}${unit}` : `median ${num(f.median)}${unit}, ${f.tailKind} ${num(f.tail)}${unit} (n=${f.n.toLocaleString("en")})`;
-  return `${mark} ${f.label}: ${values}${f.target ? `; target ${f.target}` : ""} — ${f.definition}`;
+  return `${mark} ${f.label}: ${values}${f.target ? `; ${f.guard ? "guard" : "target"} ${f.target}` : ""} — ${f.definition}`;
 }

@@ -129,9 +129,9 @@ const baseConfigSchema = z
             ),
           nice: z
             .union([z.literal("idle"), z.number().int().min(0).max(19)], { error: "expected idle, or a whole number from 0 to 19" })
-            .default("idle")
+            .default(10)
             .describe(
-              "CPU priority of agent processes on this machine and what they run (builds, test suites), so that they cannot slow the chat. idle: Linux's idle scheduling class (set with chrt from util-linux): agents get every cycle nothing else wants and give way at once when Baton or any other program wakes up; where there is no such class, the lowest nice value. A number: that many steps below Baton's own priority, as `nice -n` starts them; 0 = Baton's own priority",
+              "CPU priority of agent processes on this machine and what they run (builds, test suites), so that they cannot slow the chat. A number: that many steps below Baton's own priority, as `nice -n` starts them (10 by default); 0 = Baton's own priority. idle: Linux's idle scheduling class (set with chrt from util-linux): agents get only the cycles nothing else wants and give way at once when Baton wakes up, but an agent's build or tests nearly stop while other programs of the same session or service keep every core busy; where there is no such class, the lowest nice value",
             ),
           start_timeout: z
             .object({
@@ -152,7 +152,7 @@ const baseConfigSchema = z
           max_live_hosts: 8,
           idle_shutdown: 600_000,
           spare_host: true,
-          nice: "idle",
+          nice: 10,
           start_timeout: { spawn: 10_000, initialize: 60_000, session: 120_000 },
           profiles: {},
           custom: {},

@@ -22,7 +22,11 @@ const EXPECTED: Record<string, string[]> = {
     "cold-start-matrix-cpu",
   ],
   "inbound and round trip": ["inbound", "inbound-agent-read", "inbound-to-agent", "inbound-baton-cpu", "inbound-loop-wait", "inbound-machine-cpu", "inbound-steal", "inbound-idle", "overhead"],
-  "busy machine": ["busy-inbound", "busy-inbound-nice10", "busy-inbound-nice0", "busy-to-agent", "busy-to-agent-nice10", "busy-to-agent-nice0"],
+  "busy machine": ["busy-inbound", "busy-inbound-idle", "busy-inbound-nice0", "busy-to-agent", "busy-to-agent-idle", "busy-to-agent-nice0"],
+  "agents' own work on a busy machine": [
+    "priority-job-alone",
+    ...["shared", "own"].flatMap((layout) => ["nice0", "nice10", "idle"].flatMap((s) => [`priority-job-${layout}-${s}`, `priority-build-${layout}-${s}`])),
+  ],
   streaming: ["loop-delay", "stream-lost", "stream-pacing", "stream-wall", "stream-cpu", "stream-rss"],
   "short answers and pacing": [
     ...["telegram", "slack", "discord"].flatMap((p) => [`whole-${p}`, `first-${p}`, `back-to-back-${p}`, `rate-refusals-${p}`]),

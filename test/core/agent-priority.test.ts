@@ -1,8 +1,8 @@
 // Agent processes on this machine run below Baton's own CPU priority (agents.nice), so an agent's
-// builds and test suites cannot slow the chat. By default they are in Linux's idle scheduling class,
-// every thread of them, at the lowest nice value beneath it (what remains where the class cannot be
-// had): the thread's host and the spare process started ahead, read back from the kernel. A number
-// keeps the normal class that many steps below Baton; 0 keeps Baton's priority. (A host on another
+// builds and test suites cannot slow the chat. By default 10 steps below Baton in the normal class,
+// every thread of them: the thread's host and the spare process started ahead, read back from the
+// kernel. `idle` puts them in Linux's idle scheduling class, at the lowest nice value beneath it
+// (what remains where the class cannot be had); 0 keeps Baton's priority. (A host on another
 // machine is ssh, carrying Baton's own traffic: test/agents/machines/remote.test.ts sees it keep Baton's.)
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -48,8 +48,18 @@ async function hostPriority(agents: Record<string, unknown>) {
 }
 
 describe.runIf(process.platform === "linux")("agent processes' CPU priority", () => {
-  it("is Linux's idle class by default, every thread, for the thread's host and the spare process", async () => {
+  it("is 10 steps below Baton by default, in the normal class, every thread, for the thread's host and the spare process", async () => {
     const { core, pid } = await hostPriority({ spare_host: true });
+    const classes = (of: number) => new Set(threadsOf(of).map((t) => `policy ${t.policy}, nice ${t.nice}`));
+    const ten = new Set([`policy ${SCHED_OTHER}, nice ${below(10)}`]);
+    expect(threadsOf(pid).length).toBeGreaterThan(1);
+    expect(classes(pid)).toEqual(ten);
+    await waitUntil(() => core.supervisor.spareState()?.state === "ready", 20_000);
+    expect(classes(core.supervisor.spareState()!.pid!)).toEqual(ten);
+  });
+
+  it("is Linux's idle class with agents.nice: idle, every thread, at the lowest nice value beneath it", async () => {
+    const { core, pid } = await hostPriority({ nice: "idle", spare_host: true });
     const classes = (of: number) => new Set(threadsOf(of).map((t) => `policy ${t.policy}, nice ${t.nice}`));
     const idle = new Set([`policy ${SCHED_IDLE}, nice 19`]);
     expect(threadsOf(pid).length).toBeGreaterThan(1);

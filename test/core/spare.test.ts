@@ -60,8 +60,9 @@ describe("the spare agent process", () => {
     expect(isProcessAlive(pid)).toBe(true);
     expect(baton.daemon.snapshot().spareHost).toEqual({ agent: "demo", pid, state: "ready", session: expect.any(String) });
     const ready = logs.find((l) => l.msg.startsWith("spare agent process ready") && l.pid === pid);
-    // Agents run in Linux's idle scheduling class by default; the line says whether the spare got it.
-    expect(ready?.cpu_class).toBe(process.platform === "linux" ? "idle" : "no-chrt");
+    // Agents run 10 steps below Baton by default: no scheduling class to report (only agents.nice: idle has one).
+    expect(ready).toBeDefined();
+    expect(ready?.cpu_class).toBeUndefined();
     const route = platform.route("first");
     await platform.say(route, "hello");
     await platform.waitFor(route, /Turn 1/);

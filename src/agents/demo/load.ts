@@ -1,7 +1,8 @@
 // Prompts that shape a benchmark's load: `demo:quiet` answers nothing; `demo:stream BYTES [CHUNK
 // [INTERVAL_MS]]` streams that much text without holding it in memory; `demo:burn SECONDS
 // [PROCESSES]` keeps CPU-bound processes of the agent's own running that long, as a build or a test
-// suite the agent started would (they inherit the agent's CPU priority, as real ones do).
+// suite the agent started would (they inherit the agent's CPU priority, as real ones do); `demo:job
+// UNITS` runs a fixed amount of CPU-bound work in a process of its own and says how long it took.
 import { spawn } from "node:child_process";
 import type * as acp from "@agentclientprotocol/sdk";
 import { sleep } from "./sleep.js";
@@ -22,6 +23,8 @@ export async function loadTurn(turn: LoadTurn, command: string): Promise<acp.Sto
   if (streamed) return streamTurn(turn, streamed);
   const burn = /^demo:burn\s+(\d+)(?:\s+(\d+))?$/.exec(command);
   if (burn) return burnTurn(turn, Number(burn[1]) * 1000, burn[2] ? Number(burn[2]) : 1);
+  const job = /^demo:job\s+(\d+)$/.exec(command);
+  if (job) return jobTurn(turn, Number(job[1]));
   return undefined;
 }
 
@@ -64,6 +67,39 @@ async function burnTurn(turn: LoadTurn, ms: number, processes: number): Promise<
   }
   if (turn.signal.aborted) return "cancelled";
   await turn.chunk(" Done.");
+  return "end_turn";
+}
+
+/**
+ * UNITS million square roots (about 2 ms of CPU each on the bench's machine), then the process's
+ * own CPU time on stdout. It stops early when the agent is gone (asked every unit).
+ */
+/** Where a `demo:job` process's command line says what it is (the bench finds a job that runs on this way). */
+export const JOB_MARKER = "/* demo:job */";
+const JOB = `${JOB_MARKER} const units = Number(process.argv[1]), agent = Number(process.argv[2]);
+const alive = () => { try { process.kill(agent, 0); return true; } catch { return false; } };
+let x = 0;
+for (let u = 0; u < units && alive(); u++) for (let i = 1; i <= 1e6; i++) x += Math.sqrt(i);
+const { user, system } = process.cpuUsage();
+process.stdout.write(x > 0 ? String(Math.round((user + system) / 1000)) : "0");`;
+
+/** Runs the job as a command the agent started would run (at the agent's CPU priority), timed from spawn to exit. */
+async function jobTurn(turn: LoadTurn, units: number): Promise<acp.StopReason> {
+  const startedAt = performance.now();
+  const child = spawn(process.execPath, ["-e", JOB, String(units), String(process.pid)], { stdio: ["ignore", "pipe", "ignore"] });
+  let out = "";
+  child.stdout.setEncoding("utf8").on("data", (text: string) => (out += text));
+  const kill = () => child.kill("SIGKILL");
+  turn.signal.addEventListener("abort", kill, { once: true });
+  let killed: NodeJS.Signals | null = null;
+  try {
+    await new Promise((resolve) => child.once("close", (_code, signal) => resolve((killed = signal))).once("error", resolve));
+  } finally {
+    turn.signal.removeEventListener("abort", kill);
+  }
+  if (turn.signal.aborted) return "cancelled";
+  const wallMs = Math.round(performance.now() - startedAt);
+  await turn.chunk(killed ? `CPU-bound job of ${units} units killed (${killed}) after ${wallMs} ms.` : `CPU-bound job of ${units} units done in ${wallMs} ms (its CPU time: ${out} ms).`);
   return "end_turn";
 }
 
