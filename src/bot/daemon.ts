@@ -119,7 +119,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   let ops: RunningOps | undefined;
   const starter = platformStarter(options, core, recorder, platforms);
   const auditExpiry = expireAuditDaily(registry, status, log);
-  const stop = async (graceMs = status.current.config.shutdown_grace) => {
+  // A second stop waits for the first: it never drains again, nor touches a data dir that another
+  // daemon may have opened since.
+  let stopping: Promise<void> | undefined;
+  const stop = (graceMs?: number) => (stopping ??= stopOnce(graceMs));
+  const stopOnce = async (graceMs = status.current.config.shutdown_grace) => {
     status.state = "draining";
     clearInterval(auditExpiry);
     await starter.stop();

@@ -243,4 +243,22 @@ describe("one daemon per data dir", () => {
     const again = await boot({}, dataDir);
     expect(again.core.registry).toBeDefined();
   });
+
+  it("stopping a daemon again does nothing: the daemon started on its data dir since keeps what it wrote there", async () => {
+    const { existsSync, readFileSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const first = await boot();
+    const dataDir = first.baton.dataDir;
+    await first.baton.daemon.stop();
+    started.length = 0;
+    const second = await boot({}, dataDir);
+    const route = second.platform.route("slow");
+    await second.platform.say(route, "demo:slow");
+    const thread = () => second.core.registry.threadForRoute(route);
+    const file = () => join(dataDir, "running-turns.json");
+    const runningTurns = () => (existsSync(file()) ? readFileSync(file(), "utf8") : "");
+    await waitUntil(() => thread() !== undefined && runningTurns().includes(thread()!.id));
+    await first.baton.daemon.stop();
+    expect(runningTurns()).toContain(thread()!.id);
+  });
 });

@@ -19,9 +19,18 @@ export function tempDir(prefix: string): string {
   return dir;
 }
 
+/**
+ * Stops every Baton (the newest first), then removes the data dirs and temp folders. A test that
+ * restarts on the same data dir has two Batons on it: removing it when the first (already stopped)
+ * one is done would pull it from under the second, still running and writing there.
+ */
 export async function cleanup(): Promise<void> {
-  for (const b of started.splice(0)) await b.stop({ cleanup: true });
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  const batons = started.splice(0).reverse();
+  try {
+    for (const b of batons) await b.stop();
+  } finally {
+    for (const d of new Set([...batons.map((b) => b.dataDir), ...dirs.splice(0)])) rmSync(d, { recursive: true, force: true });
+  }
 }
 
 export async function bootSubagents(options: { config?: Record<string, unknown>; env?: NodeJS.ProcessEnv; cwd?: string; platform?: TestPlatform; dataDir?: string } = {}) {
