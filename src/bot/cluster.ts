@@ -1,7 +1,8 @@
 // Several instances over one PostgreSQL (store.url): this instance stands by until it takes the
 // lead, then runs the whole daemon (platforms, agents) with an event log fenced by its epoch. When
 // the lead is lost (a newer epoch, the database out of reach for a lease), it stops its platforms
-// and agents at once and stands by again; SIGTERM drains and hands the lead over.
+// and agents at once (running turns get no grace) and stands by again; SIGTERM drains and hands
+// the lead over. Either way the lock goes only once the daemon has stopped (see LeaderLease.lose).
 import { hostname } from "node:os";
 import { createHash } from "node:crypto";
 import type { LoadedConfig } from "../config/load.js";
@@ -84,22 +85,19 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
       await standbyOps?.stop();
       standbyOps = undefined;
       const lost = new Promise<string>((resolve) => lease.onLost(resolve));
+      // Every write of this lead carries its epoch, also while it drains after losing the lease: the
+      // database alone decides (it refuses the epoch once another instance has taken over, and a
+      // takeover waits for a write in flight). So a prompt kept during that drain is in the log for
+      // the next leader, as after a SIGTERM hand-over, unless another instance already leads.
+      const leadEpoch = () => epoch;
       try {
-        const cursors = new PostgresCursors(
-          db.pool,
-          () => lease.epoch,
-          (key, error) => log.warn({ key, err: userMessageOf(error) }, "could not save a platform's read position"),
-        );
-        const snapshots = new PostgresSnapshots(
-          db.pool,
-          () => lease.epoch,
-          (key, error) => log.warn({ key, err: userMessageOf(error) }, "could not save a platform's state; kept for the next try"),
-        );
+        const cursors = new PostgresCursors(db.pool, leadEpoch, (key, error) => log.warn({ key, err: userMessageOf(error) }, "could not save a platform's read position"));
+        const snapshots = new PostgresSnapshots(db.pool, leadEpoch, (key, error) => log.warn({ key, err: userMessageOf(error) }, "could not save a platform's state; kept for the next try"));
         const runningTurns = await runningTurnsOn(cursors, id);
         const followed = await eventLog.take();
         daemon = await startDaemon({
           ...options,
-          store: new PostgresEventStore(db.pool, () => lease.epoch, followed),
+          store: new PostgresEventStore(db.pool, leadEpoch, followed),
           cursors,
           snapshots,
           runningTurns,
@@ -116,7 +114,8 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
       if (reason !== STEP_DOWN) log.error({ reason }, "lost the lead: stopping platforms and agents now; standing by");
       await daemon.stop(reason === STEP_DOWN ? undefined : 0).catch((error: unknown) => log.warn({ err: error }, "stopping after losing the lead"));
       daemon = undefined;
-      if (reason === STEP_DOWN) await lease.stepDown();
+      // Only now, drained, is the lock released (a lost lead's session too, if it still has one).
+      await lease.stepDown();
       state.role = "standby";
       options.onStandby?.();
       stepDownRequested = pendingStepDown();

@@ -6,9 +6,10 @@
 // - the leader's process dies: its connection closes, PostgreSQL frees the lock at once, and a
 //   standby's next try takes it;
 // - the leader is cut from the database: it cannot renew, and stops itself once `leaseMs` has passed
-//   since the start of its last successful renewal; the server may keep the dead session (and the
-//   lock) for much longer, so a standby that sees the lease expired by more than a grace period
-//   ends that session (pg_terminate_backend) and takes the lock;
+//   since the start of its last successful renewal and one last renewal gets no answer within half
+//   a lease (a busy machine delays timers and answers; that is no reason to hand over); the server
+//   may keep the dead session (and the lock) for much longer, so a standby that sees the lease
+//   expired by more than a grace period (a lease) ends that session (pg_terminate_backend) and takes the lock;
 // - a newer epoch exists (another instance took over): the renewal matches no row.
 import pg from "pg";
 
@@ -35,6 +36,7 @@ export class LeaderLease {
   private client?: pg.Client;
   private held?: number;
   private timer?: NodeJS.Timeout;
+  private renewing?: Promise<void>;
   private deadline?: NodeJS.Timeout;
   private lostHandlers: Array<(reason: string) => void> = [];
   private stopped = false;
@@ -76,12 +78,16 @@ export class LeaderLease {
     }
   }
 
-  /** Hands leadership over at once: the lease ends now and the lock is released. */
+  /**
+   * Hands leadership over at once: the lease ends now and the lock is released. After a lost lead,
+   * its session (which may still hold the lock, see `lose`) ends now.
+   */
   async stepDown(): Promise<void> {
     const epoch = this.held;
     this.clearTimers();
     this.held = undefined;
-    if (epoch !== undefined && this.client) {
+    if (epoch === undefined) return this.dropClient();
+    if (this.client) {
       await this.client.query("UPDATE baton_leadership SET lease_until = now() WHERE epoch = $1", [epoch]).catch(() => undefined);
       await this.client.query("SELECT pg_advisory_unlock($1)", [LEADER_LOCK]).catch(() => undefined);
     }
@@ -116,6 +122,7 @@ export class LeaderLease {
       [this.instanceId, this.timing.leaseMs / 1000],
     );
     this.held = Number(taken.rows[0].epoch);
+    this.renewing = undefined;
     await this.seen(client, "leader");
     this.armDeadline(Date.now());
     this.timer = setInterval(() => void this.renew(), this.timing.renewMs);
@@ -132,18 +139,29 @@ export class LeaderLease {
   }
 
   private async renew(): Promise<void> {
-    const epoch = this.held;
-    if (epoch === undefined || !this.client) return;
-    const startedAt = Date.now();
     try {
-      const { rowCount } = await this.client.query("UPDATE baton_leadership SET lease_until = now() + make_interval(secs => $2) WHERE epoch = $1", [epoch, this.timing.leaseMs / 1000]);
-      if (this.held !== epoch) return;
-      if (rowCount === 0) return this.lose(`epoch ${epoch} was replaced by a newer leader`);
-      this.armDeadline(startedAt);
-      await this.seen(this.client, "leader");
+      await this.renewal();
     } catch (error) {
       this.lose(`the lease could not be renewed: ${(error as Error).message}`);
     }
+  }
+
+  /** The renewal on its way, else a new one: one at a time, so a slow database gets no pile of them. */
+  private renewal(): Promise<void> | undefined {
+    const epoch = this.held;
+    const client = this.client;
+    if (epoch === undefined || !client) return undefined;
+    this.renewing ??= this.renewOn(client, epoch, Date.now()).finally(() => (this.renewing = undefined));
+    return this.renewing;
+  }
+
+  /** One renewal: the deadline moves to `leaseMs` after `startedAt`; a newer epoch ends the lead. */
+  private async renewOn(client: pg.Client, epoch: number, startedAt: number): Promise<void> {
+    const { rowCount } = await client.query("UPDATE baton_leadership SET lease_until = now() + make_interval(secs => $2) WHERE epoch = $1", [epoch, this.timing.leaseMs / 1000]);
+    if (this.held !== epoch) return;
+    if (rowCount === 0) return this.lose(`epoch ${epoch} was replaced by a newer leader`);
+    this.armDeadline(startedAt);
+    await this.seen(client, "leader");
   }
 
   private async seen(client: pg.Client, role: "leader" | "standby"): Promise<void> {
@@ -153,18 +171,46 @@ export class LeaderLease {
     );
   }
 
-  /** The lease runs out `leaseMs` after the renewal that began at `renewedAt`; stop by then. */
+  /** The lease runs out `leaseMs` after the renewal that began at `renewedAt`: then one last try decides. */
   private armDeadline(renewedAt: number): void {
     clearTimeout(this.deadline);
-    this.deadline = setTimeout(() => this.lose("the lease ran out (no renewal reached the database)"), Math.max(0, renewedAt + this.timing.leaseMs - Date.now()));
+    this.deadline = setTimeout(() => void this.lastTry(), Math.max(0, renewedAt + this.timing.leaseMs - Date.now()));
   }
 
-  private lose(reason: string): void {
+  /**
+   * No renewal came back within a lease. On a busy machine that is mostly this process or the
+   * database running late (the timers fire late, the answer waits behind them), not a cut: one more
+   * renewal on the session that holds the lock decides. Its matching the epoch proves nobody took
+   * over (a standby needs the lock, and ends this session only a further lease after the expiry).
+   * Without an answer within half a lease, this instance stops, before a standby would end it.
+   */
+  private async lastTry(): Promise<void> {
+    const renewal = this.renewal();
+    if (!renewal) return;
+    let late: NodeJS.Timeout | undefined;
+    const ranOut = new Promise<"ran out">((resolve) => (late = setTimeout(() => resolve("ran out"), this.timing.leaseMs / 2)));
+    try {
+      const outcome = await Promise.race([renewal, ranOut]);
+      if (outcome === "ran out") this.lose("the lease ran out (no renewal reached the database)", true);
+    } catch (error) {
+      this.lose(`the lease could not be renewed: ${(error as Error).message}`);
+    } finally {
+      clearTimeout(late);
+    }
+  }
+
+  /**
+   * The lead is lost: the handlers stop serving. A session that failed, or whose epoch was replaced,
+   * ends now. One that only ran out of time (`keepSession`) may still hold the lock, and keeps it
+   * until `stepDown`: while the daemon drains, no standby takes over (unless it ends the session a
+   * lease after the expiry), so what the drain writes with its epoch, such as the prompts kept for
+   * the next leader, still counts, as in a hand-over.
+   */
+  private lose(reason: string, keepSession = false): void {
     if (this.held === undefined) return;
     this.held = undefined;
     this.clearTimers();
-    // The session may still hold the lock: end it, so that nothing this instance sends counts.
-    void this.dropClient();
+    if (!keepSession) void this.dropClient();
     for (const handler of this.lostHandlers) handler(reason);
   }
 
