@@ -133,7 +133,9 @@ async function jobBesideBuild(setting: Setting, scale: PriorityScale, build: Bui
   } catch {
     // it ended just now
   }
-  return { wallMs: job.ranMs, buildPercent, capped: { cpuMs: Math.round(job.cpuMs), projectedMs: (job.ranMs * jobCpuMs) / Math.max(job.cpuMs, 1) } };
+  // The projection is rough (a job's CPU per unit grows with contention) and never below what it ran.
+  const projectedMs = Math.max(job.ranMs, (job.ranMs * jobCpuMs) / Math.max(job.cpuMs, 1));
+  return { wallMs: job.ranMs, buildPercent, capped: { cpuMs: Math.round(job.cpuMs), projectedMs } };
 }
 
 function figures(scale: PriorityScale, settings: Setting[]): Array<Figure | string> {
