@@ -147,7 +147,7 @@ describe.skipIf(missing)("takeovers under load", { timeout: 180_000 }, () => {
       cutOff += cut;
       // Exactly once each, in the order they were sent; one missing per cut-off notice at most.
       expect(new Set(answers).size, `chat ${chat}: ${JSON.stringify(answers)}`).toBe(answers.length);
-      expect(answers, `chat ${chat}`).toEqual([...answers].sort((a, b) => a - b));
+      expect(answers, `chat ${chat}\n${texts.join("\n---\n")}`).toEqual([...answers].sort((a, b) => a - b));
       expect(answers.length + cut, `chat ${chat}: ${JSON.stringify(answers)}, ${cut} cut off\n${texts.join("\n---\n")}`).toBeGreaterThanOrEqual(perChat);
     }
     expect(takeoverMs).toHaveLength(3);

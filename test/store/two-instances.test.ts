@@ -2,11 +2,13 @@
 // leads and answers, the other stands by; kill -9 of the leader, and the standby leads within 10 s,
 // with the thread the leader had (the event log is in the database), reading Telegram on from the
 // offset the leader stored: a message sent meanwhile is answered once, none before it again; the
-// turn that was streaming on the dead leader is marked cut off in its chat.
+// turn that was streaming on the dead leader is marked cut off in its chat. A leader whose lease runs
+// out (the database holds its renewals up) drains like a hand-over: what it keeps is run next.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeBotApi } from "../fakes/telegram/fake-bot-api.js";
 import { privateChat, user } from "../fakes/telegram/fake-chats.js";
@@ -46,7 +48,7 @@ interface Instance {
   dataDir: string;
 }
 
-function start(id: string, url: string, extra: string[] = []): Instance {
+function start(id: string, url: string, extra: string[] = [], timing = "lease_ms: 2000, renew_ms: 500"): Instance {
   const config = join(dir, `${id}.yaml`);
   writeFileSync(
     config,
@@ -56,7 +58,7 @@ function start(id: string, url: string, extra: string[] = []): Instance {
       "access: { allow: [telegram:111] }",
       "ops: { listen: 127.0.0.1:0 }",
       `instance: { id: ${id} }`,
-      `store: { url: "${url}", lease_ms: 2000, renew_ms: 500 }`,
+      `store: { url: "${url}", ${timing} }`,
       `workspaces: { roots: ["${dir}"], default: "${dir}" }`,
       "platforms:",
       `  telegram: { token: "${fake.token}", api_root: "${fake.apiRoot}" }`,
@@ -216,5 +218,35 @@ describe.skipIf(missing)("two instances on one PostgreSQL", { timeout: 120_000 }
     expect(answered(/you said "after the SIGTERM"/)).toHaveLength(1);
     expect(answered(/you said "after the step-down"/)).toHaveLength(1);
     expect(answered(CUT_OFF_ANY)).toHaveLength(cutBefore);
+  });
+
+  it("a leader whose lease runs out drains like a hand-over: a message it keeps meanwhile is answered by the next leader (either instance)", async () => {
+    const url = await server.database();
+    // A long lease: the test acts between the lost lease and the moment a standby would end the session.
+    const timing = "lease_ms: 5000, renew_ms: 500";
+    const a = start("eta", url, [], timing);
+    await waitFor(() => (a.out().includes("Baton ready") ? true : undefined), "eta leading", TIMEOUT_MS);
+    const b = start("theta", url, [], timing);
+    await waitFor(() => (b.out().includes("standing by") ? true : undefined), "theta standing by", TIMEOUT_MS);
+    const keptBefore = answered(/Your message is kept/).length;
+    fake.userSends({ chat: privateChat(alice), from: alice, text: "before the lease runs out" });
+    await waitFor(() => answered(/you said "before the lease runs out"/)[0], "answered by eta", TIMEOUT_MS);
+    // The database holds every renewal (and fenced write) up: the lease runs out, eta stops serving.
+    const blocker = new pg.Client({ connectionString: url });
+    await blocker.connect();
+    try {
+      await blocker.query("BEGIN");
+      await blocker.query("SELECT * FROM baton_leadership FOR UPDATE");
+      await waitFor(() => (a.err().includes("lost the lead") ? true : undefined), "eta losing the lead", TIMEOUT_MS);
+      fake.userSends({ chat: privateChat(alice), from: alice, text: "while eta drains" });
+      await waitFor(() => answered(/Your message is kept/)[keptBefore], "eta keeping the message", TIMEOUT_MS);
+      await blocker.query("ROLLBACK");
+    } finally {
+      await blocker.end();
+    }
+    await waitFor(() => answered(/you said "while eta drains"/)[0], "the kept message answered by the next leader", TIMEOUT_MS);
+    expect(answered(/you said "while eta drains"/)).toHaveLength(1);
+    expect(b.err()).not.toContain("could not keep a queued prompt");
+    expect(a.err()).not.toContain("could not keep a queued prompt");
   });
 });
