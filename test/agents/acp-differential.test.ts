@@ -63,14 +63,25 @@ function parseLines(text: string): { answers: unknown[]; lineErrors: unknown[] }
   return { answers: messages.filter((m) => m.id !== null), lineErrors: messages.filter((m) => m.id === null) };
 }
 
+/**
+ * A recording may end on a request (the session was recorded up to a permission request): a live
+ * agent keeps its stdout open while it waits for the answer, so both clients get to answer before
+ * the stream ends. (Closed at once, whether an answer is still written after the close differed
+ * between Node versions for the SDK's stream: Node 26 dropped it, Node 20 wrote it.)
+ */
+async function agentLingers(): Promise<void> {
+  for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
 /** The agent's stdout through the SDK alone: its ndJsonStream, its schema for every update. */
 async function throughSdk(bytes: Buffer): Promise<Outcome> {
   const updates: acp.SessionNotification[] = [];
   let written = "";
   const decoder = new TextDecoder();
   const input = new ReadableStream<Uint8Array>({
-    start(controller) {
+    async start(controller) {
       controller.enqueue(new Uint8Array(bytes));
+      await agentLingers();
       controller.close();
     },
   });
@@ -90,6 +101,7 @@ async function throughBaton(bytes: Buffer): Promise<Outcome> {
   const wire = acpWire(stdout, stdin, (message) => taken.take(message));
   const running = runClient(wire as unknown as acp.Stream, (n) => taken.fromSdk(n));
   for (let at = 0; at < bytes.length; at += CHUNK_BYTES) stdout.write(bytes.subarray(at, at + CHUNK_BYTES));
+  await agentLingers();
   stdout.end();
   const refused = await running;
   return { updates, written: parseLines(written), refused };
