@@ -9,6 +9,7 @@ import { describeAudit, type AuditBody, type AuditUsage } from "../threads/audit
 import type { TurnUsage } from "../threads/chat-state.js";
 import type { ThreadRecord, ThreadRegistry } from "../threads/registry.js";
 import type { EndedRound } from "./subagents/jobs.js";
+import { withFinish } from "./turn.js";
 
 /** A command line or an error is kept to this many characters. */
 const MAX_TEXT_CHARS = 300;
@@ -127,20 +128,13 @@ export class TurnAudit {
 
 /** The same turn, recorded when it ends (after its usage, which the end of the turn records first). */
 export function auditedTurn(turn: TurnOutput, audit: TurnAudit): TurnOutput {
-  return {
-    update: (update) => turn.update(update),
-    requestPermission: (request) => turn.requestPermission(request),
-    notice: (text) => turn.notice(text),
-    cancelApprovals: () => turn.cancelApprovals(),
-    pendingApprovals: () => turn.pendingApprovals(),
-    finish: async (outcome) => {
-      try {
-        await turn.finish(outcome);
-      } finally {
-        audit.end(outcome);
-      }
-    },
-  };
+  return withFinish(turn, async (outcome) => {
+    try {
+      await turn.finish(outcome);
+    } finally {
+      audit.end(outcome);
+    }
+  });
 }
 
 function scrubbed(text: string | undefined): string | undefined {

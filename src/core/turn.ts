@@ -137,15 +137,20 @@ export class ChatTurn implements TurnOutput {
 /** The same turn, counted: how long it ran and how it ended go to the metrics when it finishes. */
 export function meteredTurn(turn: TurnOutput, agent: string, metrics: Metrics): TurnOutput {
   const started = performance.now();
+  return withFinish(turn, (outcome) => {
+    metrics.turnFinished(agent, outcome.error ? "error" : (outcome.stopReason ?? "end_turn"), (performance.now() - started) / 1000);
+    return turn.finish(outcome);
+  });
+}
+
+/** The same turn, everything passed through but its end, which `finish` now does (calling the turn's own). */
+export function withFinish(turn: TurnOutput, finish: TurnOutput["finish"]): TurnOutput {
   return {
     update: (update) => turn.update(update),
     requestPermission: (request) => turn.requestPermission(request),
     notice: (text) => turn.notice(text),
     cancelApprovals: () => turn.cancelApprovals(),
     pendingApprovals: () => turn.pendingApprovals(),
-    finish: (outcome) => {
-      metrics.turnFinished(agent, outcome.error ? "error" : (outcome.stopReason ?? "end_turn"), (performance.now() - started) / 1000);
-      return turn.finish(outcome);
-    },
+    finish,
   };
 }
