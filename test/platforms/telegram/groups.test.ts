@@ -2,11 +2,10 @@
 // getChatAdministrators, the demo agent): an administrator of the group gets in, someone else is
 // refused with their id; an administrator removed in Telegram is refused once access.group_ttl has
 // passed; a lookup Telegram refuses denies, with the reason in the log.
-import { afterEach, describe, expect, it } from "vitest";
-import { FakeBotApi } from "../../fakes/telegram/fake-bot-api.js";
+import { describe, expect, it } from "vitest";
+import type { FakeBotApi } from "../../fakes/telegram/fake-bot-api.js";
 import { groupChat, user } from "../../fakes/telegram/fake-chats.js";
-import { shippedConfig, startShippedBaton, type ShippedBaton } from "../../support/shipped-baton.js";
-import { waitFor } from "./helpers.js";
+import { shippedOnTelegram, waitFor } from "./helpers.js";
 
 const ana = user(111, "Ana", "ana");
 const bob = user(222, "Bob", "bob");
@@ -14,24 +13,8 @@ const group = groupChat(-100500, "team");
 const TTL = "1s";
 const WAIT_MS = 25_000;
 
-let fake: FakeBotApi | undefined;
-let baton: ShippedBaton | undefined;
-
-afterEach(async () => {
-  const stopped = baton;
-  baton = undefined;
-  await stopped?.stop();
-  await fake?.close();
-  fake = undefined;
-  expect(stopped?.problems()).toEqual([]);
-});
-
-async function boot(): Promise<FakeBotApi> {
-  const api = (fake = await FakeBotApi.start());
-  const access = { allow: ["telegram:admins"], roles: { admin: [] }, group_ttl: TTL };
-  baton = await startShippedBaton(shippedConfig({ access, platforms: { telegram: { token: api.token, api_root: api.apiRoot } } }), { prefix: "baton-telegram-groups-" });
-  return api;
-}
+const shipped = shippedOnTelegram("baton-telegram-groups-");
+const boot = (): Promise<FakeBotApi> => shipped.start({ allow: ["telegram:admins"], roles: { admin: [] }, group_ttl: TTL });
 
 const mention = (api: FakeBotApi, text: string) => `@${api.bot.username} ${text}`;
 const sawText = (api: FakeBotApi, chatId: number, pattern: RegExp) => api.sentTo(chatId).some((m) => pattern.test(m.text));
@@ -60,7 +43,10 @@ describe("telegram: the group's administrators as an access entry", { timeout: 9
     const unknown = groupChat(-100777, "no admins known");
     api.userSends({ chat: unknown, from: ana, text: mention(api, "hello") });
     await waitFor(() => sawText(api, unknown.id, /add telegram:111 to access\.allow/), "the refusal", WAIT_MS);
-    const logged = baton!.log().find((line) => /could not look up whether the user is in a group/.test(line.msg ?? ""));
+    const logged = shipped
+      .baton()
+      .log()
+      .find((line) => /could not look up whether the user is in a group/.test(line.msg ?? ""));
     expect(logged).toMatchObject({ principal: "telegram:admins", user: "telegram:111", route: "telegram:-100777" });
     expect(String(logged!.reason)).toMatch(/chat not found/);
     expect(api.callsOf("getChatAdministrators")).toHaveLength(1);

@@ -1,9 +1,11 @@
 // Shared pieces of the Telegram tests: a recording PlatformCore standing in for Baton's core, an
-// adapter wired to the fake Bot API with fast pacing, and a polling wait.
+// adapter wired to the fake Bot API with fast pacing, a polling wait, and a shipped Baton on the fake.
 import type { ActionOutcome, ActionPress, InboundMessage, PlatformCore } from "../../../src/platforms/contract.js";
 import { telegramConfigSchema, type TelegramAdapterConfig } from "../../../src/platforms/telegram/config.js";
 import { TelegramAdapter, type TelegramTuning } from "../../../src/platforms/telegram/index.js";
-import type { FakeBotApi } from "../../fakes/telegram/fake-bot-api.js";
+import { afterEach, expect } from "vitest";
+import { FakeBotApi } from "../../fakes/telegram/fake-bot-api.js";
+import { shippedConfig, startShippedBaton, type ShippedBaton } from "../../support/shipped-baton.js";
 import { TELEGRAM_PACING } from "../../../src/platforms/telegram/adapter.js";
 
 export interface LogLine {
@@ -80,3 +82,28 @@ export async function waitFor<T>(probe: () => T | undefined | false, what: strin
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * One shipped Baton (bin/baton.js) per test on a fake Bot API, with `access` as its access list;
+ * after each test both are stopped and the Baton must have logged no problem. Call at module level.
+ */
+export function shippedOnTelegram(prefix: string): { start(access: Record<string, unknown>): Promise<FakeBotApi>; baton(): ShippedBaton } {
+  let fake: FakeBotApi | undefined;
+  let baton: ShippedBaton | undefined;
+  afterEach(async () => {
+    const stopped = baton;
+    baton = undefined;
+    await stopped?.stop();
+    await fake?.close();
+    fake = undefined;
+    expect(stopped?.problems()).toEqual([]);
+  });
+  return {
+    async start(access) {
+      const api = (fake = await FakeBotApi.start());
+      baton = await startShippedBaton(shippedConfig({ access, platforms: { telegram: { token: api.token, api_root: api.apiRoot } } }), { prefix });
+      return api;
+    },
+    baton: () => baton!,
+  };
+}

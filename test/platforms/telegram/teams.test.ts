@@ -2,11 +2,10 @@
 // agent): a member's /schedule is refused with the role and their id, an admin's accepted; a
 // teammate's press on someone else's approval is answered with an alert only they see and the
 // request stays open; the requester's press decides; prompts carry their author once two write.
-import { afterEach, describe, expect, it } from "vitest";
-import { FakeBotApi, type BotMessage } from "../../fakes/telegram/fake-bot-api.js";
+import { describe, expect, it } from "vitest";
+import type { BotMessage, FakeBotApi } from "../../fakes/telegram/fake-bot-api.js";
 import { groupChat, user } from "../../fakes/telegram/fake-chats.js";
-import { shippedConfig, startShippedBaton, type ShippedBaton } from "../../support/shipped-baton.js";
-import { waitFor } from "./helpers.js";
+import { shippedOnTelegram, waitFor } from "./helpers.js";
 
 const ana = user(111, "Ana", "ana");
 const bob = user(222, "Bob", "bob");
@@ -14,24 +13,8 @@ const cid = user(333, "Cid", "cid");
 const group = groupChat(-100500, "team");
 const WAIT_MS = 25_000;
 
-let fake: FakeBotApi | undefined;
-let baton: ShippedBaton | undefined;
-
-afterEach(async () => {
-  const stopped = baton;
-  baton = undefined;
-  await stopped?.stop();
-  await fake?.close();
-  fake = undefined;
-  expect(stopped?.problems()).toEqual([]);
-});
-
-async function boot(): Promise<FakeBotApi> {
-  const api = (fake = await FakeBotApi.start());
-  const access = { allow: ["telegram:222", "telegram:333"], roles: { admin: ["telegram:111"] } };
-  baton = await startShippedBaton(shippedConfig({ access, platforms: { telegram: { token: api.token, api_root: api.apiRoot } } }), { prefix: "baton-telegram-teams-" });
-  return api;
-}
+const shipped = shippedOnTelegram("baton-telegram-teams-");
+const boot = (): Promise<FakeBotApi> => shipped.start({ allow: ["telegram:222", "telegram:333"], roles: { admin: ["telegram:111"] } });
 
 const said = (api: FakeBotApi, pattern: RegExp): BotMessage | undefined => api.sentTo(group.id).find((m) => pattern.test(m.text));
 const mention = (api: FakeBotApi, text: string) => `@${api.bot.username} ${text}`;
