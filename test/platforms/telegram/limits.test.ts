@@ -75,7 +75,7 @@ describe.skipIf(!redisAvailable)("limits per person on Redis, two Baton processe
     a.userSends({ chat, from: bob, text: "five" });
     const refusal = await waitFor(() => said(a, /turns_per_hour/), "the fifth prompt refused", WAIT_MS);
     expect(refusal.text).toMatch(
-      /^⏳ You have reached your limit of 4 prompts to agents an hour \(limits\.per_person\.turns_per_hour\)\. It resets at \d\d:00 UTC, in \d+ min\. This message was not sent to the agent\.$/,
+      /^⏳ You have reached your limit of 4 prompts to agents an hour \(limits\.per_person\.turns_per_hour\)\. It resets at \d\d:00 UTC, in (?:\d+ min|1 h)\. This message was not sent to the agent\.$/,
     );
     b.userSends({ chat, from: bob, text: "/usage" });
     const usage = await waitFor(() => said(b, /Your use/), "/usage", WAIT_MS);
