@@ -1,11 +1,12 @@
 // Limits per person on PostgreSQL (store.url): two instances' limits over one database count one
 // person once — racing admissions included — share a running turn's place, what turns spent, and
-// who used Baton today. The clock of limits is the test's.
+// who used Baton today, and a day's spend past what an int4 holds. The clock of limits is the test's.
 import type pg from "pg";
 import { describe, expect, it } from "vitest";
 import { PersonLimits, type PersonLimitsDeps } from "../../src/core/limits/limits.js";
 import { silentLogger } from "../../src/kernel/log.js";
 import { postgresHandoverKv } from "../../src/store/postgres/codes.js";
+import { migrate } from "../../src/store/postgres/migrations.js";
 import { postgresForFile } from "../support/postgres-file.js";
 
 const { missing, server } = postgresForFile();
@@ -67,7 +68,43 @@ describe.skipIf(missing)("limits per person on PostgreSQL", () => {
     // An admin is counted too, but not stopped.
     expect((await b.admit(admin, ROUTE)).ok).toBe(true);
   });
+
+  it("counts a person's day past $2,147 (a bigint count): a $2,500 and a $3,000 turn stop them at a $5,000 cap", async () => {
+    const clock = { now: Date.UTC(2026, 11, 5, 7, 37) };
+    const [a, b] = await twoInstances({ usd_per_day: 5_000 }, clock);
+    await spend(a, 2_500);
+    expect((await b.admit(bob, ROUTE)).ok).toBe(true);
+    await spend(b, 3_000);
+    const refused = await a.admit(bob, ROUTE);
+    expect(refused.ok ? "" : refused.text).toContain("Your turns have cost $5,500.00 today: your limit is $5,000.00 a day");
+  });
+
+  it("upgrades a database made before the bigint count in place: its counts stay and grow past $2,147", async () => {
+    const clock = { now: Date.UTC(2026, 11, 5, 7, 37) };
+    const { url, pool } = await server().migratedPool();
+    // The database as Baton left it before schema version 6: points an integer, version 6 not applied.
+    await pool.query("ALTER TABLE baton_limits ALTER COLUMN points TYPE integer");
+    await pool.query("DELETE FROM baton_migrations WHERE version = 6");
+    const config = { limits: { per_person: { usd_per_day: 5_000 }, admins: false }, access: { people: {} }, time_zone: "UTC" } as unknown as LimitsConfig;
+    const before = limitsOn(pool, config, clock);
+    await spend(before, 2_000);
+    const client = await pool.connect();
+    await expect(migrate(client).finally(() => client.release())).resolves.toEqual([6]);
+    const { rows } = await pool.query("SELECT data_type FROM information_schema.columns WHERE table_name = 'baton_limits' AND column_name = 'points'");
+    expect(rows[0].data_type).toBe("bigint");
+    const after = limitsOn((await server().migratedPool(url)).pool, config, clock);
+    await spend(after, 2_000);
+    expect(await after.report(bob, ROUTE)).toContain("Cost today: $4,000.00");
+  });
 });
+
+/** One turn of Bob's that cost `usd`. */
+async function spend(limits: PersonLimits, usd: number): Promise<void> {
+  const admitted = await limits.admit(bob, ROUTE);
+  if (!admitted.ok) throw new Error(admitted.text);
+  await limits.charge(admitted.ticket.person, { usd });
+  admitted.ticket.end(true);
+}
 
 async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

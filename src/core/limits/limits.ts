@@ -17,8 +17,8 @@ import { dayWindow, hourWindow, machineTimeZone } from "./windows.js";
 
 /**
  * A counted dollar is this many units (the stores keep whole numbers): a millionth of a dollar, the
- * resolution of token prices, so a turn of a few hundredths of a cent counts exactly. PostgreSQL's
- * integer column then holds up to $2,147 a person a day, far past any sensible usd_per_day.
+ * resolution of token prices, so a turn of a few hundredths of a cent counts exactly. The stores
+ * count exactly up to 2^53 units, some $9 billion a person a day.
  */
 const USD_UNITS = 1_000_000;
 const HOUR_SEC = 3_600;

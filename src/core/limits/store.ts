@@ -22,8 +22,8 @@ export function memoryLimitStore(): LimitStore {
   };
 }
 
-/** The largest count a key holds: PostgreSQL keeps points in an integer column. */
-const MAX_POINTS = 2_147_483_647;
+/** The largest count a key holds exactly (PostgreSQL keeps points in a bigint column, Redis in 64 bits). */
+const MAX_POINTS = Number.MAX_SAFE_INTEGER;
 
 /** Named counters that only grow (and give back what they took), each key living `durationSec`. */
 export class Counters {

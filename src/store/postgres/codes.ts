@@ -2,7 +2,7 @@
 // instance is picked up after a takeover and the failed-pickup limits hold across instances. The
 // codes table is a Keyv store (Keyv keeps the value's own expiry; the row's expiry only purges);
 // a code is consumed by the DELETE that removes its row, so of two concurrent pickups one wins.
-import type { Pool } from "pg";
+import type { CustomTypesConfig, Pool, QueryConfig } from "pg";
 import { Keyv } from "keyv";
 import RateLimiterPostgres from "rate-limiter-flexible/lib/RateLimiterPostgres.js";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
@@ -45,6 +45,25 @@ class PostgresCodeStore {
   }
 }
 
+/** pg's type id of bigint, which it hands back as a string unless told otherwise. */
+const INT8_OID = 20;
+
+/** A count read back from bigint as a number: exact up to 2^53, far past any count a limit keeps. */
+function countOf(text: string): number {
+  const count = Number(text);
+  if (!Number.isSafeInteger(count)) throw new Error(`a limit count in PostgreSQL (${text}) is past what Baton counts exactly`);
+  return count;
+}
+
+/**
+ * The limiter's view of the pool: its rows (points and expiry, both bigint) come back as numbers,
+ * as its Redis and memory stores give them; other queries on the pool keep pg's defaults.
+ */
+function limiterClient(pool: Pool): Pick<Pool, "query"> {
+  const types = { getTypeParser: ((oid: number) => (oid === INT8_OID ? countOf : (text: string) => text)) as CustomTypesConfig["getTypeParser"] };
+  return { query: ((config: QueryConfig) => pool.query({ ...config, types })) as Pool["query"] };
+}
+
 /** The same shape as the pickup service's key-value backend (memory or Redis otherwise). */
 export interface PostgresHandoverKv {
   codes: Keyv;
@@ -56,7 +75,15 @@ export function postgresHandoverKv(pool: Pool): PostgresHandoverKv {
   return {
     codes: new Keyv({ store: new PostgresCodeStore(pool), namespace: NAMESPACE }),
     limiter: ({ keyPrefix, points, durationSec }) =>
-      new RateLimiterPostgres({ storeClient: pool, storeType: "pool", tableName: "baton_limits", tableCreated: true, keyPrefix: `${NAMESPACE}:${keyPrefix}`, points, duration: durationSec }),
+      new RateLimiterPostgres({
+        storeClient: limiterClient(pool),
+        storeType: "pool",
+        tableName: "baton_limits",
+        tableCreated: true,
+        keyPrefix: `${NAMESPACE}:${keyPrefix}`,
+        points,
+        duration: durationSec,
+      }),
     // The pool belongs to the instance: closed with it.
     close: async () => undefined,
   };

@@ -132,6 +132,13 @@ CREATE TRIGGER baton_platform_records_fence BEFORE INSERT OR UPDATE OR DELETE ON
   FOR EACH STATEMENT EXECUTE FUNCTION baton_fence();
 `,
   },
+  {
+    version: 6,
+    name: "limit counts as bigint",
+    // A person's day of spend is counted in millionths of a dollar: an integer column stopped at
+    // $2,147 (the add failed, so nothing more was counted). Rows keep their counts.
+    sql: "ALTER TABLE baton_limits ALTER COLUMN points TYPE bigint",
+  },
 ];
 
 const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
