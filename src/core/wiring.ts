@@ -1,9 +1,9 @@
 // How the core's parts are put together, in the order they need each other. The supervisor is
 // handed each turn's launch and output (turns.ts) and reports what happens to hosts and turns;
-// `reports` below says what the core does about each report.
+// supervisor-reports.ts says what the core does about each report.
 import { join } from "node:path";
 import type { HandoverApi, ThreadsApi } from "../commands/context.js";
-import { Supervisor, type SupervisorEvent } from "../agents/supervisor.js";
+import { Supervisor } from "../agents/supervisor.js";
 import { Machines } from "../agents/machines/index.js";
 import type { BatonConfig } from "../config/schema.js";
 import type { ActionPress, PlatformCursors } from "../platforms/contract.js";
@@ -28,6 +28,7 @@ import { ThreadWorktrees } from "./thread-worktrees.js";
 import { WorktreeCommands } from "./worktree-commands.js";
 import { threadsApi } from "./threads-api.js";
 import { Turns } from "./turns.js";
+import { supervisorReports } from "./supervisor-reports.js";
 import { PersonLimits } from "./limits/limits.js";
 import { memoryLimitStore, type LimitStore } from "./limits/store.js";
 import { WorkspaceProposals } from "./workspace-proposals.js";
@@ -121,8 +122,31 @@ export function wireCore(options: CoreOptions, state: CoreState): CoreParts {
     return base.trail.record(body, threadId);
   };
   const { workspaces, platforms, approvals, roles } = base;
-  const proposals = new WorkspaceProposals({ workspaces, thread: (id) => registry.get(id), targets: (t) => platforms.targets(t), audit, log });
   const features = chat;
+  const { worktreeCommands, otherAction, proposals } = buttonCommands(options, base, hosts, features, audit);
+  const inbound: Inbound = new Inbound({
+    platformOf: (route) => platforms.of(route),
+    services: () => ({ threads: hosts.threads, agents, workspaces, worktrees: worktreeCommands, handover: state.handover, features: features.features, limits }),
+    otherAction,
+    approvals,
+    files,
+    roles,
+    audit: base.trail,
+    refusalIntervalMs: options.config.access.refusal_interval,
+    log,
+    onPrompt: (route, messageId) => turns.promptSeen(route, messageId),
+  });
+  return { ...base, ...hosts, files, chat, proposals, inbound, limits, audit };
+}
+
+/**
+ * The commands whose buttons are not approvals: /settings, workspace proposals and worktree
+ * commands; `otherAction` answers a press meant for one of them (undefined: none of them knows it).
+ */
+function buttonCommands(options: CoreOptions, base: BaseParts, hosts: HostParts, features: ChatFeatureParts, audit: CoreParts["audit"]) {
+  const { registry, log } = options;
+  const { agents } = hosts;
+  const proposals = new WorkspaceProposals({ workspaces: base.workspaces, thread: (id) => registry.get(id), targets: (t) => base.platforms.targets(t), audit, log });
   const worktreeCommands = new WorktreeCommands({
     worktrees: base.worktrees,
     registry,
@@ -140,19 +164,7 @@ export function wireCore(options: CoreOptions, state: CoreState): CoreParts {
         : worktreeCommands.isAction(press.actionId)
           ? worktreeCommands.answerAction(press)
           : undefined;
-  const inbound: Inbound = new Inbound({
-    platformOf: (route) => platforms.of(route),
-    services: () => ({ threads: hosts.threads, agents, workspaces, worktrees: worktreeCommands, handover: state.handover, features: features.features, limits }),
-    otherAction,
-    approvals,
-    files,
-    roles,
-    audit: base.trail,
-    refusalIntervalMs: options.config.access.refusal_interval,
-    log,
-    onPrompt: (route, messageId) => turns.promptSeen(route, messageId),
-  });
-  return { ...base, ...hosts, files, chat, proposals, inbound, limits, audit };
+  return { proposals, worktreeCommands, otherAction };
 }
 
 type BaseParts = Pick<CoreParts, "approvals" | "roles" | "platforms" | "machines" | "workspaces" | "worktrees" | "mcp" | "metrics" | "trail"> & { notify(thread: ThreadRecord, text: string): void };
@@ -247,81 +259,43 @@ function hostParts(options: CoreOptions, base: BaseParts, personLimits: PersonLi
     cutTurns,
   });
   const agents = new BatonAgents(limits, options.dataDir, supervisor, turns, registry, approvals, machines, options.env ?? process.env, log);
-  const subagents = new SubagentManager({
-    registry,
-    workdir: (thread) => worktrees.workdir(thread),
-    supervisor,
-    agents,
-    machines,
-    approvals,
-    mcp,
-    targets: (thread) => platforms.targets(thread),
-    streamSettings: streamSettings(options.config),
-    hostTurn: (threadId) => turns.hostTurn(threadId),
-    maxPerThread: limits.subagents.max_per_thread,
-    maxLiveHosts: limits.max_live_hosts,
-    roundEnded: (round) => {
-      const spent = round.requester ? personLimits.roundSpent(round.requester, round.session, round.result.usage) : undefined;
-      base.trail.subagentRound(round, spent?.usd);
-    },
-    subagentsRefusal: async (requester, route, rounds) => {
-      const refusal = await personLimits.subagentsRefusal(requester, route, rounds);
-      if (refusal) base.trail.note({ action: "limit", outcome: "refused", ...base.trail.who(requester), route, detail: refusal });
-      return refusal;
-    },
-    log,
-  });
+  const subagents = subagentManager(options, base, personLimits, { supervisor, agents, turns });
   agents.subagentControl = subagents;
   const reports = supervisorReports({ registry, log, notify, turns, subagents, platforms, settings: () => chat().settings });
   return { supervisor, turns, agents, subagents, cutTurns, threads: threadsApi({ registry, supervisor, subagents, turns, platforms }) };
 }
 
+/** The subagents a thread's agent starts: each round is counted against its requester's limits and kept in the audit trail. */
+function subagentManager(options: CoreOptions, base: BaseParts, personLimits: PersonLimits, hosts: Pick<HostParts, "supervisor" | "agents" | "turns">): SubagentManager {
+  const { platforms, worktrees, trail } = base;
+  const limits = options.config.agents;
+  return new SubagentManager({
+    registry: options.registry,
+    workdir: (thread) => worktrees.workdir(thread),
+    supervisor: hosts.supervisor,
+    agents: hosts.agents,
+    machines: base.machines,
+    approvals: base.approvals,
+    mcp: base.mcp,
+    targets: (thread) => platforms.targets(thread),
+    streamSettings: streamSettings(options.config),
+    hostTurn: (threadId) => hosts.turns.hostTurn(threadId),
+    maxPerThread: limits.subagents.max_per_thread,
+    maxLiveHosts: limits.max_live_hosts,
+    roundEnded: (round) => {
+      const spent = round.requester ? personLimits.roundSpent(round.requester, round.session, round.result.usage) : undefined;
+      trail.subagentRound(round, spent?.usd);
+    },
+    subagentsRefusal: async (requester, route, rounds) => {
+      const refusal = await personLimits.subagentsRefusal(requester, route, rounds);
+      if (refusal) trail.note({ action: "limit", outcome: "refused", ...trail.who(requester), route, detail: refusal });
+      return refusal;
+    },
+    log: options.log,
+  });
+}
+
 function streamSettings(config: BatonConfig) {
   const r = config.rendering;
   return { flushDebounceMs: r.flush_debounce_ms, firstSendHoldMs: r.first_send_hold_ms, showThoughts: r.show_thoughts, showTools: r.show_tools };
-}
-
-interface ReportDeps {
-  registry: ThreadRegistry;
-  log: Logger;
-  notify(thread: ThreadRecord, text: string): void;
-  turns: Turns;
-  subagents: SubagentManager;
-  platforms: PlatformTable;
-  settings(): ChatFeatureParts["settings"];
-}
-
-/** What the core does as hosts and turns go; only a fatal error is waited for (its thread closes first). */
-function supervisorReports(deps: ReportDeps): (event: SupervisorEvent) => void | Promise<void> {
-  const { registry, log, subagents, platforms } = deps;
-  const changed = (threadId: string) => platforms.routesChanged(registry.get(threadId)?.routes ?? []);
-  const warn = (what: string) => (error: unknown) => log.warn({ err: error }, what);
-  return (event) => {
-    switch (event.type) {
-      case "notice":
-        return deps.notify(event.thread, event.text);
-      case "setting-changed":
-        return void deps.settings().agentChanged(event.thread, event.kind, event.id).catch(warn("could not record a setting the agent changed"));
-      case "prompt-taken":
-        return void registry
-          .promptTaken(event.threadId, event.id, event.why)
-          .catch((error: unknown) => log.error({ thread: event.threadId, err: error }, "could not record that a queued prompt left the queue"));
-      case "host-started":
-        changed(event.thread.id);
-        return subagents.resume(event.thread.id);
-      case "host-state":
-        return changed(event.threadId);
-      case "capacity-freed":
-        return subagents.room.pump();
-      case "fatal":
-        return (async () => {
-          await subagents.cancelAll(event.thread.id, "its thread was closed after an agent error");
-          subagents.forget(event.thread.id);
-          deps.turns.forget(event.thread.id);
-          const routes = [...event.thread.routes];
-          await registry.close(event.thread.id, `agent error: ${event.error.userMessage}`);
-          platforms.routesChanged(routes);
-        })();
-    }
-  };
 }
