@@ -180,8 +180,8 @@ export interface StartInfo {
 }
 
 /**
- * A person started typing where the platform says so (Discord's TYPING_START, the web chat's
- * client): a message is likely on its way. Telegram's and Slack's bots get no such event.
+ * A person started typing where the platform says so (Discord's TYPING_START, Matrix's m.typing,
+ * the web chat's client): a message is likely on its way. Telegram's and Slack's bots get no such event.
  */
 export interface TypingStart {
   route: string;

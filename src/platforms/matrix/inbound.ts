@@ -2,7 +2,7 @@
 // undecryptable is reported, never dropped silently) with their route, sender, direct or not, the
 // bot's mentions, a reply to the bot, the room a thread belongs to, and files as descriptors;
 // reactions (approvals, see adapter.ts); invites, joined only when the core says the inviter is
-// allowed. Whether a message is addressed, and who may use the bot, is the core's decision.
+// allowed; a person starting to type (the room's m.typing), as a hint that a message is coming. Whether a message is addressed, and who may use the bot, is the core's decision.
 // Handlers attach after the first sync, so history is never replayed.
 import type { MatrixClient, MatrixEvent, Room, RoomMember } from "matrix-js-sdk";
 import type { PlatformCore } from "../contract.js";
@@ -90,13 +90,16 @@ export class MatrixInbound {
     const onMembership = (event: MatrixEvent | undefined, member: RoomMember) => {
       if (member.userId === this.options.bot.userId && member.membership === "invite") void this.onInvite(member.roomId, event?.getSender());
     };
+    const onTyping = (_event: MatrixEvent, member: RoomMember) => this.onTyping(member);
     client.on(sdk.RoomEvent.Timeline, onTimeline);
     client.on(sdk.MatrixEventEvent.Decrypted, onDecrypted);
     client.on(sdk.RoomMemberEvent.Membership, onMembership);
+    client.on(sdk.RoomMemberEvent.Typing, onTyping);
     this.detach.push(
       () => client.off(sdk.RoomEvent.Timeline, onTimeline),
       () => client.off(sdk.MatrixEventEvent.Decrypted, onDecrypted),
       () => client.off(sdk.RoomMemberEvent.Membership, onMembership),
+      () => client.off(sdk.RoomMemberEvent.Typing, onTyping),
     );
     // Invites that came while Baton was down.
     for (const room of client.getRooms()) {
@@ -138,6 +141,19 @@ export class MatrixInbound {
 
   route(roomId: string, threadRoot?: string): string {
     return formatMatrixRoute(this.options.instance, { roomId, threadRoot });
+  }
+
+  /**
+   * The SDK emits this when a member's place in the room's m.typing list changes; only a start counts.
+   * m.typing names the room, never a thread, so the hint goes to the room's conversation (a DM's, or
+   * a room's own; a thread's agent starts with its message). Not while a catch-up holds live events:
+   * the message itself is on its way. A room whose messages require_encryption would refuse is skipped.
+   */
+  private onTyping(member: RoomMember): void {
+    const { bot, core, trust } = this.options;
+    if (!member.typing || member.userId === bot.userId || this.held) return;
+    if (trust.requireEncryption && !this.client.getRoom(member.roomId)?.hasEncryptionStateEvent()) return;
+    core.handleTyping?.({ route: this.route(member.roomId), user: { id: `matrix:${member.userId}`, name: member.name } });
   }
 
   private async onLiveEvent(event: MatrixEvent, room: Room): Promise<void> {

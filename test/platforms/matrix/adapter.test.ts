@@ -1,6 +1,6 @@
 // The Matrix adapter alone against the fake homeserver, with a recording core: the facts it hands
 // over (the core decides what they mean), one homeserver call per send with typed errors, approvals
-// as reactions, invites, typing.
+// as reactions, invites, typing (shown, and a person starting to type).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FormattingError, PlatformError } from "../../../src/kernel/errors.js";
 import type { MatrixAdapter } from "../../../src/platforms/matrix/index.js";
@@ -84,6 +84,37 @@ describe("inbound facts", { timeout: SLOW_MS }, () => {
     for await (const chunk of await message.files![0].fetch(AbortSignal.timeout(5000))) chunks.push(chunk);
     expect(Buffer.concat(chunks).toString()).toBe("file body");
     expect(world.fake.callsTo(/\/media\/download\//)).toHaveLength(1);
+  });
+});
+
+describe("typing starts", { timeout: SLOW_MS }, () => {
+  it("a person starting to type is handed over with the room's route, once per start; the bot's own is not; an unencrypted room's is not under require_encryption", async () => {
+    const { alice, mallory, bot } = world;
+    const dm = roomWith(alice, [bot]);
+    const group = roomWith(alice, [bot, mallory]);
+    const a = await started();
+    const setTyping = (room: Room, user: string, on: boolean) => world.fake.state.setTyping(room, user, on, 30_000);
+
+    setTyping(dm, alice, true);
+    await until(() => core.typings.length === 1, "the typing start");
+    expect(core.typings[0]).toEqual({ route: `matrix:${dm.roomId}`, user: { id: `matrix:${alice}`, name: "Alice" } });
+    // Still typing (Element renews the notice), then the bot's own "typing…", then a stop: no new start.
+    setTyping(dm, alice, true);
+    await a.typing(`matrix:${dm.roomId}`);
+    setTyping(dm, alice, false);
+    // Who decides whether a stranger's typing counts is the core: it is handed over too.
+    setTyping(group, mallory, true);
+    await until(() => core.typings.length === 2, "the second typing start");
+    expect(core.typings[1]).toEqual({ route: `matrix:${group.roomId}`, user: { id: `matrix:${mallory}`, name: "Mallory" } });
+    await a.stop();
+
+    adapter = world.adapter(undefined, { require_encryption: true });
+    await adapter.start(core);
+    setTyping(group, alice, true);
+    // A message after it (refused, with a notice) shows the sync that carried the typing was read.
+    say(group, alice, { body: "after typing" });
+    await until(() => seenMessages(group, bot).some((m) => m.text.includes("require_encryption")), "the refusal's notice");
+    expect(core.typings).toHaveLength(2);
   });
 });
 

@@ -10,7 +10,7 @@ import type * as sdk from "matrix-js-sdk";
 import { createRoom, join as joinRoom, sendEvent } from "../../fakes/matrix/rooms.js";
 import type { ShippedBaton } from "../../support/shipped-baton.js";
 import { createEncryptedDm, startSdkUser, waitForMember, type SdkUser } from "./sdk-user.js";
-import { startShippedMatrixBaton, startWorld, until, type MatrixWorld } from "./helpers.js";
+import { startShippedMatrixBaton, startWorld, stopShippedMatrix, until, type MatrixWorld } from "./helpers.js";
 
 let world: MatrixWorld;
 let baton: ShippedBaton | undefined;
@@ -24,9 +24,7 @@ afterEach(async () => {
   alice = undefined;
   const stopped = baton;
   baton = undefined;
-  await stopped?.stop();
-  await world.close();
-  expect(stopped?.problems() ?? []).toEqual([]);
+  await stopShippedMatrix(world, stopped);
 });
 
 /** `baton start` with Matrix, Alice allowed (`settings`: more Matrix config); `dir` restarts the one that ran there. Gives the device id. */

@@ -1,11 +1,12 @@
 // Shared pieces of the Matrix tests: a fake homeserver with the bot's, Alice's and Mallory's
 // accounts and a data dir; the adapter on it; a recording PlatformCore for tests of the adapter
 // alone (what it hands over, one call at a time); a polling wait.
+import { expect } from "vitest";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Intake } from "../../../src/core/conversation/intake.js";
-import type { ActionOutcome, ActionPress, InboundMessage, PlatformCore } from "../../../src/platforms/contract.js";
+import type { ActionOutcome, ActionPress, InboundMessage, PlatformCore, TypingStart } from "../../../src/platforms/contract.js";
 import { matrixConfigSchema } from "../../../src/platforms/matrix/config.js";
 import { MatrixAdapter } from "../../../src/platforms/matrix/index.js";
 import type { MatrixTuning } from "../../../src/platforms/matrix/adapter.js";
@@ -48,16 +49,17 @@ export async function startWorld(): Promise<MatrixWorld> {
 
 /**
  * `baton start` (bin/baton.js, the shipped bundle) with Matrix on the bot's account, `allow` the
- * users let in (`settings`: more keys of the Matrix config, `access`: more keys of access); `dir` restarts the Baton that ran there.
+ * users let in (`settings`: more keys of the Matrix config, `access`: more keys of access, `baton`: other
+ * sections of Baton's config); `dir` restarts the Baton that ran there.
  * Gives the bot's device id with it.
  */
 export async function startShippedMatrixBaton(
   world: MatrixWorld,
-  options: { allow: string[]; dir?: string; settings?: Record<string, unknown>; access?: Record<string, unknown> },
+  options: { allow: string[]; dir?: string; settings?: Record<string, unknown>; access?: Record<string, unknown>; baton?: Record<string, unknown> },
 ): Promise<{ baton: ShippedBaton; deviceId: string }> {
   const password = world.fake.state.accounts.get(world.bot)!.password;
   const matrix = { homeserver: world.fake.baseUrl, user_id: world.bot, password: "${MATRIX_PASSWORD}", ...options.settings };
-  const baton = await startShippedBaton(shippedConfig({ access: { ...options.access, allow: options.allow }, platforms: { matrix } }), {
+  const baton = await startShippedBaton(shippedConfig({ ...options.baton, access: { ...options.access, allow: options.allow }, platforms: { matrix } }), {
     dir: options.dir,
     prefix: "baton-matrix-e2e-",
     env: { MATRIX_PASSWORD: password },
@@ -66,10 +68,18 @@ export async function startShippedMatrixBaton(
   return { baton, deviceId: session.device_id };
 }
 
+/** An afterEach's end: the shipped Baton stopped, then the fake; the Baton logged nothing at error or above. */
+export async function stopShippedMatrix(world: MatrixWorld, baton: ShippedBaton | undefined): Promise<void> {
+  await baton?.stop();
+  await world.close();
+  expect(baton?.problems() ?? []).toEqual([]);
+}
+
 /** Records what the adapter hands over; allows the users in `allowed` (presses and invites). */
 export class RecordingCore implements PlatformCore {
   readonly messages: InboundMessage[] = [];
   readonly presses: ActionPress[] = [];
+  readonly typings: TypingStart[] = [];
   readonly warnings: string[] = [];
 
   constructor(private readonly allowed: string[]) {}
@@ -79,6 +89,10 @@ export class RecordingCore implements PlatformCore {
 
   handleMessage(message: InboundMessage): Promise<void> {
     return this.intake.run(message, async (settled) => void this.messages.push(settled));
+  }
+
+  handleTyping(typing: TypingStart): void {
+    this.typings.push(typing);
   }
 
   async handleAction(press: ActionPress): Promise<ActionOutcome> {

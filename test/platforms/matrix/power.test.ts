@@ -6,7 +6,7 @@ import { afterEach, beforeEach, expect, it } from "vitest";
 import { createRoom, join, sendEvent, setPowerLevel } from "../../fakes/matrix/rooms.js";
 import type { Room } from "../../fakes/matrix/state.js";
 import type { ShippedBaton } from "../../support/shipped-baton.js";
-import { startShippedMatrixBaton, startWorld, until, type MatrixWorld } from "./helpers.js";
+import { startShippedMatrixBaton, startWorld, stopShippedMatrix, until, type MatrixWorld } from "./helpers.js";
 
 let world: MatrixWorld;
 let baton: ShippedBaton | undefined;
@@ -17,9 +17,7 @@ beforeEach(async () => {
 afterEach(async () => {
   const stopped = baton;
   baton = undefined;
-  await stopped?.stop();
-  await world.close();
-  expect(stopped?.problems() ?? []).toEqual([]);
+  await stopShippedMatrix(world, stopped);
 });
 
 /** Carol (an admin by id) invites the bot into a room with Alice (power 50) and Mallory (power 0); power 50 is let in. */

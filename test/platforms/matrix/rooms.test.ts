@@ -8,7 +8,7 @@ import { createRoom, join as joinRoom, sendEvent } from "../../fakes/matrix/room
 import type { Room } from "../../fakes/matrix/state.js";
 import { seenMessages } from "../../fakes/matrix/view.js";
 import type { ShippedBaton } from "../../support/shipped-baton.js";
-import { startShippedMatrixBaton, startWorld, until, type MatrixWorld } from "./helpers.js";
+import { startShippedMatrixBaton, startWorld, stopShippedMatrix, until, type MatrixWorld } from "./helpers.js";
 
 /** Each test starts Baton, a bot device with its crypto and demo agents: slow on a busy machine. */
 const SLOW_MS = 90_000;
@@ -26,9 +26,7 @@ beforeEach(async () => {
 afterEach(async () => {
   const stopped = baton;
   baton = undefined;
-  await stopped?.stop();
-  await world.close();
-  expect(stopped?.problems() ?? []).toEqual([]);
+  await stopShippedMatrix(world, stopped);
 }, SLOW_MS);
 
 const say = (body: string, extra: Record<string, unknown> = {}) => sendEvent(world.fake.state, room, world.alice, "m.room.message", { msgtype: "m.text", body, ...extra });
