@@ -1,6 +1,6 @@
 // One ACP agent process serving one thread: spawn → initialize → session new/resume/load → prompts.
-// The host is ephemeral; the thread and the agent's own session store outlive it.
-import { spawn, type ChildProcess } from "node:child_process";
+// The host is ephemeral; the thread and the agent's own session store outlive it. The process
+// itself (spawn, stderr, exit, stop) is agent-process.ts; this file speaks ACP with it.
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type * as acp from "@agentclientprotocol/sdk";
 import { acpWire } from "./acp-wire.js";
@@ -9,7 +9,7 @@ import { takeHandCheckedUpdates } from "./session-update-parse.js";
 import { AgentError } from "../kernel/errors.js";
 import type { IdleClassOutcome } from "../kernel/process.js";
 import { lowerAgentPriority } from "./priority.js";
-import { StderrTail } from "./stderr.js";
+import { AgentProcess, type ProcessExit } from "./agent-process.js";
 import { HostExitedError, HostStartTimeoutError, HostStoppedError } from "./host-errors.js";
 import { inlineMedia } from "./inline-image.js";
 import { resourceAsText } from "./prompt-content.js";
@@ -21,28 +21,20 @@ import { DEFAULT_START_TIMEOUTS, type HostSpec, type OpenedSession, type StartTi
 export { HostStoppedError } from "./host-errors.js";
 export * from "./host-types.js";
 
-const STOP_GRACE_MS = 2_000;
 const AUTH_REQUIRED_CODE = -32000;
 const EXIT_SETTLE_MS = 300;
-/** How long an exit waits for the rest of the agent's stderr (a child of the agent may hold the pipe open). */
-const STDERR_DRAIN_MS = 200;
 /** After session/load: updates keep counting as replayed history until none came for this long… */
 const REPLAY_QUIET_MS = 250;
 /** …or this long passed (some agents, Gemini CLI 0.61, replay after answering the load). */
 const REPLAY_MAX_MS = 3_000;
 
 export class AgentHost {
-  private child?: ChildProcess;
+  private readonly process: AgentProcess;
   private sdk!: AcpSdk;
   private connection?: acp.ClientConnection;
   private capabilities: acp.AgentCapabilities = {};
-  private readonly stderr = new StderrTail();
   private replaying = false;
   private lastUpdateAt = 0;
-  private stopping = false;
-  private exitInfo?: { code: number | null; signal: string | null };
-  private readonly exited: Promise<void>;
-  private markExited!: () => void;
   sessionId?: string;
   /** The session's mode and model as the agent advertises them. */
   readonly settings = new SessionSettings();
@@ -50,18 +42,18 @@ export class AgentHost {
   lastPromptUsage?: PromptTokens;
 
   constructor(private readonly spec: HostSpec) {
-    this.exited = new Promise((resolve) => (this.markExited = resolve));
+    this.process = new AgentProcess(spec.kind, (exit) => this.processExited(exit));
   }
 
   /** Whether agents.nice: idle put the process in the idle scheduling class (undefined: not asked). */
   cpuClass?: IdleClassOutcome;
 
   get pid(): number | undefined {
-    return this.child?.pid;
+    return this.process.pid;
   }
 
   get alive(): boolean {
-    return !!this.child && !this.exitInfo;
+    return this.process.alive;
   }
 
   private get timeouts(): StartTimeouts {
@@ -70,47 +62,23 @@ export class AgentHost {
 
   /** Spawns the process and initializes ACP, each step time-boxed (HostStartTimeoutError). */
   async start(): Promise<void> {
-    const { command, args, cwd, env, kind, transport } = this.spec;
+    const { command, args, cwd, env, transport } = this.spec;
     const sdk = loadAgentSdk();
-    if (this.stopping) throw new HostStoppedError();
-    const child = spawn(command, args, { cwd: transport?.localCwd ?? cwd, env, stdio: ["pipe", "pipe", "pipe"] });
-    this.child = child;
-    const spawned = new Promise<void>((resolve, reject) => {
-      child.once("spawn", resolve);
-      child.once("error", (error: NodeJS.ErrnoException) => {
-        // A process that never started emits no exit event.
-        if (child.pid === undefined) {
-          this.exitInfo = { code: null, signal: null };
-          this.markExited();
-        }
-        if (error.code === "ENOENT") {
-          reject(new AgentError(`${kind.displayName} is not installed: \`${command}\` was not found on PATH. Install it: ${kind.installHint}`, { fatal: true, cause: error }));
-        } else reject(new AgentError(`Could not start ${kind.displayName}: ${error.message}`, { fatal: true, cause: error }));
-      });
-    });
-    child.stderr!.on("data", (chunk: Buffer) => this.stderr.push(chunk));
-    const stderrDrained = new Promise((resolve) => child.stderr!.once("close", resolve));
-    child.on("exit", async (code, signal) => {
-      // What the agent wrote last (the reason it died) can still be in the pipe when it exits.
-      await Promise.race([stderrDrained, new Promise((r) => setTimeout(r, STDERR_DRAIN_MS))]);
-      this.exitInfo = { code, signal };
-      this.markExited();
-      this.connection?.close();
-      this.spec.sink.onExit({ code, signal, stderr: this.stderr.forLog(), expected: this.stopping });
-    });
+    if (this.process.stopping) throw new HostStoppedError();
+    const spawned = this.process.spawn({ command, args, cwd: transport?.localCwd ?? cwd, env });
     await this.step("start", this.timeouts.spawnMs, spawned);
-    if (this.spec.niceness) this.cpuClass = await lowerAgentPriority(child.pid!, this.spec.niceness, this.spec.kind.displayName);
-    if (this.stopping) throw new HostStoppedError();
-    if (transport?.preamble) child.stdin!.write(transport.preamble);
+    if (this.spec.niceness) this.cpuClass = await lowerAgentPriority(this.process.pid!, this.spec.niceness, this.spec.kind.displayName);
+    if (this.process.stopping) throw new HostStoppedError();
+    if (transport?.preamble) this.process.stdin.write(transport.preamble);
     this.sdk = await sdk;
-    if (this.stopping) throw new HostStoppedError();
+    if (this.process.stopping) throw new HostStoppedError();
 
     const updates = takeHandCheckedUpdates((params) => {
       this.settings.apply(params.update);
       this.lastUpdateAt = Date.now();
       this.spec.sink.onUpdate(params.update, this.replaying);
     });
-    const wire = acpWire(child.stdout!, child.stdin!, (message) => updates.take(message));
+    const wire = acpWire(this.process.stdout, this.process.stdin, (message) => updates.take(message));
     this.connection = this.sdk
       .client({ name: "baton" })
       .onNotification(this.sdk.methods.client.session.update, ({ params }) => updates.fromSdk(params))
@@ -246,26 +214,25 @@ export class AgentHost {
     void this.connection.agent.notify(this.sdk.methods.agent.session.cancel, { sessionId: this.sessionId }).catch(() => {});
   }
 
-  /** Stops the process: stdin closed, then SIGTERM, then SIGKILL after a grace period. Ends a start under way. */
+  /** Stops the process: the connection closed, then stdin, then SIGTERM, then SIGKILL after a grace period. Ends a start under way. */
   async stop(): Promise<void> {
-    this.stopping = true;
-    if (!this.child || this.exitInfo) return;
+    if (this.process.alive) this.connection?.close();
+    await this.process.stop();
+  }
+
+  private processExited(exit: ProcessExit): void {
     this.connection?.close();
-    this.child.stdin?.end();
-    this.child.kill("SIGTERM");
-    const timer = setTimeout(() => this.child?.kill("SIGKILL"), STOP_GRACE_MS);
-    await this.exited;
-    clearTimeout(timer);
+    this.spec.sink.onExit({ ...exit, stderr: this.process.stderrForLog(), expected: this.process.stopping });
   }
 
   /** The last few lines of the agent's stderr, scrubbed and short, for the chat. */
   stderrTail(): string {
-    return this.stderr.forChat();
+    return this.process.stderrTail();
   }
 
   /** Everything kept of the agent's stderr (bounded, scrubbed), for the log. */
   stderrForLog(): string {
-    return this.stderr.forLog();
+    return this.process.stderrForLog();
   }
 
   /** A start step that must finish within `limitMs`; past it the start counts as hung. */
@@ -293,9 +260,10 @@ export class AgentHost {
         );
       }
       // A request can fail because the process is dying; its exit event may lag the rejection.
-      await Promise.race([this.exited, new Promise((r) => setTimeout(r, EXIT_SETTLE_MS))]);
-      if (this.exitInfo && this.stopping) throw new HostStoppedError();
-      if (this.exitInfo) throw new HostExitedError(this.exitInfo.code, this.stderrTail(), this.spec.transport?.describeExit?.(this.exitInfo.code, this.stderrTail()));
+      await Promise.race([this.process.exited, new Promise((r) => setTimeout(r, EXIT_SETTLE_MS))]);
+      const { exit } = this.process;
+      if (exit && this.process.stopping) throw new HostStoppedError();
+      if (exit) throw new HostExitedError(exit.code, this.stderrTail(), this.spec.transport?.describeExit?.(exit.code, this.stderrTail()));
       if (error instanceof this.sdk.RequestError) {
         // Agents put the reason behind a generic "Internal error" in `data.details`.
         const details = (error.data as { details?: unknown } | undefined)?.details;
