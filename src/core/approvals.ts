@@ -4,8 +4,8 @@
 // the request stays open. Never auto-allowed, never timed out
 // into "allow". A request belongs to the live turn that asked it: when that turn ends (finished,
 // cancelled, the agent died), its open requests answer "cancelled" and their messages say so, so
-// a later answer can never reach a request nobody is waiting for. A typed answer answers the
-// oldest open request of the thread.
+// a later answer can never reach a request nobody is waiting for; the audit trail hears of each
+// as it hears of an answer. A typed answer answers the oldest open request of the thread.
 import { randomBytes } from "node:crypto";
 import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse } from "@agentclientprotocol/sdk";
 import type { ActionOutcome, Button, OutboundMessage, PlatformUser } from "../platforms/contract.js";
@@ -38,15 +38,34 @@ export interface ApprovalPolicy {
 /** An answer as the audit trail records it: who, which request, and what they chose or why they may not. */
 export interface ApprovalAnswer {
   threadId: string;
-  user: PlatformUser;
-  route: string;
+  /** Who answered; none when the request ended unanswered (expired, cancelled). */
+  user?: PlatformUser;
+  /** Where they answered; for a request that ended unanswered, the first route it was shown on. */
+  route?: string;
   /** What the agent asked to do: its command, else the tool call's title. */
   asked: string;
   requester?: PlatformUser;
-  /** The option's kind (allow_once, reject_always, …), or `refused` when this person may not decide. */
+  /** The option's kind (allow_once, reject_always, …), `refused` when this person may not decide, or how it ended unanswered. */
   outcome: string;
   /** The option's name, as the buttons show it. */
   option?: string;
+  /** Why it ended unanswered. */
+  why?: string;
+}
+
+/** How open requests end unanswered: what the audit trail records, and the line their messages show. */
+export interface Unanswered {
+  outcome: "expired" | "cancelled";
+  note: string;
+  why?: string;
+}
+
+/** Someone stopped the turn (or its round) the request belongs to. */
+export const CANCELLED: Unanswered = { outcome: "cancelled", note: "⏹ Cancelled" };
+
+/** The request can no longer be answered, for `why`. */
+export function expired(why: string): Unanswered {
+  return { outcome: "expired", note: `⌛ Expired: ${why}`, why };
 }
 
 /** What a typed answer did: `refused` when the person may not decide (the text is for them only). */
@@ -152,20 +171,21 @@ export class ApprovalBroker {
     return `Only ${who} may answer this request; you are ${user.id}. It stays open.`;
   }
 
-  /** The turn ended or was cancelled: each of its open requests answers "cancelled" and says why. */
-  endTurn(turnId: string, note = "⏹ Cancelled"): void {
+  /** The turn ended or was cancelled: each of its open requests answers "cancelled", says why, and is audited. */
+  endTurn(turnId: string, ending: Unanswered = CANCELLED): void {
     for (const entry of [...this.pending.values()]) {
       if (entry.turn.id !== turnId) continue;
       this.pending.delete(entry.id);
       entry.resolve({ outcome: { outcome: "cancelled" } });
-      this.showDecision(entry, note);
+      this.answered({ threadId: entry.turn.threadId, route: entry.posted[0]?.route, asked: askedOf(entry), requester: entry.turn.requester, outcome: ending.outcome, why: ending.why });
+      this.showDecision(entry, ending.note);
     }
   }
 
-  /** Every open request of a thread ends with `note` (Baton shutting down cancels its turn). */
-  endThread(threadId: string, note: string): void {
+  /** Every open request of a thread ends so (Baton shutting down cancels its turn). */
+  endThread(threadId: string, ending: Unanswered): void {
     const turns = new Set([...this.pending.values()].filter((p) => p.turn.threadId === threadId).map((p) => p.turn.id));
-    for (const turnId of turns) this.endTurn(turnId, note);
+    for (const turnId of turns) this.endTurn(turnId, ending);
   }
 
   private decide(entry: Pending, option: PermissionOption, user: PlatformUser, route: string): void {

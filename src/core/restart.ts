@@ -6,13 +6,13 @@ import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { Supervisor } from "../agents/supervisor.js";
 import type { PlatformLogger } from "../platforms/contract.js";
 import type { ThreadRecord, ThreadRegistry } from "../threads/registry.js";
-import type { ApprovalBroker } from "./approvals.js";
+import { expired, type ApprovalBroker } from "./approvals.js";
 
 /** After the grace period, how long cancelled turns get to end cleanly ("⏹ Stopped.") before the processes go. */
 const CANCEL_SETTLE_MS = 3_000;
 /** How long shutdown waits for its last notices to reach the chats. */
 const SHUTDOWN_NOTICE_MS = 3_000;
-const EXPIRED_APPROVAL = "⌛ Expired: Baton restarted before this was answered";
+const EXPIRED_APPROVAL = expired("Baton restarted before this was answered");
 
 export interface RestartDeps {
   registry: ThreadRegistry;

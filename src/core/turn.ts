@@ -4,7 +4,7 @@ import { randomBase64url } from "../kernel/random-ids.js";
 import type { RequestPermissionRequest, RequestPermissionResponse, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
 import type { TurnOutput } from "../agents/supervisor.js";
 import type { PlatformLogger, PlatformUser } from "../platforms/contract.js";
-import { askedFor, type ApprovalBroker, type ApprovalTurn } from "./approvals.js";
+import { askedFor, CANCELLED, expired, type ApprovalBroker, type ApprovalTurn } from "./approvals.js";
 import type { Metrics } from "../kernel/metrics.js";
 import { TurnStream, type RouteTarget, type StreamSettings } from "./stream.js";
 import type { PromptTokens } from "../agents/usage.js";
@@ -95,7 +95,7 @@ export class ChatTurn implements TurnOutput {
 
   cancelApprovals(): void {
     this.stopAsked = true;
-    this.approvals.endTurn(this.approvalTurn.id, "⏹ Cancelled");
+    this.approvals.endTurn(this.approvalTurn.id, CANCELLED);
   }
 
   async finish(outcome: { stopReason?: StopReason; error?: string; usage?: PromptTokens }): Promise<void> {
@@ -103,7 +103,7 @@ export class ChatTurn implements TurnOutput {
     clearImmediate(this.indicators);
     for (const release of this.typingReleases.splice(0)) release();
     // A request still open when its turn ends can never be answered: say so where it was asked.
-    this.approvals.endTurn(this.approvalTurn.id, "⌛ Expired: the turn ended before an answer");
+    this.approvals.endTurn(this.approvalTurn.id, expired("the turn ended before an answer"));
     const notice = outcome.error ?? this.stopNotice(outcome.stopReason);
     try {
       // The agent's files go before the closing notice and the usage line.

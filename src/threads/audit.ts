@@ -15,7 +15,7 @@ export interface AuditUsage {
 export interface AuditBody {
   /** access (someone not allowed), command (a role decision), approval, turn, limit (a prompt or subagents over one), pickup, workspace_proposal. */
   action: string;
-  /** refused, allowed, done, cancelled, failed, the chosen option's kind (allow_once), … */
+  /** refused, allowed, done, cancelled, failed, the chosen option's kind (allow_once), expired (an approval no one answered), … */
   outcome: string;
   platform?: string;
   /** The platform-qualified user id (`slack:U0ABC`). */
@@ -89,6 +89,9 @@ export function matchesAudit(event: AuditEvent, filter: AuditFilter): boolean {
   return true;
 }
 
+/** An approval's outcomes when no one answered it: its turn ended first, or someone stopped it. */
+const UNANSWERED = new Set(["expired", "cancelled"]);
+
 /** Who acted, short: the person (or their name) with the account, when that says more. */
 function whoOf(body: AuditBody): string {
   const label = body.person && body.person !== body.user ? body.person : body.name;
@@ -122,7 +125,10 @@ export function describeAudit(body: AuditBody, thread: string): string {
     case "approval": {
       const asked = `${body.agent ? `${body.agent}'s ` : ""}"${body.command ?? "a tool call"}"`;
       const turnOf = body.requester && body.requester !== body.user ? ` (turn of ${body.requester})` : "";
-      return body.outcome === "refused" ? `${who} may not answer ${asked}${where}${turnOf}` : `${who} answered "${body.detail ?? body.outcome}" to ${asked}${where}${turnOf}`;
+      if (body.outcome === "refused") return `${who} may not answer ${asked}${where}${turnOf}`;
+      // Recorded as the requester's (whose turn asked), or no one's for a turn no one in the chat started.
+      if (UNANSWERED.has(body.outcome)) return `${who}: ${asked}${where} ${body.outcome} unanswered${body.detail ? ` (${body.detail})` : ""}`;
+      return `${who} answered "${body.detail ?? body.outcome}" to ${asked}${where}${turnOf}`;
     }
     case "limit":
       return `${who} was held by a limit${where}: ${body.detail ?? "over a limit"}`;

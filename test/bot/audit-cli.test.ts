@@ -1,8 +1,9 @@
 // `baton audit` as shipped (bin/baton.js), over a Telegram group (the wire fake) and the demo agent,
-// on the JSONL event log and on PostgreSQL (store.url): a person's turns and approvals are listed
-// after a restart and after the start's compaction dropped her events older than audit.keep; a
-// stranger's refusal and a member's refused admin command appear; --since and --thread filter; it
-// reads the store while the daemon runs and after it stopped.
+// on the JSONL event log and on PostgreSQL (store.url): a person's turns and approvals (one left
+// open when Baton stopped: expired) are listed after a restart and after the start's compaction
+// dropped her events older than audit.keep; a stranger's refusal and a member's refused admin
+// command appear; --since and --thread filter; it reads the store while the daemon runs and after
+// it stopped.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -152,14 +153,28 @@ describe.each(STORES)("baton audit on $name", { timeout: 150_000 }, (store) => {
 
     // Read while the daemon runs; her turn is recorded once its end has been delivered.
     await waitFor(() => (auditJson(dir, "--person", "ana").some((e) => e.action === "turn" && e.thread !== "th_0ld") ? true : undefined), "ana's turn in the trail", WAIT_MS);
+    // A request still open when Baton stops expires unanswered, and is audited as hers.
+    api.userSends({ chat: group, from: ana, text: mention(api, "demo:permission") });
+    await waitFor(() => api.sentTo(group.id).filter((m) => /Permission needed/.test(m.text)).length === 2, "the second request", WAIT_MS);
     await baton.stop();
     baton = await startShippedBaton(config, { dir });
 
     const hers = auditJson(dir, "--person", "ana");
     expect(hers.every((e) => e.person === "ana" && e.user === "telegram:111")).toBe(true);
-    expect(hers.filter((e) => e.action === "turn").map((e) => e.detail)).toEqual(["within audit.keep", undefined]);
+    expect(hers.filter((e) => e.action === "turn").map((e) => [e.outcome, e.detail])).toEqual([
+      ["done", "within audit.keep"],
+      ["done", undefined],
+      ["cancelled", undefined],
+    ]);
     const thread = hers.find((e) => e.action === "turn" && e.thread !== "th_0ld")!.thread as string;
     expect(hers.find((e) => e.action === "approval")).toMatchObject({ outcome: "allow_once", thread, agent: "demo", command: "rm -rf build/", detail: "Allow once" });
+    expect(hers.find((e) => e.action === "approval" && e.outcome === "expired")).toMatchObject({
+      requester: "telegram:111",
+      thread,
+      agent: "demo",
+      command: "rm -rf build/",
+      detail: "Baton restarted before this was answered",
+    });
     expect(hers.find((e) => e.action === "command")).toMatchObject({ outcome: "allowed", role: "admin", command: '/schedule add "0 9 * * 1-5" standup' });
     // The event past audit.keep is gone from the store itself, not only from the listing.
     expect(await storedText(dir, extra)).not.toContain("past audit.keep");
@@ -179,6 +194,7 @@ describe.each(STORES)("baton audit on $name", { timeout: 150_000 }, (store) => {
     expect(lines.status, lines.stderr).toBe(0);
     expect(lines.stdout).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}ana \(telegram:111\) turn done in th_0ld \(demo, \/old\) — within audit\.keep$/m);
     expect(lines.stdout).toMatch(/ana \(telegram:111\) answered "Allow once" to demo's "rm -rf build\/" in th_\w+$/m);
+    expect(lines.stdout).toMatch(/ana \(telegram:111\): demo's "rm -rf build\/" in th_\w+ expired unanswered \(Baton restarted before this was answered\)$/m);
     expect(lines.stdout).toMatch(/ana \(telegram:111\) turn done in th_\w+ \(demo, .+\): \d+ s, [\d,]+ tokens, \$0\.0012$/m);
     const all = audit(dir).stdout;
     expect(all).toMatch(/@?bob \(telegram:222\) may not answer demo's "rm -rf build\/" in th_\w+ \(turn of telegram:111\)$/m);

@@ -1,11 +1,13 @@
 // Approvals belong to a live turn of the host and session that asked: a dead agent's request is
-// expired, never answered later; a request naming another session is refused; a typed answer
+// expired (and audited so), never answered later; a request naming another session is refused; a typed answer
 // answers the oldest open request; a number typed after the turn ended is a prompt again.
 import { execFileSync } from "node:child_process";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { TestPlatform } from "../support/test-platform.js";
 import { startTestBaton, type TestBaton } from "../support/harness.js";
 import { askedFor } from "../../src/core/approvals.js";
+import { readJsonlAudit } from "../../src/threads/audit-read.js";
 
 let baton: TestBaton | undefined;
 afterEach(async () => {
@@ -32,6 +34,16 @@ function demoAgentPids(): number[] {
   }
 }
 
+async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 describe("approvals belong to a live turn", () => {
   it("expires the request of an agent that died; a later 1 is a prompt, not an answer", async () => {
     const { platform, route } = await start();
@@ -41,6 +53,9 @@ describe("approvals belong to a live turn", () => {
     await platform.waitFor(route, /Agent exited unexpectedly/);
     await platform.waitFor(route, (m) => m.id === request.id && /Expired: the turn ended/.test(m.text));
     expect(baton!.daemon.core.approvals.pendingCount(baton!.daemon.core.registry.threadForRoute(route)!.id)).toBe(0);
+    // Audited as an answer is: whose turn asked, what, and that it expired unanswered.
+    const audited = await until(async () => (await readJsonlAudit(join(baton!.dataDir, "threads", "events.jsonl"), {})).find((e) => e.action === "approval"));
+    expect(audited).toMatchObject({ outcome: "expired", user: "test:alice", requester: "test:alice", agent: "demo", command: "rm -rf build/", detail: "the turn ended before an answer" });
     await platform.say(route, "1");
     await platform.waitFor(route, /you said "1"/);
   });

@@ -1,8 +1,9 @@
 // The audit trail as the core records it, over the test platform and the demo agent: a stranger's
 // refusal, role decisions on commands (refused and allowed, with the command line scrubbed of
 // secrets), approval answers (a refused press, the decision with the agent and what it asked to
-// run), and each turn with its author, agent, workspace and usage — all in the event log, under
-// their thread, with the person access.people makes of the account.
+// run; one left unanswered when its turn was stopped), and each turn with its author, agent,
+// workspace and usage — all in the event log, under their thread, with the person access.people
+// makes of the account.
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AuditEvent } from "../../src/threads/audit.js";
@@ -87,6 +88,18 @@ describe("the audit trail", () => {
       expect(turn.ms).toBeGreaterThanOrEqual(0);
     }
     expect(turns.map((t) => t.user)).toEqual([ana2.id, ana.id]);
+  });
+
+  it("records a request its turn's /stop left unanswered as cancelled, as the requester's", async () => {
+    const { platform, route } = await start();
+    await platform.say(route, "demo:permission", bob);
+    await platform.waitFor(route, (m) => /Permission needed/.test(m.text) && approvalButtons(m).length > 0);
+    await platform.say(route, "/stop", bob);
+    await platform.waitFor(route, /⏹ Cancelled/);
+    const all = await eventually((es) => es.some((e) => e.action === "approval"));
+    expect(all.filter((e) => e.action === "approval")).toEqual([
+      expect.objectContaining({ outcome: "cancelled", user: bob.id, person: bob.id, requester: bob.id, route, agent: "demo", command: "rm -rf build/" }),
+    ]);
   });
 
   it("records a prompt refused over a person's limit, with the limit and when it resets", async () => {

@@ -6,7 +6,7 @@ import type { SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
 import { AgentHost, HostStoppedError, type OpenedSession } from "../../agents/host.js";
 import type { LaunchSpec, McpAccess } from "../../agents/supervisor.js";
 import type { Logger } from "../../kernel/log.js";
-import type { ApprovalBroker, ApprovalTurn } from "../approvals.js";
+import { CANCELLED, expired, type ApprovalBroker, type ApprovalTurn } from "../approvals.js";
 import type { PromptTokens } from "../../agents/usage.js";
 
 export interface RoundInput {
@@ -86,7 +86,7 @@ export class SubagentRound {
       if (this.cancelled) return { stopReason: "cancelled", message: this.allText.join("").trim(), files: [...this.files], usage: this.usage() };
       throw error;
     } finally {
-      input.approvals.endTurn(input.approvalTurn.id, this.cancelled ? "⏹ Cancelled" : "⌛ Expired: the subagent's turn ended before an answer");
+      input.approvals.endTurn(input.approvalTurn.id, this.cancelled ? CANCELLED : expired("the subagent's turn ended before an answer"));
       await host.stop();
       access?.release();
     }
@@ -96,7 +96,7 @@ export class SubagentRound {
   cancel(): void {
     if (this.cancelled) return;
     this.cancelled = true;
-    this.input.approvals.endTurn(this.input.approvalTurn.id, "⏹ Cancelled");
+    this.input.approvals.endTurn(this.input.approvalTurn.id, CANCELLED);
     const host = this.host;
     if (!host) return;
     host.cancel();
