@@ -3,7 +3,8 @@
 // the API but only in memory, and a bot whose keys change at each restart breaks every encrypted
 // room it is in. So every committed read-write transaction is appended to a journal in the data dir
 // (written before the transaction's own `complete` handlers run, so the crypto code never acts on a
-// change that is not on disk yet), and the journal is folded into a snapshot at open and close.
+// change that is not on disk yet; idb-recording.ts records them), and the journal is folded into a
+// snapshot at open and close.
 //
 // Files (dir 0700, files 0600): `snapshot.v8` — the whole store as of a generation, written
 // atomically; `journal-<generation>.v8` — length-prefixed transaction records made after it.
@@ -16,9 +17,10 @@
 import { closeSync, existsSync, fdatasyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { deserialize, serialize } from "node:v8";
-import { IDBCursor, IDBDatabase, IDBFactory, IDBKeyRange, IDBObjectStore } from "fake-indexeddb";
+import { IDBFactory } from "fake-indexeddb";
 import type { StoredSnapshot } from "../contract.js";
-import { applyOps, dumpDatabases, restoreDatabases, type DatabaseDump, type Op, type TxRecord } from "./idb-dump.js";
+import { applyOps, dumpDatabases, restoreDatabases, type DatabaseDump, type TxRecord } from "./idb-dump.js";
+import { instrument, type WriteJournal } from "./idb-recording.js";
 
 const SNAPSHOT = "snapshot.v8";
 const JOURNAL_PATTERN = /^journal-(\d+)\.v8$/;
@@ -89,7 +91,7 @@ async function loadMirrored(dir: string, factory: IDBFactory, mirrored: StoredSn
   return snapshot.generation;
 }
 
-class Journal {
+class Journal implements WriteJournal {
   private fd?: number;
   private bytes = 0;
   private syncScheduled = false;
@@ -122,8 +124,10 @@ class Journal {
     }
   }
 
-  get size(): number {
-    return this.bytes;
+  /** A read-write transaction committed: appended, and past COMPACT_AT_BYTES the journal is folded into a new snapshot. */
+  committed(record: TxRecord): void {
+    this.append(record);
+    if (this.bytes > COMPACT_AT_BYTES) void this.compact();
   }
 
   /** Switches to a new journal first, then snapshots: nothing committed in between is lost. */
@@ -196,118 +200,4 @@ function writeAtomically(path: string, data: Buffer): void {
   } finally {
     closeSync(dirFd);
   }
-}
-
-// ---- recording: which transaction of which journal an operation belongs to ----
-
-const journals = new WeakMap<object, Journal>();
-const recorders = new WeakMap<object, TxRecord>();
-const upgrades = new WeakMap<object, TxRecord>();
-
-function startRecording(transaction: IDBTransaction, journal: Journal, record: TxRecord): void {
-  recorders.set(transaction, record);
-  // Listeners added here run before the transaction's `oncomplete`, which the crypto code awaits.
-  transaction.addEventListener("complete", () => {
-    journal.append({ ...record, ops: record.ops.filter((op) => !op.failed) });
-    if (journal.size > COMPACT_AT_BYTES) void journal.compact();
-  });
-}
-
-function instrument(factory: IDBFactory, journal: Journal): void {
-  patchPrototypes();
-  const open = factory.open.bind(factory);
-  factory.open = (name: string, version?: number) => {
-    const request = open(name, version);
-    request.addEventListener("upgradeneeded", (event) => {
-      const db = request.result;
-      journals.set(db, journal);
-      const record: TxRecord = { db: name, version: (event as IDBVersionChangeEvent).newVersion ?? undefined, ops: [] };
-      upgrades.set(db, record);
-      startRecording(request.transaction!, journal, record);
-      request.transaction!.addEventListener("complete", () => upgrades.delete(db));
-      request.transaction!.addEventListener("abort", () => upgrades.delete(db));
-    });
-    request.addEventListener("success", () => journals.set(request.result, journal));
-    return request;
-  };
-  const deleteDatabase = factory.deleteDatabase.bind(factory);
-  factory.deleteDatabase = (name: string) => {
-    const request = deleteDatabase(name);
-    request.addEventListener("success", () => journal.append({ db: name, deleted: true, ops: [] }));
-    return request;
-  };
-}
-
-let patched = false;
-function patchPrototypes(): void {
-  if (patched) return;
-  patched = true;
-  const dbProto = IDBDatabase.prototype as any;
-  const storeProto = IDBObjectStore.prototype as any;
-  const cursorProto = IDBCursor.prototype as any;
-
-  wrap(dbProto, "transaction", function (this: IDBDatabase, transaction: IDBTransaction) {
-    const journal = journals.get(this);
-    if (journal && transaction.mode === "readwrite") startRecording(transaction, journal, { db: this.name, ops: [] });
-  });
-  const schema = (method: string, op: (args: any[]) => Op) =>
-    wrap(dbProto, method, function (this: IDBDatabase, _result, args) {
-      upgrades.get(this)?.ops.push(op(args));
-    });
-  schema("createObjectStore", ([store, options]) => ({ op: "createStore", store, keyPath: options?.keyPath ?? null, autoIncrement: !!options?.autoIncrement }));
-  schema("deleteObjectStore", ([store]) => ({ op: "deleteStore", store }));
-  wrap(storeProto, "createIndex", function (this: IDBObjectStore, _r, [index, keyPath, options]) {
-    recorders.get(this.transaction)?.ops.push({ op: "createIndex", store: this.name, index, keyPath, unique: !!options?.unique, multiEntry: !!options?.multiEntry });
-  });
-  wrap(storeProto, "deleteIndex", function (this: IDBObjectStore, _r, [index]) {
-    recorders.get(this.transaction)?.ops.push({ op: "deleteIndex", store: this.name, index });
-  });
-  for (const method of ["put", "add"]) {
-    wrap(storeProto, method, function (this: IDBObjectStore, request: IDBRequest, [value, key]) {
-      recordWrite(this.transaction, request, { op: "put", store: this.name, key, value: structuredClone(value), inline: this.keyPath !== null });
-    });
-  }
-  wrap(storeProto, "delete", function (this: IDBObjectStore, request: IDBRequest, [query]) {
-    recordWrite(this.transaction, request, { op: "delete", store: this.name, range: toRange(query) });
-  });
-  wrap(storeProto, "clear", function (this: IDBObjectStore, request: IDBRequest) {
-    recordWrite(this.transaction, request, { op: "clear", store: this.name });
-  });
-  wrap(cursorProto, "update", function (this: IDBCursor, request: IDBRequest, [value]) {
-    const store = storeOf(this);
-    recordWrite(this.request.transaction!, request, { op: "put", store: store.name, key: this.primaryKey, value: structuredClone(value), inline: store.keyPath !== null });
-  });
-  wrap(cursorProto, "delete", function (this: IDBCursor, request: IDBRequest) {
-    recordWrite(this.request.transaction!, request, { op: "delete", store: storeOf(this).name, range: { only: this.primaryKey } });
-  });
-}
-
-/** Replaces `proto[method]` by a call to the original followed by `after` (only when it did not throw). */
-function wrap(proto: any, method: string, after: (this: any, result: any, args: any[]) => void): void {
-  const original = proto[method] as (...args: any[]) => any;
-  proto[method] = function (this: unknown, ...args: any[]) {
-    const result = original.apply(this, args);
-    after.call(this, result, args);
-    return result;
-  };
-}
-
-function recordWrite(transaction: IDBTransaction, request: IDBRequest, op: Op): void {
-  const record = recorders.get(transaction);
-  if (!record) return;
-  record.ops.push(op);
-  request.addEventListener("success", () => {
-    if (op.op === "put") op.key = request.result as IDBValidKey;
-  });
-  request.addEventListener("error", () => (op.failed = true));
-}
-
-function storeOf(cursor: IDBCursor): IDBObjectStore {
-  const source = cursor.source as IDBObjectStore | IDBIndex;
-  return source instanceof IDBObjectStore ? source : (source as IDBIndex).objectStore;
-}
-
-function toRange(query: IDBValidKey | IDBKeyRange): Extract<Op, { op: "delete" }>["range"] {
-  if (query instanceof IDBKeyRange) return { lower: query.lower, upper: query.upper, lowerOpen: query.lowerOpen, upperOpen: query.upperOpen };
-  return { only: query };
 }
