@@ -11,6 +11,7 @@ import { PLATFORM_KINDS } from "../platforms/registry.js";
 import { ConfigError } from "../kernel/errors.js";
 import { defaultConfig, findConfigFile, loadConfigFile, resolveDataDir, type LoadedConfig } from "../config/load.js";
 import { configWarnings } from "../config/warnings.js";
+import { accessListEntries } from "../config/principals.js";
 import { worktreeChecks } from "./doctor-worktrees.js";
 
 /** `info`: worth knowing, nothing to fix (an agent you do not use is not installed). */
@@ -95,7 +96,8 @@ async function platformChecks(loaded: LoadedConfig | undefined, dataDir: string,
       continue;
     }
     try {
-      const check = await (await kind.doctor())(p.config, { dataDir, name: p.name, snapshots });
+      const accessEntries = loaded ? accessListEntries(loaded.config) : [];
+      const check = await (await kind.doctor())(p.config, { dataDir, name: p.name, snapshots, accessEntries });
       // Out of reach says nothing about the credentials: a warning, not a failure of the config.
       const status: Status = check.ok ? "ok" : check.unreachable ? "warn" : "fail";
       checks.push({ area: `platform ${p.name}`, status, message: check.lines.join("; ") });

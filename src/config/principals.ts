@@ -14,6 +14,18 @@ export function isGroupPrincipal(entry: string): boolean {
   return GROUP_SHAPES.some((shape) => shape.test(entry));
 }
 
+/** The access lists of a config: who gets in, the roles, and each binding's narrowing. */
+interface AccessLists {
+  access: { allow: string[]; roles: { admin: string[]; member: string[] } };
+  bindings: Array<{ allow?: string[] }>;
+}
+
+/** Every entry the config's access lists name: access.allow, access.roles and each binding's allow. */
+export function accessListEntries(config: AccessLists): string[] {
+  const { allow, roles } = config.access;
+  return [...allow, ...roles.admin, ...roles.member, ...config.bindings.flatMap((b) => b.allow ?? [])];
+}
+
 /** An access-list entry: a user with their platform, `<platform>:*`, `web`, or a platform's group. */
 export const principal = z
   .string()

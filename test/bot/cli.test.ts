@@ -153,21 +153,25 @@ describe("the baton command line", () => {
     for (const absent of neverLoaded) expect(all, absent).not.toContain(absent);
   });
 
+  /** `baton doctor --json` run as shipped; not spawnSync, since the platform fakes answer from this process. */
+  async function doctorJson(yaml: string) {
+    const dir = tempDir();
+    const config = join(dir, "baton.yaml");
+    writeFileSync(config, yaml);
+    const child = spawn(process.execPath, [BATON, "doctor", "--json", "--config", config, "--data-dir", join(dir, "data")], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+    const code = await exitOf(child);
+    return { code, out, report: JSON.parse(out) as { checks: Array<{ area: string; status: string; message: string }> } };
+  }
+
   it("`baton doctor` checks Telegram and Slack credentials against the platforms", async () => {
     const telegram = await FakeBotApi.start({ username: "doctor_bot" });
     const slack = await new FakeSlack().start();
     try {
-      const dir = tempDir();
-      const config = join(dir, "baton.yaml");
-      writeFileSync(
-        config,
+      const { out, report } = await doctorJson(
         `agents: { default: demo }\nplatforms:\n  telegram: { token: "${telegram.token}", api_root: "${telegram.apiRoot}" }\n  slack: { bot_token: xoxb-fake-bot-token, app_token: xapp-fake-app-token, api_url: "${slack.apiUrl}" }\n`,
       );
-      const child = spawn(process.execPath, [BATON, "doctor", "--json", "--config", config, "--data-dir", join(dir, "data")], { stdio: ["ignore", "pipe", "inherit"] });
-      let out = "";
-      child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
-      await exitOf(child);
-      const report = JSON.parse(out) as { checks: Array<{ area: string; status: string; message: string }> };
       const tg = report.checks.find((c) => c.area === "platform telegram")!;
       const sl = report.checks.find((c) => c.area === "platform slack")!;
       expect(tg.status, tg.message).toBe("ok");
@@ -178,6 +182,28 @@ describe("the baton command line", () => {
       expect(out).not.toContain(telegram.token);
     } finally {
       await telegram.close();
+      await slack.stop();
+    }
+  });
+
+  it("`baton doctor` fails Slack when a binding's allow names a user group and the app lacks usergroups:read", async () => {
+    const slack = await new FakeSlack().start();
+    try {
+      const { code, report } = await doctorJson(
+        [
+          "agents: { default: demo }",
+          "access: { allow: [slack:U0ALICE], roles: { admin: [slack:U0ALICE] } }",
+          'bindings: [{ match: "slack:*", workspace: ., allow: [slack:group:S0DEVS] }]',
+          `platforms:\n  slack: { bot_token: xoxb-fake-bot-token, app_token: xapp-fake-app-token, api_url: "${slack.apiUrl}" }`,
+          "",
+        ].join("\n"),
+      );
+      expect(code).toBe(1);
+      expect(report.checks.find((c) => c.area === "platform slack")).toMatchObject({
+        status: "fail",
+        message: expect.stringContaining("scopes: missing usergroups:read, which your access lists need to see who is in slack:group:S0DEVS"),
+      });
+    } finally {
       await slack.stop();
     }
   });

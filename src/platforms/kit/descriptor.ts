@@ -12,12 +12,14 @@ interface DoctorReport {
 }
 
 /** Where `baton doctor` runs: platforms that keep state in the data dir (Matrix's login and keys) look there. */
-interface DoctorEnv {
+export interface DoctorEnv {
   dataDir: string;
   /** Instance name from config (`matrix`, `slack_acme`). */
   name: string;
   /** With store.url: the shared snapshots, to read (the leader's Matrix login and keys are there). */
   snapshots?: Pick<PlatformSnapshots, "load">;
+  /** Every entry of the config's access lists: a platform's groups named there may need a grant of their own. */
+  accessEntries: readonly string[];
 }
 
 export interface PlatformDescriptor<C = any> {

@@ -1,12 +1,17 @@
 // `baton doctor` for Slack: are the tokens good, and does the installed app have the scopes Baton
-// needs? Plain fetch, no SDK, so doctor stays fast; tokens are never printed.
+// needs (usergroups:read too when an access list names a Slack user group)? Plain fetch, no SDK, so
+// doctor stays fast; tokens are never printed.
 import type { SlackAdapterConfig } from "./config.js";
-import { REQUIRED_BOT_SCOPES } from "./scopes.js";
+import type { DoctorEnv } from "../kit/descriptor.js";
+import { REQUIRED_BOT_SCOPES, USER_GROUPS_SCOPE } from "./scopes.js";
 import { networkProblem } from "../../kernel/errors.js";
 
 const SLACK_API_URL = "https://slack.com/api/";
 /** Doctor gives up on a silent Slack after this long. */
 const DOCTOR_TIMEOUT_MS = 10_000;
+const USER_GROUP_PREFIX = "slack:group:";
+/** User groups named in the hint, at most. */
+const GROUPS_SHOWN = 3;
 
 export type SlackCredentialsConfig = Pick<SlackAdapterConfig, "bot_token"> & Partial<Pick<SlackAdapterConfig, "app_token" | "api_url" | "mode">>;
 
@@ -17,7 +22,7 @@ export interface CredentialsReport {
   unreachable?: boolean;
 }
 
-export async function checkSlackCredentials(config: SlackCredentialsConfig): Promise<CredentialsReport> {
+export async function checkSlackCredentials(config: SlackCredentialsConfig, env?: Pick<DoctorEnv, "accessEntries">): Promise<CredentialsReport> {
   const apiUrl = config.api_url ?? SLACK_API_URL;
   const lines: string[] = [];
   let ok = true;
@@ -36,12 +41,12 @@ export async function checkSlackCredentials(config: SlackCredentialsConfig): Pro
         .filter(Boolean),
     );
     const missing = REQUIRED_BOT_SCOPES.filter((scope) => !granted.has(scope));
-    if (missing.length > 0) {
-      ok = false;
-      lines.push(`scopes: missing ${missing.join(", ")} — add them (see docs/slack-manifest.yaml) and reinstall the app`);
-    } else {
-      lines.push("scopes: all granted");
-    }
+    if (missing.length > 0) lines.push(`scopes: missing ${missing.join(", ")} — add them (see docs/slack-manifest.yaml) and reinstall the app`);
+    const groups = [...new Set((env?.accessEntries ?? []).filter((entry) => entry.startsWith(USER_GROUP_PREFIX)))];
+    const groupsUnreadable = groups.length > 0 && !granted.has(USER_GROUPS_SCOPE);
+    if (groupsUnreadable) lines.push(userGroupsScopeHint(groups));
+    if (missing.length > 0 || groupsUnreadable) ok = false;
+    else lines.push("scopes: all granted");
   }
 
   if ((config.mode ?? "socket") === "socket") {
@@ -59,6 +64,12 @@ export async function checkSlackCredentials(config: SlackCredentialsConfig): Pro
     }
   }
   return { ok, lines };
+}
+
+/** The access lists name Slack user groups, and Slack will not say who is in them. */
+function userGroupsScopeHint(groups: string[]): string {
+  const named = groups.length > GROUPS_SHOWN ? `${groups.slice(0, GROUPS_SHOWN).join(", ")} and ${groups.length - GROUPS_SHOWN} more` : groups.join(", ");
+  return `scopes: missing ${USER_GROUPS_SCOPE}, which your access lists need to see who is in ${named}: until the app has it, no one gets in through a user group — add ${USER_GROUPS_SCOPE} under OAuth & Permissions → Scopes → Bot Token Scopes at api.slack.com/apps and reinstall the app`;
 }
 
 interface SlackCallOutcome {

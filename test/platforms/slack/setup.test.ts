@@ -48,6 +48,27 @@ describe("checkSlackCredentials (baton doctor)", () => {
     expect(report.lines.join("\n")).not.toMatch(/xapp-wrong|xoxb-fake/);
   });
 
+  test("usergroups:read is checked when an access list names a Slack user group, with where to add it", async () => {
+    fake = await new FakeSlack({ scopes: [...REQUIRED_BOT_SCOPES] }).start();
+    const tokens = { bot_token: fake.options.botToken, app_token: fake.options.appToken, api_url: fake.apiUrl };
+    const accessEntries = ["slack:U0ALICE", "slack:group:S0DEVS", "discord:role:123", "slack:group:S0OPS", "slack:group:S0DEVS"];
+    const report = await checkSlackCredentials(tokens, { accessEntries });
+    expect(report).toEqual({
+      ok: false,
+      lines: [
+        "bot token: ok, @baton in Fake Team (T0FAKE)",
+        "scopes: missing usergroups:read, which your access lists need to see who is in slack:group:S0DEVS, slack:group:S0OPS: until the app has it, no one gets in through a user group — add usergroups:read under OAuth & Permissions → Scopes → Bot Token Scopes at api.slack.com/apps and reinstall the app",
+        "app token: ok, Socket Mode available",
+      ],
+    });
+    // Without a user group in the lists it is not needed; granted, it is all good.
+    expect((await checkSlackCredentials(tokens, { accessEntries: ["slack:U0ALICE", "discord:role:123"] })).ok).toBe(true);
+    await fake.stop();
+    fake = await new FakeSlack({ scopes: [...REQUIRED_BOT_SCOPES, "usergroups:read"] }).start();
+    const granted = await checkSlackCredentials({ ...tokens, bot_token: fake.options.botToken, app_token: fake.options.appToken, api_url: fake.apiUrl }, { accessEntries });
+    expect(granted).toEqual({ ok: true, lines: ["bot token: ok, @baton in Fake Team (T0FAKE)", "scopes: all granted", "app token: ok, Socket Mode available"] });
+  });
+
   test("a bad bot token", async () => {
     fake = await new FakeSlack().start();
     const report = await checkSlackCredentials({ bot_token: "xoxb-nope", api_url: fake.apiUrl, mode: "http" });
