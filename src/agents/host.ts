@@ -103,7 +103,7 @@ export class AgentHost {
     return !!this.capabilities.promptCapabilities?.image;
   }
 
-  /** The agent can open an earlier session again (session/resume or session/load). */
+  /** The agent can open an earlier session again (session/resume or session/load); else a thread that had one starts over (cannotReopenNote). */
   get canResume(): boolean {
     return !!this.capabilities.sessionCapabilities?.resume || !!this.capabilities.loadSession;
   }
@@ -159,7 +159,7 @@ export class AgentHost {
         return { sessionId: created, how: "new-after-failed-resume", note: `Could not resume session ${sessionId.slice(0, 8)} (${(error as Error).message}); started a new session.` };
       }
       const created = await this.newSession(mcpServers);
-      return { sessionId: created, how: "new-after-failed-resume", note: `${this.spec.kind.displayName} cannot resume sessions over ACP; started a new session.` };
+      return { sessionId: created, how: "new-after-failed-resume", note: cannotReopenNote(this.spec.kind.displayName) };
     }
     return { sessionId: await this.newSession(mcpServers), how: "new" };
   }
@@ -273,4 +273,9 @@ export class AgentHost {
       throw error;
     }
   }
+}
+
+/** What the person is told when their thread's agent cannot open its earlier session and a new one starts. */
+export function cannotReopenNote(agentName: string): string {
+  return `${agentName} cannot resume sessions over ACP; started a new session.`;
 }

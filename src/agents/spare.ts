@@ -119,10 +119,10 @@ export class SpareHost {
 
   /**
    * The spare, if its launch is this one and it starts up: from now on it is `owner`'s process, and
-   * with `newSession` the session made ahead is the caller's (else it is closed). Undefined when
-   * there is none, it is for another launch, or it failed (the caller spawns one).
+   * when `newSession` says so of its started process the session made ahead is the caller's (else it
+   * is closed). Undefined when there is none, it is for another launch, or it failed (the caller spawns one).
    */
-  async take(launch: LaunchSpec, owner: HostSink, { newSession }: { newSession: boolean }): Promise<TakenSpare | undefined> {
+  async take(launch: LaunchSpec, owner: HostSink, { newSession }: { newSession: (host: AgentHost) => boolean }): Promise<TakenSpare | undefined> {
     const spare = this.spare;
     if (!spare || spare.claimed || spare.stopping || !sameLaunch(spare.launch, launch)) return undefined;
     spare.claimed = true;
@@ -137,7 +137,7 @@ export class SpareHost {
     this.failuresInARow = 0;
     const session = spare.session;
     spare.session = undefined;
-    if (session && !newSession) {
+    if (session && !newSession(spare.host)) {
       session.mcp?.release();
       void spare.host.closeSession(session.id);
       return { host: spare.host };

@@ -5,7 +5,7 @@
 // prompt and reports what happens to hosts and turns (SupervisorEvent); it never asks the core.
 import { AgentError } from "../kernel/errors.js";
 import type { ThreadRecord } from "../threads/registry.js";
-import { AgentHost, HostStoppedError, type OpenedSession } from "./host.js";
+import { AgentHost, cannotReopenNote, HostStoppedError, type OpenedSession } from "./host.js";
 import { liveSink } from "./live-sink.js";
 import type { SlotLease, Slots } from "./slots.js";
 import { startSlots, waitForStartSlot } from "./start-slots.js";
@@ -278,7 +278,8 @@ export class Supervisor {
       gone: () => this.hostGone(thread.id, live),
     });
     // The spare becomes this host when it was started for the same launch: the count of processes stays the same.
-    const spare = await this.spare.take(spec, sink, { newSession: !thread.session });
+    // A thread whose agent cannot open its earlier session starts over in a new one: the spare's, made ahead, serves it.
+    const spare = await this.spare.take(spec, sink, { newSession: (host) => !thread.session || !host.canResume });
     if (!spare) await this.evictIfFull();
     live.host = spare?.host ?? new AgentHost({ ...spec, startTimeouts: this.options.startTimeouts, sink });
     this.live.set(thread.id, live);
@@ -290,7 +291,7 @@ export class Supervisor {
     try {
       if (!spare) await live.host.start();
       slot.progress();
-      const opened = await this.openSession(thread, live, launch, spare?.session);
+      const opened = await this.openSession(thread, live, launch, spare?.session, spec.kind.displayName);
       const more = await launch.sessionOpened(opened, live.host);
       live.carry = more?.carry;
       const note = more?.note ?? opened.note;
@@ -313,12 +314,15 @@ export class Supervisor {
     }
   }
 
-  /** The thread's session on its new host: the spare's, made ahead (its MCP servers now act for this thread), or opened now. */
-  private async openSession(thread: ThreadRecord, live: Live, launch: HostLaunch, ahead: { id: string; mcp?: McpAccess } | undefined): Promise<OpenedSession> {
+  /**
+   * The thread's session on its new host: the spare's, made ahead (its MCP servers now act for this
+   * thread; for a thread that had a session, its agent cannot open that one again), or opened now.
+   */
+  private async openSession(thread: ThreadRecord, live: Live, launch: HostLaunch, ahead: { id: string; mcp?: McpAccess } | undefined, agentName: string): Promise<OpenedSession> {
     if (ahead) {
       ahead.mcp?.bind?.(thread.id);
       live.releaseMcp = ahead.mcp?.release;
-      return { sessionId: ahead.id, how: "new" };
+      return thread.session ? { sessionId: ahead.id, how: "new-after-failed-resume", note: cannotReopenNote(agentName) } : { sessionId: ahead.id, how: "new" };
     }
     const mcp = await launch.mcpServers?.({ http: live.host.supportsMcpHttp });
     live.releaseMcp = mcp?.release;

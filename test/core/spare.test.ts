@@ -2,11 +2,9 @@
 // thread's host, bounded by max_live_hosts and idle_shutdown, reported once when it crashes, gone
 // when Baton stops. Its session, made ahead, goes to one new thread only (with its Baton MCP
 // server, acting for that thread from then on). Real demo agent processes; pids are checked at the OS.
-import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { TestPlatform } from "../support/test-platform.js";
-import { startTestBaton, waitUntil, type TestBaton } from "../support/harness.js";
-import { createLogger } from "../../src/kernel/log.js";
+import { waitUntil, type TestBaton } from "../support/harness.js";
+import { SPARE_READY_MS, startSpareBaton } from "../support/spare-baton.js";
 import { SPARE_DELAY_MS } from "../../src/agents/spare.js";
 import { parseConfigText } from "../../src/config/load.js";
 import { stringify } from "yaml";
@@ -22,34 +20,8 @@ afterEach(async () => {
 
 /** Long enough for a spare to have been started again, were it to be. */
 const AFTER_SPARE_DELAY_MS = SPARE_DELAY_MS + 700;
-const SPARE_READY_MS = 20_000;
 
-async function boot(agents: Record<string, unknown> = {}) {
-  const logs: Array<{ level: number; msg: string; pid?: number; why?: string; thread?: string; session?: string; session_ahead?: boolean; cwd?: string }> = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString("utf8").split("\n").filter(Boolean)) logs.push(JSON.parse(line));
-      done();
-    },
-  });
-  const platform = new TestPlatform();
-  const baton = await startTestBaton({ adapters: [platform], config: { agents: { default: "demo", spare_host: true, ...agents } }, log: createLogger({ format: "json", destination }) });
-  started.push(baton);
-  const core = baton.daemon.core;
-  const spare = () => core.supervisor.spareState();
-  const readySpare = async () => {
-    await waitUntil(() => spare()?.state === "ready", SPARE_READY_MS);
-    return spare()!.pid!;
-  };
-  const hostPid = (route: string) => core.supervisor.host(core.registry.threadForRoute(route)!.id)?.pid;
-  const readySession = async () => {
-    await readySpare();
-    return spare()!;
-  };
-  const thread = (route: string) => core.registry.threadForRoute(route)!;
-  const hostStarts = () => logs.filter((l) => l.msg === "agent host started on the spare process" || l.msg === "agent host started");
-  return { platform, baton, core, logs, spare, readySpare, readySession, hostPid, thread, hostStarts };
-}
+const boot = (agents: Record<string, unknown> = {}) => startSpareBaton(started, agents);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -85,13 +85,16 @@ export function runDemoAgent(env: NodeJS.ProcessEnv = process.env): acp.AgentCon
   return app.connect(stream);
 }
 
-/** initialize: what the demo agent can do, as the environment of a test narrows it. */
+/**
+ * initialize: what the demo agent can do, as the environment of a test narrows it. BATON_DEMO_NO_RESUME
+ * and BATON_DEMO_NO_LOAD together stand in for an agent that cannot open an earlier session at all.
+ */
 function initializeAnswer(env: NodeJS.ProcessEnv) {
   const advertiseResume = env.BATON_DEMO_NO_RESUME !== "1";
   return {
     protocolVersion: acp.PROTOCOL_VERSION,
     agentCapabilities: {
-      loadSession: true,
+      loadSession: env.BATON_DEMO_NO_LOAD !== "1",
       promptCapabilities: { image: env.BATON_DEMO_IMAGES === "1", audio: env.BATON_DEMO_AUDIO === "1", embeddedContext: env.BATON_DEMO_EMBEDDED !== "0" },
       sessionCapabilities: { list: {}, ...(advertiseResume ? { resume: {} } : {}) },
       mcpCapabilities: { http: env.BATON_DEMO_NO_MCP_HTTP !== "1" },
