@@ -9,7 +9,7 @@ import { startTestBaton, waitUntil, type TestBaton } from "./harness.js";
 /** How long a spare may take to start on a busy machine. */
 export const SPARE_READY_MS = 20_000;
 
-export interface SpareLogLine {
+interface SpareLogLine {
   level: number;
   msg: string;
   pid?: number;
