@@ -1,37 +1,21 @@
 // DiscordAdapter: the PlatformAdapter for one Discord bot. It translates, it never routes: gateway
-// events become facts for the core (a mention in a text channel first starts a thread from the
-// message, with `threads: auto`), slash commands become the chat commands they stand for, button
-// presses become actions; the core's send / edit / typing become one REST call each.
-import type { APIInteraction, APIUser } from "discord.js";
+// events become facts for the core (inbound.ts: a mention in a text channel first starts a thread
+// from the message, with `threads: auto`; slash commands become the chat commands they stand for,
+// button presses actions); the core's send / edit / typing become one REST call each.
 import { GatewayDispatchEvents, Routes } from "discord.js";
 import { PlatformError } from "../../kernel/errors.js";
 import { readFile } from "node:fs/promises";
-import type {
-  InboundLookup,
-  InboundMessage,
-  MessageRef,
-  OutboundFile,
-  OutboundMessage,
-  PacingLimits,
-  PlatformAdapter,
-  PlatformCapabilities,
-  PlatformCore,
-  PlatformEnv,
-  PlatformUser,
-  StartInfo,
-} from "../contract.js";
-import { connectDiscord, DISCORD_INTENTS, type DiscordConnection } from "./client.js";
+import type { MessageRef, OutboundFile, OutboundMessage, PacingLimits, PlatformAdapter, PlatformCapabilities, PlatformCore, PlatformEnv, PlatformUser, StartInfo } from "../contract.js";
+import { connectDiscord, DISCORD_INTENTS } from "./client.js";
 import { GatewaySessionCursor, replayStoredSession, type StoredSession } from "./gateway-session.js";
-import { BoundedSet } from "../../kernel/collections.js";
-import { commandDefinitions, commandText } from "./commands.js";
+import { commandDefinitions } from "./commands.js";
 import type { DiscordAdapterConfig } from "./config.js";
-import { DiscordCode, discordCode, toPlatformError } from "./errors.js";
-import { discordFile } from "./files.js";
+import { toPlatformError } from "./errors.js";
+import { type Connected, DiscordInbound } from "./inbound.js";
 import { InteractionDesk } from "./interactions.js";
-import { messageFacts, type DiscordMessageFacts } from "./parse.js";
 import { renderMessage } from "./render.js";
 import { hasRole } from "./roles.js";
-import { formatDiscordRoute, parseDiscordRoute, qualifiedUserId } from "./routes.js";
+import { parseDiscordRoute } from "./routes.js";
 import { DiscordThreads } from "./threads.js";
 
 /** Markdown per message from the core: Discord takes 2,000 characters; escapes and padding grow the text. */
@@ -48,17 +32,6 @@ const DISCORD_MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
  * Sends and edits are counted together, the stricter reading.
  */
 const DISCORD_PACING: PacingLimits = { keyWindow: { calls: 5, windowMs: 5_000 } };
-/** Events remembered to drop a second delivery (the last leader's replayed session overlaps this one's). */
-const HANDLED_MEMORY = 1000;
-const INTERACTION_COMMAND = 2;
-const INTERACTION_COMPONENT = 3;
-
-interface Connected {
-  connection: DiscordConnection;
-  threads: DiscordThreads;
-  desk: InteractionDesk;
-  core: PlatformCore;
-}
 
 export class DiscordAdapter implements PlatformAdapter {
   readonly kind = "discord";
@@ -67,8 +40,7 @@ export class DiscordAdapter implements PlatformAdapter {
   private applicationId = "";
   /** Events that arrived while start() was still setting up. */
   private early: Array<() => void> | undefined = [];
-  private conflictReported = false;
-  private readonly handled = new BoundedSet(HANDLED_MEMORY);
+  private readonly inbound: DiscordInbound;
 
   constructor(
     readonly name: string,
@@ -84,6 +56,7 @@ export class DiscordAdapter implements PlatformAdapter {
       maxUploadBytes: DISCORD_MAX_UPLOAD_BYTES,
       pacing: DISCORD_PACING,
     };
+    this.inbound = new DiscordInbound(name, config, () => this.live);
   }
 
   async start(core: PlatformCore): Promise<StartInfo> {
@@ -96,10 +69,10 @@ export class DiscordAdapter implements PlatformAdapter {
     const connection = await connectDiscord(
       this.config,
       {
-        messageCreate: (data) => later(() => this.onMessage(data)),
-        interactionCreate: (data) => later(() => this.onInteraction(data)),
+        messageCreate: (data) => later(() => this.inbound.message(data)),
+        interactionCreate: (data) => later(() => this.inbound.interaction(data)),
         threadCreate: () => undefined,
-        typingStart: (data) => later(() => this.onTyping(data)),
+        typingStart: (data) => later(() => this.inbound.typing(data)),
       },
       debug,
       cursor ? { keepResumable: true, onRaw: (packet, shardId, shardCount) => cursor.observe(packet, shardId, shardCount) } : {},
@@ -201,7 +174,7 @@ export class DiscordAdapter implements PlatformAdapter {
     return hasRole(this.require().connection.rest, principal, user, this.channelOf(route));
   }
 
-  // ── inbound ──────────────────────────────────────────────────────────────────────────────
+  // ── start-up: what the last gateway session got, the slash commands ──────────────────────
 
   /** The last leader's session, resumed once: what it got while no instance was connected goes first. */
   private async replayMissed(cursor: GatewaySessionCursor, stored: StoredSession | undefined, core: PlatformCore, debug: (message: string) => void): Promise<void> {
@@ -210,111 +183,11 @@ export class DiscordAdapter implements PlatformAdapter {
       const replay = await replayStoredSession(stored, { token: this.config.token, intents: DISCORD_INTENTS, rest: connection.rest, debug });
       core.log.info({ platform: this.name, resumed: replay.resumed, events: replay.events.length }, "discord: replayed what the last gateway session got while no instance was connected");
       for (const event of replay.events) {
-        if (event.t === GatewayDispatchEvents.MessageCreate) this.onMessage(event.d);
-        else if (event.t === GatewayDispatchEvents.InteractionCreate) this.onInteraction(event.d);
+        if (event.t === GatewayDispatchEvents.MessageCreate) this.inbound.message(event.d);
+        else if (event.t === GatewayDispatchEvents.InteractionCreate) this.inbound.interaction(event.d);
       }
     }
     cursor.startSaving();
-  }
-
-  private onMessage(data: Parameters<typeof messageFacts>[0]): void {
-    const live = this.live;
-    if (!live || !this.handled.addIfNew(`message:${data.id}`)) return;
-    const facts = messageFacts(data, live.connection.botUserId);
-    if (!facts) return;
-    const apiHost = this.config.api_url ? new URL(this.config.api_url).host : undefined;
-    const files = facts.attachments.map((attachment) => discordFile(attachment, apiHost));
-    // The core drops a redelivered message (by its id) and keeps the channel's order while the thread is looked up.
-    const message: InboundMessage = {
-      route: this.routeOf(facts.channelId),
-      user: { id: qualifiedUserId(facts.userId), name: facts.userName, roles: facts.roles },
-      text: facts.text,
-      messageId: facts.messageId,
-      eventId: facts.messageId,
-      direct: facts.direct,
-      mentions: facts.mentions,
-      replyToBot: facts.replyToBot,
-      files: files.length > 0 ? files : undefined,
-      lookup: facts.direct ? undefined : this.lookUp(live, facts),
-    };
-    void this.guard("hand a message over", () => live.core.handleMessage(message));
-  }
-
-  /** A person types: the core may start their thread's agent before the message comes. The bot's own typing is not a person's. */
-  private onTyping(data: { channel_id: string; user_id: string; member?: { roles?: string[] } }): void {
-    const live = this.live;
-    if (!live || data.user_id === live.connection.botUserId) return;
-    live.core.handleTyping?.({ route: this.routeOf(data.channel_id), user: { id: qualifiedUserId(data.user_id), roles: data.member?.roles } });
-  }
-
-  /** In a guild: the thread the message is in (the bot's? in which channel?), or a new thread for a mention (threads: auto). */
-  private async lookUp(live: Connected, facts: DiscordMessageFacts): Promise<InboundLookup | null> {
-    const channel = await live.threads.facts(facts.channelId, facts.channelType);
-    if (channel.thread) return { replyToBot: facts.replyToBot || channel.botTakesPart, scopes: channel.parentId ? [this.routeOf(channel.parentId)] : undefined };
-    if (this.config.threads !== "auto" || facts.mentions.length === 0) return {};
-    const threadId = await this.startThread(live, facts);
-    if (threadId === null) return null;
-    if (!threadId) return {};
-    return { route: this.routeOf(threadId), replyToBot: true, scopes: [this.routeOf(facts.channelId)] };
-  }
-
-  /** The new thread's id; undefined to answer in the channel (no permission); null when another process took the message. */
-  private async startThread(live: Connected, facts: DiscordMessageFacts): Promise<string | undefined | null> {
-    try {
-      return await live.threads.startFrom(facts.channelId, facts.messageId, facts.text);
-    } catch (error) {
-      if (discordCode(error) === DiscordCode.ThreadAlreadyCreated) {
-        this.reportConflict(live, "a thread was already started from the message it was about to answer");
-        return null;
-      }
-      live.core.log.warn(
-        { platform: this.name, err: toPlatformError(error, "start a thread").message },
-        "discord: could not start a thread (is Create Public Threads allowed?); answering in the channel",
-      );
-      return undefined;
-    }
-  }
-
-  private onInteraction(data: APIInteraction): void {
-    const live = this.live;
-    if (!live || (data.type !== INTERACTION_COMMAND && data.type !== INTERACTION_COMPONENT) || !data.channel?.id) return;
-    if (!this.handled.addIfNew(`interaction:${data.id}`)) return;
-    const person = data.member?.user ?? data.user;
-    if (!person) return;
-    const route = this.routeOf(data.channel.id);
-    const user = { ...userOf(person), roles: data.member?.roles };
-    void this.guard("answer an interaction", async () => {
-      if (data.type === INTERACTION_COMMAND) {
-        const text = "options" in data.data ? commandText(data.data.name, data.data.options) : commandText(data.data.name);
-        if (text === undefined) return;
-        if (!(await this.acknowledge(live, () => live.desk.deferCommand(data.id, data.token, route, person.id)))) return;
-        await live.core.handleMessage({ route, user, text, direct: data.guild_id === undefined });
-      } else if ("custom_id" in data.data) {
-        const actionId = data.data.custom_id;
-        if (!(await this.acknowledge(live, () => live.desk.acknowledgePress(data.id, data.token, route, person.id)))) return;
-        const outcome = await live.core.handleAction({ route, user, actionId });
-        if (!outcome.ok) await live.desk.tellPrivately(route, person.id, renderMessage({ text: outcome.text, kind: "notice" }));
-      }
-    });
-  }
-
-  /** Acknowledges an interaction; false when that failed (another process answered it first, or it came too late). */
-  private async acknowledge(live: Connected, ack: () => Promise<void>): Promise<boolean> {
-    try {
-      await ack();
-      return true;
-    } catch (error) {
-      if (discordCode(error) === DiscordCode.InteractionAlreadyAcknowledged) this.reportConflict(live, "an interaction was already acknowledged");
-      else live.core.log.warn({ platform: this.name, err: toPlatformError(error, "acknowledge an interaction").message }, "discord: an interaction could not be acknowledged in time");
-      return false;
-    }
-  }
-
-  private reportConflict(live: Connected, sign: string): void {
-    const text = `${this.name}: another process is answering as this Discord bot (${sign}) — a second Baton on the same token? Stop one, or give each its own application.`;
-    if (this.conflictReported) live.core.log.warn({ platform: this.name }, text);
-    else live.core.log.error({ platform: this.name }, text);
-    this.conflictReported = true;
   }
 
   private async registerCommands(core: PlatformCore): Promise<void> {
@@ -333,18 +206,6 @@ export class DiscordAdapter implements PlatformAdapter {
     }
   }
 
-  private async guard(what: string, task: () => Promise<void>): Promise<void> {
-    try {
-      await task();
-    } catch (error) {
-      this.live?.core.log.error({ platform: this.name, err: toPlatformError(error, what).message }, `discord: could not ${what}`);
-    }
-  }
-
-  private routeOf(channelId: string): string {
-    return formatDiscordRoute({ instance: this.name, channelId });
-  }
-
   private channelOf(route: string): string {
     const parsed = parseDiscordRoute(route);
     if (!parsed || parsed.instance !== this.name) {
@@ -357,8 +218,4 @@ export class DiscordAdapter implements PlatformAdapter {
     if (!this.live) throw new PlatformError("Discord is not connected yet.", { reason: "network", detail: `discord adapter ${this.name} used before start()` });
     return this.live;
   }
-}
-
-function userOf(user: APIUser): PlatformUser {
-  return { id: qualifiedUserId(user.id), name: user.global_name ?? user.username };
 }
