@@ -29,7 +29,13 @@ export function accessListEntries(config: AccessLists): string[] {
 /** An access-list entry: a user with their platform, `<platform>:*`, `web`, or a platform's group. */
 export const principal = z
   .string()
-  .regex(/^(web|[a-z0-9_]+:.+)$/, "a user id with its platform, such as telegram:123456, or web")
+  .regex(/^(web|[a-z0-9_]+:.+)$/, {
+    // A bare word is most often a person's name from access.people, which names no account by itself.
+    error: (issue) =>
+      typeof issue.input === "string" && !issue.input.includes(":")
+        ? `${issue.input} has no platform: an access list takes a user id with its platform, such as slack:U0ABC or telegram:123456, web, or a platform's group — not a person's name from access.people: list that person's accounts here`
+        : "a user id with its platform, such as telegram:123456, or web",
+  })
   .refine((entry) => !GROUP_PREFIX.test(entry) || isGroupPrincipal(entry), "a group entry is one of slack:group:<user group id, S…>, discord:role:<role id>, matrix:power:<level>, telegram:admins");
 
 /** One account of a person: a user id with its platform (no wildcard, no group), or `web`. */

@@ -1,6 +1,7 @@
 // Config mistakes in plain words, on the line of the mistake itself: YAML slips (indentation, a
 // missing colon, an unclosed quote or bracket, a tab, a key twice), a value of the wrong kind, a
-// key at the wrong level; and `config validate` with no config file at all, which is valid.
+// key at the wrong level; a person's name where an access list takes accounts; and `config
+// validate` with no config file at all, which is valid.
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -17,6 +18,15 @@ function errorOf(yaml: string): string {
   }
   throw new Error("config was accepted");
 }
+
+describe("access entries", () => {
+  it("a person's name (or an id without its platform) in an access list: what to write instead", () => {
+    const hint =
+      "has no platform: an access list takes a user id with its platform, such as slack:U0ABC or telegram:123456, web, or a platform's group — not a person's name from access.people: list that person's accounts here";
+    expect(errorOf("access:\n  people: { ana: [telegram:123] }\n  allow: [telegram:9, ana]\n")).toBe(`baton.yaml:3: access.allow[1]: ana ${hint}`);
+    expect(errorOf('access:\n  allow: [telegram:9]\nbindings:\n  - { match: "telegram:*", workspace: ., allow: [bea] }\n')).toBe(`baton.yaml:4: bindings[0].allow[0]: bea ${hint}`);
+  });
+});
 
 describe("YAML mistakes", () => {
   it("a key indented off the column of its section: the line itself, and the columns that would fit", () => {
