@@ -1,7 +1,7 @@
 // Baton's hand-written ACP wire (agents/acp-wire.ts: the line splitter, and session-update-parse.ts:
 // plain text chunks and usage updates checked by hand before the SDK) against the ACP SDK's own
 // path (its ndJsonStream and schemas), over what the real agent CLIs wrote on their stdout: sessions
-// of claude-agent-acp, codex-acp, Gemini CLI and OpenCode recorded by the real-agent suite
+// of claude-agent-acp, codex-acp, Gemini CLI, OpenCode and Qwen Code recorded by the real-agent suite
 // (BATON_RECORD_ACP=<dir> npm run test:agents; test/fixtures/acp/). Both paths must hand the
 // client's handler the same updates in the same order and write the same answers back to the agent,
 // for the recordings as they are and with malformed lines and updates spliced in.
@@ -151,7 +151,7 @@ function sessionIdOf(lines: string[]): string {
 
 describe("Baton's ACP wire against the SDK's, over recorded sessions of the real CLIs", () => {
   it("has recordings of each real CLI", () => {
-    expect(RECORDINGS.map((f) => f.replace(/-\d.*$/, ""))).toEqual(expect.arrayContaining(["claude-agent-acp", "codex-acp", "gemini-cli", "opencode"]));
+    expect(RECORDINGS.map((f) => f.replace(/-\d.*$/, ""))).toEqual(expect.arrayContaining(["claude-agent-acp", "codex-acp", "gemini-cli", "opencode", "qwen-code"]));
   });
 
   for (const file of RECORDINGS) {

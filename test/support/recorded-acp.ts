@@ -1,5 +1,6 @@
-// The recorded sessions of the real agent CLIs (test/fixtures/acp/: what claude-agent-acp, codex-acp
-// and Gemini CLI wrote on their ACP wire, recorded by the real-agent suite under BATON_RECORD_ACP).
+// The recorded sessions of the real agent CLIs (test/fixtures/acp/: what claude-agent-acp, codex-acp,
+// Gemini CLI, OpenCode and Qwen Code wrote on their ACP wire, recorded by the real-agent suite under
+// BATON_RECORD_ACP, the sandbox's temporary root replaced by /FIXTURE_ROOT).
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
