@@ -1,8 +1,9 @@
 // Several instances over one PostgreSQL (store.url): this instance stands by until it takes the
-// lead, then runs the whole daemon (platforms, agents) with an event log fenced by its epoch. When
-// the lead is lost (a newer epoch, the database out of reach for a lease), it stops its platforms
-// and agents at once (running turns get no grace) and stands by again; SIGTERM drains and hands
-// the lead over. Either way the lock goes only once the daemon has stopped (see LeaderLease.lose).
+// lead, then runs the whole daemon (platforms, agents) with an event log fenced by its epoch
+// (leading.ts). When the lead is lost (a newer epoch, the database out of reach for a lease), it
+// stops its platforms and agents at once (running turns get no grace) and stands by again; SIGTERM
+// drains and hands the lead over. Either way the lock goes only once the daemon has stopped (see
+// LeaderLease.lose).
 import { hostname } from "node:os";
 import { createHash } from "node:crypto";
 import type { LoadedConfig } from "../config/load.js";
@@ -11,23 +12,19 @@ import { userMessageOf } from "../kernel/errors.js";
 import { batonVersion } from "../kernel/install.js";
 import { MetricsRecorder } from "../ops/recorder.js";
 import { startOps, type RunningOps } from "../ops/server.js";
-import type { RunningTurnsStore } from "../core/cut-turns.js";
 import type { ClusterState, DaemonSnapshot } from "../ops/snapshot.js";
-import { postgresHandoverKv } from "../store/postgres/codes.js";
-import { PostgresCursors } from "../store/postgres/cursors.js";
-import { PostgresEventStore } from "../store/postgres/event-store.js";
 import { EventLogFollower } from "../store/postgres/follower.js";
-import { PostgresSnapshots } from "../store/postgres/snapshots.js";
 import { openPostgresState, shownUrl, type PostgresState } from "../store/postgres/index.js";
 import { LeaderLease, readLeadership } from "../store/postgres/lease.js";
-import { ensureDataDir, startDaemon, type Daemon, type DaemonOptions } from "./daemon.js";
+import { ensureDataDir, type Daemon } from "./daemon.js";
+import { startLeadingDaemon, type Lead, type LeadOptions } from "./leading.js";
 
 /** `instance.id`, else the host name and a short hash of the data dir (two instances on one host differ). */
 export function instanceIdOf(loaded: LoadedConfig, dataDir: string): string {
   return loaded.config.instance.id ?? `${hostname()}-${createHash("sha256").update(dataDir).digest("hex").slice(0, 6)}`;
 }
 
-export interface ClusterOptions extends Omit<DaemonOptions, "store" | "cluster" | "cursors" | "snapshots" | "runningTurns" | "handoverKv"> {
+export interface ClusterOptions extends LeadOptions {
   /** Called each time this instance starts serving (after a takeover too). */
   onLeading?(daemon: Daemon, epoch: number): void;
   /** Called each time this instance stands by again. */
@@ -50,120 +47,127 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   ensureDataDir(dataDir);
   const db = await openPostgresState(url, (error) => log.warn({ err: error.message }, "PostgreSQL: an idle connection failed; the next query opens another"));
   if (db.migrated.length > 0) log.info({ versions: db.migrated }, "PostgreSQL: schema migrated");
-  const id = instanceIdOf(loaded, dataDir);
-  const state: ClusterState = { role: "standby", instance: id, leader: null, epoch: 0, takeovers: 0, instances: [] };
-  const lease = new LeaderLease(url, id, { renewMs: store.renew_ms, leaseMs: store.lease_ms }, batonVersion());
+  const instance = instanceIdOf(loaded, dataDir);
+  const state: ClusterState = { role: "standby", instance, leader: null, epoch: 0, takeovers: 0, instances: [] };
+  const lease = new LeaderLease(url, instance, { renewMs: store.renew_ms, leaseMs: store.lease_ms }, batonVersion());
   // A standby keeps reading the event log, so a takeover replays only what came since.
   const eventLog = new EventLogFollower(db.pool);
-  const readLog = () => void eventLog.follow().catch((error: Error) => log.debug({ err: error.message }, "standing by: could not read the event log; trying again"));
+  const follow = await followWhileStandingBy(options, db, state, eventLog);
+  log.info({ instance, database: shownUrl(url), leader: state.leader, epoch: state.epoch }, "standing by: another instance leads, or this one will once it takes the lead");
+  const member = new ClusterMember(options, { db, lease, state, eventLog, instance, follow }, await startStandbyOps(options, state));
+  return { daemon: () => member.daemon, stepDown: () => member.stepDown(), stop: () => member.stop() };
+}
+
+/** Every renew_ms: who leads (for status), and, while standing by, the event log's new rows. */
+async function followWhileStandingBy(options: ClusterOptions, db: PostgresState, state: ClusterState, eventLog: EventLogFollower): Promise<NodeJS.Timeout> {
+  const { store } = options.loaded.config;
+  const readLog = () => void eventLog.follow().catch((error: Error) => options.log.debug({ err: error.message }, "standing by: could not read the event log; trying again"));
   const follow = setInterval(() => {
     void refresh(db, state, store.lease_ms * 3);
     if (state.role === "standby") readLog();
   }, store.renew_ms);
   await refresh(db, state, store.lease_ms * 3);
   readLog();
-  log.info({ instance: id, database: shownUrl(url), leader: state.leader, epoch: state.epoch }, "standing by: another instance leads, or this one will once it takes the lead");
-  let daemon: Daemon | undefined;
-  let standbyOps: RunningOps | undefined = await startStandbyOps(options, state);
-  let ending = false;
-  const campaign = new AbortController();
-  const STEP_DOWN = "step-down";
-  let requestStepDown: () => void = () => undefined;
-  const pendingStepDown = () => new Promise<string>((resolve) => (requestStepDown = () => resolve(STEP_DOWN)));
-  let stepDownRequested = pendingStepDown();
+  return follow;
+}
 
-  const serve = async (): Promise<void> => {
-    while (!ending) {
+const STEP_DOWN = "step-down";
+
+interface Member extends Omit<Lead, "epoch"> {
+  lease: LeaderLease;
+  /** The standby's reading (followWhileStandingBy), until stop. */
+  follow: NodeJS.Timeout;
+}
+
+/** This instance's part: it campaigns for the lead, serves while it leads, and stands by again after. */
+class ClusterMember {
+  daemon?: Daemon;
+  private ending = false;
+  private readonly campaign = new AbortController();
+  private requestStepDown: () => void = () => undefined;
+  private stepDownRequested = this.pendingStepDown();
+  private readonly serving: Promise<void>;
+
+  constructor(
+    private readonly options: ClusterOptions,
+    private readonly member: Member,
+    private standbyOps: RunningOps | undefined,
+  ) {
+    this.serving = this.serve();
+    this.serving.catch(() => undefined);
+  }
+
+  async stepDown(): Promise<void> {
+    if (!this.daemon) return;
+    this.requestStepDown();
+    while (this.member.state.role === "leader") await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+
+  async stop(): Promise<void> {
+    this.ending = true;
+    this.campaign.abort();
+    if (this.daemon) {
+      this.requestStepDown();
+      await this.serving;
+    }
+    clearInterval(this.member.follow);
+    await this.member.lease.close();
+    await this.standbyOps?.stop();
+    await this.member.db.close();
+  }
+
+  private pendingStepDown(): Promise<string> {
+    return new Promise<string>((resolve) => (this.requestStepDown = () => resolve(STEP_DOWN)));
+  }
+
+  private async serve(): Promise<void> {
+    const { lease, db } = this.member;
+    const { store } = this.options.loaded.config;
+    while (!this.ending) {
       let epoch: number;
       try {
-        epoch = await lease.campaign(campaign.signal);
+        epoch = await lease.campaign(this.campaign.signal);
       } catch {
         return; // stopped
       }
-      Object.assign(state, { role: "leader", leader: id, epoch, takeovers: state.takeovers + 1 });
-      log.info({ instance: id, epoch }, "leading: connecting the platforms");
-      await standbyOps?.stop();
-      standbyOps = undefined;
-      const lost = new Promise<string>((resolve) => lease.onLost(resolve));
-      // Every write of this lead carries its epoch, also while it drains after losing the lease: the
-      // database alone decides (it refuses the epoch once another instance has taken over, and a
-      // takeover waits for a write in flight). So a prompt kept during that drain is in the log for
-      // the next leader, as after a SIGTERM hand-over, unless another instance already leads.
-      const leadEpoch = () => epoch;
-      try {
-        const cursors = new PostgresCursors(db.pool, leadEpoch, (key, error) => log.warn({ key, err: userMessageOf(error) }, "could not save a platform's read position"));
-        const snapshots = new PostgresSnapshots(db.pool, leadEpoch, (key, error) => log.warn({ key, err: userMessageOf(error) }, "could not save a platform's state; kept for the next try"));
-        const runningTurns = await runningTurnsOn(cursors, id);
-        const followed = await eventLog.take();
-        daemon = await startDaemon({
-          ...options,
-          store: new PostgresEventStore(db.pool, leadEpoch, followed),
-          cursors,
-          snapshots,
-          runningTurns,
-          handoverKv: postgresHandoverKv(db.pool),
-          cluster: () => state,
-        });
-      } catch (error) {
-        log.error({ err: userMessageOf(error) }, "could not start serving after taking the lead; handing it over");
-        await lease.stepDown();
-        throw error;
-      }
-      options.onLeading?.(daemon, epoch);
-      const reason = await Promise.race([lost, stepDownRequested]);
-      if (reason !== STEP_DOWN) log.error({ reason }, "lost the lead: stopping platforms and agents now; standing by");
-      await daemon.stop(reason === STEP_DOWN ? undefined : 0).catch((error: unknown) => log.warn({ err: error }, "stopping after losing the lead"));
-      daemon = undefined;
-      // Only now, drained, is the lock released (a lost lead's session too, if it still has one).
-      await lease.stepDown();
-      state.role = "standby";
-      options.onStandby?.();
-      stepDownRequested = pendingStepDown();
-      if (!ending) standbyOps = await startStandbyOps(options, state);
+      const reason = await this.lead(epoch);
       // Handed over: another instance takes the lead before this one tries again (if none does
       // within two leases, there is none to take it, and this one leads again).
-      if (reason === STEP_DOWN && !ending) await otherLeader(db, epoch, 2 * store.lease_ms, store.renew_ms);
+      if (reason === STEP_DOWN && !this.ending) await otherLeader(db, epoch, 2 * store.lease_ms, store.renew_ms);
     }
-  };
-  const serving = serve();
-  serving.catch(() => undefined);
-
-  return {
-    daemon: () => daemon,
-    async stepDown() {
-      if (!daemon) return;
-      requestStepDown();
-      while (state.role === "leader") await new Promise((resolve) => setTimeout(resolve, 50));
-    },
-    async stop() {
-      ending = true;
-      campaign.abort();
-      if (daemon) {
-        requestStepDown();
-        await serving;
-      }
-      clearInterval(follow);
-      await lease.close();
-      await standbyOps?.stop();
-      await db.close();
-    },
-  };
-}
-
-const RUNNING_TURNS_KEY = "core:running-turns";
-
-/** The running turns kept in the database: the last leader's are marked cut off by this one. */
-async function runningTurnsOn(cursors: PostgresCursors, instance: string): Promise<RunningTurnsStore> {
-  let left: { instance?: string; threads?: string[] } = {};
-  try {
-    left = JSON.parse((await cursors.get(RUNNING_TURNS_KEY)) ?? "{}");
-  } catch {
-    // unreadable: nothing to mark
   }
-  return {
-    leftOver: { threads: Array.isArray(left.threads) ? left.threads : [], otherInstance: left.instance !== undefined && left.instance !== instance },
-    save: (threads) => cursors.write(RUNNING_TURNS_KEY, JSON.stringify({ instance, threads })),
-  };
+
+  /** One lead, from taking it to standing by again; gives why it ended (a step-down, or why the lease was lost). */
+  private async lead(epoch: number): Promise<string> {
+    const { options } = this;
+    const { log } = options;
+    const { lease, state, instance } = this.member;
+    Object.assign(state, { role: "leader", leader: instance, epoch, takeovers: state.takeovers + 1 });
+    log.info({ instance, epoch }, "leading: connecting the platforms");
+    await this.standbyOps?.stop();
+    this.standbyOps = undefined;
+    const lost = new Promise<string>((resolve) => lease.onLost(resolve));
+    let daemon: Daemon;
+    try {
+      daemon = this.daemon = await startLeadingDaemon(options, { ...this.member, epoch });
+    } catch (error) {
+      log.error({ err: userMessageOf(error) }, "could not start serving after taking the lead; handing it over");
+      await lease.stepDown();
+      throw error;
+    }
+    options.onLeading?.(daemon, epoch);
+    const reason = await Promise.race([lost, this.stepDownRequested]);
+    if (reason !== STEP_DOWN) log.error({ reason }, "lost the lead: stopping platforms and agents now; standing by");
+    await daemon.stop(reason === STEP_DOWN ? undefined : 0).catch((error: unknown) => log.warn({ err: error }, "stopping after losing the lead"));
+    this.daemon = undefined;
+    // Only now, drained, is the lock released (a lost lead's session too, if it still has one).
+    await lease.stepDown();
+    state.role = "standby";
+    options.onStandby?.();
+    this.stepDownRequested = this.pendingStepDown();
+    if (!this.ending) this.standbyOps = await startStandbyOps(options, state);
+    return reason;
+  }
 }
 
 /** Resolves once an epoch newer than `epoch` leads, or after `timeoutMs`. */
