@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BatonProcess, sleep, until } from "./lib/baton.js";
+import { allSettled, BatonProcess, sleep, until } from "./lib/baton.js";
 import { batonConfig, startFakes, telegramUser, TextCalls, type Fakes } from "./lib/fakes.js";
 import { figure, type Figure } from "./lib/figure.js";
 import { seedOpenThreads } from "./lib/seed.js";
@@ -71,10 +71,11 @@ export async function benchStartup(scale: StartupScale): Promise<Array<Figure | 
         await baton.stop();
       }
     }
-    const idle = await settledRss(config, scale.settleIntervalMs);
-    const perThread = await threadAndHostCost(fakes, textCalls, scale);
+    // Cold starts are timed one process at a time; the memory figures after them are each one
+    // process's own RSS while it waits to settle, so those processes wait side by side.
     const separate: Figure[] = [];
     for (const platform of SEPARATE_KINDS) separate.push(...(await platformColdStart(platform, scale.platformRuns)));
+    const [idle, perThread] = await allSettled([settledRss(config, scale.settleIntervalMs), threadAndHostCost(scale)]);
     return [
       figure(
         {
@@ -220,23 +221,34 @@ async function settledRss(config: string, intervalMs: number, reduced = false): 
   }
 }
 
-/** RSS with N seeded open threads against none, then with H live hosts on top, each sampled after a memory-reducing GC. */
-async function threadAndHostCost(fakes: Fakes, textCalls: TextCalls, scale: StartupScale): Promise<Figure[]> {
+/**
+ * RSS with N seeded open threads against none, then with H live hosts on top, each sampled after a
+ * memory-reducing GC. The process with none settles beside the other, each on a Telegram fake of
+ * its own (two Batons polling one bot would take each other's updates), from the same config.
+ */
+async function threadAndHostCost(scale: StartupScale): Promise<Figure[]> {
+  const fakes = await startFakes({ telegram: true });
+  const emptyFakes = await startFakes({ telegram: true });
   const tg = fakes.telegram!;
-  const config = batonConfig(fakes, { maxLiveHosts: scale.hostsForRss + 5 });
-  const empty = await settledRss(config, scale.reducedSettleIntervalMs, true);
+  const textCalls = new TextCalls(tg);
+  const options = { maxLiveHosts: scale.hostsForRss + 5 };
+  const config = batonConfig(fakes, options);
   const dataDir = mkdtempSync(join(tmpdir(), "baton-bench-rss-"));
-  await seedOpenThreads(dataDir, scale.threadsForRss);
-  const baton = new BatonProcess({ config, dataDir, probe: true });
+  let baton: BatonProcess | undefined;
+  const emptyRss = settledRss(batonConfig(emptyFakes, options), scale.reducedSettleIntervalMs, true);
+  emptyRss.catch(() => undefined); // awaited below; a failure meanwhile is not unhandled
   try {
+    await seedOpenThreads(dataDir, scale.threadsForRss);
+    baton = new BatonProcess({ config, dataDir, probe: true });
     await baton.waitForLine(/^Baton ready/);
     const withThreads = await settle(baton, scale.reducedSettleIntervalMs, true);
     const chats = Array.from({ length: scale.hostsForRss }, (_, i) => telegramUser(tg, 30_000 + i));
     for (const chat of chats) chat.send("hello");
     await until(() => chats.every((c) => textCalls.to(c.chatId).length > 0), "an answer in every chat", 120_000, 50);
     const withHosts = await settle(baton, scale.reducedSettleIntervalMs, true);
-    const agents = baton.childPids().map((pid) => baton.rssMb(pid));
+    const agents = baton.childPids().map((pid) => baton!.rssMb(pid));
     if (agents.length < scale.hostsForRss) throw new Error(`bench: ${agents.length} agent processes alive, expected ${scale.hostsForRss}`);
+    const empty = await emptyRss;
     return [
       figure(
         {
@@ -259,7 +271,10 @@ async function threadAndHostCost(fakes: Fakes, textCalls: TextCalls, scale: Star
       figure({ id: "agent-rss", label: "RSS of one demo agent process", unit: "MB", definition: `each live host's own process, idle after one turn` }, agents),
     ];
   } finally {
-    await baton.stop();
+    await emptyRss.catch(() => undefined); // its Baton stopped before the fakes close
+    await baton?.stop();
     rmSync(dataDir, { recursive: true, force: true });
+    await fakes.close();
+    await emptyFakes.close();
   }
 }

@@ -33,6 +33,13 @@ export const NODE_FLAGS = (
 const CLOCK_TICKS_PER_SECOND = 100;
 const NS_PER_MS = 1e6;
 const STOP_GRACE_MS = 10_000;
+/**
+ * At rest: Baton and its agents used at most one clock tick of CPU (10 ms) over this window, what
+ * an idle daemon with a long poll open uses; a turn's tail or a spare agent booting uses far more.
+ */
+const QUIET_WINDOW_MS = 300;
+const QUIET_MAX_CPU_MS = 1000 / CLOCK_TICKS_PER_SECOND;
+const QUIET_TIMEOUT_MS = 60_000;
 
 export interface Line {
   text: string;
@@ -138,6 +145,36 @@ export class BatonProcess {
     return Number(readFileSync(`/proc/${this.pid}/task/${this.pid}/schedstat`, "utf8").split(" ")[1]) / NS_PER_MS;
   }
 
+  /** CPU time of Baton and its agent processes together, ms. */
+  treeCpuMs(): number {
+    let total = this.cpuMs();
+    for (const pid of this.childPids()) {
+      try {
+        total += processCpuMs(pid);
+      } catch {
+        // the agent exited between the listing and the read
+      }
+    }
+    return total;
+  }
+
+  /**
+   * Waits until Baton and its agents are at rest (a window with at most a tick of CPU between them):
+   * a turn's tail, a spare agent's boot, start-up work done. What comes next, here or in another
+   * process, then does not share the cores with them.
+   */
+  async quiet(timeoutMs = QUIET_TIMEOUT_MS): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let before = this.treeCpuMs();
+    for (;;) {
+      await sleep(QUIET_WINDOW_MS);
+      const now = this.treeCpuMs();
+      if (now - before <= QUIET_MAX_CPU_MS) return;
+      if (Date.now() > deadline) throw new Error(`bench: Baton and its agents were still busy after ${timeoutMs} ms (${(now - before).toFixed(0)} ms of CPU in the last ${QUIET_WINDOW_MS} ms)`);
+      before = now;
+    }
+  }
+
   /** Pids of Baton's child processes (its agents). */
   childPids(): number[] {
     const pids: number[] = [];
@@ -183,6 +220,17 @@ export function processCpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
   // After "pid (comm) ": field 3 is state, so utime and stime (fields 14 and 15) sit at 11 and 12.
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/**
+ * Like Promise.all, but waits for every promise to settle before it fails with the first error:
+ * work running side by side cleans up after itself before the caller closes what it uses.
+ */
+export async function allSettled<T extends readonly unknown[]>(promises: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const results = await Promise.allSettled(promises);
+  const failed = results.find((r) => r.status === "rejected");
+  if (failed) throw failed.reason;
+  return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
 
 export function sleep(ms: number): Promise<void> {
