@@ -43,8 +43,7 @@ if (wanted("gemini")) {
 if (wanted("opencode")) {
   describeStoreScenarios({
     profile: OPENCODE,
-    // One SQLite file: the text fixtures of the fast tests cannot hold it (they build their own).
-    storePaths: [],
+    storePaths: [".local/share/opencode/opencode.db"],
     terminalRun: (prompt) => OPENCODE.oneShot(prompt),
     terminalResume: (id, prompt) => ["run", "--session", id, ...prompt.split(" ")],
     versions: { "opencode-ai": installedVersion("opencode-ai") },

@@ -122,7 +122,7 @@ function filesUnder(dir: string, pattern: RegExp): string[] {
 
 describe("false positives on ordinary text", () => {
   const docs = [join(ROOT, "README.md"), join(ROOT, "config.example.yaml"), ...filesUnder(join(ROOT, "docs"), /\.md$/)];
-  const transcripts = filesUnder(join(ROOT, "test/fixtures/agents"), /\.jsonl$/);
+  const transcripts = filesUnder(join(ROOT, "test/fixtures/agents"), /\.(jsonl|sql)$/);
 
   it("leaves the README, the docs and the example config whole but for the one example token", () => {
     const spans = docs.flatMap((f) => redactedSpans(readFileSync(f, "utf8")));

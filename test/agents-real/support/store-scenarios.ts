@@ -17,7 +17,7 @@ import { baton, run, Tmux } from "./terminal.js";
 
 export interface StoreProfile {
   profile: KindProfile;
-  /** Store paths (relative to HOME) to capture as fixtures; none when the store is not text (SQLite). */
+  /** Store paths (relative to HOME) to capture as fixtures (a SQLite database becomes the SQL that builds it). */
   storePaths: string[];
   /** A one-shot terminal run of the CLI itself (not through Baton) answering `prompt`. */
   terminalRun(prompt: string): string[];
@@ -152,9 +152,9 @@ export function describeStoreScenarios(sp: StoreProfile): void {
       tmux.killServer();
     });
 
-    it("keeps the files as fixtures when asked", () => {
+    it("keeps the files as fixtures when asked", async () => {
       if (!capturing() || sp.storePaths.length === 0) return;
-      const written = captureFixtures(box, { kind: profile.kind, versions: sp.versions, facts }, sp.storePaths);
+      const written = await captureFixtures(box, { kind: profile.kind, versions: sp.versions, facts }, sp.storePaths);
       expect(written.length).toBeGreaterThan(0);
     });
   });

@@ -18,10 +18,10 @@ afterAll(() => {
   for (const root of roots) rmSync(root, { recursive: true, force: true });
 });
 
-function load(kind: string): { opts: StoreOptions & { runtime: string }; meta: AgentFixtureMeta } {
+async function load(kind: string): Promise<{ opts: StoreOptions & { runtime: string }; meta: AgentFixtureMeta }> {
   const root = realpathSync(mkdtempSync(join(tmpdir(), `baton-real-${kind}-`)));
   roots.push(root);
-  const { home, meta } = restoreFixture(kind, root);
+  const { home, meta } = await restoreFixture(kind, root);
   for (const dir of [meta.facts.chatCwd, meta.facts.terminalCwd]) mkdirSync(dir, { recursive: true });
   return { opts: { runtime: kind, home, env: { HOME: home } }, meta };
 }
@@ -35,13 +35,19 @@ function section(brief: string, heading: string): string {
   return brief.slice(start, end < 0 ? undefined : end);
 }
 
-describe.each([
+const KINDS = [
   { kind: "claude", nativeArgs: (id: string) => ["--resume", id] },
   { kind: "codex", nativeArgs: (id: string) => ["resume", id] },
   { kind: "gemini", nativeArgs: (id: string) => ["--approval-mode", "default", "--resume", id] },
   { kind: "qwen", nativeArgs: (id: string) => ["--approval-mode", "default", "--resume", id] },
-])("$kind sessions written by the real CLI", ({ kind, nativeArgs }) => {
-  const { opts, meta } = load(kind);
+  // Its store is one SQLite database, kept as the SQL that builds it (test/support/agent-fixtures.ts).
+  { kind: "opencode", nativeArgs: (id: string) => ["--session", id] },
+];
+// Restored before the tests are collected: each kind's test names carry its CLI's version.
+const LOADED = new Map(await Promise.all(KINDS.map(async ({ kind }) => [kind, await load(kind)] as const)));
+
+describe.each(KINDS)("$kind sessions written by the real CLI", ({ kind, nativeArgs }) => {
+  const { opts, meta } = LOADED.get(kind)!;
   const { chatSession, chatCwd, terminalSession, terminalCwd } = meta.facts;
   const k = kind.toUpperCase();
 
@@ -94,7 +100,7 @@ describe.each([
 
 describe("codex specifics", () => {
   it("reads the directory from a session_meta longer than the listing's first read", async () => {
-    const { opts, meta } = load("codex");
+    const { opts, meta } = await load("codex");
     // The interactive UI's rollouts can have no later record naming the directory within the tail
     // that listing reads: only the first record (22 KB of base instructions with it) names it.
     const file = findFiles(join(opts.home!, ".codex", "sessions")).find((f) => f.endsWith(`${meta.facts.terminalSession}.jsonl`))!;
@@ -118,7 +124,7 @@ describe("codex specifics", () => {
 
 describe("store locations", () => {
   it("follow HOME of the environment given (a daemon whose agents run with another HOME reads theirs)", async () => {
-    const { opts, meta } = load("gemini");
+    const { opts, meta } = await load("gemini");
     const { sessions } = await listSessions({ runtime: "gemini", env: { HOME: opts.home } });
     expect(sessions.map((s) => s.id)).toContain(meta.facts.chatSession);
   });
@@ -126,7 +132,7 @@ describe("store locations", () => {
 
 describe("gemini specifics", () => {
   it("reads a session that `gemini --resume` spread over two files as one, steps from both", async () => {
-    const { opts, meta } = load("gemini");
+    const { opts, meta } = await load("gemini");
     const id = meta.facts.terminalSession;
     const chats = join(opts.home!, ".gemini", "tmp", "gemini-terminal-store", "chats");
     expect(readdirSync(chats).filter((f) => f.endsWith(`-${id.slice(0, 8)}.jsonl`))).toHaveLength(2);

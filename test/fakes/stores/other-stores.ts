@@ -7,6 +7,7 @@ import initSqlJs from "sql.js";
 import { createRequire } from "node:module";
 import { type Base, MAIN_PROMPT_TITLE, makeBase, type StoreFixture, T_MAIN, T_MAIN_LATER, T_OLD, T_SUB, uuid, writeJson, writeJsonl } from "./common.js";
 import { PROMPT_MAIN, PROMPT_OTHER } from "./jsonl-stores.js";
+import { capturedTables } from "../../support/agent-fixtures.js";
 
 const require = createRequire(import.meta.url);
 
@@ -42,15 +43,13 @@ export async function opencodeFixture(): Promise<StoreFixture> {
     "INSERT INTO message VALUES (?,?,?,?,?)",
     [id, session, ms(at), ms(at), JSON.stringify({ role, time: { created: ms(at) } })],
   ];
+  const session = "INSERT INTO session (id, project_id, parent_id, slug, directory, title, version, time_created, time_updated) VALUES (?,?,?,?,?,?,?,?,?)";
   await writeSqlite(path.join(data, "opencode.db"), [
-    [
-      "CREATE TABLE session (id TEXT PRIMARY KEY, project_id TEXT NOT NULL, parent_id TEXT, slug TEXT, directory TEXT NOT NULL, title TEXT NOT NULL, version TEXT, time_created INTEGER, time_updated INTEGER)",
-    ],
-    ["CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, time_created INTEGER, time_updated INTEGER, data TEXT NOT NULL)"],
-    ["CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT NOT NULL, session_id TEXT NOT NULL, time_created INTEGER, time_updated INTEGER, data TEXT NOT NULL)"],
-    ["INSERT INTO session VALUES (?,?,?,?,?,?,?,?,?)", [main, "p1", null, "s", b.cwdA, "Login bug hunt", "1.2.0", ms(T_MAIN), ms(T_MAIN_LATER)]],
-    ["INSERT INTO session VALUES (?,?,?,?,?,?,?,?,?)", [other, "p2", null, "s", b.cwdB, "New session - 2026-11-10T09:00:00.000Z", "1.2.0", ms(T_OLD), ms(T_OLD)]],
-    ["INSERT INTO session VALUES (?,?,?,?,?,?,?,?,?)", [sub, "p1", main, "s", b.cwdA, "Child session - 2026", "1.2.0", ms(T_SUB), ms(T_SUB)]],
+    // The tables as the real OpenCode (1.18.33) made them, from its captured store.
+    ...capturedTables("opencode", ".local/share/opencode/opencode.db", ["session", "message", "part"]).map((create): [string] => [create]),
+    [session, [main, "p1", null, "s", b.cwdA, "Login bug hunt", "1.2.0", ms(T_MAIN), ms(T_MAIN_LATER)]],
+    [session, [other, "p2", null, "s", b.cwdB, "New session - 2026-11-10T09:00:00.000Z", "1.2.0", ms(T_OLD), ms(T_OLD)]],
+    [session, [sub, "p1", main, "s", b.cwdA, "Child session - 2026", "1.2.0", ms(T_SUB), ms(T_SUB)]],
     message("msg_01", main, T_MAIN, "user"),
     part("prt_01", "msg_01", main, { type: "text", text: PROMPT_MAIN }),
     message("msg_02", main, T_MAIN_LATER, "assistant"),
