@@ -24,9 +24,9 @@ afterEach(async () => {
   baton = undefined;
 });
 
-async function start(extra: Record<string, unknown> = {}): Promise<{ platform: TestPlatform; route: string }> {
+async function start(extra: Record<string, unknown> = {}, now?: () => number): Promise<{ platform: TestPlatform; route: string }> {
   const platform = new TestPlatform("test");
-  baton = await startTestBaton({ adapters: [platform], config: { access: ACCESS, ...extra } });
+  baton = await startTestBaton({ adapters: [platform], config: { access: ACCESS, ...extra }, now });
   return { platform, route: platform.route("room") };
 }
 
@@ -103,14 +103,16 @@ describe("the audit trail", () => {
   });
 
   it("records a prompt refused over a person's limit, with the limit and when it resets", async () => {
-    const { platform, route } = await start({ limits: { per_person: { turns_per_hour: 1 } } });
+    // The limits' clock stands still: on the wall clock the two prompts could fall in two hours.
+    const at = Date.UTC(2026, 11, 5, 7, 37);
+    const { platform, route } = await start({ limits: { per_person: { turns_per_hour: 1 } }, time_zone: "UTC" }, () => at);
     await platform.say(route, "first", bob);
     await platform.waitFor(route, /you said "first"/, TURN_MS);
     await platform.say(route, "second", bob);
     await platform.waitFor(route, /limits\.per_person\.turns_per_hour/);
     const all = await eventually((es) => es.some((e) => e.action === "limit"));
     expect(all.find((e) => e.action === "limit")).toMatchObject({ outcome: "refused", user: bob.id, person: bob.id, route, thread: baton!.daemon.core.registry.threadForRoute(route)!.id });
-    expect(all.find((e) => e.action === "limit")!.detail).toMatch(/limit of 1 .*\(limits\.per_person\.turns_per_hour\)\. It resets at/);
+    expect(all.find((e) => e.action === "limit")!.detail).toMatch(/limit of 1 .*\(limits\.per_person\.turns_per_hour\)\. It resets at 08:00 UTC, in 23 min\./);
   });
 
   it("records each subagent round as a turn of the person whose prompt started the thread's turn", async () => {
