@@ -9,7 +9,7 @@ import { tmpdir, userInfo } from "node:os";
 import { dirname, join } from "node:path";
 import pg from "pg";
 import { migrate } from "../../src/store/postgres/migrations.js";
-import { freePort } from "./sshd.js";
+import { startOnFreePort } from "./free-port.js";
 
 const READY_TIMEOUT_MS = 20_000;
 const PG_ROOT = "/usr/lib/postgresql";
@@ -64,14 +64,23 @@ export async function startTestPostgres(settings: Record<string, string> = {}): 
   }
   const [initCmd, initArgs] = asServerUser(join(bin, "initdb"), ["-D", data, "-U", "baton", "--auth=trust", "-E", "UTF8", "--no-sync", "--no-instructions"]);
   execFileSync(initCmd, initArgs, { stdio: "pipe" });
-  const port = await freePort();
-  const options = { listen_addresses: "127.0.0.1", port: String(port), unix_socket_directories: dir, fsync: "off", synchronous_commit: "off", full_page_writes: "off", ...settings };
-  const [cmd, args] = asServerUser(join(bin, "postgres"), ["-D", data, ...Object.entries(options).flatMap(([k, v]) => ["-c", `${k}=${v}`])]);
-  const server: ChildProcess = spawn(cmd, args, { stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  server.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()).length > 20_000 && (stderr = stderr.slice(-10_000)));
+  // Another port when the one found free was taken before the server bound it.
+  const { port, server } = await startOnFreePort(async (port) => {
+    const options = { listen_addresses: "127.0.0.1", port: String(port), unix_socket_directories: dir, fsync: "off", synchronous_commit: "off", full_page_writes: "off", ...settings };
+    const [cmd, args] = asServerUser(join(bin, "postgres"), ["-D", data, ...Object.entries(options).flatMap(([k, v]) => ["-c", `${k}=${v}`])]);
+    const server: ChildProcess = spawn(cmd, args, { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    server.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()).length > 20_000 && (stderr = stderr.slice(-10_000)));
+    await waitReady(`postgres://baton@127.0.0.1:${port}/postgres`, data, server, () => stderr).catch(async (error: unknown) => {
+      await stopServer(server);
+      throw error;
+    });
+    return { port, server };
+  }).catch((error: unknown) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  });
   const url = `postgres://baton@127.0.0.1:${port}/postgres`;
-  await waitReady(url, server, () => stderr);
   let next = 0;
   const pools: pg.Pool[] = [];
   const admin = async <T>(work: (c: pg.Client) => Promise<T>): Promise<T> => {
@@ -113,30 +122,38 @@ export async function startTestPostgres(settings: Record<string, string> = {}): 
       }),
     async close() {
       await Promise.all(pools.map((p) => p.end().catch(() => undefined)));
-      if (server.exitCode === null && server.signalCode === null) {
-        const exited = new Promise((resolve) => server.once("exit", resolve));
-        // SIGINT: PostgreSQL's "fast" shutdown (ends sessions, no waiting for clients).
-        server.kill("SIGINT");
-        await exited;
-      }
+      await stopServer(server);
       rmSync(dir, { recursive: true, force: true });
     },
   };
 }
 
-async function waitReady(url: string, server: ChildProcess, stderr: () => string): Promise<void> {
+async function stopServer(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.once("exit", resolve));
+  // SIGINT: PostgreSQL's "fast" shutdown (ends sessions, no waiting for clients).
+  server.kill("SIGINT");
+  await exited;
+}
+
+/** Until the server answers on `url`: this one (its data directory), not another that took the port first. */
+async function waitReady(url: string, data: string, server: ChildProcess, stderr: () => string): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
     if (server.exitCode !== null) throw new Error(`postgres exited with ${server.exitCode}: ${stderr()}`);
     const client = new pg.Client({ connectionString: url });
+    let answering: string | undefined;
     try {
       await client.connect();
-      await client.end();
-      return;
+      answering = (await client.query<{ data_directory: string }>("SHOW data_directory")).rows[0].data_directory;
     } catch (error) {
-      await client.end().catch(() => undefined);
       if (Date.now() > deadline) throw new Error(`postgres did not accept connections within ${READY_TIMEOUT_MS} ms: ${(error as Error).message}\n${stderr()}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
+      continue;
+    } finally {
+      await client.end().catch(() => undefined);
     }
+    if (answering !== data) throw new Error(`another PostgreSQL (its data in ${answering}) answers on ${url}`);
+    return;
   }
 }

@@ -4,15 +4,14 @@
 // machine's ~/.baton (its session store, its handover endpoint) is really separate from the daemon's.
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
+import { startOnFreePort } from "./free-port.js";
 
 const SSHD = "/usr/sbin/sshd";
 /** sshd's privilege-separation directory; the package's service creates it at boot, tests when missing. */
 const PRIVSEP_DIR = "/run/sshd";
 const READY_TIMEOUT_MS = 10_000;
-const START_ATTEMPTS = 3;
 
 export interface TestSshd {
   port: number;
@@ -83,18 +82,13 @@ export async function startTestSshd(): Promise<TestSshd> {
     await exited;
   };
   // A free port can be taken by another process before sshd binds it: then another port.
-  for (let attempt = 1; ; attempt++) {
-    configure(await freePort());
-    try {
-      await start();
-      break;
-    } catch (error) {
-      if (attempt >= START_ATTEMPTS) {
-        rmSync(dir, { recursive: true, force: true });
-        throw error;
-      }
-    }
-  }
+  await startOnFreePort(async (chosen) => {
+    configure(chosen);
+    await start();
+  }).catch((error: unknown) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  });
   return {
     port,
     destination: `${user}@127.0.0.1`,
@@ -161,17 +155,6 @@ function tryKill(pid: number): void {
   } catch {
     // already gone
   }
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** sshd's own log line says it listens (a bare connect could reach whoever else took the port). */

@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { shellQuote } from "../../../src/kernel/shell.js";
 import { callTool, codeIn, httpClient } from "../../pickup/helpers.js";
-import { freePort, sshdAvailable, type TestSshd } from "../../support/sshd.js";
+import { freePort } from "../../support/free-port.js";
+import { sshdAvailable, type TestSshd } from "../../support/sshd.js";
 import { BATON_BIN, REMOTE_TURN_MS, startMachineWorld, stopMachineWorlds, waitUntil, type MachineWorld } from "./helpers.js";
 
 vi.setConfig({ testTimeout: 120_000 });
