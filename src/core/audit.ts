@@ -9,6 +9,7 @@ import { describeAudit, type AuditBody, type AuditUsage } from "../threads/audit
 import type { TurnUsage } from "../threads/chat-state.js";
 import type { ThreadRecord, ThreadRegistry } from "../threads/registry.js";
 import type { EndedRound } from "./subagents/jobs.js";
+import type { ApprovalAnswer } from "./approvals.js";
 import { withFinish } from "./turn.js";
 
 /** A command line or an error is kept to this many characters. */
@@ -51,6 +52,22 @@ export class AuditTrail {
     if (!user) return {};
     const platform = user.id.includes(":") ? user.id.slice(0, user.id.indexOf(":")) : user.id;
     return { user: user.id, person: this.deps.personOf(user.id), name: user.name, platform };
+  }
+
+  /** An answer to an approval request; one that ended unanswered (expired, cancelled) is the requester's: who asked, and what became of it. */
+  approval(answer: ApprovalAnswer): void {
+    this.note(
+      {
+        action: "approval",
+        outcome: answer.outcome,
+        ...this.who(answer.user ?? answer.requester),
+        route: answer.route,
+        command: answer.asked,
+        requester: answer.requester?.id,
+        detail: answer.option ?? answer.why,
+      },
+      answer.threadId,
+    );
   }
 
   /** A subagent's round: a turn of the person whose prompt started the thread's turn, under the subagent's name. */

@@ -188,21 +188,7 @@ function baseParts(options: CoreOptions, binding: (route: string) => Binding | u
   );
   const trail = new AuditTrail({ registry, log, personOf: (userId) => personOf(options.config.access, userId) });
   return {
-    approvals: new ApprovalBroker({ by: () => options.config.approvals.by, isAdmin: (userId, route) => roles.isAdmin(userId, route) }, (answer) =>
-      trail.note(
-        // Unanswered (expired, cancelled), it is recorded as the requester's: who asked, and what became of it.
-        {
-          action: "approval",
-          outcome: answer.outcome,
-          ...trail.who(answer.user ?? answer.requester),
-          route: answer.route,
-          command: answer.asked,
-          requester: answer.requester?.id,
-          detail: answer.option ?? answer.why,
-        },
-        answer.threadId,
-      ),
-    ),
+    approvals: new ApprovalBroker({ by: () => options.config.approvals.by, isAdmin: (userId, route) => roles.isAdmin(userId, route) }, (answer) => trail.approval(answer)),
     roles,
     trail,
     platforms,
