@@ -122,17 +122,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   // A second stop waits for the first: it never drains again, nor touches a data dir that another
   // daemon may have opened since.
   let stopping: Promise<void> | undefined;
-  const stop = (graceMs?: number) => (stopping ??= stopOnce(graceMs));
-  const stopOnce = async (graceMs = status.current.config.shutdown_grace) => {
-    status.state = "draining";
-    clearInterval(auditExpiry);
-    await starter.stop();
-    await core.shutdown(graceMs);
-    await handover.stop().catch((error: unknown) => log.warn({ err: error }, "handover service did not stop cleanly"));
-    await ops?.stop().catch((error: unknown) => log.warn({ err: error }, "ops listener did not stop cleanly"));
-    await Promise.all(platforms.running.map((a) => a.stop().catch((error: unknown) => log.warn({ platform: a.name, err: error }, "platform did not stop cleanly"))));
-    await undoOpen();
-  };
+  const stop = (graceMs?: number) => (stopping ??= stopDaemon({ status, auditExpiry, starter, core, handover, ops: () => ops, platforms, log, closeLog: undoOpen }, graceMs));
   try {
     const { listen, token } = loaded.config.ops;
     ops = await startOps({ listen: listen ?? DEFAULT_OPS_LISTEN, isDefault: listen === undefined, token, dataDir, recorder, snapshot, log });
@@ -149,6 +139,38 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const resumed = await core.resumeQueued();
   if (resumed > 0) log.info({ prompts: resumed }, "running prompts queued before the restart");
   return { core, adapters: platforms.adapters, opsUrl: ops.url, snapshot, reload: (load) => reloadDaemon(status, core, log, load), stop };
+}
+
+interface RunningParts {
+  status: DaemonStatus;
+  auditExpiry: NodeJS.Timeout;
+  starter: PlatformStarter;
+  core: BatonCore;
+  handover: RunningHandover;
+  /** The ops listener, once it started. */
+  ops(): RunningOps | undefined;
+  platforms: StartedPlatforms;
+  log: Logger;
+  /** Closes the event log and frees the data dir. */
+  closeLog(): Promise<void>;
+}
+
+/**
+ * Stops a daemon: no platform starts any more, the core drains (running turns get `graceMs`,
+ * default shutdown_grace), then the handover service, the ops listener and the platforms stop, and
+ * the event log closes last. A part that does not stop cleanly is logged; the rest still stop.
+ */
+async function stopDaemon(parts: RunningParts, graceMs = parts.status.current.config.shutdown_grace): Promise<void> {
+  const { status, core, log } = parts;
+  status.state = "draining";
+  clearInterval(parts.auditExpiry);
+  await parts.starter.stop();
+  await core.shutdown(graceMs);
+  await parts.handover.stop().catch((error: unknown) => log.warn({ err: error }, "handover service did not stop cleanly"));
+  const ops = parts.ops();
+  await ops?.stop().catch((error: unknown) => log.warn({ err: error }, "ops listener did not stop cleanly"));
+  await Promise.all(parts.platforms.running.map((a) => a.stop().catch((error: unknown) => log.warn({ platform: a.name, err: error }, "platform did not stop cleanly"))));
+  await parts.closeLog();
 }
 
 /** Opens the data dir (locked against a second daemon) and replays the thread log into the registry. */
