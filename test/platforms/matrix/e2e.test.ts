@@ -143,8 +143,14 @@ it("require_verified_devices: a device its owner has not verified is refused; on
   expect(botMessages(roomId).some((m) => /you said/.test(m.content.body ?? ""))).toBe(false);
 
   // Alice sets up cross-signing: her own keys sign this device.
+  const signedAt = Date.now();
   await alice!.client.getCrypto()!.bootstrapCrossSigning({ authUploadDeviceSigningKeys: async (makeRequest) => void (await makeRequest({})) });
-  await new Promise((r) => setTimeout(r, 1_000));
+  // Baton hears of her new keys through its /sync (her device list changed) and asks for them; a
+  // message sent before it has them is refused as from an unverified device, so wait for that.
+  await until(
+    () => world.fake.callsTo(/\/keys\/query$/, "POST").some((c) => c.userId === world.bot && c.at >= signedAt && c.status === 200 && world.alice in (c.body?.device_keys ?? {})),
+    "Baton asking for Alice's new keys",
+  );
   await alice!.client.sendTextMessage(roomId, "from a cross-signed device");
   await botSays(roomId, /you said "from a cross-signed device"/);
 }, 120_000);
