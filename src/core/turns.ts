@@ -1,6 +1,6 @@
 // The core's side of a turn: a prompt goes down to the supervisor with how its turn starts (the
 // thread as it is then, the chat output of the turn, the launch of a host when one must start), and
-// the supervisor's reports of hosts and turns come back in through the wiring (wiring.ts).
+// the supervisor's reports of hosts and turns come back in through the wiring (supervisor-reports.ts).
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { AgentHost, OpenedSession } from "../agents/host.js";
 import type { HostLaunch, HostRequest, LaunchSpec, McpAccess, Supervisor, TurnOutput, TurnRequest, TurnStart } from "../agents/supervisor.js";
