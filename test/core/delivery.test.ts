@@ -93,8 +93,9 @@ describe("core delivery", () => {
     const platform = new ScriptedPlatform((n) => (n === 1 ? new PlatformError("slow down", { reason: "rate_limited", retryAfterMs: 300 }) : undefined));
     const { outbox, route } = streamOn(platform);
     const first = outbox.post(route, { text: "one" });
-    await sleep(50);
-    // Posted after the 429 came back: the platform asked every call to wait, not just that one.
+    // Posted after the 429 came back (not after a fixed time, which a busy machine can outlast):
+    // the platform asked every call to wait, not just that one.
+    while (platform.calls.length === 0) await sleep(5);
     const second = outbox.post(platform.route("other"), { text: "two" });
     await Promise.all([first.settled(), second.settled()]);
     const [refused, ...rest] = platform.calls;
