@@ -10,11 +10,11 @@
 // they do not. A job's wall time is what the agent (and whoever waits for its answer) feels; the
 // build's share of the cores meanwhile is what the person feels.
 import { spawn, type ChildProcess } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { JOB_MARKER } from "../src/agents/demo/load.js";
 import { monotonicMs } from "../src/kernel/clock.js";
-import { processCpuMs, sleep, until, type BatonProcess } from "./lib/baton.js";
+import { childrenOf, processCpuMs, sleep, until, type BatonProcess } from "./lib/baton.js";
 import { telegramUser } from "./lib/fakes.js";
 import { figure, type Figure } from "./lib/figure.js";
 import { withTelegramBaton, type TelegramRun } from "./lib/probes.js";
@@ -229,12 +229,4 @@ function jobProcess(baton: BatonProcess): { pid: number; ranMs: number; cpuMs: n
     }
   }
   return undefined;
-}
-
-function childrenOf(pid: number): number[] {
-  try {
-    return readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number));
-  } catch {
-    return [];
-  }
 }
