@@ -17,6 +17,7 @@ import { stopGracefully } from "../support/process.js";
 import { postgresMissing, startTestPostgres, type TestPostgres } from "../support/postgres.js";
 
 const BATON = join(process.cwd(), "bin/baton.js");
+const POLL_MS = 50;
 const alice = user(111, "Alice", "alice");
 const TIMEOUT_MS = 30_000;
 const TAKEOVER_TARGET_MS = 10_000;
@@ -119,6 +120,9 @@ describe.skipIf(missing)("two instances on one PostgreSQL", { timeout: 120_000 }
     // A turn still streaming on the leader when it dies: the next leader says it was cut off.
     fake.userSends({ chat: privateChat(alice), from: alice, text: "demo:slow 30" });
     await waitFor(() => answered(/step 1/)[0], "a slow turn streaming on alpha", TIMEOUT_MS);
+    // The running turn is written off the hot path: a crash before that write misses its mark by
+    // design, so the kill waits for it (on a busy machine "step 1" can reach the chat first).
+    await waitForRunningTurns(url);
     const killedAt = Date.now();
     a.child.kill("SIGKILL");
     // Sent while nobody leads: the next leader reads on from the offset the last one stored.
@@ -265,3 +269,21 @@ describe.skipIf(missing)("two instances on one PostgreSQL", { timeout: 120_000 }
     expect(a.err()).not.toContain("could not keep a queued prompt");
   });
 });
+
+/** Until the leader has stored a running turn (the key the next leader reads its cut-off turns from). */
+async function waitForRunningTurns(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const deadline = Date.now() + TIMEOUT_MS;
+    for (;;) {
+      const { rows } = await client.query<{ value: string }>("SELECT value FROM baton_cursors WHERE key = 'core:running-turns'");
+      const threads: unknown = rows[0] ? JSON.parse(rows[0].value).threads : undefined;
+      if (Array.isArray(threads) && threads.length > 0) return;
+      if (Date.now() > deadline) throw new Error("timed out waiting for the leader to store its running turn");
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  } finally {
+    await client.end();
+  }
+}
