@@ -1,6 +1,5 @@
 // Approvals, files, conflicts, webhooks, errors and secrets: the adapter against the fake Bot API.
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -9,6 +8,7 @@ import type { InboundFile } from "../../../src/platforms/contract.js";
 import type { TelegramAdapter } from "../../../src/platforms/telegram/index.js";
 import { CONFLICT_409, FakeBotApi } from "../../fakes/telegram/fake-bot-api.js";
 import { groupChat, privateChat, user } from "../../fakes/telegram/fake-chats.js";
+import { startOnFreePort } from "../../support/free-port.js";
 import { FAST_TUNING, makeAdapter, RecordingCore, sleep, waitFor } from "./helpers.js";
 
 const alice = user(111, "Alice", "alice");
@@ -176,19 +176,11 @@ describe("409 Conflict", () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 describe("webhook mode", () => {
   it("registers the webhook and accepts only updates with the secret token", async () => {
-    const port = await freePort();
-    const webhook = { url: "https://bot.example.com/telegram/hook", listen: `127.0.0.1:${port}`, secret_token: "s3cret-value" };
-    await started({ mode: "webhook", webhook });
+    const webhookAt = (port: number) => ({ url: "https://bot.example.com/telegram/hook", listen: `127.0.0.1:${port}`, secret_token: "s3cret-value" });
+    const port = await startOnFreePort(async (port) => (await started({ mode: "webhook", webhook: webhookAt(port) }), port));
+    const webhook = webhookAt(port);
     expect(fake.callsOf("setWebhook")[0].params).toMatchObject({ url: webhook.url, secret_token: "s3cret-value" });
     expect(fake.callsOf("getUpdates")).toHaveLength(0);
     const update = { update_id: 1, message: { message_id: 5, date: 0, chat: { id: 111, type: "private" }, from: alice, text: "via webhook" } };
