@@ -48,6 +48,35 @@ async function boot(url: string): Promise<FakeBotApi> {
 
 const said = (api: FakeBotApi, pattern: RegExp): BotMessage | undefined => api.sentTo(chat.id).find((m) => pattern.test(m.text));
 
+/** Bob's /usage on this Baton: the report it answers with. */
+async function usage(api: FakeBotApi): Promise<BotMessage> {
+  const before = api.sentTo(chat.id).length;
+  api.userSends({ chat, from: bob, text: "/usage" });
+  return waitFor(
+    () =>
+      api
+        .sentTo(chat.id)
+        .slice(before)
+        .find((m) => /Your use/.test(m.text)),
+    "/usage",
+    WAIT_MS,
+  );
+}
+
+/**
+ * Until no turn holds Bob's one place. A turn frees it as it ends, which can come after its answer
+ * shows (the answer goes out as it streams): the next prompt right after the answer could be refused.
+ */
+async function placeFreed(api: FakeBotApi): Promise<void> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const report = await usage(api);
+    if (report.text.includes("Running or queued now: 0 of 1")) return;
+    if (Date.now() > deadline) throw new Error(`a turn still holds Bob's place:\n${report.text}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 describe.skipIf(!redisAvailable)("limits per person on Redis, two Baton processes", { timeout: RUN_MS }, () => {
   beforeAll(async () => {
     const toNextHour = HOUR_MS - (Date.now() % HOUR_MS);
@@ -60,8 +89,10 @@ describe.skipIf(!redisAvailable)("limits per person on Redis, two Baton processe
 
     a.userSends({ chat, from: bob, text: "one" });
     await waitFor(() => said(a, /you said "one"/), "the first answer", WAIT_MS);
+    await placeFreed(b);
     b.userSends({ chat, from: bob, text: "two" });
     await waitFor(() => said(b, /you said "two"/), "the second answer, on the other Baton", WAIT_MS);
+    await placeFreed(a);
 
     // A turn running on one Baton holds Bob's one place on the other too.
     a.userSends({ chat, from: bob, text: "demo:slow 30" });
@@ -84,9 +115,7 @@ describe.skipIf(!redisAvailable)("limits per person on Redis, two Baton processe
     expect(refusal.text).toMatch(
       /^⏳ You have reached your limit of 4 prompts to agents an hour \(limits\.per_person\.turns_per_hour\)\. It resets at \d\d:00 UTC, in (?:\d+ min|1 h)\. This message was not sent to the agent\.$/,
     );
-    b.userSends({ chat, from: bob, text: "/usage" });
-    const usage = await waitFor(() => said(b, /Your use/), "/usage", WAIT_MS);
-    expect(usage.text).toContain("Turns this hour: 4 of 4");
+    expect((await usage(b)).text).toContain("Turns this hour: 4 of 4");
     expect(said(b, /you said "three"/)).toBeUndefined();
     expect(said(a, /you said "five"/)).toBeUndefined();
   });
