@@ -45,7 +45,10 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   const store = loaded.config.store;
   const url = store.url!;
   ensureDataDir(dataDir);
-  const db = await openPostgresState(url, (error) => log.warn({ err: error.message }, "PostgreSQL: an idle connection failed; the next query opens another"));
+  // A query that has waited two leases could no longer count for a leader cut off meanwhile (a
+  // standby takes over a lease after the lease ran out): it fails then, so a cut-off leader's
+  // drain ends and its platforms stop, instead of waiting on a line that never answers.
+  const db = await openPostgresState(url, (error) => log.warn({ err: error.message }, "PostgreSQL: an idle connection failed; the next query opens another"), 2 * store.lease_ms);
   if (db.migrated.length > 0) log.info({ versions: db.migrated }, "PostgreSQL: schema migrated");
   const instance = instanceIdOf(loaded, dataDir);
   const state: ClusterState = { role: "standby", instance, leader: null, epoch: 0, takeovers: 0, instances: [] };

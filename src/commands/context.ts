@@ -45,12 +45,21 @@ export interface ThreadsApi {
   all(): Iterable<ThreadRecord>;
 }
 
+/** A prompt handed to its thread's agent. */
+export interface Submitted {
+  /** Turns ahead of it. */
+  ahead: number;
+  /** Resolves once the prompt is kept for after a restart (at once for one that starts now); rejects when it could not be. */
+  saved: Promise<void>;
+}
+
 export interface AgentsApi {
   /**
    * Queues a prompt (`author`: whose it is, when a person in the chat wrote it; `ticket`: its
-   * admission under the author's limits, ended with the turn); returns how many turns are ahead.
+   * admission under the author's limits, ended with the turn): how many turns are ahead, and
+   * `saved`, which settles once a prompt that waits is durable (rejects when it could not be kept).
    */
-  submit(thread: ThreadRecord, prompt: ContentBlock[], author?: PlatformUser, ticket?: TurnTicket): number;
+  submit(thread: ThreadRecord, prompt: ContentBlock[], author?: PlatformUser, ticket?: TurnTicket): Submitted;
   /** Whose prompt started the running turn; undefined when none runs or no one in the chat started it. */
   runningAuthor(threadId: string): PlatformUser | undefined;
   /** True while Baton shuts down: no new turn starts; submitted prompts run after the restart. */

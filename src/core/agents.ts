@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
 import { join } from "node:path";
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import type { AgentsApi, BriefWritten, HostChoice, SessionSummary, TurnTicket } from "../commands/context.js";
+import type { AgentsApi, BriefWritten, HostChoice, SessionSummary, Submitted, TurnTicket } from "../commands/context.js";
 import type { ApprovalBroker, TypedAnswer } from "./approvals.js";
 import { firstInstalledKind, getAgentKind, type AgentKind } from "../agents/products/index.js";
 import { kindsOf } from "./agent-kinds.js";
@@ -143,13 +143,13 @@ export class BatonAgents implements AgentsApi {
     return spec;
   }
 
-  submit(thread: ThreadRecord, blocks: ContentBlock[], author?: PlatformUser, ticket?: TurnTicket): number {
+  submit(thread: ThreadRecord, blocks: ContentBlock[], author?: PlatformUser, ticket?: TurnTicket): Submitted {
     const prompt = author ? this.authors.label(thread.id, author, blocks) : blocks;
-    if (!this.supervisor.wouldWait(thread.id)) return this.turns.submit(thread.id, prompt, undefined, author, ticket);
+    if (!this.supervisor.wouldWait(thread.id)) return { ahead: this.turns.submit(thread.id, prompt, undefined, author, ticket), saved: Promise.resolve() };
     // A prompt that waits is kept in the registry, so a restart runs it instead of losing it.
     const { id, written } = this.registry.queuePrompt(thread.id, prompt);
     written.catch((error: unknown) => this.log?.error({ thread: thread.id, err: error }, "could not keep a queued prompt; it runs, but not after a restart"));
-    return this.turns.submit(thread.id, prompt, id, author, ticket);
+    return { ahead: this.turns.submit(thread.id, prompt, id, author, ticket), saved: written };
   }
 
   runningAuthor(threadId: string): PlatformUser | undefined {

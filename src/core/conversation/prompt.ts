@@ -2,7 +2,7 @@
 // a number answering a pending approval, the person's limits, files fetched after access, voice
 // notes transcribed, and the prompt queued for the thread's agent.
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import type { ChatContext } from "../../commands/context.js";
+import type { ChatContext, Submitted } from "../../commands/context.js";
 import type { ThreadRecord } from "../../threads/registry.js";
 import type { Middleware } from "./compose.js";
 
@@ -17,20 +17,34 @@ export const promptStep: Middleware<ChatContext> = async (ctx) => {
     await ctx.reply(admitted.text, { onlyToSender: true });
     return;
   }
-  let ahead: number;
+  let submitted: Submitted;
   try {
     const blocks = await promptBlocks(ctx, thread, ctx.parsed.text);
     if (blocks.length === 0) return admitted.ticket.end(false);
     const note = await ctx.worktrees.beforePrompt(thread, ctx.parsed.text);
     if (note) await ctx.reply(note);
-    ahead = ctx.agents.submit(thread, blocks, ctx.message.user, admitted.ticket);
+    submitted = ctx.agents.submit(thread, blocks, ctx.message.user, admitted.ticket);
   } catch (error) {
     admitted.ticket.end(false);
     throw error;
   }
-  if (ctx.agents.restarting?.()) await ctx.reply("⏸ Baton is restarting. Your message is kept and runs once it is back.");
-  else if (ahead > 0) await queuedNotice(ctx, thread.id, ahead);
+  if (ctx.agents.restarting?.()) await ctx.reply(await keptOrNot(submitted));
+  else if (submitted.ahead > 0) await queuedNotice(ctx, thread.id, submitted.ahead);
 };
+
+/**
+ * While Baton stops (a restart, a hand-over, a lost lead), a prompt runs only if it was saved for
+ * the next start: "kept" is said once it is, else the person is told to send it again (an instance
+ * cut from its database cannot save it, and nothing else would run it).
+ */
+async function keptOrNot(submitted: Submitted): Promise<string> {
+  try {
+    await submitted.saved;
+    return "⏸ Baton is restarting. Your message is kept and runs once it is back.";
+  } catch {
+    return "⚠️ Baton is restarting and could not save your message, so it will not run. Send it again once Baton is back.";
+  }
+}
 
 /**
  * Per thread, the "queued" notice last posted: prompts written in a burst update that one notice

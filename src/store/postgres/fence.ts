@@ -16,9 +16,25 @@ function isFenced(error: unknown): boolean {
   return (error as { code?: string } | undefined)?.code === FENCED_SQLSTATE;
 }
 
+/** The server answered with an error (a SQLSTATE, five characters), so the connection itself is sound. */
+function fromServer(error: unknown): boolean {
+  return /^[0-9A-Z]{5}$/.test(String((error as { code?: unknown } | undefined)?.code));
+}
+
+/** Rolls back; the error when that failed too (the connection is then not used again). */
+async function rollback(client: PoolClient): Promise<Error | undefined> {
+  try {
+    await client.query("ROLLBACK");
+    return undefined;
+  } catch (error) {
+    return error as Error;
+  }
+}
+
 /** Runs `work` in a transaction that declares `epoch`; a refused write rejects with FencedError. */
 export async function fencedTransaction<T>(pool: Pool, epoch: number, work: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  let failed: Error | undefined;
   try {
     await client.query("BEGIN");
     await client.query("SELECT set_config('baton.epoch', $1, true)", [String(epoch)]);
@@ -26,9 +42,11 @@ export async function fencedTransaction<T>(pool: Pool, epoch: number, work: (cli
     await client.query("COMMIT");
     return result;
   } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
+    // A connection that failed or timed out is not used again (released with the error, it is
+    // closed, and the server rolls back); one that answered with an error is rolled back and kept.
+    failed = fromServer(error) ? await rollback(client) : (error as Error);
     throw isFenced(error) ? new FencedError((error as Error).message) : error;
   } finally {
-    client.release();
+    client.release(failed);
   }
 }

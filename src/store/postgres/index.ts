@@ -16,9 +16,14 @@ export function shownUrl(url: string): string {
   return url.replace(/\/\/([^:@/]*)(:[^@/]*)?@/, (_, user: string) => `//${user ? `${user}@` : ""}`);
 }
 
-export async function openPostgresState(url: string, onError: (error: Error) => void): Promise<PostgresState> {
+/**
+ * `queryTimeoutMs`: a query (or a new connection) not answered within it fails (the database is out
+ * of reach), rather than holding up what waits on it, such as a drain that must end before the
+ * platforms stop.
+ */
+export async function openPostgresState(url: string, onError: (error: Error) => void, queryTimeoutMs?: number): Promise<PostgresState> {
   const { default: pg } = await import("pg");
-  const pool = new pg.Pool({ connectionString: url, max: 4, keepAlive: true, application_name: "baton" });
+  const pool = new pg.Pool({ connectionString: url, max: 4, keepAlive: true, application_name: "baton", query_timeout: queryTimeoutMs, connectionTimeoutMillis: queryTimeoutMs });
   // An idle connection the server drops must not end the daemon; the next query opens another.
   pool.on("error", onError);
   let migrated: number[];
