@@ -1,6 +1,7 @@
 // Many turns at once, and one huge turn, through the real daemon (its own process, the probe
 // preloaded) and the Telegram fake with Telegram's real pacing: event-loop delay from the first
 // prompt on (the burst of agent start-ups included), memory and CPU, no chunk lost, no limit broken.
+import type { FakeBotApi } from "../test/fakes/telegram/fake-bot-api.js";
 import { AgentTimings } from "./lib/agent-timing.js";
 import { BatonProcess, sleep, until } from "./lib/baton.js";
 import { batonConfig, startFakes, telegramUser, TextCalls } from "./lib/fakes.js";
@@ -64,72 +65,90 @@ export async function benchStreaming(scale: StreamingScale): Promise<Figure[]> {
     const cpuMs = baton.cpuMs() - cpuBefore;
     const { first, peak } = memory.stop();
     if (loop.count < 100) throw new Error(`bench: the event-loop probe took only ${loop.count} samples`);
-    let lost = 0;
-    for (const chat of chats) {
-      const text = tg
-        .sentTo(chat.chatId)
-        .map((m) => m.text)
-        .join("\n");
-      const sections = [...text.matchAll(/Section (\d+)\n/g)].map((m) => Number(m[1]));
-      if (sections.length === 0 || sections.some((n, i) => n !== i + 1) || !text.includes("The end.")) lost++;
-    }
-    const violations = tg.floodRefusals.length;
-    const n = scale.chats;
-    return [
-      {
-        id: "loop-delay",
-        label: `event-loop delay, ${n} threads streaming`,
-        unit: "ms",
-        definition: `perf_hooks.monitorEventLoopDelay in Baton's process (2 ms resolution, the resolution subtracted), from the first of ${n} first prompts (${n} agent start-ups) until all ${n} had streamed a 20 KB answer through Telegram`,
-        n: loop.count,
-        median: loop.p50,
-        tail: loop.p99,
-        tailKind: "p99",
-        target: "p99 < 20 ms",
-        ok: loop.p99 < 20,
-      },
-      figure(
-        {
-          id: "stream-lost",
-          label: `${n} threads streaming: chats with a lost or reordered chunk`,
-          unit: "",
-          definition: "every section of every answer present, in order, ending with its last line",
-        },
-        [lost],
-        { on: "median", below: 1, text: "0" },
-      ),
-      figure(
-        {
-          id: "stream-pacing",
-          label: `${n} threads streaming: Telegram pacing violations`,
-          unit: "",
-          definition: "calls the fake refused with 429 for going past Telegram's flood limits (per chat, per group, per bot)",
-        },
-        [violations],
-        { on: "median", below: 1, text: "0" },
-      ),
-      figure({ id: "stream-wall", label: `${n} threads streaming: wall time`, unit: "s", definition: "first prompt → every chat has its full answer (Telegram's pacing sets most of it)" }, [
-        wallMs / 1000,
-      ]),
-      figure(
-        {
-          id: "stream-cpu",
-          label: `${n} threads streaming: Baton's CPU`,
-          unit: "%",
-          definition: `Baton's user + system CPU time over that wall time, in % of one core (${Math.round(cpuMs).toLocaleString("en")} ms)`,
-        },
-        [(cpuMs / wallMs) * 100],
-      ),
-      figure({ id: "stream-rss", label: `${n} threads streaming: Baton's peak RSS`, unit: "MB", definition: `sampled every ${MEMORY_SAMPLE_MS} ms; ${first.toFixed(0)} MB before the first prompt` }, [
-        peak,
-      ]),
-    ];
+    return streamingFigures(scale.chats, { loop, lost: lostChats(tg, chats), violations: tg.floodRefusals.length, wallMs, cpuMs, first, peak });
   } catch (error) {
     throw new Error(`${(error as Error).message}\n--- baton output (tail) ---\n${baton.output().slice(-3000)}`);
   } finally {
     await baton.stop();
     await fakes.close();
   }
+}
+
+/** Chats whose answer lost or reordered a section, or never ended. */
+function lostChats(tg: FakeBotApi, chats: Array<{ chatId: number }>): number {
+  let lost = 0;
+  for (const chat of chats) {
+    const text = tg
+      .sentTo(chat.chatId)
+      .map((m) => m.text)
+      .join("\n");
+    const sections = [...text.matchAll(/Section (\d+)\n/g)].map((m) => Number(m[1]));
+    if (sections.length === 0 || sections.some((n, i) => n !== i + 1) || !text.includes("The end.")) lost++;
+  }
+  return lost;
+}
+
+interface StreamingRun {
+  loop: LoopDelay;
+  lost: number;
+  violations: number;
+  wallMs: number;
+  cpuMs: number;
+  /** Baton's RSS before the first prompt and at its peak, MB. */
+  first: number;
+  peak: number;
+}
+
+function streamingFigures(n: number, { loop, lost, violations, wallMs, cpuMs, first, peak }: StreamingRun): Figure[] {
+  return [
+    {
+      id: "loop-delay",
+      label: `event-loop delay, ${n} threads streaming`,
+      unit: "ms",
+      definition: `perf_hooks.monitorEventLoopDelay in Baton's process (2 ms resolution, the resolution subtracted), from the first of ${n} first prompts (${n} agent start-ups) until all ${n} had streamed a 20 KB answer through Telegram`,
+      n: loop.count,
+      median: loop.p50,
+      tail: loop.p99,
+      tailKind: "p99",
+      target: "p99 < 20 ms",
+      ok: loop.p99 < 20,
+    },
+    figure(
+      {
+        id: "stream-lost",
+        label: `${n} threads streaming: chats with a lost or reordered chunk`,
+        unit: "",
+        definition: "every section of every answer present, in order, ending with its last line",
+      },
+      [lost],
+      { on: "median", below: 1, text: "0" },
+    ),
+    figure(
+      {
+        id: "stream-pacing",
+        label: `${n} threads streaming: Telegram pacing violations`,
+        unit: "",
+        definition: "calls the fake refused with 429 for going past Telegram's flood limits (per chat, per group, per bot)",
+      },
+      [violations],
+      { on: "median", below: 1, text: "0" },
+    ),
+    figure({ id: "stream-wall", label: `${n} threads streaming: wall time`, unit: "s", definition: "first prompt → every chat has its full answer (Telegram's pacing sets most of it)" }, [
+      wallMs / 1000,
+    ]),
+    figure(
+      {
+        id: "stream-cpu",
+        label: `${n} threads streaming: Baton's CPU`,
+        unit: "%",
+        definition: `Baton's user + system CPU time over that wall time, in % of one core (${Math.round(cpuMs).toLocaleString("en")} ms)`,
+      },
+      [(cpuMs / wallMs) * 100],
+    ),
+    figure({ id: "stream-rss", label: `${n} threads streaming: Baton's peak RSS`, unit: "MB", definition: `sampled every ${MEMORY_SAMPLE_MS} ms; ${first.toFixed(0)} MB before the first prompt` }, [
+      peak,
+    ]),
+  ];
 }
 
 /**

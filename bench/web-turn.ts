@@ -115,17 +115,7 @@ async function oneTurn(turn: WebTurnScale["turns"][number], scale: WebTurnScale)
     const first = baton.rssMb();
     let peak = first;
     const sampler = setInterval(() => (peak = Math.max(peak, baton.rssMb())), MEMORY_SAMPLE_MS);
-    const heap = { used: 0, external: 0, buffers: 0 };
-    const heapSampler = setInterval(() => {
-      void baton.probe<NodeJS.MemoryUsage>("memory").then(
-        (m) => {
-          heap.used = Math.max(heap.used, m.heapUsed / MB);
-          heap.external = Math.max(heap.external, m.external / MB);
-          heap.buffers = Math.max(heap.buffers, m.arrayBuffers / MB);
-        },
-        () => undefined,
-      );
-    }, HEAP_SAMPLE_MS);
+    const { heap, heapSampler } = watchHeap(baton);
     const started = performance.now();
     const page = browser;
     sendPrompt(pageUrl, conversation, prompt);
@@ -172,6 +162,22 @@ async function oneTurn(turn: WebTurnScale["turns"][number], scale: WebTurnScale)
     await baton.stop();
     await fakes.close();
   }
+}
+
+/** Peaks of Baton's own view of its memory (process.memoryUsage through the bench probe), MB, until the sampler is cleared. */
+function watchHeap(baton: BatonProcess): { heap: { used: number; external: number; buffers: number }; heapSampler: NodeJS.Timeout } {
+  const heap = { used: 0, external: 0, buffers: 0 };
+  const heapSampler = setInterval(() => {
+    void baton.probe<NodeJS.MemoryUsage>("memory").then(
+      (m) => {
+        heap.used = Math.max(heap.used, m.heapUsed / MB);
+        heap.external = Math.max(heap.external, m.external / MB);
+        heap.buffers = Math.max(heap.buffers, m.arrayBuffers / MB);
+      },
+      () => undefined,
+    );
+  }, HEAP_SAMPLE_MS);
+  return { heap, heapSampler };
 }
 
 /** The prompt from a second tab: the measured browser's socket may be paused. */
