@@ -1,6 +1,7 @@
 // A leader cut from the database for real (its line to PostgreSQL goes silent, as a network does):
 // it stops serving once its lease runs out, and the standby takes over. A message that reaches the
-// old leader while it drains cannot be saved there: it is never told "kept" and then dropped.
+// old leader while it drains cannot be saved there: it is never told "kept" and then dropped; one it
+// queued while it still led, whose save failed, is said to be unsaved.
 // Shipped CLI, PostgreSQL behind a loopback proxy that cuts the line, the Telegram wire fake.
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -58,6 +59,9 @@ describe.skipIf(missing)("a leader cut from PostgreSQL", { timeout: 150_000 }, (
     send("demo:slow 30");
     await waitFor(() => said(/step 1/)[0], "a slow turn streaming on iota", TIMEOUT_MS);
     proxy.blackhole();
+    // While it still leads, a message behind that turn is queued; saving it waits on the silent
+    // line and fails, and the person is told (the stop that follows drops it).
+    send("queued during the cut");
     await waitFor(() => (a.err().includes("lost the lead") ? true : undefined), "iota losing the lead", TIMEOUT_MS);
     const lostAt = Date.now();
     send("sent to the cut-off leader");
@@ -71,6 +75,7 @@ describe.skipIf(missing)("a leader cut from PostgreSQL", { timeout: 150_000 }, (
       TIMEOUT_MS,
     );
     console.log(`a message to a leader cut from the database: ${outcome}`);
+    await waitFor(() => said(/Your queued message could not be saved: if Baton restarts before it runs, send it again\./)[0], "the queued message's warning", TIMEOUT_MS);
     expect(said(/Your message is kept/)).toEqual([]);
     if (outcome === "answered") expect(said(/you said "sent to the cut-off leader"/)).toHaveLength(1);
     // Its drain ends (each write it tries gives up within two leases) and it stands by: what comes

@@ -28,9 +28,14 @@ export const promptStep: Middleware<ChatContext> = async (ctx) => {
     admitted.ticket.end(false);
     throw error;
   }
-  if (ctx.agents.restarting?.()) await ctx.reply(await keptOrNot(submitted));
-  else if (submitted.ahead > 0) await queuedNotice(ctx, thread.id, submitted.ahead);
+  if (ctx.agents.restarting?.()) return void (await ctx.reply(await keptOrNot(submitted)));
+  if (submitted.ahead === 0) return;
+  await queuedNotice(ctx, thread.id, submitted.ahead);
+  // It runs here once the turns ahead end, but a restart or a hand-over before then drops it.
+  submitted.saved.catch(() => ctx.reply(UNSAVED_QUEUED).catch(() => undefined));
 };
+
+const UNSAVED_QUEUED = "⚠️ Your queued message could not be saved: if Baton restarts before it runs, send it again.";
 
 /**
  * While Baton stops (a restart, a hand-over, a lost lead), a prompt runs only if it was saved for
