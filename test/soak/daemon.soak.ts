@@ -6,7 +6,6 @@
 // replays, and the daemon's RSS stayed bounded.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { JsonlEventStore } from "../../src/threads/store.js";
@@ -41,14 +40,6 @@ const children: ChildProcess[] = [];
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 function rssKb(pid: number): number {
   try {
@@ -113,7 +104,8 @@ describe("soak", () => {
         "      env: { BATON_DEMO_HANG: session }",
         "platforms:",
         "  web:",
-        `    listen: 127.0.0.1:${await freePort()}`,
+        // Port 0: the daemon binds a free port itself and says which ("Web chat: <url>"), each start its own.
+        "    listen: 127.0.0.1:0",
         "rendering:",
         "  flush_debounce_ms: 100",
         "  min_edit_gap_ms: 200",
