@@ -14,7 +14,7 @@ import { MetricsRecorder } from "../ops/recorder.js";
 import { startOps, type RunningOps } from "../ops/server.js";
 import type { ClusterState, DaemonSnapshot } from "../ops/snapshot.js";
 import { EventLogFollower } from "../store/postgres/follower.js";
-import { openPostgresState, shownUrl, type PostgresState } from "../store/postgres/index.js";
+import { databaseAnswers, openPostgresState, shownUrl, type PostgresState } from "../store/postgres/index.js";
 import { LeaderLease, readLeadership } from "../store/postgres/lease.js";
 import { ensureDataDir, type Daemon } from "./daemon.js";
 import { startLeadingDaemon, type Lead, type LeadOptions } from "./leading.js";
@@ -76,7 +76,7 @@ async function followWhileStandingBy(options: ClusterOptions, db: PostgresState,
 
 const STEP_DOWN = "step-down";
 
-interface Member extends Omit<Lead, "epoch"> {
+interface Member extends Omit<Lead, "epoch" | "cutOff"> {
   lease: LeaderLease;
   /** The standby's reading (followWhileStandingBy), until stop. */
   follow: NodeJS.Timeout;
@@ -150,9 +150,10 @@ class ClusterMember {
     await this.standbyOps?.stop();
     this.standbyOps = undefined;
     const lost = new Promise<string>((resolve) => lease.onLost(resolve));
+    let cutOff = false;
     let daemon: Daemon;
     try {
-      daemon = this.daemon = await startLeadingDaemon(options, { ...this.member, epoch });
+      daemon = this.daemon = await startLeadingDaemon(options, { ...this.member, epoch, cutOff: () => cutOff });
     } catch (error) {
       log.error({ err: userMessageOf(error) }, "could not start serving after taking the lead; handing it over");
       await lease.stepDown();
@@ -160,7 +161,16 @@ class ClusterMember {
     }
     options.onLeading?.(daemon, epoch);
     const reason = await Promise.race([lost, this.stepDownRequested]);
-    if (reason !== STEP_DOWN) log.error({ reason }, "lost the lead: stopping platforms and agents now; standing by");
+    if (reason !== STEP_DOWN) {
+      log.error({ reason }, "lost the lead: stopping platforms and agents now; standing by");
+      // Cut from the database, or only slowed down (then what the drain writes still counts)?
+      const { url, lease_ms } = options.loaded.config.store;
+      void databaseAnswers(url!, lease_ms / 2).then((answers) => {
+        if (answers) return;
+        cutOff = true;
+        log.warn("the database is out of reach: the drain writes nothing more");
+      });
+    }
     await daemon.stop(reason === STEP_DOWN ? undefined : 0).catch((error: unknown) => log.warn({ err: error }, "stopping after losing the lead"));
     this.daemon = undefined;
     // Only now, drained, is the lock released (a lost lead's session too, if it still has one).

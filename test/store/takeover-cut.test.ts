@@ -78,7 +78,8 @@ describe.skipIf(missing)("a leader cut from PostgreSQL", { timeout: 150_000 }, (
     await waitFor(() => said(/Your queued message could not be saved: if Baton restarts before it runs, send it again\./)[0], "the queued message's warning", TIMEOUT_MS);
     expect(said(/Your message is kept/)).toEqual([]);
     if (outcome === "answered") expect(said(/you said "sent to the cut-off leader"/)).toHaveLength(1);
-    // Its drain ends (each write it tries gives up within two leases) and it stands by: what comes
+    // Its drain ends (a write gives up within two leases, and once a probe finds the database out of
+    // reach, half a lease after the lead was lost, the rest fail at once) and it stands by: what comes
     // next reaches the new leader only. Meanwhile its poller still competes for Telegram's updates,
     // and a message it takes is answered as above.
     await waitFor(() => (/lost the lead[\s\S]*ops listener ready/.test(a.err()) ? true : undefined), "iota standing by again", TIMEOUT_MS);

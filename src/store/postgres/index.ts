@@ -11,6 +11,22 @@ export interface PostgresState {
   close(): Promise<void>;
 }
 
+/** Whether the database answers within `timeoutMs`, on a connection of its own (the pool's may wait on a silent line). */
+export async function databaseAnswers(url: string, timeoutMs: number): Promise<boolean> {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs, application_name: "baton-probe" });
+  client.on("error", () => undefined);
+  try {
+    await client.connect();
+    await client.query("SELECT 1");
+    return true;
+  } catch {
+    return false;
+  } finally {
+    void client.end().catch(() => undefined);
+  }
+}
+
 /** The URL as it may be shown: no password. */
 export function shownUrl(url: string): string {
   return url.replace(/\/\/([^:@/]*)(:[^@/]*)?@/, (_, user: string) => `//${user ? `${user}@` : ""}`);
