@@ -213,7 +213,13 @@ export class Scheduler {
     // The notice goes when the prompt can start: after what the thread is still doing (an answer and
     // its usage line), not in the middle of it.
     await this.deps.drained(thread.id);
-    const admitted = createdBy ? await this.deps.admit?.({ id: createdBy }, route, "maker") : undefined;
+    const admitted = createdBy && this.jobs.has(id) ? await this.deps.admit?.({ id: createdBy }, route, "maker") : undefined;
+    // Removed while its run waited (the thread's turn can take long): the chat was told it is gone.
+    if (!this.jobs.has(id)) {
+      run.done = true;
+      if (admitted?.ok) admitted.ticket?.end(false);
+      return;
+    }
     if (admitted && !admitted.ok) {
       run.done = true;
       if ((job.limited = (job.limited ?? 0) + 1) === 1) this.deps.notify(route, `⏭ Schedule \`${id}\` did not run: ${admitted.text} It runs again once the limit allows.`);

@@ -68,6 +68,24 @@ describe("schedules", () => {
     await platform.waitFor(route, /`0 9 \* \* 1-5` \(Europe\/Berlin\) → standup — next: .* 09:00/);
   });
 
+  it("removed while a run waits for the thread's turn to end, never run", async () => {
+    const { platform } = await boot();
+    const route = platform.route("removed-while-busy");
+    await platform.say(route, "demo:slow 30");
+    await platform.waitFor(route, /Working… step 1/);
+    await platform.say(route, '/schedule add "*/1 * * * * *" tick');
+    const added = await platform.waitFor(route, /⏰ Scheduled `(\w+)`/);
+    const id = /Scheduled `(\w+)`/.exec(added.text)![1];
+    // Due meanwhile, its run waits for the slow turn; the schedule goes before that turn ends.
+    await new Promise((r) => setTimeout(r, 2_500));
+    await platform.say(route, `/schedule rm ${id}`);
+    await platform.waitFor(route, new RegExp(`Removed schedule \`${id}\``));
+    await platform.say(route, "/stop");
+    await platform.waitFor(route, /Stopped/);
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(count(platform, route, /⏰ Schedule `|you said "tick"/)).toBe(0);
+  });
+
   it("never run for a user who is no longer allowed", async () => {
     const first = await boot();
     const route = first.platform.route("revoked");
