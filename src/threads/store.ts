@@ -29,10 +29,17 @@ export interface EventLogStore {
 }
 
 /** An append that did not reach the disk whole. Nothing of it stays in the log. */
+/** Where the event log lives, for the words of a failed write. */
+const WRITE_FAILED_ADVICE = {
+  "data dir": { where: "Baton's data dir", fix: "Free some disk space on the Baton machine and try again." },
+  database: { where: "the database (store.url)", fix: "Check that PostgreSQL is reachable from the Baton machine and try again." },
+};
+
 export class EventLogWriteError extends BatonError {
-  constructor(cause: unknown) {
+  constructor(cause: unknown, store: keyof typeof WRITE_FAILED_ADVICE = "data dir") {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    super(`This change could not be saved to Baton's data dir (${reason}); nothing was changed. Free some disk space on the Baton machine and try again.`, { cause });
+    const { where, fix } = WRITE_FAILED_ADVICE[store];
+    super(`This change could not be saved to ${where} (${reason}); nothing was changed. ${fix}`, { cause });
   }
 }
 

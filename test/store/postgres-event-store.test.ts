@@ -1,6 +1,6 @@
 // The PostgreSQL event log passes the same contract suite as the JSONL file, against a real
 // PostgreSQL server; and its writes are fenced by the leader's epoch.
-import type pg from "pg";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { makeEvent } from "../../src/threads/events.js";
 import { migrate } from "../../src/store/postgres/migrations.js";
@@ -8,6 +8,8 @@ import { PostgresEventStore } from "../../src/store/postgres/event-store.js";
 import { FencedError } from "../../src/store/postgres/fence.js";
 import { runEventStoreContract } from "../threads/store-contract.js";
 import { postgresForFile } from "../support/postgres-file.js";
+import { closedPort } from "../support/closed-port.js";
+import { EventLogWriteError } from "../../src/threads/store.js";
 
 const { missing, server } = postgresForFile();
 
@@ -52,6 +54,20 @@ describe.skipIf(missing)("PostgreSQL event store", () => {
   it("refuses a write that carries no epoch at all (the database checks, not the client)", async () => {
     const pool = await freshPool();
     await expect(pool.query("INSERT INTO baton_thread_events (id, thread, body, epoch) VALUES ('ev_x', 'th_1', '{}', 99)")).rejects.toMatchObject({ code: "BF001" });
+  });
+
+  it("a write the database never gets fails naming the database, not the disk", async () => {
+    const port = await closedPort();
+    const pool = new pg.Pool({ connectionString: `postgres://baton@127.0.0.1:${port}/baton` });
+    try {
+      const failed = await new PostgresEventStore(pool, () => 0).append([makeEvent("th_1", { type: "route_attached", route: "test:a" })]).catch((e: unknown) => e);
+      expect(failed).toBeInstanceOf(EventLogWriteError);
+      expect((failed as EventLogWriteError).userMessage).toMatch(
+        /^This change could not be saved to the database \(store\.url\) \(.*ECONNREFUSED.*\); nothing was changed\. Check that PostgreSQL is reachable from the Baton machine and try again\.$/,
+      );
+    } finally {
+      await pool.end();
+    }
   });
 
   it("skips a stored row that is not a valid event, naming it", async () => {

@@ -13,7 +13,7 @@ export class PostgresEventStore implements EventLogStore {
   /** Serialises appends (group-committed, in the order they were made) and compaction. */
   private readonly commits = new GroupCommit<ThreadEvent>(
     (events) => this.insert(events),
-    (error) => (error instanceof FencedError ? error : new EventLogWriteError(error)),
+    (error) => (error instanceof FencedError ? error : new EventLogWriteError(error, "database")),
   );
   private closed = false;
 
