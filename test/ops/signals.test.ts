@@ -3,7 +3,7 @@
 // prompt queued behind it runs after the next start; after a kill -9 mid-turn the next start marks
 // the cut-off answer in its chat. `baton status` and `baton reload` ask it.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -59,6 +59,15 @@ function writeConfig(allow: string[]): string {
     ].join("\n")}\n`,
   );
   return path;
+}
+
+/** The threads the data dir records as running a turn (what the next start marks cut off). */
+function runningTurns(): string[] {
+  try {
+    return JSON.parse(readFileSync(join(dir, "data", "running-turns.json"), "utf8")) as string[];
+  } catch {
+    return [];
+  }
 }
 
 const baton = (...args: string[]) => [BATON, ...args, "--config", join(dir, "baton.yaml"), "--data-dir", join(dir, "data")];
@@ -155,6 +164,9 @@ describe("signals to a running baton", { timeout: 120_000 }, () => {
     const first = await startBaton();
     fake.userSends({ chat: privateChat(alice), from: alice, text: "demo:slow 30" });
     await waitFor(() => sentTo(111, /step 2/), "the turn streaming", TIMEOUT_MS);
+    // The running turn is recorded off the hot path (by design a crash in the moment before that
+    // write misses its mark): the kill comes once it is, not when the chat shows the turn.
+    await waitFor(() => (runningTurns().length > 0 ? true : undefined), "the running turn recorded", TIMEOUT_MS);
     first.child.kill("SIGKILL");
     await first.exited;
     expect(sentTo(111, /cut off/)).toBeUndefined();
