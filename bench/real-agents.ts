@@ -26,7 +26,7 @@ export interface RealAgentsScale {
   directWarm: number;
   /** New threads, each on a fresh DM, sent once the spare has been ready for SPARE_SETTLED_MS. */
   newThreads: number;
-  /** New threads sent the moment the spare is ready (its CLI still finishing its own start-up). */
+  /** New threads sent the moment the spare is ready (its CLI still finishing its own start-up): a diagnostic, the target is read on `newThreads`. */
   newThreadsJustReady: number;
   /** Prompts to a live thread. */
   live: number;
@@ -35,7 +35,7 @@ export interface RealAgentsScale {
   idledNoTyping: number;
 }
 
-export const REAL_AGENTS_FULL: RealAgentsScale = { directRuns: 3, directWarm: 3, newThreads: 5, newThreadsJustReady: 2, live: 7, idledTyping: 3, idledNoTyping: 2 };
+export const REAL_AGENTS_FULL: RealAgentsScale = { directRuns: 3, directWarm: 3, newThreads: 5, newThreadsJustReady: 1, live: 7, idledTyping: 3, idledNoTyping: 2 };
 /** A CLI outside the ratio target (Gemini CLI) gets fewer samples: the suite's time goes to the two it is about. */
 const OUTSIDE_TARGET: RealAgentsScale = { directRuns: 2, directWarm: 2, newThreads: 3, newThreadsJustReady: 1, live: 5, idledTyping: 2, idledNoTyping: 1 };
 
