@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FakeBotApi } from "../fakes/telegram/fake-bot-api.js";
 import { privateChat, user } from "../fakes/telegram/fake-chats.js";
 import { sleep, waitFor } from "../platforms/telegram/helpers.js";
@@ -35,8 +35,13 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "baton-ha-"));
 }, 60_000);
 
+// Each test's instances stop with it: they all poll the one Telegram fake, and one left leading its
+// own database (a schedule still firing) took the next test's messages.
+afterEach(async () => {
+  await Promise.all(children.splice(0).map((child) => stopGracefully(child, 10_000)));
+});
+
 afterAll(async () => {
-  for (const child of children) await stopGracefully(child, 10_000);
   await fake?.close();
   await server?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
