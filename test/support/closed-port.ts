@@ -1,11 +1,5 @@
 // A loopback port nothing listens on (bound, then released), for "cannot reach" tests. Not a
 // fixed low port: fetch refuses some of those ("bad port") before it tries to connect.
-import { createServer } from "node:net";
+import { freePort } from "./free-port.js";
 
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export const closedPort = (): Promise<number> => freePort();

@@ -11,6 +11,7 @@ import { Api } from "grammy/web";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNodeHttpFetch } from "../../../src/platforms/kit/node-http-fetch.js";
 import { toPlatformError } from "../../../src/platforms/telegram/errors.js";
+import { closedPort } from "../../support/closed-port.js";
 
 const TOKEN = "123456:differential-token";
 /** Headers undici adds to every request of its own accord; node-http-fetch sends only the caller's. */
@@ -184,10 +185,7 @@ describe("node-http-fetch against fetch, over grammY's Bot API traffic", () => {
 
   it("fails the same way on a refused connection, a reset, and a timeout's abort", async () => {
     const mine = createNodeHttpFetch();
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const refusedUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/bot${TOKEN}/getMe`;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const refusedUrl = `http://127.0.0.1:${await closedPort()}/bot${TOKEN}/getMe`;
     try {
       const cases: Array<[string, () => RequestInit]> = [
         [refusedUrl, () => ({})],

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Api } from "grammy/web";
 import { createNodeHttpFetch, type NodeHttpFetch } from "../../../src/platforms/kit/node-http-fetch.js";
 import { toPlatformError } from "../../../src/platforms/telegram/errors.js";
+import { closedPort } from "../../support/closed-port.js";
 
 interface Received {
   method: string;
@@ -136,10 +137,7 @@ describe("node-http fetch", () => {
   });
 
   it("rejects a refused connection with an Error whose cause is ECONNREFUSED", async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const port = await closedPort();
     const failure = await http.fetch(`http://127.0.0.1:${port}/x`).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(Error);
     expect((failure as Error).message).toBe("fetch failed");

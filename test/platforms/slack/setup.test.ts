@@ -1,9 +1,9 @@
 // Installing and running Slack: the manifest, `baton doctor`'s credentials check, HTTP mode with
 // signature checking, and files shared in a conversation.
 import { closedPort } from "../../support/closed-port.js";
+import { freePort } from "../../support/free-port.js";
 import { createHmac } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { afterEach, describe, expect, test } from "vitest";
 import type { InboundFile } from "../../../src/platforms/contract.js";
 import { parse } from "yaml";
@@ -181,15 +181,4 @@ function signedHeaders(secret: string, body: string): Record<string, string> {
   const timestamp = String(Math.floor(Date.now() / 1000));
   const signature = `v0=${createHmac("sha256", secret).update(`v0:${timestamp}:${body}`).digest("hex")}`;
   return { "content-type": "application/json", "x-slack-request-timestamp": timestamp, "x-slack-signature": signature };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
