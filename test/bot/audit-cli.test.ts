@@ -8,14 +8,13 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseSince } from "../../src/bot/cli-audit.js";
 import { makeEvent, type ThreadEvent } from "../../src/threads/events.js";
-import { FakeBotApi, type BotMessage } from "../fakes/telegram/fake-bot-api.js";
+import type { BotMessage, FakeBotApi } from "../fakes/telegram/fake-bot-api.js";
 import { groupChat, user } from "../fakes/telegram/fake-chats.js";
-import { waitFor } from "../platforms/telegram/helpers.js";
+import { shippedOnTelegram, waitFor } from "../platforms/telegram/helpers.js";
 import { postgresMissing, startTestPostgres, type TestPostgres } from "../support/postgres.js";
-import { shippedConfig, startShippedBaton, type ShippedBaton } from "../support/shipped-baton.js";
 import { closedPort } from "../support/closed-port.js";
 import { testTempDir } from "../support/temp.js";
 
@@ -28,8 +27,7 @@ const DAY_MS = 86_400_000;
 const BATON = join(process.cwd(), "bin", "baton.js");
 const missingPostgres = postgresMissing();
 
-let fake: FakeBotApi | undefined;
-let baton: ShippedBaton | undefined;
+const shipped = shippedOnTelegram("baton-audit-");
 let server: TestPostgres | undefined;
 
 beforeAll(async () => {
@@ -37,14 +35,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await server?.close();
-});
-afterEach(async () => {
-  const stopped = baton;
-  baton = undefined;
-  await stopped?.stop();
-  await fake?.close();
-  fake = undefined;
-  if (stopped) expect(stopped.problems()).toEqual([]);
 });
 
 /** Ana's turns from before: one past audit.keep (60 days), one within it, in a thread of their own. */
@@ -128,14 +118,7 @@ describe.each(STORES)("baton audit on $name", { timeout: 150_000 }, (store) => {
   it.skipIf(store.skip)("lists a person's turns and approvals after a restart and a compaction; refusals and admin commands appear; --since and --thread filter", async () => {
     const dir = testTempDir("baton-audit-");
     const extra = await store.prepare(dir);
-    const api = (fake = await FakeBotApi.start());
-    const config = shippedConfig({
-      ...extra,
-      access: { allow: ["telegram:222"], roles: { admin: ["telegram:111"] }, people: { ana: ["telegram:111"] } },
-      audit: { keep: "60d" },
-      platforms: { telegram: { token: api.token, api_root: api.apiRoot } },
-    });
-    baton = await startShippedBaton(config, { dir });
+    const api = await shipped.start({ allow: ["telegram:222"], roles: { admin: ["telegram:111"] }, people: { ana: ["telegram:111"] } }, { config: { ...extra, audit: { keep: "60d" } }, dir });
 
     api.userSends({ chat: group, from: ana, text: mention(api, "demo:permission") });
     const request = await waitFor(() => api.sentTo(group.id).find((m) => /Permission needed/.test(m.text) && m.replyMarkup), "the request", WAIT_MS);
@@ -156,8 +139,7 @@ describe.each(STORES)("baton audit on $name", { timeout: 150_000 }, (store) => {
     // A request still open when Baton stops expires unanswered, and is audited as hers.
     api.userSends({ chat: group, from: ana, text: mention(api, "demo:permission") });
     await waitFor(() => api.sentTo(group.id).filter((m) => /Permission needed/.test(m.text)).length === 2, "the second request", WAIT_MS);
-    await baton.stop();
-    baton = await startShippedBaton(config, { dir });
+    await shipped.restart();
 
     const hers = auditJson(dir, "--person", "ana");
     expect(hers.every((e) => e.person === "ana" && e.user === "telegram:111")).toBe(true);
@@ -187,8 +169,7 @@ describe.each(STORES)("baton audit on $name", { timeout: 150_000 }, (store) => {
     expect(auditJson(dir, "--thread", "th_0ld").map((e) => e.detail)).toEqual(["within audit.keep"]);
     expect(auditJson(dir, "--person", "telegram:222").every((e) => e.user === "telegram:222")).toBe(true);
 
-    await baton.stop();
-    baton = undefined;
+    await shipped.baton().stop();
     // Stopped: the same, in short lines.
     const lines = audit(dir, "--person", "ana");
     expect(lines.status, lines.stderr).toBe(0);

@@ -83,26 +83,45 @@ export async function waitFor<T>(probe: () => T | undefined | false, what: strin
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A shipped Baton's start beyond its access list: more config, and the folder it keeps (with what a test put there). */
+export interface ShippedStart {
+  config?: Record<string, unknown>;
+  dir?: string;
+}
+
 /**
  * One shipped Baton (bin/baton.js) per test on a fake Bot API, with `access` as its access list;
- * after each test both are stopped and the Baton must have logged no problem. Call at module level.
+ * after each test both are stopped and the last Baton must have logged no problem. `restart()`
+ * starts it again on the same config file and data dir. Call at module level.
  */
-export function shippedOnTelegram(prefix: string): { start(access: Record<string, unknown>): Promise<FakeBotApi>; baton(): ShippedBaton } {
+export function shippedOnTelegram(prefix: string): {
+  start(access: Record<string, unknown>, more?: ShippedStart): Promise<FakeBotApi>;
+  restart(): Promise<ShippedBaton>;
+  baton(): ShippedBaton;
+} {
   let fake: FakeBotApi | undefined;
   let baton: ShippedBaton | undefined;
+  let config = "";
   afterEach(async () => {
     const stopped = baton;
     baton = undefined;
     await stopped?.stop();
     await fake?.close();
     fake = undefined;
-    expect(stopped?.problems()).toEqual([]);
+    if (stopped) expect(stopped.problems()).toEqual([]);
   });
   return {
-    async start(access) {
+    async start(access, more = {}) {
       const api = (fake = await FakeBotApi.start());
-      baton = await startShippedBaton(shippedConfig({ access, platforms: { telegram: { token: api.token, api_root: api.apiRoot } } }), { prefix });
+      config = shippedConfig({ ...more.config, access, platforms: { telegram: { token: api.token, api_root: api.apiRoot } } });
+      baton = await startShippedBaton(config, more.dir === undefined ? { prefix } : { dir: more.dir });
       return api;
+    },
+    async restart() {
+      const { dir } = baton!;
+      await baton!.stop();
+      baton = await startShippedBaton(config, { dir });
+      return baton;
     },
     baton: () => baton!,
   };
