@@ -11,7 +11,7 @@ import { PLATFORM_KINDS } from "../platforms/registry.js";
 import { ConfigError } from "../kernel/errors.js";
 import { defaultConfig, findConfigFile, loadConfigFile, resolveDataDir, type LoadedConfig } from "../config/load.js";
 import { configWarnings } from "../config/warnings.js";
-import { accessListEntries } from "../config/principals.js";
+import { accessEntries, accessListEntries } from "../config/principals.js";
 import { worktreeChecks } from "./doctor-worktrees.js";
 
 /** `info`: worth knowing, nothing to fix (an agent you do not use is not installed). */
@@ -147,8 +147,7 @@ function agentChecks(loaded: LoadedConfig | undefined): Check[] {
 
 /** An IM platform nobody is allowed on refuses everyone: almost certainly not what was meant. */
 function accessChecks(loaded: LoadedConfig): Check[] {
-  const { allow, roles } = loaded.config.access;
-  const listed = [...allow, ...roles.admin, ...roles.member];
+  const listed = accessEntries(loaded.config.access);
   return loaded.platforms
     .filter((p) => !SELF_AUTHENTICATED.has(p.kind) && !listed.some((id) => id.startsWith(`${p.kind}:`)))
     .map((p) => ({

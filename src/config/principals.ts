@@ -20,10 +20,14 @@ interface AccessLists {
   bindings: Array<{ allow?: string[] }>;
 }
 
+/** The entries access names: access.allow and both roles. */
+export function accessEntries(access: AccessLists["access"]): string[] {
+  return [...access.allow, ...access.roles.admin, ...access.roles.member];
+}
+
 /** Every entry the config's access lists name: access.allow, access.roles and each binding's allow. */
 export function accessListEntries(config: AccessLists): string[] {
-  const { allow, roles } = config.access;
-  return [...allow, ...roles.admin, ...roles.member, ...config.bindings.flatMap((b) => b.allow ?? [])];
+  return [...accessEntries(config.access), ...config.bindings.flatMap((b) => b.allow ?? [])];
 }
 
 /** An access-list entry: a user with their platform, `<platform>:*`, `web`, or a platform's group. */

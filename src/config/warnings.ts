@@ -1,7 +1,7 @@
 // What is allowed but probably wrong: a configured workspace that does not exist, agents.nice:
 // idle on a Linux without chrt to set it, an ops listener open to a network without a token. `config validate`, `doctor` and `start` warn about it
 // instead of failing, so a config written for a machine still loads on another.
-import { isGroupPrincipal } from "./principals.js";
+import { accessEntries, isGroupPrincipal } from "./principals.js";
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { which } from "../kernel/process.js";
@@ -61,8 +61,7 @@ export function configWarnings(loaded: LoadedConfig): ConfigWarning[] {
 
 /** A binding's allow narrows, it never widens: a user it names whom no access list lets in still cannot talk there. */
 function unreachableBindingEntries(config: LoadedConfig["config"]): ConfigWarning[] {
-  const { allow, roles } = config.access;
-  const access = [...allow, ...roles.admin, ...roles.member];
+  const access = accessEntries(config.access);
   const out: ConfigWarning[] = [];
   config.bindings.forEach((binding, index) => {
     for (const entry of binding.allow ?? []) {

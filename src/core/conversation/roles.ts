@@ -4,7 +4,7 @@
 // access.commands moves a command between the roles. An entry may name a platform's own group
 // (groups.ts looks it up before an event is checked), and a binding's `allow` narrows who may talk
 // in its channels.
-import { isGroupPrincipal } from "../../config/principals.js";
+import { accessEntries, isGroupPrincipal } from "../../config/principals.js";
 import type { BatonConfig } from "../../config/schema.js";
 import { CommandError } from "../../kernel/errors.js";
 import type { PlatformUser } from "../../platforms/contract.js";
@@ -39,8 +39,7 @@ export class Roles {
   async prepare(user: PlatformUser, route: string): Promise<void> {
     const { groups, binding } = this.options;
     if (!groups) return;
-    const { allow, roles } = this.access();
-    await groups.refresh([...allow, ...roles.admin, ...roles.member, ...(binding?.(route)?.allow ?? [])], user, route);
+    await groups.refresh([...accessEntries(this.access()), ...(binding?.(route)?.allow ?? [])], user, route);
   }
 
   /** The person's role on this route; undefined for a stranger, or for one the route's binding does not let talk there. */
