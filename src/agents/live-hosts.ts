@@ -40,20 +40,26 @@ export class LiveHosts {
     return [...this.byThread.keys()];
   }
 
-  /** The host was used: it becomes the most recently used, and its idle time starts again. */
-  touch(threadId: string, live: Live): void {
+  /**
+   * The host was used: it becomes the most recently used, and its idle time starts again. `holdMs`
+   * keeps it at least that long when agents.idle_shutdown is shorter (a person typing).
+   */
+  touch(threadId: string, live: Live, holdMs = 0): void {
     // Re-insert to mark it most recently used.
     this.byThread.delete(threadId);
     this.byThread.set(threadId, live);
     clearTimeout(live.idleTimer);
     void this.deps.report({ type: "capacity-freed" });
     void this.deps.report({ type: "host-state", threadId });
-    live.idleTimer = setTimeout(() => {
-      if (live.turn || this.deps.turns.waiting(threadId) > 0) return;
-      this.deps.log.info({ thread: threadId }, "idle agent host shut down");
-      this.deps.turns.drop(threadId);
-      void this.stop(threadId);
-    }, this.deps.idleShutdownMs());
+    live.idleTimer = setTimeout(
+      () => {
+        if (live.turn || this.deps.turns.waiting(threadId) > 0) return;
+        this.deps.log.info({ thread: threadId }, "idle agent host shut down");
+        this.deps.turns.drop(threadId);
+        void this.stop(threadId);
+      },
+      Math.max(this.deps.idleShutdownMs(), holdMs),
+    );
     live.idleTimer.unref();
   }
 

@@ -8,6 +8,7 @@
 // thread resuming its own session closes the unused one. Bounds: one at a time; it counts against
 // max_live_hosts and is the first process stopped for room; unused, it stops after idle_shutdown;
 // a spare that fails is logged once, and after two failures in a row no more are made.
+import { monotonicMs } from "../kernel/clock.js";
 import type { Logger } from "../kernel/log.js";
 import { userMessageOf } from "../kernel/errors.js";
 import { AgentHost, HostStoppedError, type HostSink, type StartTimeouts } from "./host.js";
@@ -82,6 +83,8 @@ export class SpareHost {
   private closed = false;
   /** Set once Baton serves (prepare): before that, and in cores that never serve, no spare is made. */
   private prepared = false;
+  /** An unused spare is kept at least until then (monotonic ms), however short agents.idle_shutdown: someone types. */
+  private heldUntil = 0;
 
   constructor(private readonly deps: SpareDeps) {}
 
@@ -110,6 +113,16 @@ export class SpareHost {
       void this.start().catch((error: unknown) => this.deps.log.warn({ err: error }, "could not start a spare agent process"));
     }, delayMs);
     this.timer.unref();
+  }
+
+  /** Keeps the spare (this one, or the next) from stopping unused before `untilMs` (monotonic ms). */
+  hold(untilMs: number): void {
+    this.heldUntil = Math.max(this.heldUntil, untilMs);
+    const spare = this.spare;
+    if (spare?.state === "ready" && !spare.claimed && !spare.stopping) {
+      clearTimeout(spare.idleTimer);
+      this.armIdleTimer(spare);
+    }
   }
 
   /** A host started with this launch (the spare's, or a fresh one): threads are being opened, so a spare is worth having. */
@@ -248,10 +261,13 @@ export class SpareHost {
   }
 
   private armIdleTimer(spare: Spare): void {
-    spare.idleTimer = setTimeout(() => {
-      if (this.spare !== spare || spare.claimed) return;
-      void this.end(spare, "unused for agents.idle_shutdown; the next new thread's host starts one again");
-    }, this.deps.options().idleShutdownMs);
+    spare.idleTimer = setTimeout(
+      () => {
+        if (this.spare !== spare || spare.claimed) return;
+        void this.end(spare, "unused for agents.idle_shutdown; the next new thread's host starts one again");
+      },
+      Math.max(this.deps.options().idleShutdownMs, this.heldUntil - monotonicMs()),
+    );
     spare.idleTimer.unref();
   }
 

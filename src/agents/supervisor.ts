@@ -4,6 +4,7 @@
 // process (or takes the spare) and resumes. It is handed each turn's launch and output with its
 // prompt and reports what happens to hosts and turns (SupervisorEvent); it never asks the core.
 // The live hosts and their idle policy are live-hosts.ts; how a host starts is host-starts.ts.
+import { monotonicMs } from "../kernel/clock.js";
 import { AgentError } from "../kernel/errors.js";
 import type { ThreadRecord } from "../threads/registry.js";
 import type { AgentHost } from "./host.js";
@@ -15,6 +16,15 @@ import { TurnQueues } from "./turn-queues.js";
 import type { HostRequest, HostState, Live, SupervisorDeps, SupervisorEvent, SupervisorOptions, TurnOutput, TurnRequest } from "./supervisor-types.js";
 
 export type { HostLaunch, HostRequest, HostState, LaunchSpec, McpAccess, SupervisorDeps, SupervisorEvent, SupervisorOptions, TurnOutput, TurnRequest, TurnStart } from "./supervisor-types.js";
+
+/**
+ * How long one typing signal keeps the thread's agent from idling out, however short
+ * agents.idle_shutdown is: Discord shows a person as typing for about 10 s after each signal (its
+ * client sends another while they keep typing), the web chat's page signals every 5 s, and a
+ * Matrix client re-announces m.typing while it lasts. So the agent started ahead of a message is
+ * still there when the message comes.
+ */
+const TYPING_HOLD_MS = 10_000;
 
 export class Supervisor {
   private readonly turns = new TurnQueues(
@@ -89,19 +99,23 @@ export class Supervisor {
   prewarm(request: HostRequest): void {
     const { thread } = request;
     const live = this.live.get(thread.id);
+    const heldUntil = monotonicMs() + TYPING_HOLD_MS;
     // A live, idle host is kept from idling out while the person writes.
-    if (live && !live.turn && !live.starting) this.live.touch(thread.id, live);
+    if (live && !live.turn && !live.starting) this.live.touch(thread.id, live, TYPING_HOLD_MS);
     if (live || this.starts.has(thread.id) || this.turns.wouldWait(thread.id)) return;
     if (!thread.session || this.starts.couldResume(thread.agent) === false) {
       this.warmSpare();
       return;
     }
     this.deps.log.info({ thread: thread.id, agent: thread.agent }, "someone is typing: starting the thread's agent ahead of the message");
-    this.open(request).catch((error: unknown) => this.deps.log.info({ thread: thread.id, err: error }, "could not start the thread's agent ahead of the message; the message will try again"));
+    this.openHeld(request, heldUntil).catch((error: unknown) =>
+      this.deps.log.info({ thread: thread.id, err: error }, "could not start the thread's agent ahead of the message; the message will try again"),
+    );
   }
 
-  /** A new thread is likely (someone types where none is): a spare is made now if there is none. */
+  /** A new thread is likely (someone types where none is): a spare is made now if there is none, and kept while they type. */
   warmSpare(): void {
+    this.spare.hold(monotonicMs() + TYPING_HOLD_MS);
     this.spare.schedule(0);
   }
 
@@ -132,10 +146,15 @@ export class Supervisor {
 
   /** The thread's host with its session open, started now when none runs (to change a setting before the first prompt). */
   async open(request: HostRequest): Promise<AgentHost> {
+    return this.openHeld(request, 0);
+  }
+
+  /** open(), the host kept from idling out until `heldUntil` (monotonic ms) at least. */
+  private async openHeld(request: HostRequest, heldUntil: number): Promise<AgentHost> {
     const { thread } = request;
     if (!thread.open) throw new AgentError("This thread is closed.");
     const live = await this.starts.ensure(request, (text) => void this.deps.report({ type: "notice", thread, text }));
-    if (!live.turn) this.live.touch(thread.id, live);
+    if (!live.turn) this.live.touch(thread.id, live, heldUntil - monotonicMs());
     return live.host;
   }
 

@@ -1,5 +1,6 @@
 // Typing as a head start, in the core: someone allowed typing where a thread's agent is live and
-// idle keeps it from idling out meanwhile; once they stop, it idles out as before. Where the
+// idle keeps it from idling out meanwhile; once they stop (their last signal 10 s old, as
+// Discord's "typing" fades), it idles out as before. Where the
 // thread's agent cannot open its earlier session again (no session/resume, no session/load),
 // typing makes the spare ready instead, and the message that follows starts over on it, the person
 // told so. Real demo agent processes.
@@ -15,6 +16,8 @@ afterEach(async () => {
 
 const IDLE_MS = 1_000;
 const TYPING_EVERY_MS = 300;
+/** How long one typing signal keeps an agent (Discord shows a person typing for about 10 s). */
+const TYPING_HOLD_MS = 10_000;
 /** The demo agent as an agent that advertises neither session/resume nor session/load. */
 const CANNOT_REOPEN = { BATON_DEMO_NO_RESUME: "1", BATON_DEMO_NO_LOAD: "1" };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -33,18 +36,22 @@ describe("typing", () => {
     await core.supervisor.drained(thread.id);
 
     // Twice the idle time, typing all along.
+    let lastTyping = 0;
     for (let t = 0; t < 2 * IDLE_MS; t += TYPING_EVERY_MS) {
       core.handleTyping({ route, user: { id: "test:alice" } });
+      lastTyping = Date.now();
       await sleep(TYPING_EVERY_MS);
     }
     expect(core.supervisor.host(thread.id)).toBe(host);
 
-    // A stranger typing keeps nothing alive.
-    for (let t = 0; t < 2 * IDLE_MS; t += TYPING_EVERY_MS) {
+    // Each typing signal holds the agent as long as the platform shows it (10 s), then
+    // agents.idle_shutdown applies again. A stranger typing all along keeps nothing alive.
+    while (core.supervisor.host(thread.id) !== undefined && Date.now() - lastTyping < TYPING_HOLD_MS + 5 * IDLE_MS) {
       core.handleTyping({ route, user: { id: "test:mallory" } });
       await sleep(TYPING_EVERY_MS);
     }
-    await waitUntil(() => core.supervisor.host(thread.id) === undefined, 5_000);
+    expect(core.supervisor.host(thread.id)).toBeUndefined();
+    expect(Date.now() - lastTyping).toBeGreaterThanOrEqual(TYPING_HOLD_MS);
   });
 });
 

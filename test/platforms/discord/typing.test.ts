@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 describe("Discord typing", () => {
-  test("typing in a DM whose agent idled out resumes it before the message arrives; the message uses that host", async () => {
+  test("typing in a DM whose agent idled out resumes it before the message arrives, held past a short agents.idle_shutdown; the message uses that host", async () => {
     bed = await startShippedDiscordBed({ baton: { agents: { idle_shutdown: IDLE_MS } } });
     const { fake, alice, baton } = bed;
     const dm = fake.dmChannel(alice);
@@ -26,18 +26,37 @@ describe("Discord typing", () => {
     const starts = () => baton.log().filter((l) => l.msg === "agent host started");
     expect(starts()).toHaveLength(1);
     const thread = starts()[0].thread;
-    await eventually(() => baton.log().find((l) => l.msg === "idle agent host shut down" && l.thread === thread), E2E_TIMEOUT_MS, "the idle-out");
+    const idledOut = () => baton.log().filter((l) => l.msg === "idle agent host shut down" && l.thread === thread);
+    await eventually(() => idledOut()[0], E2E_TIMEOUT_MS, "the idle-out");
 
     fake.typing(alice, dm);
     const resumed = await eventually(() => starts()[1], E2E_TIMEOUT_MS, "the agent started on typing");
     expect(resumed).toMatchObject({ thread, how: expect.stringMatching(/^(resume|load)$/) });
     expect(baton.log().filter((l) => l.msg?.startsWith("someone is typing"))).toEqual([expect.objectContaining({ thread })]);
-    // No message yet: the agent was started by the typing alone.
+    // A person takes a few seconds to write: three times agents.idle_shutdown, well inside the ~10 s
+    // Discord shows them typing. No message yet: the agent was started by the typing alone, and stays.
+    await new Promise((r) => setTimeout(r, 3 * IDLE_MS));
+    expect(idledOut()).toHaveLength(1);
     expect(bed.find(dm.id, /^Turn 2/)).toBeUndefined();
 
     fake.dm(alice, "back again");
     await eventually(() => bed!.find(dm.id, /^Turn 2 of session .*: you said "back again"$/), E2E_TIMEOUT_MS, "the answer in the same session");
     expect(starts()).toHaveLength(2);
+    // After the turn, agents.idle_shutdown applies again.
+    await eventually(() => idledOut()[1], E2E_TIMEOUT_MS, "the idle-out after the turn");
+  });
+
+  test("typing where no thread is yet keeps the spare it readies past a short agents.idle_shutdown", async () => {
+    bed = await startShippedDiscordBed({ baton: { agents: { idle_shutdown: IDLE_MS, spare_host: true } } });
+    const { fake, alice, baton } = bed;
+    const spareLog = (msg: string) => baton.log().filter((l) => l.msg?.startsWith(msg));
+    // The spare made at start-up goes unused for agents.idle_shutdown.
+    await eventually(() => spareLog("spare agent process stopped")[0], E2E_TIMEOUT_MS, "the first spare to stop unused");
+    const ready = spareLog("spare agent process ready").length;
+    fake.typing(alice, fake.dmChannel(alice));
+    await eventually(() => spareLog("spare agent process ready")[ready], E2E_TIMEOUT_MS, "a spare readied by the typing");
+    await new Promise((r) => setTimeout(r, 3 * IDLE_MS));
+    expect(spareLog("spare agent process stopped")).toHaveLength(1);
   });
 
   test("in a server's thread, a stranger's typing starts nothing; an allowed person's does", async () => {
