@@ -39,8 +39,19 @@ export const REAL_AGENTS_FULL: RealAgentsScale = { directRuns: 3, directWarm: 3,
 /** A CLI outside the ratio target (Gemini CLI) gets fewer samples: the suite's time goes to the two it is about. */
 const OUTSIDE_TARGET: RealAgentsScale = { directRuns: 2, directWarm: 2, newThreads: 3, newThreadsJustReady: 1, live: 5, idledTyping: 2, idledNoTyping: 1 };
 
-/** agents.idle_shutdown in the bench: short, so (c) does not wait ten minutes. */
+/**
+ * agents.idle_shutdown in the bench: short, so (c) does not wait ten minutes; long enough that a
+ * live thread's agent lasts between two (b) prompts (1.6 s apart) and a spare for (a) is not
+ * stopped while it settles.
+ */
 const IDLE_SHUTDOWN_MS = 4_000;
+/**
+ * agents.idle_shutdown for (c), set by a config reload once (a) and (b) are done: each (c) waits
+ * for its agent to idle out, and only that wait shortens. The agent a typing signal starts ahead
+ * stays for the 10 s Discord shows the person typing, whatever agents.idle_shutdown says, so it is
+ * still there when the prompt comes TYPING_LEAD_MS later.
+ */
+const IDLE_SHUTDOWN_C_MS = 1_000;
 /**
  * (a): how long the spare has been ready when the new thread's message comes. Claude Code keeps
  * starting up for 0.1–0.3 s after answering `session/new` (it connects the session's MCP servers,
@@ -218,17 +229,18 @@ interface BatonSamples {
 async function throughBaton(box: Sandbox, cli: Cli, workspace: string, scale: RealAgentsScale): Promise<BatonSamples> {
   const fakes = await startFakes({ discord: true });
   const discord = fakes.discord!;
-  const config = stringify({
-    log: { level: "info" },
-    // agents.nice 0: the agent gets the CPU the bare client's does, so the difference is Baton's
-    // (on this shared machine the default idle class would measure its neighbours instead).
-    agents: { default: cli.kind, idle_shutdown: IDLE_SHUTDOWN_MS, nice: 0 },
-    access: { allow: ["discord:*"] },
-    workspaces: { default: workspace, roots: [box.root] },
-    rendering: { show_usage: false },
-    platforms: { discord: { token: discord.token, api_url: discord.apiUrl } },
-  });
-  const baton = new BatonProcess({ config, env: box.env(), keepLog: true });
+  const config = (idleShutdownMs: number) =>
+    stringify({
+      log: { level: "info" },
+      // agents.nice 0: the agent gets the CPU the bare client's does, so the difference is Baton's
+      // (on this shared machine the default idle class would measure its neighbours instead).
+      agents: { default: cli.kind, idle_shutdown: idleShutdownMs, nice: 0 },
+      access: { allow: ["discord:*"] },
+      workspaces: { default: workspace, roots: [box.root] },
+      rendering: { show_usage: false },
+      platforms: { discord: { token: discord.token, api_url: discord.apiUrl } },
+    });
+  const baton = new BatonProcess({ config: config(IDLE_SHUTDOWN_MS), env: box.env(), keepLog: true });
   const samples: BatonSamples = { a: [], aJustReady: [], b: [], c: [], cTyping: [] };
   try {
     await baton.waitForLine(/^Baton ready/, 60_000);
@@ -248,19 +260,24 @@ async function throughBaton(box: Sandbox, cli: Cli, workspace: string, scale: Re
     // while the spare booted, the thread's agent may have idled out.
     await until(spareFree, `a spare ${cli.label} process`, ANSWER_TIMEOUT_MS, 20);
     await timeAnswer(discord, person, "Ping warm-up");
+    // The idle-out each (c) waits for comes after the prompt before it (it may come while that answer settles).
+    let idledBefore = 0;
     for (let i = 0; i < scale.live; i++) {
       await sleep(READ_MS);
+      idledBefore = count("idle agent host shut down");
       samples.b.push(await timeAnswer(discord, person, `Ping live ${i}`));
     }
+    await baton.reload(config(IDLE_SHUTDOWN_C_MS));
     // Without typing and with it in turn, while both have samples to take.
     const typings = [...Array(Math.max(scale.idledTyping, scale.idledNoTyping)).keys()].flatMap((i) => [...(i < scale.idledNoTyping ? [false] : []), ...(i < scale.idledTyping ? [true] : [])]);
     for (const [i, typing] of typings.entries()) {
-      const idled = count("idle agent host shut down");
+      const idled = idledBefore;
       await until(() => count("idle agent host shut down") > idled, `${cli.label}'s host to idle out`, IDLE_SHUTDOWN_MS * 4, 20);
       if (typing) {
         discord.typing(person, discord.dmChannel(person));
         await sleep(TYPING_LEAD_MS);
       }
+      idledBefore = count("idle agent host shut down");
       (typing ? samples.cTyping : samples.c).push(await timeAnswer(discord, person, `Ping idled ${i}`));
     }
     if (DEBUG_FILE) {

@@ -40,6 +40,7 @@ const STOP_GRACE_MS = 10_000;
 const QUIET_WINDOW_MS = 300;
 const QUIET_MAX_CPU_MS = 1000 / CLOCK_TICKS_PER_SECOND;
 const QUIET_TIMEOUT_MS = 60_000;
+const RELOAD_TIMEOUT_MS = 10_000;
 
 export interface Line {
   text: string;
@@ -67,6 +68,8 @@ export class BatonProcess {
   readonly timingFile: string;
   private readonly child: ChildProcess;
   private readonly dir: string;
+  private readonly configFile: string;
+  private readonly keepLog: boolean;
   private readonly ownsDataDir: boolean;
   private nextProbeId = 1;
   private stderr = "";
@@ -77,9 +80,10 @@ export class BatonProcess {
     this.dataDir = options.dataDir ?? join(this.dir, "data");
     this.timingFile = join(this.dir, "agent-timing.jsonl");
     writeFileSync(this.timingFile, "");
-    const config = join(this.dir, "baton.yaml");
-    writeFileSync(config, options.config);
-    const args = [...NODE_FLAGS, ...(options.probe ? ["--import", PROBE] : []), CLI, "start", "--config", config, "--data-dir", this.dataDir];
+    this.configFile = join(this.dir, "baton.yaml");
+    this.keepLog = options.keepLog ?? false;
+    writeFileSync(this.configFile, options.config);
+    const args = [...NODE_FLAGS, ...(options.probe ? ["--import", PROBE] : []), CLI, "start", "--config", this.configFile, "--data-dir", this.dataDir];
     this.spawnedAt = monotonicMs();
     this.child = spawn(process.execPath, args, {
       cwd: REPO_ROOT,
@@ -173,6 +177,16 @@ export class BatonProcess {
       if (Date.now() > deadline) throw new Error(`bench: Baton and its agents were still busy after ${timeoutMs} ms (${(now - before).toFixed(0)} ms of CPU in the last ${QUIET_WINDOW_MS} ms)`);
       before = now;
     }
+  }
+
+  /** A config reload as `baton reload` makes it (SIGHUP): `config` written, then Baton's answer in its log (keepLog) waited for. */
+  async reload(config: string): Promise<void> {
+    if (!this.keepLog) throw new Error("bench: reload() reads Baton's log: start it with keepLog");
+    const from = this.logLines.length;
+    writeFileSync(this.configFile, config);
+    this.child.kill("SIGHUP");
+    const answer = await until(() => this.logLines.slice(from).find((l) => l.text.includes('"msg":"config reload')), "Baton's answer to the config reload", RELOAD_TIMEOUT_MS, 5);
+    if (!answer.text.includes('"msg":"config reloaded')) throw new Error(`bench: the config reload failed: ${answer.text}`);
   }
 
   /** Pids of Baton's child processes (its agents). */
