@@ -6,7 +6,9 @@
 // One Baton per platform (and one more for Telegram without the hold), all started at once. They
 // are measured one at a time, each measurement followed by a wait until that Baton and its agents
 // are at rest; what overlaps is only a person's pause before writing again in one chat, which
-// another chat's answer fills (the pause is the same as it was when the platforms ran in turn).
+// another chat's answer fills (the pause is the same as it was when the platforms ran in turn),
+// the warm-ups, and the back-to-back prompts: those take seconds of waiting on each platform's
+// rate limits with a few milliseconds of CPU, so the platforms take them side by side.
 import { monotonicMs } from "../src/kernel/clock.js";
 import { BatonProcess, sleep, until } from "./lib/baton.js";
 import { batonConfig, startFakes, type FakeKind, type Fakes } from "./lib/fakes.js";
@@ -51,13 +53,14 @@ export async function benchPacing(scale: PacingScale): Promise<Figure[]> {
     const failed = started.find((s) => s.status === "rejected");
     if (failed) throw failed.reason;
     for (const run of runs) await run.baton.quiet();
-    for (const run of runs) await measured(run, 0, () => answered(run.chat, "warm up"));
+    await together(runs, 0, (run) => answered(run.chat, "warm up"));
     const backToBack = new Map<PacingRun, number>();
     const brisk = new Map<PacingRun, number[]>();
-    for (const run of runs) {
-      backToBack.set(run, await measured(run, scale.restMs, () => promptsBackToBack(run.chat, scale)));
-      // Right after the back-to-back prompts (and the pause): the chat's burst is spent.
-      if (run.platform === "telegram") brisk.set(run, await measured(run, scale.restMs, () => briskWhole(run.chat, scale)));
+    // Each Telegram chat's brisk prompts come right after its own back-to-back prompts (and the
+    // pause), where its burst is spent: the two Telegram chats' back-to-back prompts go in turn.
+    for (const group of [runs.filter((r) => !r.holdOff), runs.filter((r) => r.holdOff)]) {
+      for (const [run, seconds] of await together(group, scale.restMs, (run) => promptsBackToBack(run.chat, scale))) backToBack.set(run, seconds);
+      for (const run of group.filter((r) => r.platform === "telegram")) brisk.set(run, await measured(run, scale.restMs, () => briskWhole(run.chat, scale)));
     }
     const timed = await shortAnswers(
       runs.filter((r) => !r.holdOff),
@@ -93,15 +96,28 @@ async function startRun(platform: Platform, holdOff: boolean): Promise<PacingRun
  * machine to itself.
  */
 async function measured<T>(run: PacingRun, restMs: number, work: () => Promise<T>): Promise<T> {
-  await sleep(Math.max(0, run.lastEnd + restMs - monotonicMs()));
-  try {
-    const result = await work();
-    run.lastEnd = monotonicMs();
-    await run.baton.quiet();
-    return result;
-  } catch (error) {
-    throw new Error(`${run.name}${run.holdOff ? " (no hold)" : ""}: ${(error as Error).message}\n--- baton output (tail) ---\n${run.baton.output().slice(-3000)}`);
-  }
+  return (await together([run], restMs, work)).get(run)!;
+}
+
+/**
+ * measured() on several runs side by side, each after its own person's pause; the wait for rest
+ * comes once all are done. Only for what waits on the platforms' pacing, never for a latency.
+ */
+async function together<T>(runs: PacingRun[], restMs: number, work: (run: PacingRun) => Promise<T>): Promise<Map<PacingRun, T>> {
+  const results = await Promise.all(
+    runs.map(async (run) => {
+      await sleep(Math.max(0, run.lastEnd + restMs - monotonicMs()));
+      try {
+        const result = await work(run);
+        run.lastEnd = monotonicMs();
+        return result;
+      } catch (error) {
+        throw new Error(`${run.name}${run.holdOff ? " (no hold)" : ""}: ${(error as Error).message}\n--- baton output (tail) ---\n${run.baton.output().slice(-3000)}`);
+      }
+    }),
+  );
+  for (const run of runs) await run.baton.quiet();
+  return new Map(runs.map((run, i) => [run, results[i]]));
 }
 
 /** Timed short answers, the platforms taking turns: one chat's pause before its next prompt is another's answer. */
