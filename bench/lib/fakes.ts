@@ -61,6 +61,10 @@ export function batonConfig(fakes: Fakes, options: ConfigOptions = {}): string {
   if (fakes.matrix) platforms.matrix = { homeserver: fakes.matrix.server.baseUrl, user_id: fakes.matrix.userId, password: fakes.matrix.password };
   return stringify({
     log: { level: options.logLevel ?? "info" },
+    // The bench stops Baton with turns still running (the inbound suite's streams, the busy suite's
+    // burning agents): they are cancelled at once, not given the 30 s a person's turn gets (the
+    // bench's stop would kill Baton after 10 s of waiting, its agents left to notice).
+    shutdown_grace: 0,
     agents: { default: "demo", ...(options.maxLiveHosts ? { max_live_hosts: options.maxLiveHosts } : {}), ...(options.agentsNice !== undefined ? { nice: options.agentsNice } : {}) },
     access: { allow: options.allow ?? ["telegram:*"] },
     workspaces: { default: process.cwd(), roots: [process.cwd()] },
