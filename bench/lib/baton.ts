@@ -215,11 +215,16 @@ export class BatonProcess {
     });
   }
 
-  /** Stops Baton (SIGTERM, as a service manager would), waits for it, removes its temp files. */
-  async stop(): Promise<void> {
+  /**
+   * Stops Baton (SIGTERM, as a service manager would), waits for it, removes its temp files. `now`:
+   * Baton and every process under it get SIGKILL instead, for a suite whose figures are read and
+   * whose Baton would spend seconds on a clean stop that nothing measures.
+   */
+  async stop({ now = false }: { now?: boolean } = {}): Promise<void> {
     if (this.child.exitCode === null && this.child.signalCode === null) {
       const exited = new Promise((resolve) => this.child.once("exit", resolve));
-      this.child.kill("SIGTERM");
+      if (now) killTree(this.pid);
+      else this.child.kill("SIGTERM");
       const timer = setTimeout(() => this.child.kill("SIGKILL"), STOP_GRACE_MS);
       await exited;
       clearTimeout(timer);
@@ -230,6 +235,19 @@ export class BatonProcess {
 }
 
 /** A process's children (Linux); none when it is gone. */
+/** SIGKILL to `pid` and its descendants, the children first found (a killed parent's children move to init). */
+function killTree(pid: number): void {
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) tree.push(...childrenOf(tree[i]));
+  for (const member of tree) {
+    try {
+      process.kill(member, "SIGKILL");
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
 export function childrenOf(pid: number): number[] {
   try {
     return readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number));
