@@ -267,7 +267,10 @@ async function throughBaton(box: Sandbox, cli: Cli, workspace: string, scale: Re
       idledBefore = count("idle agent host shut down");
       samples.b.push(await timeAnswer(discord, person, `Ping live ${i}`));
     }
+    // A reload makes a spare again where none is up: its boot goes while the live thread's agent
+    // idles out (on the longer time, set at its last turn), before any (c) is timed.
     await baton.reload(config(IDLE_SHUTDOWN_C_MS));
+    await until(spareFree, `a spare ${cli.label} process`, ANSWER_TIMEOUT_MS, 20);
     // Without typing and with it in turn, while both have samples to take.
     const typings = [...Array(Math.max(scale.idledTyping, scale.idledNoTyping)).keys()].flatMap((i) => [...(i < scale.idledNoTyping ? [false] : []), ...(i < scale.idledTyping ? [true] : [])]);
     for (const [i, typing] of typings.entries()) {
