@@ -47,7 +47,9 @@ export async function withTelegramBaton<T>(config: ConfigOptions, seed: (dataDir
   } catch (error) {
     throw new Error(`${(error as Error).message}\n--- baton output (tail) ---\n${baton?.output().slice(-3000) ?? "(not started)"}`);
   } finally {
-    await baton?.stop();
+    // Its figures are read: the turns still running (streams, burning agents) need no clean stop,
+    // which would cancel each and tell its chat at Telegram's pace.
+    await baton?.stop({ now: true });
     await fakes.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
