@@ -128,6 +128,7 @@ async function benchCli(box: Sandbox, cli: Cli, scale: RealAgentsScale): Promise
   const warm: number[] = [];
   const firstCpu: number[] = [];
   const warmCpu: number[] = [];
+  const phases = new Phases();
   for (let i = 0; i < scale.directRuns; i++) {
     const run = await directRun(launch, (n) => `Ping direct ${i}.${n}`, scale.directWarm, SPARE_SETTLED_MS);
     cold.push(run.coldMs);
@@ -136,7 +137,8 @@ async function benchCli(box: Sandbox, cli: Cli, scale: RealAgentsScale): Promise
     if (run.firstPromptCpuMs !== undefined) firstCpu.push(run.firstPromptCpuMs);
     warmCpu.push(...run.warmCpuMs);
   }
-  const viaBaton = await throughBaton(box, cli, workspace, scale);
+  phases.lap("bare client");
+  const viaBaton = await throughBaton(box, cli, workspace, scale, phases);
   const id = (what: string) => `real:${cli.kind}:${what}`;
   const label = (what: string) => `${cli.label}: ${what}`;
   const figures = {
@@ -215,7 +217,7 @@ async function benchCli(box: Sandbox, cli: Cli, scale: RealAgentsScale): Promise
         figure({ id: id("direct-live-cpu"), label: label("bare ACP client, CPU of the agent for a prompt on the live session"), definition: "the same for a later prompt", unit: "ms" }, warmCpu),
       ]
     : [];
-  return [...Object.values(figures), ...cpu, ...lines];
+  return [...Object.values(figures), ...cpu, ...lines, `  ${cli.label}: ${phases.summary()}`];
 }
 
 interface BatonSamples {
@@ -226,7 +228,7 @@ interface BatonSamples {
   cTyping: number[];
 }
 
-async function throughBaton(box: Sandbox, cli: Cli, workspace: string, scale: RealAgentsScale): Promise<BatonSamples> {
+async function throughBaton(box: Sandbox, cli: Cli, workspace: string, scale: RealAgentsScale, phases: Phases): Promise<BatonSamples> {
   const fakes = await startFakes({ discord: true });
   const discord = fakes.discord!;
   const config = (idleShutdownMs: number) =>
@@ -244,6 +246,7 @@ async function throughBaton(box: Sandbox, cli: Cli, workspace: string, scale: Re
   const samples: BatonSamples = { a: [], aJustReady: [], b: [], c: [], cTyping: [] };
   try {
     await baton.waitForLine(/^Baton ready/, 60_000);
+    phases.lap("Baton's start");
     const count = (msg: string) => baton.logLines.filter((l) => l.text.includes(`"msg":"${msg}`)).length;
     const spareFree = () => count("spare agent process ready") > count("agent host started on the spare process") + count("spare agent process stopped");
     let person = discord.addUser("bench-0");
@@ -256,6 +259,7 @@ async function throughBaton(box: Sandbox, cli: Cli, workspace: string, scale: Re
       person = discord.addUser(`bench-${i}`);
       (justReady ? samples.aJustReady : samples.a).push(await timeAnswer(discord, person, `Ping new ${i}`));
     }
+    phases.lap("(a)");
     // A live thread, with the machine quiet: the next spare has booted. An answer first, untimed:
     // while the spare booted, the thread's agent may have idled out.
     await until(spareFree, `a spare ${cli.label} process`, ANSWER_TIMEOUT_MS, 20);
@@ -269,6 +273,7 @@ async function throughBaton(box: Sandbox, cli: Cli, workspace: string, scale: Re
     }
     // A reload makes a spare again where none is up: its boot goes while the live thread's agent
     // idles out (on the longer time, set at its last turn), before any (c) is timed.
+    phases.lap("(b)");
     await baton.reload(config(IDLE_SHUTDOWN_C_MS));
     await until(spareFree, `a spare ${cli.label} process`, ANSWER_TIMEOUT_MS, 20);
     // Without typing and with it in turn, while both have samples to take.
@@ -283,6 +288,7 @@ async function throughBaton(box: Sandbox, cli: Cli, workspace: string, scale: Re
       idledBefore = count("idle agent host shut down");
       (typing ? samples.cTyping : samples.c).push(await timeAnswer(discord, person, `Ping idled ${i}`));
     }
+    phases.lap("(c)");
     if (DEBUG_FILE) {
       writeDebug(`${DEBUG_FILE}.${cli.kind}`, baton, discord, cli.fake(box));
       const claudeDebug = join(box.claudeDir, "debug");
@@ -295,6 +301,24 @@ async function throughBaton(box: Sandbox, cli: Cli, workspace: string, scale: Re
   } finally {
     await baton.stop();
     await fakes.close();
+    phases.lap("Baton's stop");
+  }
+}
+
+/** Where a CLI's part of the suite spends its time, for whoever shortens it next. */
+class Phases {
+  private readonly laps: Array<[string, number]> = [];
+  private from = performance.now();
+
+  lap(name: string): void {
+    const now = performance.now();
+    this.laps.push([name, now - this.from]);
+    this.from = now;
+  }
+
+  summary(): string {
+    const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+    return `${s(this.laps.reduce((sum, [, ms]) => sum + ms, 0))} in all: ${this.laps.map(([name, ms]) => `${name} ${s(ms)}`).join(", ")}`;
   }
 }
 
