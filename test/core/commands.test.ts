@@ -74,12 +74,14 @@ describe("chat commands", () => {
   });
 
   it("says so in one notice for prompts sent in a burst, updated as the queue grows (each message spends the chat's rate limit)", async () => {
-    const { platform, route } = await setup();
+    const { platform, route, core } = await setup();
     await platform.say(route, "demo:tool");
     for (const n of [1, 2, 3]) await platform.say(route, `queued ${n}`);
     const notice = await platform.waitFor(route, /Queued behind 3 turns/);
     expect(platform.on(route).filter((m) => /Queued behind/.test(m.text))).toEqual([notice]);
     await platform.waitFor(route, /Turn 4 of session .*queued 3/);
+    // The answer shows before its turn ends: wait for the end, or the next prompt queues behind it too.
+    await core.supervisor.drained(core.registry.threadForRoute(route)!.id);
     // Once turns have run, a prompt queued later gets a notice of its own, below them.
     await platform.say(route, "demo:tool");
     await platform.say(route, "later");
