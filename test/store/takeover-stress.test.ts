@@ -13,7 +13,7 @@ import { FakeBotApi } from "../fakes/telegram/fake-bot-api.js";
 import { privateChat, user } from "../fakes/telegram/fake-chats.js";
 import { FakeSlack } from "../fakes/slack/index.js";
 import { visibleText } from "../fakes/slack/wire.js";
-import { stopGracefully } from "../support/process.js";
+import { endProcessesIn, stopGracefully } from "../support/process.js";
 import { postgresForFile } from "../support/postgres-file.js";
 
 const BATON = join(process.cwd(), "bin/baton.js");
@@ -43,7 +43,10 @@ afterAll(async () => {
   for (const child of children) await stopGracefully(child, 10_000);
   await telegram?.close();
   await slack?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  if (dir) {
+    await endProcessesIn(dir);
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 interface Instance {
