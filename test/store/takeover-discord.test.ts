@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeDiscord, visibleText, type FakeUser } from "../fakes/discord/index.js";
 import { waitFor } from "../platforms/telegram/helpers.js";
 import { ClusterInstances } from "../support/cluster.js";
-import { exitOf } from "../support/process.js";
+import { endProcessesIn, exitOf } from "../support/process.js";
 import { postgresForFile } from "../support/postgres-file.js";
 
 const TIMEOUT_MS = 30_000;
@@ -35,7 +35,10 @@ afterAll(async () => {
   await cluster?.stopAll();
   await db?.end();
   await fake?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  if (dir) {
+    await endProcessesIn(dir);
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 const answers = (said: string) => fake.botMessages(fake.dmChannel(alice).id).filter((m) => visibleText(m.content).includes(`you said "${said}"`));

@@ -22,7 +22,7 @@ import { seenMessages } from "../fakes/matrix/view.js";
 import { createEncryptedDm, nextMessage, startSdkUser, waitForMember, type SdkUser } from "../platforms/matrix/sdk-user.js";
 import { waitFor } from "../platforms/telegram/helpers.js";
 import { ClusterInstances, type ClusterInstance } from "../support/cluster.js";
-import { exitOf } from "../support/process.js";
+import { endProcessesIn, exitOf } from "../support/process.js";
 import { postgresForFile } from "../support/postgres-file.js";
 
 const TIMEOUT_MS = 40_000;
@@ -47,7 +47,10 @@ afterAll(async () => {
   await cluster?.stopAll();
   await db?.end();
   await fake?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  if (dir) {
+    await endProcessesIn(dir);
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 /** Instances `first` and `second` for the bot `localpart` on a fresh database, the first leading, the second standing by. */

@@ -14,6 +14,7 @@ import { callTool, codeIn, httpClient, terminalDemoSession, AGENT_TURN_MS } from
 import { waitFor } from "../platforms/telegram/helpers.js";
 import { ClusterInstances } from "../support/cluster.js";
 import { postgresForFile } from "../support/postgres-file.js";
+import { endProcessesIn } from "../support/process.js";
 
 const alice = user(111, "Alice", "alice");
 const TIMEOUT_MS = 30_000;
@@ -34,7 +35,10 @@ afterAll(async () => {
   await client?.close().catch(() => undefined);
   await cluster?.stopAll();
   await fake?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  if (dir) {
+    await endProcessesIn(dir);
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 const answered = (pattern: RegExp) => fake.sentTo(111).filter((m) => pattern.test(m.text));

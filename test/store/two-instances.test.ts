@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FakeBotApi } from "../fakes/telegram/fake-bot-api.js";
 import { privateChat, user } from "../fakes/telegram/fake-chats.js";
 import { sleep, waitFor } from "../platforms/telegram/helpers.js";
-import { stopGracefully } from "../support/process.js";
+import { endProcessesIn, stopGracefully } from "../support/process.js";
 import { postgresMissing, startTestPostgres, type TestPostgres } from "../support/postgres.js";
 
 const BATON = join(process.cwd(), "bin/baton.js");
@@ -44,7 +44,10 @@ afterEach(async () => {
 afterAll(async () => {
   await fake?.close();
   await server?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  if (dir) {
+    await endProcessesIn(dir);
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 interface Instance {
