@@ -1,6 +1,7 @@
 // The threads' live agent hosts, in least-recently-used order, and the supervisor's idle policy: a
 // host whose thread has no turn running or queued shuts down after agents.idle_shutdown, and when
 // room is needed the least recently used idle host stops first. A host still starting is never idle.
+import { monotonicMs } from "../kernel/clock.js";
 import type { Logger } from "../kernel/log.js";
 import type { Live, SupervisorEvent } from "./supervisor-types.js";
 import type { TurnQueues } from "./turn-queues.js";
@@ -41,10 +42,10 @@ export class LiveHosts {
   }
 
   /**
-   * The host was used: it becomes the most recently used, and its idle time starts again. `holdMs`
-   * keeps it at least that long when agents.idle_shutdown is shorter (a person typing).
+   * The host was used: it becomes the most recently used, and its idle time starts again. It stays
+   * at least until `heldUntil` (monotonic ms) when agents.idle_shutdown ends sooner (a person typing).
    */
-  touch(threadId: string, live: Live, holdMs = 0): void {
+  touch(threadId: string, live: Live, heldUntil = 0): void {
     // Re-insert to mark it most recently used.
     this.byThread.delete(threadId);
     this.byThread.set(threadId, live);
@@ -58,7 +59,7 @@ export class LiveHosts {
         this.deps.turns.drop(threadId);
         void this.stop(threadId);
       },
-      Math.max(this.deps.idleShutdownMs(), holdMs),
+      Math.max(this.deps.idleShutdownMs(), heldUntil - monotonicMs()),
     );
     live.idleTimer.unref();
   }

@@ -101,7 +101,7 @@ export class Supervisor {
     const live = this.live.get(thread.id);
     const heldUntil = monotonicMs() + TYPING_HOLD_MS;
     // A live, idle host is kept from idling out while the person writes.
-    if (live && !live.turn && !live.starting) this.live.touch(thread.id, live, TYPING_HOLD_MS);
+    if (live && !live.turn && !live.starting) this.live.touch(thread.id, live, heldUntil);
     if (live || this.starts.has(thread.id) || this.turns.wouldWait(thread.id)) return;
     if (!thread.session || this.starts.couldResume(thread.agent) === false) {
       this.warmSpare();
@@ -154,7 +154,7 @@ export class Supervisor {
     const { thread } = request;
     if (!thread.open) throw new AgentError("This thread is closed.");
     const live = await this.starts.ensure(request, (text) => void this.deps.report({ type: "notice", thread, text }));
-    if (!live.turn) this.live.touch(thread.id, live, heldUntil - monotonicMs());
+    if (!live.turn) this.live.touch(thread.id, live, heldUntil);
     return live.host;
   }
 
