@@ -279,8 +279,7 @@ async function throughBaton(box: Sandbox, cli: Cli, workspace: string, scale: Re
     // Without typing and with it in turn, while both have samples to take.
     const typings = [...Array(Math.max(scale.idledTyping, scale.idledNoTyping)).keys()].flatMap((i) => [...(i < scale.idledNoTyping ? [false] : []), ...(i < scale.idledTyping ? [true] : [])]);
     for (const [i, typing] of typings.entries()) {
-      const idled = idledBefore;
-      await until(() => count("idle agent host shut down") > idled, `${cli.label}'s host to idle out`, IDLE_SHUTDOWN_MS * 4, 20);
+      await until(() => count("idle agent host shut down") > idledBefore, `${cli.label}'s host to idle out`, IDLE_SHUTDOWN_MS * 4, 20);
       if (typing) {
         discord.typing(person, discord.dmChannel(person));
         await sleep(TYPING_LEAD_MS);

@@ -234,7 +234,6 @@ export class BatonProcess {
   }
 }
 
-/** A process's children (Linux); none when it is gone. */
 /** SIGKILL to `pid` and its descendants, the children first found (a killed parent's children move to init). */
 function killTree(pid: number): void {
   const tree = [pid];
@@ -248,6 +247,7 @@ function killTree(pid: number): void {
   }
 }
 
+/** A process's children (Linux); none when it is gone. */
 export function childrenOf(pid: number): number[] {
   try {
     return readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number));
